@@ -1,0 +1,183 @@
+/**
+ * The only reader of the environment. Everything else receives a parsed, typed `Config`.
+ * A bad value stops start-up with a message naming the variable.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+const positiveInt = z.coerce.number().int().positive();
+
+/** `30m`, `2h`, `45s`, `7d` or a number of seconds: the forms jsonwebtoken's `expiresIn` accepts. */
+const duration = z.string().regex(/^\d+(ms|s|m|h|d)?$/, 'expected a duration such as 30m, 2h, 45s or 7d');
+
+const byteSize = z
+  .string()
+  .regex(/^\d+(b|kb|mb)?$/i, 'expected a size such as 1mb, 512kb or 1048576')
+  .transform((v) => {
+    const m = /^(\d+)(b|kb|mb)?$/i.exec(v)!;
+    const unit = (m[2] ?? 'b').toLowerCase();
+    return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
+  });
+
+const schema = z.object({
+  NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: positiveInt.default(10),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
+  EVENTSTORE_URL: z
+    .string()
+    .regex(/^(esdb|esdb\+discover):\/\//, 'expected an esdb:// URL')
+    .optional(),
+  UPSTREAM_URL: z.string().url().optional(),
+  UPSTREAM_TOKEN: z.string().optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  TOKEN_EXPIRES_IN: duration.default('30m'),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  TRUST_PROXY: z.string().default('false'),
+  BODY_LIMIT: byteSize.default(1024 * 1024),
+  UPLOAD_DIR: z.string().min(1).optional(),
+  UPLOAD_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
+  API_PREFIX: z
+    .string()
+    .default('')
+    .refine((v) => v === '' || /^\/[A-Za-z0-9._~\-/]*[^/]$/.test(v), 'expected a path such as /v2-api (no trailing slash)'),
+  PUBLIC_CACHE_DISABLED: bool.default(false),
+  PUBLIC_CACHE_TTL_MS: positiveInt.default(60_000),
+  PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(5000),
+  CATEGORY_SYNC_CRON: z.string().min(9).default('0 * * * *'),
+  PROJECTION_BATCH_SIZE: positiveInt.default(500),
+  PROJECTION_POLL_MS: positiveInt.default(1000),
+  COMMAND_WAIT_MS: positiveInt.default(10_000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.input<typeof schema>;
+
+export interface Config {
+  env: 'production' | 'development' | 'test';
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Unset: the embedded PostgreSQL under `dataDir` is started. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  embeddedPgPort: number;
+  eventStore: { kind: 'postgres' } | { kind: 'eventstoredb'; url: string };
+  upstream: { url: string; token: string | undefined } | undefined;
+  jwt: { secret: string | undefined; accessExpiresIn: string };
+  corsOrigins: string[];
+  trustProxy: boolean | number | string;
+  bodyLimitBytes: number;
+  uploadDir: string;
+  uploadMaxBytes: number;
+  apiPrefix: string;
+  publicCache: { disabled: boolean; ttlMs: number; maxEntries: number };
+  categorySyncCron: string;
+  projections: { batchSize: number; pollMs: number };
+  commandWaitMs: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** `TRUST_PROXY`: off by default so a client cannot spoof `X-Forwarded-For` past the throttles. */
+function parseTrustProxy(raw: string): boolean | number | string {
+  if (['', 'false', '0', 'off', 'no'].includes(raw)) return false;
+  if (['true', 'on', 'yes'].includes(raw)) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw; // an address list or a preset such as "loopback", handed to express as is
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings count as unset, as they do in most .env files.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (e.EVENT_STORE === 'eventstoredb' && !e.EVENTSTORE_URL) {
+    problems.push('EVENTSTORE_URL: required when EVENT_STORE=eventstoredb');
+  }
+  try {
+    // node-cron validates lazily; a broken expression must stop start-up instead.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const cron = require('node-cron') as { validate(expr: string): boolean };
+    if (!cron.validate(e.CATEGORY_SYNC_CRON)) problems.push('CATEGORY_SYNC_CRON: not a valid cron expression');
+  } catch {
+    /* node-cron missing is an install problem, reported where the scheduler starts */
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    eventStore: e.EVENT_STORE === 'eventstoredb' ? { kind: 'eventstoredb', url: e.EVENTSTORE_URL! } : { kind: 'postgres' },
+    upstream: e.UPSTREAM_URL ? { url: e.UPSTREAM_URL, token: e.UPSTREAM_TOKEN } : undefined,
+    jwt: { secret: e.JWT_SECRET, accessExpiresIn: e.TOKEN_EXPIRES_IN },
+    corsOrigins: e.CORS_ORIGINS,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    bodyLimitBytes: e.BODY_LIMIT,
+    uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(e.DATA_DIR, 'uploads')),
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    apiPrefix: e.API_PREFIX,
+    publicCache: { disabled: e.PUBLIC_CACHE_DISABLED, ttlMs: e.PUBLIC_CACHE_TTL_MS, maxEntries: e.PUBLIC_CACHE_MAX_ENTRIES },
+    categorySyncCron: e.CATEGORY_SYNC_CRON,
+    projections: { batchSize: e.PROJECTION_BATCH_SIZE, pollMs: e.PROJECTION_POLL_MS },
+    commandWaitMs: e.COMMAND_WAIT_MS,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/**
+ * The signing secret. With an external database it must be configured; on the embedded default
+ * (a developer's machine) one is generated once and kept under the data directory so sessions
+ * survive restarts.
+ */
+export function resolveJwtSecret(config: Config): string {
+  if (config.jwt.secret) return config.jwt.secret;
+  if (config.databaseUrl) {
+    throw new ConfigError(['JWT_SECRET: required (at least 32 characters) when DATABASE_URL is set']);
+  }
+  const file = path.join(config.dataDir, 'jwt-secret');
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length >= 32) return kept;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}

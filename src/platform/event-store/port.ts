@@ -1,0 +1,131 @@
+/**
+ * The event store port. Two adapters implement it (`postgres`, `eventstoredb`) and one contract suite
+ * (test/contract) holds both to it. The store knows nothing of event schemas: it keeps a type, a
+ * schema version, data and metadata; the event catalogue (../events) validates and upcasts.
+ */
+
+/** What an append expects the stream to be: anything, absent, or exactly at a revision (0-based). */
+export type ExpectedRevision = 'any' | 'no_stream' | bigint;
+
+/**
+ * A place in the global log. Both adapters order events by a pair compared lexicographically:
+ * postgres (transaction id, sequence), EventStoreDB (commit position, prepare position).
+ */
+export interface LogPosition {
+  readonly commit: bigint;
+  readonly prepare: bigint;
+}
+
+export const START: LogPosition = Object.freeze({ commit: -1n, prepare: -1n });
+
+export function comparePositions(a: LogPosition, b: LogPosition): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export const positionToString = (p: LogPosition): string => `${p.commit}/${p.prepare}`;
+
+export function positionFromString(s: string): LogPosition {
+  const m = /^(-?\d+)\/(-?\d+)$/.exec(s);
+  if (!m) throw new Error(`not a log position: ${s}`);
+  return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
+}
+
+/** Who did it, why, and which request it belongs to. Every event carries it. */
+export interface EventMetadata {
+  /** a user id, or `system:sync`, `system:organise`, … */
+  by: string;
+  /** the command name, e.g. `SyncOriginGoods`, `SetFamilyPriceOverride` */
+  why: string;
+  correlationId: string;
+  causationId?: string;
+  /** ISO time the command was decided */
+  at: string;
+}
+
+export interface EventToAppend {
+  /** UUID; a re-sent append with the same ids is a no-op. Synchronisation derives it from content. */
+  id: string;
+  type: string;
+  /** schema version of `data` */
+  version: number;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  streamId: string;
+  /** 0-based revision within the stream */
+  revision: bigint;
+  position: LogPosition;
+  type: string;
+  version: number;
+  data: unknown;
+  metadata: EventMetadata;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** revision of the last event now in the stream */
+  nextRevision: bigint;
+  /** global position of the last event appended (or already present, for an idempotent re-append) */
+  position: LogPosition;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** first revision to read (inclusive); for backwards reads, the revision to start down from */
+  fromRevision?: bigint;
+  maxCount?: number;
+  /** only events recorded at or before this time */
+  until?: Date;
+}
+
+export interface ReadAllOptions {
+  /** exclusive: read events strictly after this position (`START` for the beginning) */
+  after: LogPosition;
+  limit: number;
+  /** server-side filter on stream-id prefixes, e.g. `['link-', 'family-']` */
+  streamPrefixes?: readonly string[];
+}
+
+export interface LogLag {
+  /** events after the position (capped by the adapter for very large lags; see `capped`) */
+  events: number;
+  capped: boolean;
+  /** when the oldest of them was recorded, or null when there are none */
+  oldestRecordedAt: Date | null;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'eventstoredb';
+  appendToStream(streamId: string, events: readonly EventToAppend[], opts?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  /** Revision of the last event of the stream, or null when it does not exist. */
+  streamRevision(streamId: string): Promise<bigint | null>;
+  readStream(streamId: string, opts?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * Events after a position, in global order. A reader that follows this from `START` sees every
+   * event exactly once and never skips one, even when a lower position commits after a higher one.
+   */
+  readAll(opts: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the last readable event (`START` when the log is empty). */
+  headPosition(streamPrefixes?: readonly string[]): Promise<LogPosition>;
+  lagAfter(after: LogPosition, streamPrefixes?: readonly string[], cap?: number): Promise<LogLag>;
+  /**
+   * Calls `onAppend` (possibly spuriously, possibly coalesced) when new events may be readable.
+   * Readers still poll as a fallback. Returns a function that stops watching.
+   */
+  watch(onAppend: () => void): Promise<() => Promise<void>>;
+  /** Cheap reachability check for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Stable error codes of the port; adapters throw `AppError`s with these. */
+export const EventStoreErrors = {
+  WRONG_REVISION: 'EVENT_STORE.WRONG_REVISION',
+  UNAVAILABLE: 'EVENT_STORE.UNAVAILABLE',
+  DUPLICATE_EVENT_ID: 'EVENT_STORE.DUPLICATE_EVENT_ID',
+} as const;

@@ -1,0 +1,45 @@
+/**
+ * 64-bit identifiers, serialised as decimal strings. Supplier ids (links, categories, countries) are
+ * the supplier's; ids the service allocates come from a time-based range that starts far above any
+ * supplier id, so the two never collide.
+ */
+import { z } from 'zod';
+import { AppError } from './errors';
+
+const MAX_INT64 = 9223372036854775807n;
+const DECIMAL = /^(0|[1-9]\d{0,18})$/;
+
+export function isInt64(value: string): boolean {
+  return DECIMAL.test(value) && BigInt(value) <= MAX_INT64;
+}
+
+/** Parses a path or query id; anything that is not a decimal 64-bit integer is a 400, never a 500. */
+export function parseId(value: unknown, name = 'id'): string {
+  if (typeof value !== 'string' || !isInt64(value)) {
+    throw AppError.badRequest('INVALID_ID', `${name} must be a decimal 64-bit integer`);
+  }
+  return value;
+}
+
+export const idSchema = z.string().refine(isInt64, { message: 'must be a decimal 64-bit integer' });
+
+/**
+ * Allocated ids: milliseconds since 2024-01-01 << 22 | 22 bits of sequence. The smallest value
+ * (about 2^51 today) is far above the supplier's id range, and ids sort by creation time.
+ */
+const EPOCH = 1704067200000n;
+const FLOOR = 1n << 50n;
+let lastMs = 0n;
+let seq = 0n;
+export function newId(now: number = Date.now()): string {
+  let ms = BigInt(now) - EPOCH;
+  if (ms <= lastMs) {
+    ms = lastMs;
+    seq = (seq + 1n) & 0x3fffffn;
+    if (seq === 0n) ms = lastMs + 1n; // sequence exhausted within one millisecond: borrow the next one
+  } else {
+    seq = BigInt(Math.floor(Math.random() * 1024)); // random start so two processes rarely meet
+  }
+  lastMs = ms;
+  return (FLOOR + ((ms << 22n) | seq)).toString();
+}

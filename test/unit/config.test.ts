@@ -1,0 +1,45 @@
+import { loadConfig, ConfigError } from '../../src/config';
+
+describe('config', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.eventStore).toEqual({ kind: 'postgres' });
+    expect(c.jwt.accessExpiresIn).toBe('30m');
+    expect(c.publicCache).toEqual({ disabled: false, ttlMs: 60000, maxEntries: 5000 });
+    expect(c.categorySyncCron).toBe('0 * * * *');
+    expect(c.env).toBe('production');
+    expect(c.trustProxy).toBe(false);
+    expect(c.bodyLimitBytes).toBe(1024 * 1024);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['JWT_SECRET', 'short'],
+    ['PUBLIC_CACHE_TTL_MS', '-5'],
+    ['PUBLIC_CACHE_DISABLED', 'maybe'],
+    ['EVENT_STORE', 'mysql'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['CATEGORY_SYNC_CRON', 'every hour please'],
+    ['API_PREFIX', 'v2-api/'],
+  ])('a bad %s stops start-up with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('requires EVENTSTORE_URL with EVENT_STORE=eventstoredb', () => {
+    expect(() => loadConfig({ EVENT_STORE: 'eventstoredb' })).toThrow(/EVENTSTORE_URL/);
+    expect(loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).eventStore).toEqual({
+      kind: 'eventstoredb',
+      url: 'esdb://localhost:2113?tls=false',
+    });
+  });
+
+  it('parses lists, switches and sizes', () => {
+    const c = loadConfig({ CORS_ORIGINS: 'https://a.example, *', PUBLIC_CACHE_DISABLED: 'true', BODY_LIMIT: '512kb', TRUST_PROXY: '1' });
+    expect(c.corsOrigins).toEqual(['https://a.example', '*']);
+    expect(c.publicCache.disabled).toBe(true);
+    expect(c.bodyLimitBytes).toBe(512 * 1024);
+    expect(c.trustProxy).toBe(1);
+  });
+});
