@@ -1,0 +1,7 @@
+/** Every event type the service knows, in one catalogue. Slices add their definitions here. */
+import { EventCatalogue } from '../platform/events/catalogue';
+import { linkEvents } from './links/events';
+
+export function createCatalogue(): EventCatalogue {
+  return new EventCatalogue([...linkEvents]);
+}

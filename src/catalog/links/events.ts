@@ -1,0 +1,44 @@
+/**
+ * Events of the link stream (`link-<supplier id>`): what the supplier mirror and organisation record
+ * about one purchasable link.
+ */
+import { z } from 'zod';
+import { defineEvent } from '../../platform/events/catalogue';
+import { idSchema } from '../../platform/ids';
+
+export const linkStreamId = (linkId: string) => `link-${linkId}`;
+
+const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal string');
+
+const linkFields = z.object({
+  linkId: idSchema,
+  name: z.string(),
+  categoryId: idSchema.nullable(),
+  craftLabel: z.string().nullable(),
+  price: decimal,
+  image: z.string().nullable(),
+  status: z.enum(['ON_SALE', 'OFF_SALE']),
+  supplierUpdatedAt: z.string().nullable(),
+});
+
+/**
+ * v1 stored `price` as a JSON number, as the first supplier client parsed it; a float cannot hold
+ * money exactly, so v2 keeps the supplier's decimal string. Old events are upcast on read: the v1
+ * number is turned into a two-decimal string (the supplier always quoted cents).
+ */
+export const LinkMirrored = defineEvent('LinkMirrored', 2, linkFields, {
+  1: (data) => {
+    const d = data as Record<string, unknown>;
+    return { ...d, price: typeof d.price === 'number' ? d.price.toFixed(2) : d.price };
+  },
+});
+
+export const LinkDelisted = defineEvent(
+  'LinkDelisted',
+  1,
+  z.object({ linkId: idSchema, reason: z.enum(['MISSING_FROM_LISTING', 'OFF_SALE', 'DETAIL_NOT_FOUND']) }),
+);
+
+export const LinkRelisted = defineEvent('LinkRelisted', 1, z.object({ linkId: idSchema }));
+
+export const linkEvents = [LinkMirrored, LinkDelisted, LinkRelisted] as const;

@@ -1,0 +1,38 @@
+/**
+ * Writes a cached (already serialised) response. Conditional requests are answered here rather than
+ * by Express's `res.send`, whose freshness check would re-hash the body and also honour
+ * If-Modified-Since, which these responses do not carry.
+ */
+import type { Request, Response } from 'express';
+import type { CachedResponse } from './public-cache';
+
+// An entity-tag per RFC 9110 §8.8.3: optional weak prefix, then a quoted opaque tag (which may hold commas).
+const ENTITY_TAG = /(?:W\/)?"([^"]*)"/g;
+
+const opaqueTag = (etag: string): string => etag.replace(/^W\//, '').replace(/^"|"$/g, '');
+
+/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): tags match when their opaque parts do. */
+export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true; // any current representation; we have one
+  const ours = opaqueTag(etag);
+  for (const m of header.matchAll(ENTITY_TAG)) {
+    if (m[1] === ours) return true;
+  }
+  return false;
+}
+
+/** For GET and HEAD routes (the public read path): there a matching If-None-Match means 304. */
+export function sendCached(req: Request, res: Response, entry: CachedResponse, cacheControl: string): void {
+  // A 304 must carry the validators and caching headers the 200 would have (RFC 9110 §15.4.5).
+  res.setHeader('ETag', entry.etag);
+  res.setHeader('Cache-Control', cacheControl);
+  if (ifNoneMatchMatches(req.headers['if-none-match'], entry.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', entry.body.length);
+  res.end(entry.body);
+}

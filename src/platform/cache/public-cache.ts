@@ -1,0 +1,177 @@
+/**
+ * The in-process cache in front of the public read endpoints (spec section 4, ARCHITECTURE.md
+ * "Public read cache").
+ *
+ * Invalidation is by domain version rather than by key: a write path knows which kinds of data it
+ * touched (meta, goods, matrix) but not which of the many cached responses show them, so it bumps
+ * those domains and every entry that depends on one is void at once. The time-to-live only bounds
+ * what a missed bump (for example a lost notification) can cost.
+ *
+ * Entries are kept serialised with their ETag, so a hit costs no JSON work and a revalidation
+ * (If-None-Match) costs no body at all (see ./http.ts).
+ */
+import { createHash } from 'node:crypto';
+
+export const CACHE_DOMAINS = ['meta', 'goods', 'matrix'] as const;
+export type CacheDomain = (typeof CACHE_DOMAINS)[number];
+
+export function isCacheDomain(s: string): s is CacheDomain {
+  return (CACHE_DOMAINS as readonly string[]).includes(s);
+}
+
+/** A response ready to write: the UTF-8 JSON body and its strong ETag. */
+export interface CachedResponse {
+  readonly body: Buffer;
+  readonly etag: string;
+}
+
+export interface PublicCacheOptions {
+  ttlMs: number;
+  maxEntries: number;
+  disabled: boolean;
+  /** Injectable clock, so expiry can be tested without sleeping. */
+  now?: () => number;
+}
+
+type Versions = Record<CacheDomain, number>;
+
+interface Entry {
+  readonly response: CachedResponse;
+  /** When the load started: the data can be no newer than that, so its age counts from there. */
+  readonly storedAt: number;
+  readonly domains: readonly CacheDomain[];
+  /** All domain versions seen when the load started. */
+  readonly versions: Readonly<Versions>;
+}
+
+// ids are 64-bit and travel as decimal strings (src/platform/ids.ts); JSON.stringify would throw on bigint.
+const bigintAsDecimal = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
+
+/** JSON and ETag for a value; the uncached read paths use it too, so both answer alike. */
+export function serialise(value: unknown): CachedResponse {
+  const json: string | undefined = JSON.stringify(value, bigintAsDecimal);
+  // undefined, a function or a symbol has no JSON text; an empty 200 would be a silent bug.
+  if (json === undefined) throw new TypeError('serialise: the value has no JSON representation');
+  const body = Buffer.from(json, 'utf8');
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+/** Versions arrive from the database as int8 (a string with our pg type parsers) or as numbers. */
+function toVersion(domain: CacheDomain, v: number | bigint | string): number {
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(BigInt(v)) : typeof v === 'bigint' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
+    throw new RangeError(`syncVersions: version of ${domain} must be a non-negative integer, got ${String(v)}`);
+  }
+  return n;
+}
+
+export class PublicCache {
+  private readonly entries = new Map<string, Entry>(); // Map order is recency order: first = least recently used
+  private readonly flights = new Map<string, Promise<CachedResponse>>();
+  private readonly current: Versions = { meta: 0, goods: 0, matrix: 0 };
+  /** Raised by clear(), so loads started before it do not refill the cache afterwards. */
+  private generation = 0;
+  private readonly counters = { hits: 0, misses: 0, loads: 0, discardedStale: 0 };
+  private readonly now: () => number;
+
+  constructor(private readonly opts: PublicCacheOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  async get(key: string, domains: readonly CacheDomain[], load: () => Promise<unknown>): Promise<CachedResponse> {
+    if (this.opts.disabled) {
+      this.counters.misses++;
+      this.counters.loads++;
+      return serialise(await load());
+    }
+
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      if (this.isFresh(entry, domains)) {
+        this.entries.set(key, entry); // re-insert: now the most recently used
+        this.counters.hits++;
+        return entry.response;
+      }
+    }
+    this.counters.misses++;
+
+    // The flight key carries the versions at the start of the load: a caller arriving after a bump
+    // must not join a load that may have read the data before the write it is entitled to see.
+    const snapshot: Versions = { ...this.current };
+    const flightKey = JSON.stringify([key, this.generation, [...domains].sort().map((d) => [d, snapshot[d]])]);
+    const running = this.flights.get(flightKey);
+    if (running) return running;
+
+    const flight = this.loadAndStore(key, domains, snapshot, load).finally(() => {
+      if (this.flights.get(flightKey) === flight) this.flights.delete(flightKey);
+    });
+    this.flights.set(flightKey, flight);
+    return flight;
+  }
+
+  bump(domains: readonly CacheDomain[]): void {
+    for (const d of domains) this.current[d]++;
+  }
+
+  /**
+   * Raises local versions to at least the given ones (versions learnt from the database or from
+   * another process). Never lowers: a local bump not yet seen elsewhere must stay in force.
+   */
+  syncVersions(v: Partial<Record<CacheDomain, number | bigint | string>>): void {
+    for (const d of CACHE_DOMAINS) {
+      const given = v[d];
+      if (given === undefined) continue;
+      const n = toVersion(d, given);
+      if (n > this.current[d]) this.current[d] = n;
+    }
+  }
+
+  versions(): Record<CacheDomain, number> {
+    return { ...this.current };
+  }
+
+  stats(): { entries: number; hits: number; misses: number; loads: number; discardedStale: number } {
+    return { entries: this.entries.size, ...this.counters };
+  }
+
+  /** Drops every entry. Loads in progress still answer their callers but store nothing. */
+  clear(): void {
+    this.entries.clear();
+    this.generation++;
+  }
+
+  private isFresh(entry: Entry, domains: readonly CacheDomain[]): boolean {
+    
+    // Both lists count, so a caller naming a domain the storing caller did not is still protected.
+    const unchanged = (d: CacheDomain): boolean => entry.versions[d] === this.current[d];
+    return entry.domains.every(unchanged) && domains.every(unchanged);
+  }
+
+  private async loadAndStore(
+    key: string,
+    domains: readonly CacheDomain[],
+    snapshot: Versions,
+    load: () => Promise<unknown>,
+  ): Promise<CachedResponse> {
+    const generation = this.generation;
+    const startedAt = this.now();
+    this.counters.loads++;
+    const response = serialise(await load());
+
+    // A bump during the load means the value may predate the write that caused it: the callers
+    // who asked before the write may have it, but later callers must not.
+    const stillCurrent = generation === this.generation && domains.every((d) => this.current[d] === snapshot[d]);
+    if (!stillCurrent) {
+      this.counters.discardedStale++;
+      return response;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, { response, storedAt: startedAt, domains: [...domains], versions: snapshot });
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.opts.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+    return response;
+  }
+}
