@@ -1,13 +1,14 @@
 /**
- * Writes a cached (already serialised) response. Conditional requests are answered here rather than
- * by Express's `res.send`, whose freshness check would re-hash the body and also honour
- * If-Modified-Since, which these responses do not carry.
+ * Writes a cached (already serialised) response with `res.end`, not Express's `res.send`: the bytes and
+ * ETag are final, so nothing should depend on the app's etag/freshness settings, and the conditional
+ * rule stays one small function that is tested on its own.
  */
 import type { Request, Response } from 'express';
 import type { CachedResponse } from './public-cache';
 
-// An entity-tag per RFC 9110 §8.8.3: optional weak prefix, then a quoted opaque tag (which may hold commas).
-const ENTITY_TAG = /(?:W\/)?"([^"]*)"/g;
+// The quoted opaque part of each entity-tag (RFC 9110 §8.8.3). It may hold commas, so the list is not
+// split on them; a weak prefix sits outside the quotes, which is all the weak comparison needs.
+const OPAQUE_TAG = /"([^"]*)"/g;
 
 const opaqueTag = (etag: string): string => etag.replace(/^W\//, '').replace(/^"|"$/g, '');
 
@@ -16,7 +17,7 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   if (header === undefined) return false;
   if (header.trim() === '*') return true; // any current representation; we have one
   const ours = opaqueTag(etag);
-  for (const m of header.matchAll(ENTITY_TAG)) {
+  for (const m of header.matchAll(OPAQUE_TAG)) {
     if (m[1] === ours) return true;
   }
   return false;

@@ -142,7 +142,7 @@ export class PublicCache {
   }
 
   private isFresh(entry: Entry, domains: readonly CacheDomain[]): boolean {
-    
+    if (this.now() - entry.storedAt > this.opts.ttlMs) return false;
     // Both lists count, so a caller naming a domain the storing caller did not is still protected.
     const unchanged = (d: CacheDomain): boolean => entry.versions[d] === this.current[d];
     return entry.domains.every(unchanged) && domains.every(unchanged);

@@ -94,7 +94,8 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, RETRY_AFTER_CAP_MS);
-  const at = Date.parse(trimmed);
+  // All three HTTP date forms start with a day name; Date.parse alone would also take "-5" as a year.
+  const at = /^[A-Za-z]{3}/.test(trimmed) ? Date.parse(trimmed) : NaN;
   if (Number.isNaN(at)) return undefined;
   return Math.min(Math.max(at - now, 0), RETRY_AFTER_CAP_MS);
 }
@@ -110,10 +111,11 @@ function itemId(item: unknown): string | undefined {
 
 function networkReason(e: unknown): string {
   // undici reports the socket error (ECONNREFUSED, ECONNRESET …) as the cause of a generic TypeError.
-  const cause = e instanceof Error ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  if (cause && typeof cause.code === 'string') return `network error ${cause.code}`;
-  if (cause && typeof cause.message === 'string') return `network error: ${cause.message}`;
-  return `network error: ${e instanceof Error ? e.message : String(e)}`;
+  // Duck-typed, not `instanceof Error`: fetch's errors can come from another realm (e.g. a jest sandbox).
+  const err = (e ?? {}) as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  if (typeof err.cause?.code === 'string') return `network error ${err.cause.code}`;
+  if (typeof err.cause?.message === 'string') return `network error: ${err.cause.message}`;
+  return `network error: ${typeof err.message === 'string' ? err.message : String(e)}`;
 }
 
 export class SupplierClient {
@@ -142,13 +144,13 @@ export class SupplierClient {
   }
 
   async categories(): Promise<Listing<Category>> {
-    const body = await this.getJson('/categories');
-    return this.parseItems('/categories', body, listEnvelopeSchema, categorySchema);
+    const { items, invalid } = this.parsePage('/categories', await this.getJson('/categories'), listEnvelopeSchema, categorySchema);
+    return { items, invalid };
   }
 
   async countries(): Promise<Listing<Country>> {
-    const body = await this.getJson('/countries');
-    return this.parseItems('/countries', body, listEnvelopeSchema, countrySchema);
+    const { items, invalid } = this.parsePage('/countries', await this.getJson('/countries'), listEnvelopeSchema, countrySchema);
+    return { items, invalid };
   }
 
   /** One page of links; `cursor` null asks for the first page. */
@@ -159,9 +161,8 @@ export class SupplierClient {
     const query = new URLSearchParams({ limit: String(limit) });
     if (cursor !== null) query.set('cursor', cursor);
     const path = `/goods?${query.toString()}`;
-    const body = await this.getJson(path);
-    const page = this.parseItems(path, body, goodsEnvelopeSchema, linkSchema);
-    return { ...page, nextCursor: (body as { nextCursor: string | null }).nextCursor };
+    const { envelope, items, invalid } = this.parsePage(path, await this.getJson(path), goodsEnvelopeSchema, linkSchema);
+    return { items, invalid, nextCursor: envelope.nextCursor };
   }
 
   /** The link's detail, or null when the supplier no longer has the link (404). */
@@ -198,10 +199,16 @@ export class SupplierClient {
   ): Promise<DetailsReport> {
     const report: DetailsReport = { fetched: 0, gone: [], failed: [] };
     let next = 0;
-    let stop: { error: unknown } | null = null;
+    // Set by the first fatal error; workers check it before each step.
+    const halt: { stopped: boolean; error: unknown } = { stopped: false, error: undefined };
+    const stop = (error: unknown): void => {
+      if (halt.stopped) return;
+      halt.stopped = true;
+      halt.error = error;
+    };
 
     const worker = async (): Promise<void> => {
-      while (stop === null && next < ids.length) {
+      while (!halt.stopped && next < ids.length) {
         const id = ids[next++]!;
         let detail: Detail | null;
         try {
@@ -211,15 +218,15 @@ export class SupplierClient {
             report.failed.push({ id, error: e });
             continue;
           }
-          stop ??= { error: e };
+          stop(e);
           return;
         }
         // Another worker failed while this request ran: its result is dropped like any unstarted id.
-        if (stop !== null) return;
+        if (halt.stopped) return;
         try {
           await onEach(id, detail);
         } catch (e) {
-          stop ??= { error: e };
+          stop(e);
           return;
         }
         if (detail) report.fetched++;
@@ -228,17 +235,17 @@ export class SupplierClient {
     };
 
     await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
-    if (stop !== null) throw (stop as { error: unknown }).error;
+    if (halt.stopped) throw halt.error;
     return report;
   }
 
-  private parseItems<T>(
+  private parsePage<E extends { items: unknown[] }, T>(
     path: string,
     body: unknown,
-    envelope: typeof listEnvelopeSchema | typeof goodsEnvelopeSchema,
-    item: z.ZodType<T>,
-  ): Listing<T> {
-    const page = envelope.safeParse(body);
+    envelopeSchema: z.ZodType<E>,
+    itemSchema: z.ZodType<T>,
+  ): Listing<T> & { envelope: E } {
+    const page = envelopeSchema.safeParse(body);
     if (!page.success) {
       throw new AppError('UPSTREAM.MALFORMED', 502, `supplier sent a malformed page for GET ${path}`, {
         path,
@@ -248,11 +255,11 @@ export class SupplierClient {
     const items: T[] = [];
     const invalid: InvalidItem[] = [];
     page.data.items.forEach((raw, index) => {
-      const parsed = item.safeParse(raw);
+      const parsed = itemSchema.safeParse(raw);
       if (parsed.success) items.push(parsed.data);
       else invalid.push({ index, id: itemId(raw), issues: describeIssues(parsed.error) });
     });
-    return { items, invalid };
+    return { envelope: page.data, items, invalid };
   }
 
   /** GET with retries; resolves to the parsed JSON body, or null for a 404 when `allowGone`. */

@@ -87,11 +87,19 @@ describe('PublicCache', () => {
       expect(calls).toHaveLength(3);
     });
 
-    it('a caller naming a domain the storing caller did not is still protected by it', async () => {
+    it('a bump of a domain named only by the reading caller voids the entry', async () => {
       const { cache, loader, calls } = given();
       await cache.get('k', ['goods'], loader('k'));
       cache.bump(['matrix']);
       await cache.get('k', ['goods', 'matrix'], loader('k'));
+      expect(calls).toHaveLength(2);
+    });
+
+    it('a bump of a domain named only by the storing caller voids the entry', async () => {
+      const { cache, loader, calls } = given();
+      await cache.get('k', ['goods', 'matrix'], loader('k'));
+      cache.bump(['matrix']);
+      await cache.get('k', ['goods'], loader('k'));
       expect(calls).toHaveLength(2);
     });
 
@@ -282,7 +290,12 @@ describe('PublicCache', () => {
       const fresh = deferred<string>();
       const beforeWrite = cache.get('list', ['goods'], () => old.promise);
       cache.bump(['goods']);
-      const afterWrite = cache.get('list', ['goods'], () => fresh.promise);
+      let freshLoads = 0;
+      const afterWrite = cache.get('list', ['goods'], () => {
+        freshLoads++;
+        return fresh.promise;
+      });
+      expect(freshLoads).toBe(1);
 
       fresh.resolve('new'); // the newer load finishes first and is stored ...
       expect(json(await afterWrite)).toBe('new');
@@ -430,6 +443,10 @@ describe('ifNoneMatchMatches (RFC 9110 weak comparison)', () => {
     ['', false],
   ])('If-None-Match %p → %p', (header, expected) => {
     expect(ifNoneMatchMatches(header, etag)).toBe(expected);
+  });
+
+  it('compares weakly on our side too: a weak ETag matches its strong form', () => {
+    expect(ifNoneMatchMatches('"abc"', 'W/"abc"')).toBe(true);
   });
 });
 

@@ -1,0 +1,242 @@
+/**
+ * The projections of one process: their runners (worker role), their status, rebuild requests, and
+ * the commit notifications every process listens to (cache bumps, command waits).
+ */
+import type { Pool } from '../db';
+import type { EventCatalogue } from '../events/catalogue';
+import { AppError } from '../errors';
+import { type EventStore, type LogPosition, comparePositions, positionFromString, positionToString } from '../event-store/port';
+import type { Logger } from '../log';
+import type { PgListener } from '../pg-listener';
+import { type ProjectionDefinition, coversStream } from './definition';
+import { PROJECTION_CHANNEL, type ProjectionCommitNotice, ProjectionRunner, requestRebuild, retryFailed } from './runner';
+
+export type ProjectionState = 'running' | 'rebuilding' | 'stopped' | 'failed';
+
+export interface ProjectionStatus {
+  name: string;
+  state: ProjectionState;
+  position: string;
+  eventsApplied: number;
+  lagEvents: number;
+  lagSeconds: number;
+  lastError: Record<string, unknown> | null;
+  lastRebuildAt: string | null;
+  rebuild: { eventsDone: number; startedAt: string } | null;
+  /** whether a runner of this process leads it (another process may) */
+  ledHere: boolean;
+}
+
+export class ProjectionEngine {
+  private readonly defs = new Map<string, ProjectionDefinition>();
+  private runners: ProjectionRunner[] = [];
+
+  constructor(
+    private readonly deps: {
+      pool: Pool;
+      store: EventStore;
+      catalogue: EventCatalogue;
+      databaseUrl: string;
+      log: Logger;
+      batchSize: number;
+      pollMs: number;
+    },
+    definitions: readonly ProjectionDefinition[],
+  ) {
+    for (const d of definitions) {
+      if (this.defs.has(d.name)) throw new Error(`projection ${d.name} defined twice`);
+      this.defs.set(d.name, d);
+    }
+  }
+
+  definitions(): ProjectionDefinition[] {
+    return [...this.defs.values()];
+  }
+
+  definition(name: string): ProjectionDefinition {
+    const d = this.defs.get(name);
+    if (!d) throw AppError.notFound('PROJECTION.NOT_FOUND', `no projection named ${name}`);
+    return d;
+  }
+
+  /** Worker role: run every projection (each waits for leadership if another process has it). */
+  async startRunners(): Promise<void> {
+    for (const d of this.defs.values()) {
+      const runner = new ProjectionRunner({ definition: d, ...this.deps });
+      this.runners.push(runner);
+      await runner.start();
+    }
+  }
+
+  async stopRunners(): Promise<void> {
+    await Promise.all(this.runners.map((r) => r.stop()));
+    this.runners = [];
+  }
+
+  async requestRebuild(name: string): Promise<void> {
+    this.definition(name);
+    await requestRebuild(this.deps.pool, name);
+    this.runners.find((r) => r.name === name)?.wake();
+  }
+
+  async retry(name: string): Promise<boolean> {
+    this.definition(name);
+    const retried = await retryFailed(this.deps.pool, name);
+    this.runners.find((r) => r.name === name)?.wake();
+    return retried;
+  }
+
+  async status(): Promise<ProjectionStatus[]> {
+    const rows = await this.deps.pool.query<{
+      name: string;
+      commit_pos: string;
+      prepare_pos: string;
+      events_applied: string;
+      state: ProjectionState;
+      last_error: Record<string, unknown> | null;
+      last_rebuild_at: Date | null;
+      rb_done: string | null;
+      rb_started: Date | null;
+    }>(
+      `SELECT c.name, c.commit_pos, c.prepare_pos, c.events_applied, c.state, c.last_error, c.last_rebuild_at,
+              b.events_done AS rb_done, b.started_at AS rb_started
+         FROM projection_checkpoints c LEFT JOIN projection_rebuilds b USING (name)`,
+    );
+    const byName = new Map(rows.rows.map((r) => [r.name, r]));
+    const out: ProjectionStatus[] = [];
+    for (const d of this.defs.values()) {
+      const r = byName.get(d.name);
+      const position = r ? { commit: BigInt(r.commit_pos), prepare: BigInt(r.prepare_pos) } : { commit: -1n, prepare: -1n };
+      const lag = await this.deps.store.lagAfter(position, d.streamPrefixes);
+      out.push({
+        name: d.name,
+        state: r?.state ?? 'stopped',
+        position: positionToString(position),
+        eventsApplied: Number(r?.events_applied ?? 0),
+        lagEvents: lag.events,
+        lagSeconds: lag.oldestRecordedAt ? Math.max(0, (Date.now() - lag.oldestRecordedAt.getTime()) / 1000) : 0,
+        lastError: r?.last_error ?? null,
+        lastRebuildAt: r?.last_rebuild_at?.toISOString() ?? null,
+        rebuild: r?.rb_started ? { eventsDone: Number(r.rb_done), startedAt: r.rb_started.toISOString() } : null,
+        ledHere: this.runners.some((x) => x.name === d.name && x.isLeader()),
+      });
+    }
+    return out;
+  }
+}
+
+type Waiter = { target: LogPosition; names: string[]; resolve: (caughtUp: boolean) => void };
+
+/**
+ * Every process hears each projection commit: it bumps its cache domains first, then releases the
+ * commands waiting for that position. A command therefore answers only once this process's cache
+ * no longer holds what the command changed.
+ */
+export class ProjectionNotifications {
+  private readonly positions = new Map<string, LogPosition>();
+  private readonly listeners: ((n: ProjectionCommitNotice) => void)[] = [];
+  private waiters: Waiter[] = [];
+  private unsubscribe: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly listener: PgListener,
+    private readonly definitions: readonly ProjectionDefinition[],
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.unsubscribe = await this.listener.subscribe(PROJECTION_CHANNEL, (payload) => this.receive(payload));
+  }
+
+  async stop(): Promise<void> {
+    await this.unsubscribe?.();
+    for (const w of this.waiters) w.resolve(false);
+    this.waiters = [];
+  }
+
+  /**
+   * Called for each commit notice, before waiting commands are released. A notice with an empty
+   * `projection` carries the database's domain versions after a re-read (notices may have been missed).
+   */
+  onCommit(fn: (n: ProjectionCommitNotice) => void): void {
+    this.listeners.push(fn);
+  }
+
+  private receive(payload: string): void {
+    if (!payload) {
+      // The listener reconnected and may have missed notices: re-read the checkpoints.
+      void this.refresh();
+      return;
+    }
+    let notice: ProjectionCommitNotice;
+    try {
+      notice = JSON.parse(payload) as ProjectionCommitNotice;
+    } catch {
+      this.log.warn({ payload }, 'unreadable projection notice');
+      return;
+    }
+    for (const fn of this.listeners) fn(notice);
+    this.advance(notice.projection, positionFromString(notice.position));
+  }
+
+  private advance(name: string, pos: LogPosition): void {
+    const known = this.positions.get(name);
+    if (!known || comparePositions(pos, known) > 0) this.positions.set(name, pos);
+    this.release();
+  }
+
+  private release(): void {
+    this.waiters = this.waiters.filter((w) => {
+      const done = w.names.every((n) => {
+        const p = this.positions.get(n);
+        return p !== undefined && comparePositions(p, w.target) >= 0;
+      });
+      if (done) w.resolve(true);
+      return !done;
+    });
+  }
+
+  private async refresh(): Promise<void> {
+    const r = await this.pool
+      .query<{ name: string; commit_pos: string; prepare_pos: string; failed: boolean }>(
+        `SELECT name, commit_pos, prepare_pos, last_error IS NOT NULL AS failed FROM projection_checkpoints`,
+      )
+      .catch(() => null);
+    if (!r) return;
+    // Read after the checkpoints: the versions then include every bump those checkpoints committed.
+    const d = await this.pool.query<{ domain: string; version: string }>(`SELECT domain, version FROM cache_domains`).catch(() => null);
+    if (d) {
+      const notice: ProjectionCommitNotice = { projection: '', position: '', domains: Object.fromEntries(d.rows.map((x) => [x.domain, x.version])) };
+      for (const fn of this.listeners) fn(notice);
+    }
+    for (const row of r.rows) this.advance(row.name, { commit: BigInt(row.commit_pos), prepare: BigInt(row.prepare_pos) });
+  }
+
+  /**
+   * Waits (bounded) until every projection that reads `streamId` has committed `position`.
+   * Resolves false on time-out: the caller answers anyway; the read may lag.
+   */
+  async waitFor(position: LogPosition, streamIds: readonly string[], timeoutMs: number): Promise<boolean> {
+    const names = this.definitions.filter((d) => streamIds.some((s) => coversStream(d, s))).map((d) => d.name);
+    if (names.length === 0) return true;
+    // Projections stopped on a poison event will not get there; do not make commands wait for them.
+    const failed = await this.pool.query<{ name: string }>(`SELECT name FROM projection_checkpoints WHERE last_error IS NOT NULL AND name = ANY($1)`, [names]);
+    const live = names.filter((n) => !failed.rows.some((f) => f.name === n));
+    if (live.length === 0) return true;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      // Notices can be missed (listener reconnecting); re-read checkpoints now and then meanwhile.
+      const poll = setInterval(() => void this.refresh(), 250);
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(ok);
+      };
+      const waiter: Waiter = { target: position, names: live, resolve: finish };
+      this.waiters.push(waiter);
+      void this.refresh();
+    });
+  }
+}

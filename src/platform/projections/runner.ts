@@ -1,0 +1,431 @@
+/**
+ * Runs one projection: reads the global log after its checkpoint and applies batches.
+ *
+ * - Exactly once: the handlers' writes and the checkpoint commit in one transaction, and the
+ *   checkpoint moves by compare-and-set, so a batch delivered twice (a retry, a second runner)
+ *   applies once.
+ * - One leader per projection across processes: a session advisory lock held on the runner's own
+ *   connection, the same connection its transactions use. If the connection dies, the lock and the
+ *   open transaction die with it, and another process may take over.
+ * - A poison event (a handler throws) stops the projection with the event and error recorded; the
+ *   events before it in the batch are committed, nothing after it is applied. Never a silent skip.
+ * - Rebuild without downtime: shadow tables in schema `rebuild_<name>` fill from the start of the
+ *   log (the handlers' unqualified table names resolve there through `search_path`) while the live
+ *   tables keep serving and keep being updated; when the shadow has caught up with the live
+ *   checkpoint, one transaction swaps them.
+ * - After each commit a NOTIFY names the cache domains the batch touched and their new versions.
+ */
+import type pg from 'pg';
+import { createClient, ident } from '../db';
+import { isTransientDbError } from '../errors';
+import type { EventCatalogue, DecodedEvent } from '../events/catalogue';
+import { CACHE_DOMAINS } from '../cache/public-cache';
+import { type EventStore, type LogPosition, type RecordedEvent, START, comparePositions, positionToString } from '../event-store/port';
+import type { Logger } from '../log';
+import type { ProjectionDefinition } from './definition';
+
+export const PROJECTION_CHANNEL = 'catalog_projections';
+const LOCK_NAMESPACE = 72_001; // first key of the two-key advisory lock: "projection leaders"
+
+export interface ProjectionCommitNotice {
+  projection: string;
+  position: string;
+  /** new versions of the cache domains this commit voided */
+  domains: Record<string, string>;
+  rebuilt?: boolean;
+}
+
+export interface RunnerOptions {
+  definition: ProjectionDefinition;
+  store: EventStore;
+  catalogue: EventCatalogue;
+  databaseUrl: string;
+  batchSize: number;
+  pollMs: number;
+  log: Logger;
+}
+
+/** A handler failed on this event for a reason other than a lost connection. */
+export class PoisonEventError extends Error {
+  constructor(
+    readonly event: RecordedEvent,
+    readonly index: number,
+    override readonly cause: unknown,
+  ) {
+    super(`event ${event.id} (${event.type}) at ${positionToString(event.position)}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'PoisonEventError';
+  }
+}
+
+type Target = { kind: 'live' } | { kind: 'shadow'; schema: string };
+
+interface Checkpoint {
+  position: LogPosition;
+  failed: boolean;
+}
+
+const shadowSchema = (name: string) => `rebuild_${name}`;
+const retiredSchema = (name: string) => `retired_${name}`;
+
+function toPosition(commit: string, prepare: string): LogPosition {
+  return { commit: BigInt(commit), prepare: BigInt(prepare) };
+}
+
+export async function ensureCheckpointRow(db: Pick<pg.ClientBase, 'query'>, name: string): Promise<void> {
+  await db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
+}
+
+export class ProjectionRunner {
+  private client: pg.Client | null = null;
+  private leader = false;
+  private stopping = false;
+  private loopDone: Promise<void> | null = null;
+  private wakeIdle: (() => void) | null = null;
+  private unwatch: (() => Promise<void>) | null = null;
+  private readonly handles: Set<string>;
+  private readonly log: Logger;
+
+  constructor(private readonly opts: RunnerOptions) {
+    this.handles = new Set(opts.definition.handles);
+    this.log = opts.log.child({ projection: opts.definition.name });
+  }
+
+  get name(): string {
+    return this.opts.definition.name;
+  }
+
+  isLeader(): boolean {
+    return this.leader;
+  }
+
+  async start(): Promise<void> {
+    if (this.loopDone) return;
+    this.stopping = false;
+    this.unwatch = await this.opts.store.watch(() => this.wake());
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.loopDone;
+    this.loopDone = null;
+    await this.unwatch?.();
+    this.unwatch = null;
+    await this.disconnect();
+  }
+
+  /** Ends an idle wait early: new events, a rebuild request, a stop. */
+  wake(): void {
+    this.wakeIdle?.();
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wakeIdle = () => {
+        this.wakeIdle = null;
+        done();
+      };
+    });
+  }
+
+  private async loop(): Promise<void> {
+    let backoff = 100;
+    while (!this.stopping) {
+      try {
+        if (!this.client) {
+          await this.connect();
+          backoff = 100; // the database answers again: the next failure starts the backoff afresh
+        }
+        if (!this.leader) {
+          this.leader = await this.tryLead();
+          if (!this.leader) {
+            await this.idle(this.opts.pollMs * 2);
+            continue;
+          }
+          this.log.info('leading projection');
+        }
+        const worked = await this.step();
+        backoff = 100;
+        if (!worked) await this.idle(this.opts.pollMs);
+      } catch (e) {
+        if (this.stopping) break;
+        this.log.warn({ err: e }, isTransientDbError(e) ? 'projection lost its connection; reconnecting' : 'projection step failed; retrying');
+        await this.disconnect();
+        await this.idle(backoff);
+        backoff = Math.min(backoff * 2, 10_000);
+      }
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const client = createClient(this.opts.databaseUrl, `catalog-projection:${this.name}`);
+    // Without a listener an 'error' event would crash the process; the next query reports it instead.
+    client.on('error', (e) => this.log.warn({ err: e }, 'projection connection error'));
+    await client.connect();
+    this.client = client;
+    await ensureCheckpointRow(client, this.name);
+  }
+
+  private async disconnect(): Promise<void> {
+    const c = this.client;
+    this.client = null;
+    this.leader = false;
+    if (c) await c.end().catch(() => undefined);
+  }
+
+  private async tryLead(): Promise<boolean> {
+    const r = await this.client!.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok`, [LOCK_NAMESPACE, this.name]);
+    return r.rows[0]!.ok;
+  }
+
+  /** One unit of work. Returns false when there was nothing to do. */
+  async step(): Promise<boolean> {
+    const cp = await this.readCheckpoint();
+    if (!cp.failed) {
+      const events = await this.read(cp.position);
+      if (events.length) {
+        await this.applyOrFail(cp.position, events, { kind: 'live' });
+        return true;
+      }
+    }
+    const rebuild = await this.client!.query<{ commit_pos: string; prepare_pos: string }>(
+      `SELECT commit_pos, prepare_pos FROM projection_rebuilds WHERE name = $1`,
+      [this.name],
+    );
+    const rb = rebuild.rows[0];
+    if (!rb) return false;
+    const from = toPosition(rb.commit_pos, rb.prepare_pos);
+    const schema = shadowSchema(this.name);
+    const events = await this.read(from);
+    if (events.length) {
+      await this.applyOrFail(from, events, { kind: 'shadow', schema });
+      return true;
+    }
+    if (comparePositions(from, START) === 0) {
+      // An empty log: an empty shadow still has to exist before it can be swapped in.
+      await this.inTransaction(() => this.createShadow(schema));
+    }
+    return this.swap(from, cp);
+  }
+
+  private read(after: LogPosition): Promise<RecordedEvent[]> {
+    return this.opts.store.readAll({ after, limit: this.opts.batchSize, streamPrefixes: this.opts.definition.streamPrefixes });
+  }
+
+  private async readCheckpoint(): Promise<Checkpoint> {
+    const r = await this.client!.query<{ commit_pos: string; prepare_pos: string; failed: boolean }>(
+      `SELECT commit_pos, prepare_pos, last_error IS NOT NULL AS failed FROM projection_checkpoints WHERE name = $1`,
+      [this.name],
+    );
+    const row = r.rows[0]!;
+    return { position: toPosition(row.commit_pos, row.prepare_pos), failed: row.failed };
+  }
+
+  private async applyOrFail(from: LogPosition, events: RecordedEvent[], target: Target): Promise<void> {
+    try {
+      await this.applyBatch(from, events, target);
+    } catch (e) {
+      if (!(e instanceof PoisonEventError)) throw e;
+      // Commit what came before the poison event, so the checkpoint shows exactly where it stopped.
+      if (e.index > 0) await this.applyBatch(from, events.slice(0, e.index), target);
+      await this.recordPoison(e, target);
+    }
+  }
+
+  /**
+   * Applies a batch that starts right after `from`. Returns false, changing nothing, when the
+   * checkpoint is no longer at `from` (the batch was already applied).
+   */
+  async applyBatch(from: LogPosition, events: readonly RecordedEvent[], target: Target = { kind: 'live' }): Promise<boolean> {
+    if (events.length === 0) return false;
+    const def = this.opts.definition;
+    const last = events[events.length - 1]!;
+    return this.inTransaction(async (db) => {
+      if (target.kind === 'shadow') {
+        if (comparePositions(from, START) === 0) await this.createShadow(target.schema);
+        await db.query(`SELECT set_config('search_path', $1, true)`, [`${ident(target.schema)}, public`]);
+      }
+      const handled: DecodedEvent[] = [];
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i]!;
+        if (!this.handles.has(e.type)) continue;
+        try {
+          const decoded = this.opts.catalogue.decode(e);
+          await def.apply(db, decoded);
+          handled.push(decoded);
+        } catch (err) {
+          if (isTransientDbError(err)) throw err;
+          throw new PoisonEventError(e, i, err);
+        }
+      }
+      if (def.afterBatch && handled.length) {
+        try {
+          await def.afterBatch(db, handled);
+        } catch (err) {
+          if (isTransientDbError(err)) throw err;
+          throw new PoisonEventError(handled[handled.length - 1] as unknown as RecordedEvent, events.length - 1, err);
+        }
+      }
+      const table = target.kind === 'live' ? 'projection_checkpoints' : 'projection_rebuilds';
+      const moved = await db.query(
+        `UPDATE ${table}
+            SET commit_pos = $2, prepare_pos = $3,
+                ${target.kind === 'live' ? 'events_applied = events_applied + $6, last_event_at = $7, updated_at = now()' : 'events_done = events_done + $6'}
+          WHERE name = $1 AND commit_pos = $4 AND prepare_pos = $5`,
+        [
+          this.name,
+          last.position.commit.toString(),
+          last.position.prepare.toString(),
+          from.commit.toString(),
+          from.prepare.toString(),
+          events.length,
+          ...(target.kind === 'live' ? [last.recordedAt] : []),
+        ],
+      );
+      if (moved.rowCount === 0) throw new StaleBatch();
+      if (target.kind === 'live') await this.notify(db, last.position, handled.length ? def.domains : []);
+      return true;
+    }).catch((e) => {
+      if (e instanceof StaleBatch) return false;
+      throw e;
+    });
+  }
+
+  private async notify(db: pg.ClientBase, position: LogPosition, domains: readonly string[], rebuilt = false): Promise<void> {
+    const versions: Record<string, string> = {};
+    if (domains.length) {
+      const r = await db.query<{ domain: string; version: string }>(
+        `UPDATE cache_domains SET version = version + 1 WHERE domain = ANY($1::text[]) RETURNING domain, version`,
+        [domains],
+      );
+      for (const row of r.rows) versions[row.domain] = row.version;
+    }
+    const notice: ProjectionCommitNotice = { projection: this.name, position: positionToString(position), domains: versions };
+    if (rebuilt) notice.rebuilt = true;
+    // NOTIFY is transactional: listeners hear it only if, and once, this batch commits.
+    await db.query(`SELECT pg_notify($1, $2)`, [PROJECTION_CHANNEL, JSON.stringify(notice)]);
+  }
+
+  private async recordPoison(e: PoisonEventError, target: Target): Promise<void> {
+    const error = {
+      eventId: e.event.id,
+      type: e.event.type,
+      streamId: e.event.streamId,
+      position: positionToString(e.event.position),
+      message: e.cause instanceof Error ? e.cause.message : String(e.cause),
+      during: target.kind === 'live' ? 'live' : 'rebuild',
+      at: new Date().toISOString(),
+    };
+    this.log.error({ error }, 'poison event: projection stopped');
+    await this.inTransaction(async (db) => {
+      await db.query(`UPDATE projection_checkpoints SET state = 'failed', last_error = $2, updated_at = now() WHERE name = $1`, [this.name, error]);
+      if (target.kind === 'shadow') {
+        // A rebuild that meets a poison event is abandoned; the live tables stay as they were.
+        await db.query(`DELETE FROM projection_rebuilds WHERE name = $1`, [this.name]);
+        await db.query(`DROP SCHEMA IF EXISTS ${ident(target.schema)} CASCADE`);
+      }
+    });
+  }
+
+  private async createShadow(schema: string): Promise<void> {
+    const db = this.client!;
+    await db.query(`DROP SCHEMA IF EXISTS ${ident(schema)} CASCADE`);
+    await db.query(`CREATE SCHEMA ${ident(schema)}`);
+    for (const t of this.opts.definition.tables) {
+      await db.query(`CREATE TABLE ${ident(schema)}.${ident(t)} (LIKE public.${ident(t)} INCLUDING ALL)`);
+    }
+  }
+
+  /** Swaps the caught-up shadow tables in, in one transaction. */
+  private async swap(shadowAt: LogPosition, seen: Checkpoint): Promise<boolean> {
+    const def = this.opts.definition;
+    return this.inTransaction(async (db) => {
+      const live = await db.query<{ commit_pos: string; prepare_pos: string; failed: boolean }>(
+        `SELECT commit_pos, prepare_pos, last_error IS NOT NULL AS failed FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
+        [this.name],
+      );
+      const row = live.rows[0]!;
+      const livePos = toPosition(row.commit_pos, row.prepare_pos);
+      // Swap only when the shadow holds exactly what the live tables hold (or the live side is stuck on a
+      // poison event the new code has just got past).
+      if (!row.failed && comparePositions(livePos, shadowAt) !== 0) return false;
+      if (row.failed !== seen.failed) return false;
+      const rb = await db.query<{ events_done: string }>(`SELECT events_done FROM projection_rebuilds WHERE name = $1 FOR UPDATE`, [this.name]);
+      if (!rb.rows[0]) return false;
+      const shadow = ident(shadowSchema(this.name));
+      const retired = ident(retiredSchema(this.name));
+      if (def.tables.length) {
+        await db.query(`LOCK TABLE ${def.tables.map((t) => `public.${ident(t)}`).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+      }
+      await db.query(`DROP SCHEMA IF EXISTS ${retired} CASCADE`);
+      await db.query(`CREATE SCHEMA ${retired}`);
+      for (const t of def.tables) {
+        await db.query(`ALTER TABLE public.${ident(t)} SET SCHEMA ${retired}`);
+        await db.query(`ALTER TABLE ${shadow}.${ident(t)} SET SCHEMA public`);
+      }
+      await db.query(`DROP SCHEMA ${retired} CASCADE`);
+      await db.query(`DROP SCHEMA IF EXISTS ${shadow} CASCADE`);
+      await db.query(
+        `UPDATE projection_checkpoints
+            SET commit_pos = $2, prepare_pos = $3, events_applied = $4, state = 'running', last_error = NULL,
+                last_rebuild_at = clock_timestamp(), updated_at = now()
+          WHERE name = $1`,
+        [this.name, shadowAt.commit.toString(), shadowAt.prepare.toString(), rb.rows[0].events_done],
+      );
+      await db.query(`DELETE FROM projection_rebuilds WHERE name = $1`, [this.name]);
+      // Every domain: a rule change can alter anything the public reads.
+      await this.notify(db, shadowAt, CACHE_DOMAINS, true);
+      this.log.info({ position: positionToString(shadowAt) }, 'rebuild swapped in');
+      return true;
+    });
+  }
+
+  private async inTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
+    const db = this.client;
+    if (!db) throw new Error('projection runner is not connected');
+    await db.query('BEGIN');
+    try {
+      const out = await fn(db);
+      await db.query('COMMIT');
+      return out;
+    } catch (e) {
+      await db.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  }
+}
+
+class StaleBatch extends Error {}
+
+/**
+ * Asks the projection's leader (whichever process it is in) to rebuild: it fills shadow tables from
+ * the start of the log and swaps them in when caught up. Asking again restarts the rebuild.
+ */
+export async function requestRebuild(db: Pick<pg.ClientBase, 'query'>, name: string): Promise<void> {
+  await ensureCheckpointRow(db, name);
+  await db.query(
+    `INSERT INTO projection_rebuilds (name) VALUES ($1)
+     ON CONFLICT (name) DO UPDATE SET commit_pos = -1, prepare_pos = -1, events_done = 0, started_at = now()`,
+    [name],
+  );
+  await db.query(`UPDATE projection_checkpoints SET state = 'rebuilding', updated_at = now() WHERE name = $1`, [name]);
+}
+
+/** After an operator fixed the code behind a poison event: try the event again. */
+export async function retryFailed(db: Pick<pg.ClientBase, 'query'>, name: string): Promise<boolean> {
+  const r = await db.query(
+    `UPDATE projection_checkpoints
+        SET last_error = NULL,
+            state = CASE WHEN EXISTS (SELECT 1 FROM projection_rebuilds b WHERE b.name = $1) THEN 'rebuilding' ELSE 'running' END,
+            updated_at = now()
+      WHERE name = $1 AND last_error IS NOT NULL`,
+    [name],
+  );
+  return (r.rowCount ?? 0) > 0;
+}

@@ -1,0 +1,184 @@
+import { createLogger } from '../../../../src/platform/log';
+import { eventMetadata } from '../../../../src/platform/events/catalogue';
+import { START, comparePositions, positionToString } from '../../../../src/platform/event-store/port';
+import { ProjectionRunner, type ProjectionCommitNotice } from '../../../../src/platform/projections/runner';
+import { ProjectionEngine, ProjectionNotifications } from '../../../../src/platform/projections/engine';
+import type { ProjectionDefinition } from '../../../../src/platform/projections/definition';
+import { createTestDatabase, type TestDatabase } from '../../../support/db';
+import { postgresStore } from '../../../support/event-store';
+import { eventually } from '../../../support/eventually';
+import { TALLY_TABLES_SQL, appendTallies, tallyCatalogue, tallyProjection, tallySnapshot } from '../../../support/tally-projection';
+
+const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+
+describe('projection runner', () => {
+  let db: TestDatabase;
+  let es: ReturnType<typeof postgresStore>;
+  const runners: ProjectionRunner[] = [];
+
+  const runner = (definition: ProjectionDefinition = tallyProjection(), batchSize = 50) => {
+    const r = new ProjectionRunner({ definition, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, batchSize, pollMs: 50, log });
+    runners.push(r);
+    return r;
+  };
+  const checkpoint = async () => {
+    const r = await db.pool.query(`SELECT commit_pos, prepare_pos, state, last_error, events_applied, last_rebuild_at FROM projection_checkpoints WHERE name = 'tally'`);
+    const row = r.rows[0];
+    return { ...row, position: row ? { commit: BigInt(row.commit_pos), prepare: BigInt(row.prepare_pos) } : START };
+  };
+  const caughtUp = async () => comparePositions((await checkpoint()).position, await es.store.headPosition(['tally-'])) === 0;
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+    await db.pool.query(TALLY_TABLES_SQL);
+    es = postgresStore(db);
+  });
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((r) => r.stop()));
+    await es.close();
+    await db.drop();
+  });
+
+  it('applies every event exactly once and commits the checkpoint with the rows', async () => {
+    const sum = await appendTallies(es.store, 120);
+    await runner().start();
+    await eventually(caughtUp);
+    const snap = await tallySnapshot(db.pool);
+    expect(snap.tally.reduce((a, r) => a + Number(r.total), 0)).toBe(sum);
+    expect(snap.log).toHaveLength(120);
+    expect(Number((await checkpoint()).events_applied)).toBe(120);
+  });
+
+  it('a batch delivered twice changes nothing the second time', async () => {
+    await appendTallies(es.store, 30);
+    const events = await es.store.readAll({ after: START, limit: 100, streamPrefixes: ['tally-'] });
+    const r = runner();
+    // Drive the runner by hand (connected and leading, but not looping).
+    await (r as unknown as { connect(): Promise<void> }).connect();
+    expect(await r.applyBatch(START, events)).toBe(true);
+    const once = await tallySnapshot(db.pool);
+    expect(await r.applyBatch(START, events)).toBe(false);
+    expect(await r.applyBatch(START, events.slice(0, 10))).toBe(false);
+    expect(await tallySnapshot(db.pool)).toEqual(once);
+    expect(once.log).toHaveLength(30);
+  });
+
+  it('killed mid-batch many times at random points, it ends equal to a fresh rebuild', async () => {
+    const sum = await appendTallies(es.store, 400);
+    await runner(tallyProjection({ slowMs: 1 }), 9).start();
+    let kills = 0;
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    // Terminate the runner's connection while its batch transactions are open.
+    while (!(await caughtUp()) && kills < 25) {
+      await new Promise((r) => setTimeout(r, 5 + rnd() * 40));
+      const k = await db.pool.query(
+        `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity
+          WHERE application_name = 'catalog-projection:tally' AND datname = current_database() AND state <> 'idle'`,
+      );
+      kills += k.rows.filter((x) => x.killed).length;
+    }
+    expect(kills).toBeGreaterThanOrEqual(5);
+    await eventually(caughtUp, 60_000);
+    const afterCrashes = await tallySnapshot(db.pool);
+    expect(afterCrashes.log).toHaveLength(400);
+    expect(afterCrashes.tally.reduce((a, r) => a + Number(r.total), 0)).toBe(sum);
+
+    const engine = new ProjectionEngine(
+      { pool: db.pool, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, log, batchSize: 100, pollMs: 50 },
+      [tallyProjection()],
+    );
+    const before = (await checkpoint()).last_rebuild_at;
+    await engine.requestRebuild('tally');
+    await eventually(async () => (await checkpoint()).last_rebuild_at !== before, 60_000);
+    expect(await tallySnapshot(db.pool)).toEqual(afterCrashes);
+  });
+
+  it('two runners on one projection: one leads and advances; the other takes over when it stops', async () => {
+    const sum1 = await appendTallies(es.store, 60);
+    const a = runner();
+    const b = runner();
+    await a.start();
+    await b.start();
+    await eventually(caughtUp);
+    expect([a.isLeader(), b.isLeader()].filter(Boolean)).toHaveLength(1);
+    const leader = a.isLeader() ? a : b;
+    const standby = leader === a ? b : a;
+    await leader.stop();
+    const sum2 = await appendTallies(es.store, 40, 10, 60);
+    await eventually(caughtUp);
+    expect(standby.isLeader()).toBe(true);
+    const snap = await tallySnapshot(db.pool);
+    expect(snap.log).toHaveLength(100);
+    expect(snap.tally.reduce((s, r) => s + Number(r.total), 0)).toBe(sum1 + sum2);
+  });
+
+  it('a poison event stops the projection with the event and error recorded; a retry after the fix resumes', async () => {
+    const catalogue = tallyCatalogue();
+    await appendTallies(es.store, 5);
+    const poison = catalogue.encode('Poisoned', {}, eventMetadata('system:test', 'Poison'));
+    await es.store.appendToStream('tally-x', [poison]);
+    await appendTallies(es.store, 3, 10, 5);
+    let broken = true;
+    const engine = new ProjectionEngine(
+      { pool: db.pool, store: es.store, catalogue, databaseUrl: db.url, log, batchSize: 50, pollMs: 50 },
+      [tallyProjection({ poison: () => broken })],
+    );
+    await engine.startRunners();
+    try {
+      await eventually(async () => (await checkpoint()).state === 'failed');
+      const cp = await checkpoint();
+      expect(cp.last_error).toMatchObject({ eventId: poison.id, type: 'Poisoned', streamId: 'tally-x', message: 'cannot tally a poisoned event' });
+      // The five events before it are committed; none after it.
+      expect((await tallySnapshot(db.pool)).log).toHaveLength(5);
+      const [status] = await engine.status();
+      expect(status).toMatchObject({ name: 'tally', state: 'failed', lagEvents: 4 });
+      expect(status!.lastError).toMatchObject({ eventId: poison.id });
+      broken = false;
+      expect(await engine.retry('tally')).toBe(true);
+      await eventually(caughtUp);
+      expect((await tallySnapshot(db.pool)).log).toHaveLength(8);
+      expect((await engine.status())[0]).toMatchObject({ state: 'running', lagEvents: 0, lastError: null });
+    } finally {
+      await engine.stopRunners();
+    }
+  });
+
+  it('rebuilds without downtime: the live tables serve and advance meanwhile, then one swap', async () => {
+    await appendTallies(es.store, 100);
+    const notifications = new ProjectionNotifications(db.pool, es.listener, [tallyProjection()], log);
+    const notices: ProjectionCommitNotice[] = [];
+    notifications.onCommit((n) => notices.push(n));
+    await notifications.start();
+    const engine = new ProjectionEngine(
+      { pool: db.pool, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, log, batchSize: 10, pollMs: 20 },
+      [tallyProjection({ slowMs: 10 })],
+    );
+    await engine.startRunners();
+    try {
+      await eventually(caughtUp);
+      await engine.requestRebuild('tally');
+      expect((await engine.status())[0]!.state).toBe('rebuilding');
+      const shadowExists = async () =>
+        (await db.pool.query(`SELECT to_regclass('rebuild_tally.t_tally_log') AS t`)).rows[0].t !== null;
+      const liveCount = async () => (await db.pool.query(`SELECT count(*)::int AS n FROM t_tally_log`)).rows[0].n as number;
+      await eventually(shadowExists, 10_000, 5);
+      // While the shadow fills, the live table answers and keeps taking new events.
+      await appendTallies(es.store, 20, 10, 100);
+      await eventually(async () => (await liveCount()) === 120, 10_000, 5);
+      expect(await shadowExists()).toBe(true);
+      await eventually(async () => (await engine.status())[0]!.state === 'running' && (await checkpoint()).last_rebuild_at !== null, 60_000);
+      const snap = await tallySnapshot(db.pool);
+      expect(snap.log).toHaveLength(120);
+      expect((await db.pool.query(`SELECT to_regclass('rebuild_tally.t_tally_log') AS t`)).rows[0].t).toBeNull();
+      await eventually(() => notices.some((n) => n.rebuilt && Object.keys(n.domains).sort().join() === 'goods,matrix,meta'));
+      // A command waiting for the last position is released.
+      const head = await es.store.headPosition(['tally-']);
+      expect(await notifications.waitFor(head, ['tally-3'], 5000)).toBe(true);
+      expect(notices.find((n) => n.projection === 'tally' && n.position === positionToString(head))).toBeDefined();
+    } finally {
+      await engine.stopRunners();
+      await notifications.stop();
+    }
+  });
+});

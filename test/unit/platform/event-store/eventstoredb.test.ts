@@ -1,0 +1,609 @@
+/**
+ * The EventStoreDB adapter against a hand-written fake of the few client methods it uses. The fake
+ * keeps `$all` as an array and answers reads the way the server does (inclusive `fromPosition`,
+ * StreamNotFoundError for a missing stream, system events mixed in); the errors are the library's
+ * own classes, so the adapter's `instanceof` checks run for real. The contract suite
+ * (test/contract) covers a real server when EVENTSTORE_URL is set.
+ */
+import { PassThrough, Readable } from 'node:stream';
+import {
+  ANY,
+  AccessDeniedError,
+  BACKWARDS,
+  DeadlineExceededError,
+  END,
+  FORWARDS,
+  NO_STREAM,
+  START as ESDB_START,
+  StreamNotFoundError,
+  UnavailableError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  type AllStreamJSONRecordedEvent,
+  type AllStreamResolvedEvent,
+  type AppendResult as EsdbAppendResult,
+  type AppendToStreamOptions,
+  type EventData,
+  type JSONType,
+  type Position,
+  type ReadAllOptions as EsdbReadAllOptions,
+  type ReadStreamOptions as EsdbReadStreamOptions,
+  type SubscribeToAllOptions,
+} from '@eventstore/db-client';
+import { AppError } from '../../../../src/platform/errors';
+import { EventStoreDbAdapter, type EsdbClient } from '../../../../src/platform/event-store/eventstoredb';
+import { START, type EventToAppend, type LogPosition } from '../../../../src/platform/event-store/port';
+
+type Recorded = AllStreamJSONRecordedEvent;
+
+function cancellable<E>(readable: Readable, onCancel: () => void): AsyncIterable<E> & { cancel(): Promise<void> } {
+  return Object.assign(readable, {
+    cancel: async () => {
+      onCancel();
+      readable.destroy();
+    },
+  });
+}
+
+/** A read that fails the way the client's reads do: an 'error' on the stream once it is read. */
+const failing = (e: Error) =>
+  new Readable({
+    objectMode: true,
+    read() {
+      this.destroy(e);
+    },
+  });
+
+class FakeSubscription extends PassThrough {
+  unsubscribed = false;
+  constructor(readonly options: SubscribeToAllOptions | undefined) {
+    super({ objectMode: true });
+  }
+  async unsubscribe(): Promise<void> {
+    this.unsubscribed = true;
+    this.end();
+  }
+}
+
+class FakeClient implements EsdbClient {
+  /** `$all`, in log order. */
+  log: Recorded[] = [];
+  now = new Date('2024-05-01T10:00:00.000Z');
+  appendCalls: Array<{ streamName: string; events: EventData[]; options: AppendToStreamOptions | undefined }> = [];
+  appendFailure: Error | null = null;
+  readStreamCalls: Array<{ streamName: string; options: EsdbReadStreamOptions | undefined }> = [];
+  readAllCalls: EsdbReadAllOptions[] = [];
+  readFailure: Error | null = null;
+  /** when set, readAll answers with a read that never yields (a server that does not answer) */
+  readAllHangs = false;
+  cancels = 0;
+  subscriptions: FakeSubscription[] = [];
+  disposed = false;
+  private nextPosition = 1000n;
+
+  /** Writes straight into the log, as another writer (or the server itself) would. */
+  record(streamId: string, type: string, data: JSONType = {}, metadata?: unknown): Recorded {
+    const revision = BigInt(this.log.filter((e) => e.streamId === streamId).length);
+    // Distinct commit and prepare, so a mix-up of the two shows.
+    const position: Position = { commit: this.nextPosition + 7n, prepare: this.nextPosition };
+    this.nextPosition += 100n;
+    const e = {
+      streamId,
+      id: `00000000-0000-4000-8000-${String(this.log.length).padStart(12, '0')}`,
+      isJson: true as const,
+      revision,
+      type,
+      created: new Date(this.now),
+      data,
+      metadata: metadata as Recorded['metadata'],
+      position,
+    };
+    this.log.push(e);
+    return e;
+  }
+
+  async appendToStream(streamName: string, events: EventData[], options?: AppendToStreamOptions): Promise<EsdbAppendResult> {
+    this.appendCalls.push({ streamName, events, options });
+    if (this.appendFailure) throw this.appendFailure;
+    const stream = this.log.filter((e) => e.streamId === streamName);
+    const at = stream.findIndex((e) => e.id === events[0]!.id);
+    if (at >= 0 && events.every((ev, i) => stream[at + i]?.id === ev.id)) {
+      // The server recognises a re-append of the same events and reports no position for it.
+      return { success: true, nextExpectedRevision: BigInt(at + events.length - 1) };
+    }
+    const current = stream.length ? BigInt(stream.length - 1) : NO_STREAM;
+    const expected = options?.expectedRevision ?? ANY;
+    if (expected !== ANY && expected !== current) {
+      throw new WrongExpectedVersionError(undefined, { streamName, expected, current });
+    }
+    let last!: Recorded;
+    for (const ev of events) {
+      last = this.record(streamName, ev.type, ev.data as JSONType, ev.metadata);
+      last.id = ev.id;
+    }
+    return { success: true, nextExpectedRevision: last.revision, position: last.position };
+  }
+
+  readStream(streamName: string, options?: EsdbReadStreamOptions) {
+    this.readStreamCalls.push({ streamName, options });
+    const onCancel = () => this.cancels++;
+    if (this.readFailure) return cancellable<never>(failing(this.readFailure), onCancel);
+    let events = this.log.filter((e) => e.streamId === streamName);
+    if (events.length === 0) return cancellable<never>(failing(new StreamNotFoundError(undefined, streamName)), onCancel);
+    const backwards = options?.direction === BACKWARDS;
+    const from = options?.fromRevision;
+    if (typeof from === 'bigint') events = events.filter((e) => (backwards ? e.revision <= from : e.revision >= from));
+    if (backwards) events = [...events].reverse();
+    if (options?.maxCount !== undefined) events = events.slice(0, Number(options.maxCount));
+    return cancellable<{ event: Recorded }>(Readable.from(events.map((event) => ({ event }))), onCancel);
+  }
+
+  readAll(options?: EsdbReadAllOptions) {
+    this.readAllCalls.push(options ?? {});
+    const onCancel = () => this.cancels++;
+    if (this.readFailure) return cancellable<AllStreamResolvedEvent>(failing(this.readFailure), onCancel);
+    if (this.readAllHangs) return cancellable<AllStreamResolvedEvent>(new Readable({ objectMode: true, read() {} }), onCancel);
+    const backwards = options?.direction === BACKWARDS;
+    const from = options?.fromPosition ?? ESDB_START;
+    let events = backwards ? [...this.log].reverse() : [...this.log];
+    // Like the server, a position bound is inclusive (in both directions, the harder case for the adapter).
+    if (from === END) events = backwards ? events : [];
+    else if (from !== ESDB_START) events = events.filter((e) => (backwards ? atOrBefore(e.position, from) : atOrBefore(from, e.position)));
+    if (options?.maxCount !== undefined) events = events.slice(0, Number(options.maxCount));
+    return cancellable<AllStreamResolvedEvent>(Readable.from(events.map((event) => ({ event }))), onCancel);
+  }
+
+  subscribeToAll(options?: SubscribeToAllOptions): FakeSubscription {
+    const s = new FakeSubscription(options);
+    this.subscriptions.push(s);
+    return s;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const s of this.subscriptions) s.end();
+  }
+}
+
+function atOrBefore(a: Position, b: Position): boolean {
+  if (a.commit !== b.commit) return a.commit < b.commit;
+  return a.prepare <= b.prepare;
+}
+
+const plain = (p: Position): LogPosition => ({ commit: p.commit, prepare: p.prepare });
+
+function ev(type = 'ThingHappened', data: unknown = { n: 1 }, extra: Partial<EventToAppend['metadata']> = {}): EventToAppend {
+  return {
+    id: crypto.randomUUID(),
+    type,
+    version: 1,
+    data,
+    metadata: { by: 'user-1', why: 'DoThing', correlationId: 'corr-1', at: '2024-05-01T09:59:59.000Z', ...extra },
+  };
+}
+
+async function eventually(check: () => boolean, ms = 2000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+const settle = () => new Promise((r) => setImmediate(r));
+
+let fake: FakeClient;
+let store: EventStoreDbAdapter;
+beforeEach(() => {
+  fake = new FakeClient();
+  store = new EventStoreDbAdapter(fake);
+});
+
+describe('EventStoreDbAdapter: appending', () => {
+  it('maps the expected revision to the client constants', async () => {
+    const seen: unknown[] = [];
+    const client = Object.assign(new FakeClient(), {
+      appendToStream: async (_s: string, _e: EventData[], o?: AppendToStreamOptions): Promise<EsdbAppendResult> => {
+        seen.push(o?.expectedRevision);
+        return { success: true, nextExpectedRevision: 0n, position: { commit: 1n, prepare: 1n } };
+      },
+    });
+    const s = new EventStoreDbAdapter(client);
+    await s.appendToStream('good-1', [ev()]);
+    await s.appendToStream('good-1', [ev()], { expectedRevision: 'any' });
+    await s.appendToStream('good-1', [ev()], { expectedRevision: 'no_stream' });
+    await s.appendToStream('good-1', [ev()], { expectedRevision: 7n });
+    expect(seen).toEqual([ANY, ANY, NO_STREAM, 7n]);
+  });
+
+  it('writes JSON data under the given id, with the version and the metadata in the event metadata', async () => {
+    const a = { ...ev('LinkMirrored', { sku: 'A-1', sizes: ['S', 'M'] }), version: 3 };
+    const b = ev('LinkParsed', { ok: true }, { causationId: 'cause-9' });
+    await store.appendToStream('link-1', [a, b], { expectedRevision: 'no_stream' });
+    const [call] = fake.appendCalls;
+    expect(call!.streamName).toBe('link-1');
+    expect(call!.events[0]).toStrictEqual({
+      id: a.id,
+      contentType: 'application/json',
+      type: 'LinkMirrored',
+      data: { sku: 'A-1', sizes: ['S', 'M'] },
+      metadata: { v: 3, by: 'user-1', why: 'DoThing', correlationId: 'corr-1', at: '2024-05-01T09:59:59.000Z' },
+    });
+    expect(call!.events[1]!.metadata).toStrictEqual({
+      v: 1,
+      by: 'user-1',
+      why: 'DoThing',
+      correlationId: 'corr-1',
+      causationId: 'cause-9',
+      at: '2024-05-01T09:59:59.000Z',
+    });
+  });
+
+  it('returns the revision and the (commit, prepare) position of the last event appended', async () => {
+    const r = await store.appendToStream('good-1', [ev(), ev(), ev()]);
+    const last = fake.log[2]!;
+    expect(r).toEqual({ nextRevision: 2n, position: plain(last.position) });
+    expect(r.position.commit).not.toBe(r.position.prepare);
+  });
+
+  it('a wrong expected revision is a 409 WRONG_REVISION with the stream, the expectation and the actual revision', async () => {
+    await store.appendToStream('good-1', [ev(), ev()]);
+    const err = await store.appendToStream('good-1', [ev()], { expectedRevision: 'no_stream' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({
+      code: 'EVENT_STORE.WRONG_REVISION',
+      status: 409,
+      details: { streamId: 'good-1', expected: 'no_stream', actual: '1' },
+    });
+    await expect(store.appendToStream('good-2', [ev()], { expectedRevision: 3n })).rejects.toMatchObject({
+      status: 409,
+      details: { streamId: 'good-2', expected: '3', actual: 'no_stream' },
+    });
+  });
+
+  it('a client that reports a failed append instead of throwing still gives WRONG_REVISION', async () => {
+    const client = Object.assign(new FakeClient(), {
+      appendToStream: async (): Promise<EsdbAppendResult> => ({ success: false, nextExpectedRevision: 1n }),
+    });
+    await expect(new EventStoreDbAdapter(client).appendToStream('good-1', [ev()], { expectedRevision: 0n })).rejects.toMatchObject({
+      code: 'EVENT_STORE.WRONG_REVISION',
+      status: 409,
+    });
+  });
+
+  it.each([
+    ['UnavailableError', new UnavailableError(undefined, 'connect ECONNREFUSED')],
+    ['DeadlineExceededError', new DeadlineExceededError(undefined, 'deadline exceeded')],
+    ['a failed cluster discovery', new Error('Failed to discover after 10 attempts.')],
+    // What the real client throws from an append when nothing listens: its server-features call is not converted.
+    [
+      'a raw gRPC UNAVAILABLE',
+      Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established' }),
+    ],
+  ])('%s is a 503 UNAVAILABLE', async (_name, failure) => {
+    fake.appendFailure = failure;
+    const err = await store.appendToStream('good-1', [ev()]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ code: 'EVENT_STORE.UNAVAILABLE', status: 503 });
+  });
+
+  it('other client errors pass through unchanged', async () => {
+    const denied = new AccessDeniedError(undefined, 'access denied');
+    fake.appendFailure = denied;
+    await expect(store.appendToStream('good-1', [ev()])).rejects.toBe(denied);
+  });
+
+  it('an idempotent re-append, which the server answers without a position, reports the position of the events already there', async () => {
+    const batch = [ev('X'), ev('Y')];
+    const first = await store.appendToStream('good-1', batch, { expectedRevision: 'no_stream' });
+    await store.appendToStream('good-1', [ev('Z')]);
+    const again = await store.appendToStream('good-1', batch, { expectedRevision: 'no_stream' });
+    expect(again).toEqual(first);
+    expect(fake.log).toHaveLength(3);
+  });
+
+  it('an empty append writes nothing and reports the stream revision', async () => {
+    expect(await store.appendToStream('good-1', [])).toEqual({ nextRevision: -1n, position: START });
+    await store.appendToStream('good-1', [ev(), ev()]);
+    expect(await store.appendToStream('good-1', [], { expectedRevision: 'no_stream' })).toEqual({ nextRevision: 1n, position: START });
+    expect(fake.appendCalls).toHaveLength(1);
+  });
+});
+
+describe('EventStoreDbAdapter: reading a stream', () => {
+  it('round-trips data, version and metadata, with revision, position and recordedAt from the server', async () => {
+    const a = { ...ev('FamilyCreated', { name: 'Tees' }), version: 2 };
+    const b = ev('FamilyMemberAdded', { link: 'link-9' }, { causationId: 'cmd-1' });
+    await store.appendToStream('family-1', [a, b]);
+    const [ra, rb] = await store.readStream('family-1');
+    expect(ra).toEqual({
+      id: a.id,
+      streamId: 'family-1',
+      revision: 0n,
+      position: plain(fake.log[0]!.position),
+      type: 'FamilyCreated',
+      version: 2,
+      data: { name: 'Tees' },
+      metadata: a.metadata,
+      recordedAt: fake.now,
+    });
+    expect(ra!.metadata).not.toHaveProperty('causationId');
+    expect(ra!.recordedAt).toBeInstanceOf(Date);
+    expect(rb!.metadata).toStrictEqual(b.metadata);
+    expect(rb!.version).toBe(1);
+  });
+
+  it('an event written without our metadata reads as version 1 with empty metadata', async () => {
+    fake.record('good-1', 'Imported', { x: 1 });
+    const [e] = await store.readStream('good-1');
+    expect(e).toMatchObject({ version: 1, metadata: { by: '', why: '', correlationId: '', at: '' }, data: { x: 1 } });
+  });
+
+  it('reads forwards from START by default, backwards from END, from a revision, with a count', async () => {
+    await store.appendToStream('good-1', [0, 1, 2, 3, 4, 5].map((i) => ev('Step', { i })));
+    expect((await store.readStream('good-1')).map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
+    expect(fake.readStreamCalls.at(-1)!.options).toEqual({ direction: FORWARDS, fromRevision: ESDB_START });
+    expect((await store.readStream('good-1', { direction: 'backwards', maxCount: 3 })).map((e) => e.revision)).toEqual([5n, 4n, 3n]);
+    expect(fake.readStreamCalls.at(-1)!.options).toEqual({ direction: BACKWARDS, fromRevision: END, maxCount: 3 });
+    expect((await store.readStream('good-1', { fromRevision: 2n, maxCount: 2 })).map((e) => e.revision)).toEqual([2n, 3n]);
+    expect((await store.readStream('good-1', { direction: 'backwards', fromRevision: 1n })).map((e) => e.revision)).toEqual([1n, 0n]);
+  });
+
+  it('a missing stream reads as empty and has no revision', async () => {
+    expect(await store.readStream('good-404')).toEqual([]);
+    expect(await store.streamRevision('good-404')).toBeNull();
+  });
+
+  it('streamRevision reads one event backwards from the end', async () => {
+    await store.appendToStream('good-1', [ev(), ev(), ev()]);
+    expect(await store.streamRevision('good-1')).toBe(2n);
+    expect(fake.readStreamCalls.at(-1)!.options).toEqual({ direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+  });
+
+  it('until, forwards: events recorded at or before it, stopping at the first one after it', async () => {
+    const t = (s: number) => new Date(Date.UTC(2024, 4, 1, 10, 0, s));
+    for (const [i, s] of [0, 10, 20, 30].entries()) {
+      fake.now = t(s);
+      fake.record('good-1', `E${i}`);
+    }
+    expect((await store.readStream('good-1', { until: t(10) })).map((e) => e.type)).toEqual(['E0', 'E1']);
+    // It left the read at E2 rather than reading on.
+    expect(fake.cancels).toBe(1);
+    expect((await store.readStream('good-1', { until: t(9) })).map((e) => e.type)).toEqual(['E0']);
+    expect(await store.readStream('good-1', { until: t(-1) })).toEqual([]);
+    expect((await store.readStream('good-1', { until: t(60) })).map((e) => e.type)).toEqual(['E0', 'E1', 'E2', 'E3']);
+  });
+
+  it('until, backwards: skips the later events and counts only the ones kept', async () => {
+    const t = (s: number) => new Date(Date.UTC(2024, 4, 1, 10, 0, s));
+    for (const [i, s] of [0, 10, 20, 30].entries()) {
+      fake.now = t(s);
+      fake.record('good-1', `E${i}`);
+    }
+    expect((await store.readStream('good-1', { direction: 'backwards', until: t(10) })).map((e) => e.type)).toEqual(['E1', 'E0']);
+    const latestBefore = await store.readStream('good-1', { direction: 'backwards', until: t(20), maxCount: 1 });
+    expect(latestBefore.map((e) => e.type)).toEqual(['E2']);
+    expect(fake.readStreamCalls.at(-1)!.options).not.toHaveProperty('maxCount');
+  });
+
+  it('a connection failure while reading is a 503', async () => {
+    fake.readFailure = new UnavailableError(undefined, 'gone');
+    await expect(store.readStream('good-1')).rejects.toMatchObject({ code: 'EVENT_STORE.UNAVAILABLE', status: 503 });
+    await expect(store.streamRevision('good-1')).rejects.toMatchObject({ status: 503 });
+  });
+});
+
+describe('EventStoreDbAdapter: the global log', () => {
+  /** A log the way a server has it: the port's events with system events in between. */
+  function seed(): Recorded[] {
+    const mine: Recorded[] = [];
+    fake.record('$stats-127.0.0.1:2113', '$statsCollected');
+    mine.push(fake.record('link-1', 'LinkMirrored', { i: 0 }, { v: 1, by: 'system:sync', why: 'Sync', correlationId: 'c', at: 'x' }));
+    fake.record('$$link-1', '$metadata');
+    mine.push(fake.record('family-1', 'FamilyCreated', { i: 1 }));
+    fake.record('$ce-link', '$>');
+    fake.record('good-1', '$weird');
+    mine.push(fake.record('link-2', 'LinkMirrored', { i: 2 }));
+    mine.push(fake.record('good-1', 'GoodCreated', { i: 3 }));
+    fake.record('$stats-127.0.0.1:2113', '$statsCollected');
+    return mine;
+  }
+
+  it('reads from the library START when given the port START, and leaves out system events', async () => {
+    const mine = seed();
+    const read = await store.readAll({ after: START, limit: 100 });
+    expect(read.map((e) => e.id)).toEqual(mine.map((e) => e.id));
+    expect(fake.readAllCalls[0]).toMatchObject({ fromPosition: ESDB_START, direction: FORWARDS });
+    expect(read[0]).toMatchObject({ streamId: 'link-1', revision: 0n, position: plain(mine[0]!.position), metadata: { by: 'system:sync' } });
+  });
+
+  it('START compares by value: an equal position read back from a checkpoint means the beginning too', async () => {
+    seed();
+    await store.readAll({ after: { commit: -1n, prepare: -1n }, limit: 1 });
+    expect(fake.readAllCalls[0]!.fromPosition).toBe(ESDB_START);
+  });
+
+  it('is exclusive of `after`, though the server starts at it', async () => {
+    const mine = seed();
+    const read = await store.readAll({ after: plain(mine[1]!.position), limit: 100 });
+    expect(read.map((e) => e.id)).toEqual([mine[2]!.id, mine[3]!.id]);
+    expect(fake.readAllCalls[0]!.fromPosition).toEqual(plain(mine[1]!.position));
+    expect(await store.readAll({ after: plain(mine[3]!.position), limit: 100 })).toEqual([]);
+  });
+
+  it('keeps only streams with one of the prefixes, and stops at the limit', async () => {
+    const mine = seed();
+    const links = await store.readAll({ after: START, limit: 100, streamPrefixes: ['link-'] });
+    expect(links.map((e) => e.id)).toEqual([mine[0]!.id, mine[2]!.id]);
+    const two = await store.readAll({ after: START, limit: 2, streamPrefixes: ['link-', 'good-'] });
+    expect(two.map((e) => e.id)).toEqual([mine[0]!.id, mine[2]!.id]);
+  });
+
+  it('pages through a long log: the first matching events far in, and a page boundary without duplicates', async () => {
+    for (let i = 0; i < 2500; i++) fake.record(`good-${i}`, 'GoodCreated', { i });
+    const far = fake.record('family-1', 'FamilyCreated');
+    const families = await store.readAll({ after: START, limit: 10, streamPrefixes: ['family-'] });
+    expect(families.map((e) => e.id)).toEqual([far.id]);
+    expect(fake.readAllCalls.map((c) => c.fromPosition)).toEqual([ESDB_START, fake.log[999]!.position, fake.log[1998]!.position]);
+
+    const many = await store.readAll({ after: START, limit: 1500 });
+    expect(many).toHaveLength(1500);
+    expect(many.map((e) => (e.data as { i: number }).i)).toEqual(Array.from({ length: 1500 }, (_, i) => i));
+  });
+
+  it('a connection failure is a 503', async () => {
+    fake.readFailure = new UnavailableError(undefined, 'gone');
+    await expect(store.readAll({ after: START, limit: 10 })).rejects.toMatchObject({ code: 'EVENT_STORE.UNAVAILABLE', status: 503 });
+    await expect(store.headPosition()).rejects.toMatchObject({ status: 503 });
+    await expect(store.lagAfter(START)).rejects.toMatchObject({ status: 503 });
+  });
+
+  it('headPosition: the last of the port events (with the prefixes), START when there is none', async () => {
+    expect(await store.headPosition()).toEqual(START);
+    const mine = seed();
+    expect(await store.headPosition()).toEqual(plain(mine[3]!.position));
+    expect(await store.headPosition(['link-'])).toEqual(plain(mine[2]!.position));
+    expect(fake.readAllCalls.at(-1)).toMatchObject({ fromPosition: END, direction: BACKWARDS });
+    expect(await store.headPosition(['tag-'])).toEqual(START);
+  });
+
+  it('headPosition pages backwards past a long run of other events', async () => {
+    const first = fake.record('family-1', 'FamilyCreated');
+    for (let i = 0; i < 1500; i++) fake.record(`good-${i}`, 'GoodCreated');
+    expect(await store.headPosition(['family-'])).toEqual(plain(first.position));
+    expect(fake.readAllCalls).toHaveLength(2);
+  });
+
+  it('lagAfter counts the events after a position, with the oldest time, and caps the count', async () => {
+    const mine = seed();
+    fake.now = new Date('2024-05-01T11:00:00.000Z');
+    for (let i = 0; i < 6; i++) fake.record(`link-x${i}`, 'LinkMirrored');
+    expect(await store.lagAfter(plain(mine[1]!.position))).toEqual({
+      events: 8,
+      capped: false,
+      oldestRecordedAt: mine[2]!.created,
+    });
+    expect(await store.lagAfter(START, ['link-'], 5)).toEqual({ events: 5, capped: true, oldestRecordedAt: mine[0]!.created });
+    expect(await store.lagAfter(plain(fake.log.at(-1)!.position))).toEqual({ events: 0, capped: false, oldestRecordedAt: null });
+  });
+});
+
+describe('EventStoreDbAdapter: watch, ping, close', () => {
+  /** Waits for the adapter's subscription number `n` and confirms it, as the server does once it is live. */
+  async function confirmed(n: number): Promise<FakeSubscription> {
+    await eventually(() => fake.subscriptions.length > n);
+    const s = fake.subscriptions[n]!;
+    s.emit('confirmation');
+    return s;
+  }
+
+  it('subscribes to $all from the end without system events, and returns once the subscription is live', async () => {
+    let woken = 0;
+    const watching = store.watch(() => woken++);
+    await confirmed(0);
+    const stop = await watching;
+    expect(fake.subscriptions[0]!.options).toEqual({ fromPosition: END, filter: excludeSystemEvents() });
+    await stop();
+  });
+
+  it('wakes once when it goes live, then once per burst of events', async () => {
+    let woken = 0;
+    const watching = store.watch(() => woken++);
+    const sub = await confirmed(0);
+    const stop = await watching;
+    await eventually(() => woken === 1);
+    for (let i = 0; i < 3; i++) sub.write({ event: fake.record('good-1', 'GoodCreated') });
+    await eventually(() => woken === 2);
+    await settle();
+    await settle();
+    expect(woken).toBe(2);
+    await stop();
+  });
+
+  it('subscribes again after a failure, reports it, and wakes readers for what it missed', async () => {
+    const errors: unknown[] = [];
+    let woken = 0;
+    const s = new EventStoreDbAdapter(fake, (e) => errors.push(e));
+    const watching = s.watch(() => woken++);
+    const first = await confirmed(0);
+    const stop = await watching;
+    await eventually(() => woken === 1);
+    const failure = new UnavailableError(undefined, 'connection lost');
+    first.destroy(failure);
+    await confirmed(1);
+    await eventually(() => woken === 2);
+    expect(errors).toEqual([failure]);
+    await stop();
+  });
+
+  it('returns even when the first subscription fails, and keeps trying', async () => {
+    const errors: unknown[] = [];
+    const s = new EventStoreDbAdapter(fake, (e) => errors.push(e));
+    const watching = s.watch(() => undefined);
+    await eventually(() => fake.subscriptions.length === 1);
+    fake.subscriptions[0]!.destroy(new UnavailableError(undefined, 'refused'));
+    const stop = await watching;
+    await eventually(() => fake.subscriptions.length === 2);
+    expect(errors).toHaveLength(1);
+    await stop();
+  });
+
+  it('stopping unsubscribes, and nothing wakes or resubscribes afterwards', async () => {
+    let woken = 0;
+    const watching = store.watch(() => woken++);
+    const sub = await confirmed(0);
+    const stop = await watching;
+    await eventually(() => woken === 1);
+    sub.write({ event: fake.record('good-1', 'GoodCreated') });
+    await stop();
+    expect(sub.unsubscribed).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(woken).toBe(1);
+    expect(fake.subscriptions).toHaveLength(1);
+  });
+
+  it('close stops the watchers, then disposes of the client', async () => {
+    const watching = store.watch(() => undefined);
+    const sub = await confirmed(0);
+    await watching;
+    await store.close();
+    expect(sub.unsubscribed).toBe(true);
+    expect(fake.disposed).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(fake.subscriptions).toHaveLength(1);
+  });
+
+  it('ping reads one event backwards from the end of $all', async () => {
+    fake.record('good-1', 'GoodCreated');
+    await expect(store.ping()).resolves.toBeUndefined();
+    expect(fake.readAllCalls).toEqual([{ fromPosition: END, direction: BACKWARDS, maxCount: 1 }]);
+  });
+
+  it.each([
+    ['unavailable', new UnavailableError(undefined, 'refused')],
+    ['refused access', new AccessDeniedError(undefined, 'denied')],
+  ])('ping on a server that is %s is a 503 UNAVAILABLE', async (_name, failure) => {
+    fake.readFailure = failure;
+    const err = await store.ping().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ code: 'EVENT_STORE.UNAVAILABLE', status: 503 });
+  });
+
+  it('ping on a server that does not answer is a 503 after its time-out, and the read is cancelled', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      fake.readAllHangs = true;
+      const pinged = store.ping().catch((e: unknown) => e);
+      await jest.advanceTimersByTimeAsync(5000);
+      expect(await pinged).toMatchObject({ code: 'EVENT_STORE.UNAVAILABLE', status: 503 });
+      expect(fake.cancels).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('connect builds a client from a connection string without connecting', async () => {
+    const s = EventStoreDbAdapter.connect('esdb://localhost:2113?tls=false');
+    expect(s.kind).toBe('eventstoredb');
+    await s.close();
+  });
+});
