@@ -1,13 +1,59 @@
 /**
- * Operator commands: `catalog <command>`. Each one runs the same code the service runs.
+ * Operator commands: `catalog <command>` (or `npm run catalog -- <command>`). Each runs the same code
+ * the service runs.
  */
-import { Command } from 'commander';
-import { loadConfig, ConfigError } from './config';
-import { createLogger } from './platform/log';
-import { openDatabase } from './main';
+import { Command, Option } from 'commander';
+import { SingleBar, Presets } from 'cli-progress';
+import { loadConfig, ConfigError, type Config } from './config';
+import { createLogger, type Logger } from './platform/log';
+import { openDatabase, createServices, closeServices, startService, type Role, type Services } from './main';
 import { migrate } from './platform/migrate';
+import { START, positionToString } from './platform/event-store/port';
+import { ProjectionRunner } from './platform/projections/runner';
+import { startSimulator } from './sync/simulator';
 
 const program = new Command('catalog').description('Event-sourced product catalog service');
+
+/** Opens the database (embedded or DATABASE_URL), applies migrations and builds the services. */
+async function withServices<T>(fn: (s: Services, config: Config, log: Logger) => Promise<T>, logLevel?: string): Promise<T> {
+  const config = loadConfig();
+  const log = createLogger(logLevel ?? (config.logLevel === 'info' ? 'warn' : config.logLevel));
+  const db = await openDatabase(config, log);
+  try {
+    await migrate({ databaseUrl: db.url });
+    const services = await createServices(config, log, db.url);
+    try {
+      return await fn(services, config, log);
+    } finally {
+      await closeServices(services);
+    }
+  } finally {
+    await db.stop();
+  }
+}
+
+program
+  .command('serve')
+  .description('run the service (API, projection workers, scheduler)')
+  .addOption(new Option('--role <role>', 'which roles this process runs').choices(['all', 'api', 'worker']).default('all'))
+  .action(async (opts: { role: 'all' | 'api' | 'worker' }) => {
+    const config = loadConfig();
+    const log = createLogger(config.logLevel);
+    const roles: Role[] = opts.role === 'all' ? ['api', 'worker', 'scheduler'] : [opts.role];
+    const running = await startService(config, log, roles);
+    const shutdown = (signal: string) => {
+      log.info({ signal }, 'shutting down');
+      running.close().then(
+        () => process.exit(0),
+        (e) => {
+          log.error({ err: e }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  });
 
 program
   .command('migrate')
@@ -22,6 +68,131 @@ program
     } finally {
       await db.stop();
     }
+  });
+
+const projections = program.command('projections').description('projection status and rebuilds');
+
+projections
+  .command('status')
+  .description("each projection's checkpoint, lag and state")
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
+    await withServices(async (s) => {
+      const items = await s.engine.status();
+      if (opts.json) {
+        process.stdout.write(JSON.stringify({ items }, null, 2) + '\n');
+        return;
+      }
+      if (items.length === 0) process.stdout.write('no projections defined\n');
+      for (const p of items) {
+        process.stdout.write(
+          `${p.name.padEnd(24)} ${p.state.padEnd(10)} position ${p.position.padEnd(20)} lag ${String(p.lagEvents).padStart(7)} events / ${p.lagSeconds.toFixed(1)} s` +
+            (p.lastError ? `\n  last error: ${JSON.stringify(p.lastError)}` : '') +
+            '\n',
+        );
+      }
+    });
+  });
+
+projections
+  .command('rebuild <name>')
+  .description('rebuild a projection from the start of the log into shadow tables, then swap them in')
+  .action(async (name: string) => {
+    await withServices(async (s, config, log) => {
+      const def = s.engine.definition(name);
+      const before = (await s.engine.status()).find((p) => p.name === name)!;
+      const total = (await s.store.lagAfter(START, def.streamPrefixes)).events;
+      await s.engine.requestRebuild(name);
+      // Lead the rebuild here unless a running worker already leads this projection.
+      const runner = new ProjectionRunner({ definition: def, store: s.store, catalogue: s.catalogue, databaseUrl: s.databaseUrl, batchSize: config.projections.batchSize, pollMs: 200, log });
+      await runner.start();
+      const bar = new SingleBar({ format: `rebuild ${name} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left`, hideCursor: true }, Presets.shades_classic);
+      bar.start(Math.max(total, 1), 0);
+      try {
+        for (;;) {
+          const st = (await s.engine.status()).find((p) => p.name === name)!;
+          if (st.rebuild) bar.setTotal(Math.max(total, st.rebuild.eventsDone, 1)), bar.update(st.rebuild.eventsDone);
+          if (st.lastRebuildAt && st.lastRebuildAt !== before.lastRebuildAt && st.state === 'running') {
+            bar.update(bar.getTotal());
+            break;
+          }
+          if (st.state === 'failed') throw new Error(`rebuild failed: ${JSON.stringify(st.lastError)}`);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      } finally {
+        bar.stop();
+        await runner.stop();
+      }
+      process.stdout.write(`${name} rebuilt and swapped in\n`);
+    });
+  });
+
+projections
+  .command('retry <name>')
+  .description('after fixing the code behind a poison event: apply it again')
+  .action(async (name: string) => {
+    await withServices(async (s) => {
+      process.stdout.write((await s.engine.retry(name)) ? `${name}: retrying\n` : `${name} was not failed\n`);
+    });
+  });
+
+const events = program.command('events').description('the event log');
+
+events
+  .command('tail')
+  .description('print events as they are appended (JSON lines)')
+  .option('--from-start', 'begin at the start of the log instead of its end')
+  .option('--prefix <prefix...>', 'only streams with these id prefixes (e.g. link- family-)')
+  .option('--limit <n>', 'stop after n events', (v) => Number(v))
+  .action(async (opts: { fromStart?: boolean; prefix?: string[]; limit?: number }) => {
+    await withServices(async (s) => {
+      let after = opts.fromStart ? START : await s.store.headPosition(opts.prefix);
+      let printed = 0;
+      let wake: () => void = () => undefined;
+      const stop = await s.store.watch(() => wake());
+      let stopping = false;
+      process.once('SIGINT', () => {
+        stopping = true;
+        wake();
+      });
+      try {
+        while (!stopping && (opts.limit === undefined || printed < opts.limit)) {
+          const batch = await s.store.readAll({ after, limit: 500, streamPrefixes: opts.prefix });
+          for (const e of batch) {
+            if (opts.limit !== undefined && printed >= opts.limit) break;
+            process.stdout.write(
+              JSON.stringify({ position: positionToString(e.position), stream: e.streamId, revision: e.revision.toString(), type: e.type, version: e.version, data: e.data, metadata: e.metadata, recordedAt: e.recordedAt }) + '\n',
+            );
+            printed++;
+          }
+          if (batch.length) after = batch[batch.length - 1]!.position;
+          else await new Promise<void>((r) => ((wake = r), setTimeout(r, 1000)));
+        }
+      } finally {
+        await stop();
+      }
+    });
+  });
+
+program
+  .command('simulator')
+  .description('serve the built-in supplier simulator (the contract of UPSTREAM.md)')
+  .option('--links <n>', 'number of links (50 to 200000)', (v) => Number(v), 2000)
+  .option('--seed <s>', 'catalog seed', (v) => Number(v), 1)
+  .option('--port <p>', 'port', (v) => Number(v), 4010)
+  .option('--host <h>', 'interface', '127.0.0.1')
+  .option('--token <t>', 'require this bearer token')
+  .option('--latency <ms>', 'delay every response', (v) => Number(v), 0)
+  .option('--rate-limit-every <n>', 'answer every nth request with 429', (v) => Number(v), 0)
+  .option('--truncate-every <n>', 'truncate every nth JSON body', (v) => Number(v), 0)
+  .action(async (o: { links: number; seed: number; port: number; host: string; token?: string; latency: number; rateLimitEvery: number; truncateEvery: number }) => {
+    const sim = await startSimulator({ links: o.links, seed: o.seed, port: o.port, host: o.host, token: o.token });
+    sim.faults.latencyMs = o.latency;
+    sim.faults.rateLimitEvery = o.rateLimitEvery;
+    sim.faults.truncateEvery = o.truncateEvery;
+    process.stdout.write(`supplier simulator: ${o.links} links (seed ${o.seed}) at ${sim.url}\n`);
+    process.once('SIGINT', () => void sim.close().then(() => process.exit(0)));
+    process.once('SIGTERM', () => void sim.close().then(() => process.exit(0)));
   });
 
 program.parseAsync(process.argv).catch((e: unknown) => {

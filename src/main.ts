@@ -1,9 +1,27 @@
 /**
  * Composition root: config → database → event store → roles (api, worker, scheduler).
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Router } from 'express';
 import type { Config } from './config';
+import { allProjections } from '../projections';
+import { requireAdmin } from './auth/guard';
+import { createCatalogue } from './catalog/events';
+import { PublicCache } from './platform/cache/public-cache';
+import { createPool, type Pool } from './platform/db';
 import { startEmbeddedPostgres } from './platform/embedded-db';
+import { EventStoreDbAdapter } from './platform/event-store/eventstoredb';
+import type { EventStore, LogPosition } from './platform/event-store/port';
+import { PostgresEventStore } from './platform/event-store/postgres';
+import type { EventCatalogue } from './platform/events/catalogue';
+import { createApp } from './platform/http/app';
+import { healthRoutes } from './platform/http/health';
 import type { Logger } from './platform/log';
+import { migrate } from './platform/migrate';
+import { PgListener } from './platform/pg-listener';
+import { ProjectionEngine, ProjectionNotifications } from './platform/projections/engine';
+import { projectionRoutes } from './platform/projections/routes';
 
 export interface OpenDatabase {
   url: string;
@@ -21,4 +39,124 @@ export async function openDatabase(config: Config, log: Logger): Promise<OpenDat
     log: (m) => log.debug({ component: 'embedded-pg' }, m),
   });
   return { url: embedded.url, embedded: true, stop: embedded.stop };
+}
+
+export type Role = 'api' | 'worker' | 'scheduler';
+
+/** What the slices are built from: one of each per process. */
+export interface Services {
+  config: Config;
+  log: Logger;
+  databaseUrl: string;
+  pool: Pool;
+  listener: PgListener;
+  store: EventStore;
+  catalogue: EventCatalogue;
+  engine: ProjectionEngine;
+  notifications: ProjectionNotifications;
+  cache: PublicCache;
+  /** Waits (bounded by COMMAND_WAIT_MS) until the projections reading these streams have reached `position`. */
+  waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
+}
+
+export async function createServices(config: Config, log: Logger, databaseUrl: string): Promise<Services> {
+  const pool = createPool(databaseUrl, config.databasePoolSize);
+  const listener = new PgListener(databaseUrl, (e) => log.warn({ err: e }, 'notification listener lost its connection'));
+  const store: EventStore =
+    config.eventStore.kind === 'eventstoredb'
+      ? EventStoreDbAdapter.connect(config.eventStore.url, (e) => log.warn({ err: e }, 'EventStoreDB subscription dropped'))
+      : new PostgresEventStore(pool, listener);
+  const catalogue = createCatalogue();
+  const definitions = allProjections();
+  const engine = new ProjectionEngine(
+    { pool, store, catalogue, databaseUrl, log, batchSize: config.projections.batchSize, pollMs: config.projections.pollMs },
+    definitions,
+  );
+  const notifications = new ProjectionNotifications(pool, listener, definitions, log);
+  const cache = new PublicCache(config.publicCache);
+  // Before any waiting command is released, this process's cache forgets what the commit changed.
+  notifications.onCommit((n) => cache.syncVersions(n.domains));
+  await notifications.start();
+  return {
+    config,
+    log,
+    databaseUrl,
+    pool,
+    listener,
+    store,
+    catalogue,
+    engine,
+    notifications,
+    cache,
+    waitForProjections: (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs),
+  };
+}
+
+export async function closeServices(s: Services): Promise<void> {
+  await s.engine.stopRunners();
+  await s.notifications.stop();
+  await s.store.close();
+  await s.listener.close();
+  await s.pool.end();
+}
+
+/** Every slice's routes, mounted under API_PREFIX. Admin routes go through `requireAdmin`. */
+function apiRoutes(s: Services): Router {
+  const api = Router();
+  api.use(projectionRoutes(s.engine, requireAdmin));
+  return api;
+}
+
+export function buildApp(s: Services) {
+  const api = apiRoutes(s);
+  return createApp({
+    log: s.log,
+    bodyLimitBytes: s.config.bodyLimitBytes,
+    trustProxy: s.config.trustProxy,
+    apiPrefix: s.config.apiPrefix,
+    routes: api,
+    rootRoutes: healthRoutes({ pool: s.pool, store: s.store }),
+  });
+}
+
+export interface RunningService {
+  url: string;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** Starts the given roles in this process. `npm start` runs all of them on the embedded defaults. */
+export async function startService(config: Config, log: Logger, roles: readonly Role[]): Promise<RunningService> {
+  const db = await openDatabase(config, log);
+  const applied = await migrate({ databaseUrl: db.url, log: (m) => log.debug(m) });
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const services = await createServices(config, log, db.url);
+  let server: http.Server | null = null;
+  let url = '';
+  if (roles.includes('worker')) await services.engine.startRunners();
+  if (roles.includes('api')) {
+    const app = buildApp(services);
+    server = http.createServer(app);
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(config.port, config.host, () => resolve());
+    });
+    const addr = server.address() as AddressInfo;
+    url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address === '0.0.0.0' ? '127.0.0.1' : addr.address}:${addr.port}`;
+    log.info({ url, roles }, 'service listening');
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    services,
+    close: () =>
+      (closing ??= (async () => {
+        if (server) {
+          server.closeIdleConnections();
+          await new Promise<void>((r) => server!.close(() => r()));
+        }
+        await closeServices(services);
+        await db.stop();
+      })()),
+  };
 }

@@ -1,0 +1,9 @@
+/**
+ * Every read-model projection of the service. Each file holds one: its name, the events it handles,
+ * the tables it owns (created by migrations) and the SQL per event.
+ */
+import type { ProjectionDefinition } from '../src/platform/projections/definition';
+
+export function allProjections(): ProjectionDefinition[] {
+  return [];
+}

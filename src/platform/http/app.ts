@@ -1,0 +1,50 @@
+/**
+ * The HTTP application: JSON limits, request ids and logs, the routes, one error middleware.
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type Router } from 'express';
+import pinoHttp from 'pino-http';
+import type { Logger } from '../log';
+import { errorHandler, notFoundHandler } from './errors';
+
+export interface AppOptions {
+  log: Logger;
+  bodyLimitBytes: number;
+  trustProxy: boolean | number | string;
+  /** mount point of the API, e.g. `/v2-api`; '' for the root */
+  apiPrefix: string;
+  /** middleware that must run before routing (security headers, CORS, cookies) */
+  before?: express.RequestHandler[];
+  /** the API routes, mounted under `apiPrefix` */
+  routes: Router;
+  /** routes outside the prefix (health checks, static clients) */
+  rootRoutes?: Router;
+}
+
+export function createApp(opts: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Explicit: behind no proxy by default, so X-Forwarded-For cannot be used to dodge throttles.
+  app.set('trust proxy', opts.trustProxy);
+  app.set('etag', false); // cached responses carry their own strong ETag
+  app.use(
+    pinoHttp({
+      logger: opts.log,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  );
+  for (const mw of opts.before ?? []) app.use(mw);
+  app.use(express.json({ limit: opts.bodyLimitBytes, strict: true }));
+  if (opts.rootRoutes) app.use(opts.rootRoutes);
+  app.use(opts.apiPrefix || '/', opts.routes);
+  app.use(notFoundHandler);
+  app.use(errorHandler(opts.log));
+  return app;
+}
