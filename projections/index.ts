@@ -3,7 +3,9 @@
  * the tables it owns (created by migrations) and the SQL per event.
  */
 import type { ProjectionDefinition } from '../src/platform/projections/definition';
+import { catalogTreeProjection } from './catalog-tree';
+import { originGoodsProjection } from './origin-goods';
 
 export function allProjections(): ProjectionDefinition[] {
-  return [];
+  return [catalogTreeProjection, originGoodsProjection];
 }

@@ -43,6 +43,9 @@ const schema = z.object({
     .optional(),
   UPSTREAM_URL: z.string().url().optional(),
   UPSTREAM_TOKEN: z.string().optional(),
+  UPSTREAM_PAGE_SIZE: z.coerce.number().int().min(1).max(500).default(500),
+  SIMULATOR_LINKS: z.coerce.number().int().min(50).max(200_000).default(3000),
+  SIMULATOR_SEED: z.coerce.number().int().min(0).default(1),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   TOKEN_EXPIRES_IN: duration.default('30m'),
   CORS_ORIGINS: z
@@ -85,6 +88,10 @@ export interface Config {
   embeddedPgPort: number;
   eventStore: { kind: 'postgres' } | { kind: 'eventstoredb'; url: string };
   upstream: { url: string; token: string | undefined } | undefined;
+  /** links per listing page asked of the supplier (its maximum is 500) */
+  upstreamPageSize: number;
+  /** the built-in supplier simulator used when `upstream` is unset */
+  simulator: { links: number; seed: number };
   jwt: { secret: string | undefined; accessExpiresIn: string };
   corsOrigins: string[];
   trustProxy: boolean | number | string;
@@ -146,6 +153,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     eventStore: e.EVENT_STORE === 'eventstoredb' ? { kind: 'eventstoredb', url: e.EVENTSTORE_URL! } : { kind: 'postgres' },
     upstream: e.UPSTREAM_URL ? { url: e.UPSTREAM_URL, token: e.UPSTREAM_TOKEN } : undefined,
+    upstreamPageSize: e.UPSTREAM_PAGE_SIZE,
+    simulator: { links: e.SIMULATOR_LINKS, seed: e.SIMULATOR_SEED },
     jwt: { secret: e.JWT_SECRET, accessExpiresIn: e.TOKEN_EXPIRES_IN },
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

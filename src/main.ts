@@ -22,6 +22,12 @@ import { migrate } from './platform/migrate';
 import { PgListener } from './platform/pg-listener';
 import { ProjectionEngine, ProjectionNotifications } from './platform/projections/engine';
 import { projectionRoutes } from './platform/projections/routes';
+import { startSimulator } from './sync/simulator';
+import type { RunningSimulator } from './sync/simulator';
+import { SyncService, createSupplierClient } from './sync/service';
+import { syncRoutes } from './sync/routes';
+import { startCategorySchedule } from './sync/scheduler';
+import { originGoodRoutes } from './catalog/links/routes';
 
 export interface OpenDatabase {
   url: string;
@@ -55,6 +61,9 @@ export interface Services {
   engine: ProjectionEngine;
   notifications: ProjectionNotifications;
   cache: PublicCache;
+  /** the supplier's address: UPSTREAM_URL, or the in-process simulator */
+  upstreamUrl: string;
+  sync: SyncService;
   /** Waits (bounded by COMMAND_WAIT_MS) until the projections reading these streams have reached `position`. */
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
 }
@@ -74,10 +83,16 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   );
   const notifications = new ProjectionNotifications(pool, listener, definitions, log);
   const cache = new PublicCache(config.publicCache);
+  let simulator: RunningSimulator | null = null;
+  if (!config.upstream) {
+    simulator = await startSimulator({ links: config.simulator.links, seed: config.simulator.seed });
+    log.info({ url: simulator.url, links: config.simulator.links }, 'UPSTREAM_URL unset: the built-in supplier simulator serves the demo catalog');
+  }
+  const upstreamUrl = config.upstream?.url ?? simulator!.url;
   // Before any waiting command is released, this process's cache forgets what the commit changed.
   notifications.onCommit((n) => cache.syncVersions(n.domains));
   await notifications.start();
-  return {
+  const services: Services = {
     config,
     log,
     databaseUrl,
@@ -88,22 +103,35 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
     engine,
     notifications,
     cache,
+    upstreamUrl,
+    sync: null as unknown as SyncService, // set just below: the sync service is built from the other services
     waitForProjections: (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs),
   };
+  services.sync = new SyncService(services, createSupplierClient(services, upstreamUrl, config.upstream?.token));
+  closers.set(services, async () => {
+    await simulator?.close();
+  });
+  return services;
 }
 
+const closers = new WeakMap<Services, () => Promise<void>>();
+
 export async function closeServices(s: Services): Promise<void> {
+  await s.sync.drain();
   await s.engine.stopRunners();
   await s.notifications.stop();
   await s.store.close();
   await s.listener.close();
   await s.pool.end();
+  await closers.get(s)?.();
 }
 
 /** Every slice's routes, mounted under API_PREFIX. Admin routes go through `requireAdmin`. */
 function apiRoutes(s: Services): Router {
   const api = Router();
   api.use(projectionRoutes(s.engine, requireAdmin));
+  api.use(syncRoutes(s.sync, s.pool, requireAdmin));
+  api.use(originGoodRoutes(s.pool, requireAdmin));
   return api;
 }
 
@@ -134,6 +162,7 @@ export async function startService(config: Config, log: Logger, roles: readonly 
   let server: http.Server | null = null;
   let url = '';
   if (roles.includes('worker')) await services.engine.startRunners();
+  const schedule = roles.includes('scheduler') ? startCategorySchedule(services) : null;
   if (roles.includes('api')) {
     const app = buildApp(services);
     server = http.createServer(app);
@@ -155,6 +184,7 @@ export async function startService(config: Config, log: Logger, roles: readonly 
           server.closeIdleConnections();
           await new Promise<void>((r) => server!.close(() => r()));
         }
+        schedule?.stop();
         await closeServices(services);
         await db.stop();
       })()),

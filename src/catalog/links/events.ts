@@ -26,6 +26,8 @@ const linkFields = z.object({
  * money exactly, so v2 keeps the supplier's decimal string. Old events are upcast on read: the v1
  * number is turned into a two-decimal string (the supplier always quoted cents).
  */
+export type LinkMirrorData = z.infer<typeof linkFields>;
+
 export const LinkMirrored = defineEvent('LinkMirrored', 2, linkFields, {
   1: (data) => {
     const d = data as Record<string, unknown>;
@@ -41,4 +43,20 @@ export const LinkDelisted = defineEvent(
 
 export const LinkRelisted = defineEvent('LinkRelisted', 1, z.object({ linkId: idSchema }));
 
-export const linkEvents = [LinkMirrored, LinkDelisted, LinkRelisted] as const;
+const decimalString = decimal;
+
+/** The link's detail as the supplier last described it (variants, size chart, packaging, options, media). */
+export const linkDetailSchema = z.object({
+  variants: z.array(z.object({ sku: z.string(), size: z.string(), color: z.string(), price: decimalString, stock: z.number() })),
+  sizeChart: z.array(z.record(z.string(), z.string())),
+  packagingSpecs: z.array(
+    z.object({ name: z.string(), weightGrams: z.number(), lengthCm: z.number(), widthCm: z.number(), heightCm: z.number() }),
+  ),
+  options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+  media: z.array(z.object({ color: z.string(), url: z.string(), sort: z.number() })),
+});
+export type LinkDetail = z.infer<typeof linkDetailSchema>;
+
+export const LinkDetailSynced = defineEvent('LinkDetailSynced', 1, z.object({ linkId: idSchema, detail: linkDetailSchema }));
+
+export const linkEvents = [LinkMirrored, LinkDelisted, LinkRelisted, LinkDetailSynced] as const;

@@ -1,0 +1,77 @@
+/**
+ * Categories and countries as the storefront and administrators read them. Category icons are
+ * inherited from the nearest ancestor, and levels follow the tree; both are recomputed after each
+ * batch that touched the tree (it has hundreds of rows, not millions).
+ */
+import { defineProjection } from '../src/platform/projections/definition';
+import { categoryMirrorHash } from '../src/sync/diff';
+import { contentHash } from '../src/sync/event-ids';
+
+type CategoryData = { categoryId: string; parentId: string | null; name: string; rawName: string; icon: string | null; supplierSort: number; sortOrder: number | null };
+type CountryData = { countryId: string; name: string; code: string };
+
+export const catalogTreeProjection = defineProjection({
+  name: 'catalog_tree',
+  handles: ['CategoryMirrored', 'CategoryRemovedUpstream', 'CountryMirrored', 'CountryRemovedUpstream'],
+  streamPrefixes: ['category-', 'country-'],
+  tables: ['categories', 'countries'],
+  domains: ['meta', 'goods'],
+  async apply(db, e) {
+    const rev = e.revision.toString();
+    switch (e.type) {
+      case 'CategoryMirrored': {
+        const d = e.data as CategoryData;
+        // The revision guard makes a replayed event a no-op.
+        await db.query(
+          `INSERT INTO categories (id, parent_id, name, raw_name, icon, sort_order, supplier_sort, removed, mirror_hash, revision)
+           VALUES ($1, $2, $3, $4, $5, COALESCE($6::integer, $7::integer), $7::integer, false, $8, $9)
+           ON CONFLICT (id) DO UPDATE SET parent_id = EXCLUDED.parent_id, name = EXCLUDED.name, raw_name = EXCLUDED.raw_name,
+             icon = EXCLUDED.icon, supplier_sort = EXCLUDED.supplier_sort, removed = false, mirror_hash = EXCLUDED.mirror_hash,
+             sort_order = COALESCE($6::integer, categories.sort_order), revision = EXCLUDED.revision
+           WHERE categories.revision < EXCLUDED.revision`,
+          [d.categoryId, d.parentId, d.name, d.rawName, d.icon, d.sortOrder, d.supplierSort, categoryMirrorHash(d), rev],
+        );
+        return;
+      }
+      case 'CategoryRemovedUpstream':
+        await db.query(`UPDATE categories SET removed = true, revision = $2 WHERE id = $1 AND revision < $2`, [
+          (e.data as { categoryId: string }).categoryId,
+          rev,
+        ]);
+        return;
+      case 'CountryMirrored': {
+        const d = e.data as CountryData;
+        await db.query(
+          `INSERT INTO countries (id, name, code, removed, mirror_hash, revision) VALUES ($1, $2, $3, false, $4, $5)
+           ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, code = EXCLUDED.code, removed = false,
+             mirror_hash = EXCLUDED.mirror_hash, revision = EXCLUDED.revision
+           WHERE countries.revision < EXCLUDED.revision`,
+          [d.countryId, d.name, d.code, contentHash(d), rev],
+        );
+        return;
+      }
+      case 'CountryRemovedUpstream':
+        await db.query(`UPDATE countries SET removed = true, revision = $2 WHERE id = $1 AND revision < $2`, [
+          (e.data as { countryId: string }).countryId,
+          rev,
+        ]);
+        return;
+    }
+  },
+  async afterBatch(db, events) {
+    if (!events.some((e) => e.type.startsWith('Category'))) return;
+    // Walk the tree from the roots: level and effective icon (own, else the nearest ancestor's).
+    await db.query(`
+      WITH RECURSIVE tree AS (
+        SELECT id, 1 AS level, icon AS effective_icon FROM categories
+         WHERE parent_id IS NULL OR parent_id NOT IN (SELECT id FROM categories)
+        UNION ALL
+        SELECT c.id, t.level + 1, COALESCE(c.icon, t.effective_icon)
+          FROM categories c JOIN tree t ON c.parent_id = t.id
+         WHERE t.level < 10
+      )
+      UPDATE categories c SET level = t.level, effective_icon = t.effective_icon
+        FROM tree t
+       WHERE c.id = t.id AND (c.level IS DISTINCT FROM t.level OR c.effective_icon IS DISTINCT FROM t.effective_icon)`);
+  },
+});

@@ -1,0 +1,172 @@
+/**
+ * The mirror's decisions, pure: given what the service last recorded about a supplier object and
+ * what the supplier says now, which events (if any) record the difference. Nothing here does I/O.
+ */
+import type { LinkDetail, LinkMirrorData } from '../catalog/links/events';
+import type { Category, Country, Detail, Link } from './supplier/schemas';
+import { cleanCategoryName, normaliseIcon } from './category-names';
+import { contentHash } from './event-ids';
+
+export interface PendingEvent {
+  type: string;
+  data: unknown;
+}
+
+export type CountKey = 'created' | 'changed' | 'unchanged' | 'delisted' | 'relisted' | 'failed';
+export type Counts = Record<CountKey, number>;
+export const zeroCounts = (): Counts => ({ created: 0, changed: 0, unchanged: 0, delisted: 0, relisted: 0, failed: 0 });
+
+export interface Decision {
+  events: PendingEvent[];
+  counts: Partial<Counts>;
+}
+
+// ---------------------------------------------------------------- links
+
+/** What the service knows of a link's mirror, from the read model or folded from its stream. */
+export interface LinkMirrorState {
+  revision: bigint;
+  mirrorHash: string | null;
+  delisted: boolean;
+  detailHash: string | null;
+}
+
+export function linkMirrorData(link: Link): LinkMirrorData {
+  return {
+    linkId: link.id,
+    name: link.name,
+    categoryId: link.categoryId,
+    craftLabel: link.craftLabel,
+    price: link.price,
+    image: link.image || null,
+    status: link.status,
+    supplierUpdatedAt: link.updatedAt,
+  };
+}
+
+/** The supplier's `updatedAt` alone is no change: only what the service shows is compared. */
+export function linkMirrorHash(data: LinkMirrorData): string {
+  const { supplierUpdatedAt: _ignored, ...shown } = data;
+  return contentHash(shown);
+}
+
+export function diffLink(current: LinkMirrorState | undefined, link: Link): Decision {
+  const data = linkMirrorData(link);
+  const offSale = link.status === 'OFF_SALE';
+  if (!current || current.mirrorHash === null) {
+    const events: PendingEvent[] = [{ type: 'LinkMirrored', data }];
+    if (offSale) events.push({ type: 'LinkDelisted', data: { linkId: link.id, reason: 'OFF_SALE' } });
+    return { events, counts: offSale ? { created: 1, delisted: 1 } : { created: 1 } };
+  }
+  const events: PendingEvent[] = [];
+  const counts: Partial<Counts> = {};
+  if (linkMirrorHash(data) !== current.mirrorHash) {
+    events.push({ type: 'LinkMirrored', data });
+    counts.changed = 1;
+  }
+  if (offSale && !current.delisted) {
+    events.push({ type: 'LinkDelisted', data: { linkId: link.id, reason: 'OFF_SALE' } });
+    counts.delisted = 1;
+  } else if (!offSale && current.delisted) {
+    events.push({ type: 'LinkRelisted', data: { linkId: link.id } });
+    counts.relisted = 1;
+  }
+  if (events.length === 0) counts.unchanged = 1;
+  return { events, counts };
+}
+
+/** After a complete listing pass: links the pass did not see and that are still listed. */
+export function linksToDelist(known: ReadonlyMap<string, LinkMirrorState>, seen: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const [id, s] of known) if (!s.delisted && s.mirrorHash !== null && !seen.has(id)) out.push(id);
+  return out.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+}
+
+export function delistDecision(linkId: string): Decision {
+  return { events: [{ type: 'LinkDelisted', data: { linkId, reason: 'MISSING_FROM_LISTING' } }], counts: { delisted: 1 } };
+}
+
+export function linkDetailData(detail: Detail): LinkDetail {
+  return {
+    variants: detail.variants,
+    sizeChart: detail.sizeChart,
+    packagingSpecs: detail.packagingSpecs,
+    options: detail.options,
+    media: detail.media,
+  };
+}
+
+export function diffDetail(current: LinkMirrorState, detail: Detail): Decision {
+  const data = linkDetailData(detail);
+  if (current.detailHash === contentHash(data)) return { events: [], counts: { unchanged: 1 } };
+  return {
+    events: [{ type: 'LinkDetailSynced', data: { linkId: detail.id, detail: data } }],
+    counts: current.detailHash === null ? { created: 1 } : { changed: 1 },
+  };
+}
+
+/** Folds a link stream into its mirror state (used when the read model was stale). */
+export function evolveLinkMirror(state: LinkMirrorState, event: { type: string; data: unknown; revision: bigint }): LinkMirrorState {
+  const next = { ...state, revision: event.revision };
+  switch (event.type) {
+    case 'LinkMirrored':
+      return { ...next, mirrorHash: linkMirrorHash(event.data as LinkMirrorData) };
+    case 'LinkDelisted':
+      return { ...next, delisted: true };
+    case 'LinkRelisted':
+      return { ...next, delisted: false };
+    case 'LinkDetailSynced':
+      return { ...next, detailHash: contentHash((event.data as { detail: LinkDetail }).detail) };
+    default:
+      return next; // organisation's events on the same stream do not touch the mirror
+  }
+}
+
+export const emptyLinkMirror = (): LinkMirrorState => ({ revision: -1n, mirrorHash: null, delisted: false, detailHash: null });
+
+// ---------------------------------------------------------------- categories and countries
+
+export interface MirrorState {
+  revision: bigint;
+  mirrorHash: string | null;
+  removed: boolean;
+}
+
+export function categoryMirrorFields(c: Category) {
+  return {
+    categoryId: c.id,
+    parentId: c.parentId,
+    name: cleanCategoryName(c.name),
+    rawName: c.name,
+    icon: normaliseIcon(c.icon),
+    supplierSort: c.sort,
+  };
+}
+
+export function diffCategory(current: MirrorState | undefined, c: Category): Decision {
+  const fields = categoryMirrorFields(c);
+  const hash = contentHash(fields);
+  if (!current || current.mirrorHash === null) {
+    // First sight: sortOrder is backfilled from the supplier's ordering; administrators own it afterwards.
+    return { events: [{ type: 'CategoryMirrored', data: { ...fields, sortOrder: c.sort } }], counts: { created: 1 } };
+  }
+  if (current.mirrorHash === hash && !current.removed) return { events: [], counts: { unchanged: 1 } };
+  return { events: [{ type: 'CategoryMirrored', data: { ...fields, sortOrder: null } }], counts: current.removed ? { relisted: 1 } : { changed: 1 } };
+}
+
+export const categoryMirrorHash = (data: ReturnType<typeof categoryMirrorFields> & { sortOrder?: unknown }): string => {
+  const { sortOrder: _owned, ...fields } = data;
+  return contentHash(fields);
+};
+
+export function diffCountry(current: MirrorState | undefined, c: Country): Decision {
+  const data = { countryId: c.id, name: c.name, code: c.code };
+  if (!current || current.mirrorHash === null) return { events: [{ type: 'CountryMirrored', data }], counts: { created: 1 } };
+  if (current.mirrorHash === contentHash(data) && !current.removed) return { events: [], counts: { unchanged: 1 } };
+  return { events: [{ type: 'CountryMirrored', data }], counts: current.removed ? { relisted: 1 } : { changed: 1 } };
+}
+
+/** Known, not removed, and absent from a complete listing. */
+export function missingFrom<S extends { removed: boolean; mirrorHash: string | null }>(known: ReadonlyMap<string, S>, seen: ReadonlySet<string>): string[] {
+  return [...known].filter(([id, s]) => !s.removed && s.mirrorHash !== null && !seen.has(id)).map(([id]) => id);
+}

@@ -1,0 +1,62 @@
+/** Synchronisation triggers and run status (API.md). */
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Pool } from '../platform/db';
+import { AppError } from '../platform/errors';
+import { parseWith } from '../platform/http/errors';
+import { parseId } from '../platform/ids';
+import type { SyncService } from './service';
+import { getRun, listRuns, type SyncKind } from './runs';
+
+const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
+const triggerQuery = z.object({ dryRun: flag.optional() }).strict();
+const triggerBody = z.object({ dryRun: z.boolean().optional() }).strict();
+const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.boolean().optional(), linkId: z.string().optional() }).strict();
+const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: z.string().optional() }).strict();
+const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: z.coerce.number().int().min(1).max(100).optional() }).strict();
+
+/** The user id set by authentication, or the generic admin marker until it is. */
+const who = (req: { user?: { id: string } }) => req.user?.id ?? 'admin';
+
+export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler): Router {
+  const r = Router();
+  const trigger = (kind: SyncKind): RequestHandler => async (req, res) => {
+    const q = parseWith(triggerQuery, req.query, 'query');
+    const b = parseWith(triggerBody, req.body ?? {}, 'body');
+    const { runId } = await sync.start(kind, { dryRun: q.dryRun ?? b.dryRun, by: who(req as never) });
+    res.status(202).json({ runId });
+  };
+  r.post('/sync/categories', guard, trigger('categories'));
+  r.post('/sync/origin-goods', guard, trigger('origin_goods'));
+  r.post('/sync/details', guard, async (req, res) => {
+    const q = parseWith(detailsQuery, req.query, 'query');
+    const b = parseWith(detailsBody, req.body ?? {}, 'body');
+    const linkId = b.linkId ?? q.linkId;
+    const { runId } = await sync.start('details', {
+      dryRun: q.dryRun ?? b.dryRun,
+      onlyUnsynced: q.onlyUnsynced ?? b.onlyUnsynced,
+      linkId: linkId === undefined ? undefined : parseId(linkId, 'linkId'),
+      by: who(req as never),
+    });
+    res.status(202).json({ runId });
+  });
+  // One link: small enough to answer with the finished run.
+  r.post('/sync/origin-goods/:id/detail', guard, async (req, res) => {
+    const q = parseWith(triggerQuery, req.query, 'query');
+    const { finished } = await sync.start('details', { linkId: parseId(req.params.id), dryRun: q.dryRun, by: who(req as never) });
+    const run = await finished;
+    res.status(run.state === 'succeeded' ? 200 : 502).json(run);
+  });
+  r.get('/sync/runs', guard, async (req, res) => {
+    const q = parseWith(runsQuery, req.query, 'query');
+    res.json({ items: await listRuns(pool, q.kind, q.limit ?? 20) });
+  });
+  r.get('/sync/runs/:runId', guard, async (req, res) => {
+    const id = String(req.params.runId);
+    if (!z.uuid().safeParse(id).success) throw AppError.badRequest('INVALID_ID', 'runId must be a UUID');
+    const run = await getRun(pool, id);
+    if (!run) throw AppError.notFound('SYNC.RUN_NOT_FOUND', `no synchronisation run ${id}`);
+    res.json(run);
+  });
+  return r;
+}

@@ -1,0 +1,64 @@
+/**
+ * A running service for integration tests: its own database, projection workers, a real HTTP
+ * server on loopback, and (unless given an UPSTREAM_URL) the built-in simulator.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../src/config';
+import { buildApp, closeServices, createServices, type Services } from '../../src/main';
+import { createLogger } from '../../src/platform/log';
+import { createTestDatabase, type TestDatabase } from './db';
+
+export interface TestService {
+  url: string;
+  services: Services;
+  db: TestDatabase;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export async function startTestService(opts: { env?: Record<string, string>; db?: TestDatabase; workers?: boolean } = {}): Promise<TestService> {
+  const db = opts.db ?? (await createTestDatabase());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long',
+    PROJECTION_POLL_MS: '50',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SIMULATOR_LINKS: '200',
+    ...opts.env,
+  });
+  const log = createLogger(config.logLevel);
+  const services = await createServices(config, log, db.url);
+  if (opts.workers !== false) await services.engine.startRunners();
+  const server = http.createServer(buildApp(services));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const ownDb = !opts.db;
+  return {
+    url,
+    services,
+    db,
+    async request(method, path, body, headers = {}) {
+      const res = await fetch(url + path, {
+        method,
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        /* not JSON: keep the text */
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await closeServices(services);
+      if (ownDb) await db.drop();
+    },
+  };
+}
