@@ -11,6 +11,8 @@ import { migrate } from './platform/migrate';
 import { START, positionToString } from './platform/event-store/port';
 import { ProjectionRunner } from './platform/projections/runner';
 import { startSimulator } from './sync/simulator';
+import { userInfo } from 'node:os';
+import { getRun, type SyncKind } from './sync/runs';
 
 const program = new Command('catalog').description('Event-sourced product catalog service');
 
@@ -172,6 +174,47 @@ events
         await stop();
       }
     });
+  });
+
+const SYNC_KINDS: Record<string, SyncKind> = { categories: 'categories', goods: 'origin_goods', details: 'details' };
+
+program
+  .command('sync <what>')
+  .description('synchronise from the supplier: categories (and countries), goods (links), or details')
+  .option('--only-unsynced', 'details: only links never synced')
+  .option('--link <id>', 'details: one link, also when already synced')
+  .option('--dry-run', 'report the diff without appending anything')
+  .action(async (what: string, o: { onlyUnsynced?: boolean; link?: string; dryRun?: boolean }) => {
+    const kind = SYNC_KINDS[what];
+    if (!kind) throw new Error(`sync what? one of: ${Object.keys(SYNC_KINDS).join(', ')}`);
+    const failed = await withServices(async (s) => {
+      // Lead the projections here unless a running service does, so the read models catch up.
+      await s.engine.startRunners();
+      const { runId, finished } = await s.sync.start(kind, {
+        dryRun: o.dryRun,
+        onlyUnsynced: o.onlyUnsynced,
+        linkId: o.link,
+        by: `operator:${userInfo().username}`,
+      });
+      const bar = new SingleBar({ format: `sync ${what} [{bar}] {value}/{total} | {counts}`, hideCursor: true }, Presets.shades_classic);
+      bar.start(1, 0, { counts: '' });
+      let done = false;
+      void finished.finally(() => (done = true));
+      while (!done) {
+        const r = await getRun(s.pool, runId);
+        if (r) {
+          bar.setTotal(Math.max(r.progress.total ?? r.progress.done, r.progress.done, 1));
+          bar.update(r.progress.done, { counts: `created ${r.counts.created} changed ${r.counts.changed} delisted ${r.counts.delisted}` });
+        }
+        await Promise.race([finished, new Promise((r) => setTimeout(r, 250))]);
+      }
+      const run = await finished;
+      bar.update(run.progress.done, { counts: '' });
+      bar.stop();
+      process.stdout.write(JSON.stringify({ runId, state: run.state, dryRun: run.dryRun, counts: run.counts, errors: run.errors.slice(0, 20) }, null, 2) + '\n');
+      return run.state !== 'succeeded';
+    });
+    if (failed) process.exitCode = 1;
   });
 
 program

@@ -27,6 +27,7 @@ import type { RunningSimulator } from './sync/simulator';
 import { SyncService, createSupplierClient } from './sync/service';
 import { syncRoutes } from './sync/routes';
 import { startCategorySchedule } from './sync/scheduler';
+import { seedDemoCatalog } from './sync/demo';
 import { originGoodRoutes } from './catalog/links/routes';
 
 export interface OpenDatabase {
@@ -163,6 +164,9 @@ export async function startService(config: Config, log: Logger, roles: readonly 
   let url = '';
   if (roles.includes('worker')) await services.engine.startRunners();
   const schedule = roles.includes('scheduler') ? startCategorySchedule(services) : null;
+  if (!config.upstream && roles.includes('worker')) {
+    void seedDemoCatalog(services).catch((e) => log.error({ err: e }, 'demo catalog seeding failed'));
+  }
   if (roles.includes('api')) {
     const app = buildApp(services);
     server = http.createServer(app);
