@@ -1,0 +1,109 @@
+/**
+ * How every command runs: load the stream, fold it with the slice's pure `evolve`, ask the slice's
+ * pure `decide` for events, append them expecting the revision that was read, then wait (bounded)
+ * for the projections reading that stream, so the caller's next read shows the change.
+ *
+ * A concurrent edit of the same stream makes the append fail with 409 `EVENT_STORE.WRONG_REVISION`:
+ * never a lost update. A client that sends the revision it saw (`expectedRevision`) gets the same
+ * 409 when the stream has moved since.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventStore, LogPosition } from './event-store/port';
+import type { DecodedEvent, EventCatalogue } from './events/catalogue';
+import { eventMetadata } from './events/catalogue';
+import { AppError } from './errors';
+
+export interface Actor {
+  /** a user id, or `system:…` */
+  by: string;
+  correlationId?: string;
+}
+
+export interface PendingEvent {
+  type: string;
+  data: unknown;
+}
+
+export interface StreamSpec<S> {
+  streamId: string;
+  initial: () => S;
+  evolve: (state: S, event: DecodedEvent) => S;
+}
+
+export interface Loaded<S> {
+  state: S;
+  /** null: the stream does not exist */
+  revision: bigint | null;
+}
+
+export interface CommandDeps {
+  store: EventStore;
+  catalogue: EventCatalogue;
+  waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
+}
+
+export async function loadStream<S>(deps: Pick<CommandDeps, 'store' | 'catalogue'>, spec: StreamSpec<S>, until?: Date): Promise<Loaded<S>> {
+  const events = await deps.store.readStream(spec.streamId, until ? { until } : {});
+  let state = spec.initial();
+  let revision: bigint | null = null;
+  for (const e of events) {
+    state = spec.evolve(state, deps.catalogue.decode(e));
+    revision = e.revision;
+  }
+  return { state, revision };
+}
+
+export interface CommandResult<S> {
+  state: S;
+  revision: bigint | null;
+  /** null when the decision was to append nothing */
+  position: LogPosition | null;
+  events: PendingEvent[];
+}
+
+export async function runCommand<S>(
+  deps: CommandDeps,
+  spec: StreamSpec<S>,
+  command: {
+    /** the command's name, recorded as the events' "why" */
+    name: string;
+    actor: Actor;
+    /** the revision the client last saw, when it sent one */
+    expectedRevision?: bigint | null;
+    decide: (state: S, loaded: Loaded<S>) => PendingEvent[];
+    /** skip the projection wait (bulk operations wait once at the end) */
+    noWait?: boolean;
+  },
+): Promise<CommandResult<S>> {
+  const loaded = await loadStream(deps, spec);
+  if (command.expectedRevision !== undefined && command.expectedRevision !== loaded.revision) {
+    throw AppError.conflict('EVENT_STORE.WRONG_REVISION', `${spec.streamId} is at revision ${loaded.revision ?? 'none'}, not ${command.expectedRevision ?? 'none'}`, {
+      streamId: spec.streamId,
+      expected: command.expectedRevision?.toString() ?? 'no_stream',
+      actual: loaded.revision?.toString() ?? 'no_stream',
+    });
+  }
+  const pending = command.decide(loaded.state, loaded);
+  if (pending.length === 0) return { state: loaded.state, revision: loaded.revision, position: null, events: [] };
+  const meta = eventMetadata(command.actor.by, command.name, command.actor.correlationId ?? randomUUID());
+  const events = pending.map((p) => deps.catalogue.encode(p.type, p.data, meta));
+  const result = await deps.store.appendToStream(spec.streamId, events, {
+    expectedRevision: loaded.revision === null ? 'no_stream' : loaded.revision,
+  });
+  let state = loaded.state;
+  events.forEach((e, i) => {
+    state = spec.evolve(state, {
+      id: e.id,
+      streamId: spec.streamId,
+      revision: result.nextRevision - BigInt(events.length - 1 - i),
+      position: result.position,
+      type: e.type,
+      data: e.data,
+      metadata: e.metadata,
+      recordedAt: new Date(),
+      storedVersion: e.version,
+    });
+  });
+  if (!command.noWait) await deps.waitForProjections(result.position, [spec.streamId]);
+  return { state, revision: result.nextRevision, position: result.position, events: pending };
+}
