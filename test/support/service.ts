@@ -13,11 +13,29 @@ export interface TestService {
   url: string;
   services: Services;
   db: TestDatabase;
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** As the administrator (logged in at start), unless `headers` says otherwise or `anonymous` is set. */
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>, opts?: { anonymous?: boolean }): Promise<{ status: number; body: any; headers: Headers }>;
+  /** the administrator's access token */
+  adminToken: string;
   close(): Promise<void>;
 }
 
-export async function startTestService(opts: { env?: Record<string, string>; db?: TestDatabase; workers?: boolean } = {}): Promise<TestService> {
+export const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
+
+/** Registers the first user (or logs in when one exists) and returns its access token. */
+async function adminSession(url: string): Promise<string> {
+  const post = (path: string) =>
+    fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  await post('/auth/register');
+  const login = await post('/auth/login');
+  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('svc_at='));
+  if (!login.ok || !cookie) throw new Error(`test admin could not log in: ${login.status}`);
+  return cookie.slice('svc_at='.length).split(';')[0]!;
+}
+
+export async function startTestService(
+  opts: { env?: Record<string, string>; db?: TestDatabase; workers?: boolean; login?: boolean } = {},
+): Promise<TestService> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -35,14 +53,17 @@ export async function startTestService(opts: { env?: Record<string, string>; db?
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const ownDb = !opts.db;
+  const adminToken = opts.login === false ? '' : await adminSession(url);
   return {
     url,
     services,
     db,
-    async request(method, path, body, headers = {}) {
+    adminToken,
+    async request(method, path, body, headers = {}, o = {}) {
+      const auth: Record<string, string> = adminToken && !o.anonymous ? { authorization: `Bearer ${adminToken}` } : {};
       const res = await fetch(url + path, {
         method,
-        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
