@@ -6,13 +6,30 @@
 import { defineProjection } from '../src/platform/projections/definition';
 import { categoryMirrorHash } from '../src/sync/diff';
 import { contentHash } from '../src/sync/event-ids';
+import type { DataOf } from '../src/platform/events/catalogue';
+import type { CategoryCreated, CategoryUpdated } from '../src/catalog/categories/admin-events';
+import type { CountriesReordered, CountryCreated, CountryUpdated } from '../src/catalog/countries/admin-events';
+import { applyOrder, updateGuarded } from './sql';
 
 type CategoryData = { categoryId: string; parentId: string | null; name: string; rawName: string; icon: string | null; supplierSort: number; sortOrder: number | null };
 type CountryData = { countryId: string; name: string; code: string };
 
 export const catalogTreeProjection = defineProjection({
   name: 'catalog_tree',
-  handles: ['CategoryMirrored', 'CategoryRemovedUpstream', 'CountryMirrored', 'CountryRemovedUpstream'],
+  handles: [
+    'CategoryMirrored',
+    'CategoryRemovedUpstream',
+    'CountryMirrored',
+    'CountryRemovedUpstream',
+    // administrators' edits; `country-` also covers the order stream `country-order`
+    'CategoryCreated',
+    'CategoryUpdated',
+    'CategoryDeleted',
+    'CountryCreated',
+    'CountryUpdated',
+    'CountryDeleted',
+    'CountriesReordered',
+  ],
   streamPrefixes: ['category-', 'country-'],
   tables: ['categories', 'countries'],
   domains: ['meta', 'goods'],
@@ -55,6 +72,48 @@ export const catalogTreeProjection = defineProjection({
           (e.data as { countryId: string }).countryId,
           rev,
         ]);
+        return;
+      // ---- administrators' edits. Rows they create have no mirror_hash, so the mirror never lists
+      // them as gone; on mirrored rows they keep mirror_hash, so a sync of an unchanged supplier
+      // object leaves the edit alone. Deleting sets `removed`, like the supplier's removal.
+      case 'CategoryCreated': {
+        const d = e.data as DataOf<typeof CategoryCreated>;
+        await db.query(
+          `INSERT INTO categories (id, parent_id, name, raw_name, icon, sort_order, removed, revision)
+           VALUES ($1, $2, $3, $3, $4, $5, false, $6)
+           ON CONFLICT (id) DO NOTHING`,
+          [d.categoryId, d.parentId, d.name, d.icon, d.sortOrder, rev],
+        );
+        return;
+      }
+      case 'CategoryUpdated': {
+        const d = e.data as DataOf<typeof CategoryUpdated>;
+        await updateGuarded(db, 'categories', d.categoryId, e.revision, { parent_id: d.parentId, name: d.name, icon: d.icon, sort_order: d.sortOrder });
+        return;
+      }
+      case 'CategoryDeleted':
+        await updateGuarded(db, 'categories', (e.data as { categoryId: string }).categoryId, e.revision, { removed: true });
+        return;
+      case 'CountryCreated': {
+        const d = e.data as DataOf<typeof CountryCreated>;
+        await db.query(
+          `INSERT INTO countries (id, name, code, sort_order, removed, revision) VALUES ($1, $2, $3, $4, false, $5)
+           ON CONFLICT (id) DO NOTHING`,
+          [d.countryId, d.name, d.code, d.sortOrder, rev],
+        );
+        return;
+      }
+      case 'CountryUpdated': {
+        const d = e.data as DataOf<typeof CountryUpdated>;
+        await updateGuarded(db, 'countries', d.countryId, e.revision, { name: d.name, code: d.code, sort_order: d.sortOrder });
+        return;
+      }
+      case 'CountryDeleted':
+        await updateGuarded(db, 'countries', (e.data as { countryId: string }).countryId, e.revision, { removed: true });
+        return;
+      case 'CountriesReordered':
+        // Sort orders only: `revision` is the country stream's, which the mirror appends against.
+        await applyOrder(db, 'countries', (e.data as DataOf<typeof CountriesReordered>).countryIds);
         return;
     }
   },

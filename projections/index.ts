@@ -4,8 +4,10 @@
  */
 import type { ProjectionDefinition } from '../src/platform/projections/definition';
 import { catalogTreeProjection } from './catalog-tree';
-import { originGoodsProjection } from './origin-goods';
+import { positionsProjection } from './positions';
+import { tagsProjection } from './tags';
+import { catalogProjection } from './catalog';
 
 export function allProjections(): ProjectionDefinition[] {
-  return [catalogTreeProjection, originGoodsProjection];
+  return [catalogTreeProjection, catalogProjection, tagsProjection, positionsProjection];
 }

@@ -4,9 +4,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
-import type { Config } from './config';
+import { resolveJwtSecret, type Config } from './config';
 import { allProjections } from '../projections';
-import { requireAdmin } from './auth/guard';
+import { createAuth } from './auth/module';
+import { authRouteDocs } from './auth/routes';
+import { uploadRouteDocs, uploadRoutes } from './uploads/routes';
+import { docsRoutes } from './platform/http/openapi';
+import { securityMiddleware } from './platform/http/security';
 import { createCatalogue } from './catalog/events';
 import { PublicCache } from './platform/cache/public-cache';
 import { createPool, type Pool } from './platform/db';
@@ -29,6 +33,9 @@ import { syncRoutes } from './sync/routes';
 import { startCategorySchedule } from './sync/scheduler';
 import { seedDemoCatalog } from './sync/demo';
 import { originGoodRoutes } from './catalog/links/routes';
+import { adminCatalogRoutes } from './catalog/admin-routes';
+import { familyRoutes } from './catalog/families/routes';
+import { Organiser } from './catalog/organisation/organise';
 
 export interface OpenDatabase {
   url: string;
@@ -127,22 +134,38 @@ export async function closeServices(s: Services): Promise<void> {
   await closers.get(s)?.();
 }
 
-/** Every slice's routes, mounted under API_PREFIX. Admin routes go through `requireAdmin`. */
+/**
+ * Every slice's routes, mounted under API_PREFIX. Admin routes go through `requireAdmin`
+ * (guards.requireAdmin: access token, live session, role ADMIN); `guards.requireRoles(...)` widens.
+ */
 function apiRoutes(s: Services): Router {
   const api = Router();
+  const auth = createAuth({ pool: s.pool, config: s.config, log: s.log });
+  const { requireAdmin } = auth.guards;
+  api.use(auth.routes);
+  api.use(uploadRoutes({ uploadDir: s.config.uploadDir, maxBytes: s.config.uploadMaxBytes, apiPrefix: s.config.apiPrefix, guard: requireAdmin, log: s.log }));
+  // API docs only in development (spec section 5.9): elsewhere the routes do not exist at all.
+  if (s.config.env === 'development') {
+    api.use(docsRoutes([...authRouteDocs, ...uploadRouteDocs], { title: 'Catalog service', version: '0.1.0', apiPrefix: s.config.apiPrefix }));
+  }
   api.use(projectionRoutes(s.engine, requireAdmin));
   api.use(syncRoutes(s.sync, s.pool, requireAdmin));
   api.use(originGoodRoutes(s.pool, requireAdmin));
+  api.use(adminCatalogRoutes(s, requireAdmin));
+  api.use(familyRoutes(s, new Organiser(s), requireAdmin));
   return api;
 }
 
-export function buildApp(s: Services) {
+/** `extraRoutes`: mounted after the API under API_PREFIX; tests use it for routes production never has. */
+export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}) {
   const api = apiRoutes(s);
+  if (opts.extraRoutes) api.use(opts.extraRoutes);
   return createApp({
     log: s.log,
     bodyLimitBytes: s.config.bodyLimitBytes,
     trustProxy: s.config.trustProxy,
     apiPrefix: s.config.apiPrefix,
+    before: securityMiddleware({ corsOrigins: s.config.corsOrigins }),
     routes: api,
     rootRoutes: healthRoutes({ pool: s.pool, store: s.store }),
   });
@@ -156,6 +179,8 @@ export interface RunningService {
 
 /** Starts the given roles in this process. `npm start` runs all of them on the embedded defaults. */
 export async function startService(config: Config, log: Logger, roles: readonly Role[]): Promise<RunningService> {
+  // Before anything starts: an API without a usable signing secret must not come up at all.
+  if (roles.includes('api')) config = { ...config, jwt: { ...config.jwt, secret: resolveJwtSecret(config) } };
   const db = await openDatabase(config, log);
   const applied = await migrate({ databaseUrl: db.url, log: (m) => log.debug(m) });
   if (applied.length) log.info({ applied }, 'migrations applied');

@@ -50,6 +50,12 @@ export class UserStore {
     return r.rows[0] ? toUser(r.rows[0]) : null;
   }
 
+  /** The row, locked until the caller's transaction ends. */
+  async lockById(id: string, tx: Queryable): Promise<UserWithHash | null> {
+    const r = await tx.query(`SELECT ${COLUMNS} FROM users WHERE id = $1 FOR UPDATE`, [id]);
+    return r.rows[0] ? toUser(r.rows[0]) : null;
+  }
+
   async findByUsername(username: string): Promise<UserWithHash | null> {
     const r = await this.pool.query(`SELECT ${COLUMNS} FROM users WHERE lower(username) = lower($1)`, [username]);
     return r.rows[0] ? toUser(r.rows[0]) : null;

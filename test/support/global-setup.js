@@ -8,7 +8,8 @@ const path = require('node:path');
 const pg = require('pg');
 
 const ROOT = path.resolve(__dirname, '../..');
-const TEMPLATE = 'catalog_test_template';
+// One template per run: two runs on one server (a developer's and an editor's) must not share it.
+const TEMPLATE = `catalog_test_template_${process.pid}`;
 
 function withDatabase(url, name) {
   const u = new URL(url);
@@ -48,5 +49,6 @@ module.exports = async function globalSetup() {
     stdio: 'inherit',
   });
   process.env.TEST_PG_ADMIN_URL = adminUrl;
+  globalThis.__TEST_TEMPLATE__ = { adminUrl, name: TEMPLATE };
   process.env.TEST_PG_TEMPLATE = TEMPLATE;
 };

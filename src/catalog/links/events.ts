@@ -59,4 +59,53 @@ export type LinkDetail = z.infer<typeof linkDetailSchema>;
 
 export const LinkDetailSynced = defineEvent('LinkDetailSynced', 1, z.object({ linkId: idSchema, detail: linkDetailSchema }));
 
-export const linkEvents = [LinkMirrored, LinkDelisted, LinkRelisted, LinkDetailSynced] as const;
+const dimensionValues = z.object({
+  size: z.array(z.string()),
+  color: z.array(z.string()),
+  printCount: z.array(z.string()),
+  craft: z.array(z.string()),
+  logistics: z.array(z.string()),
+});
+export type DimensionValues = z.infer<typeof dimensionValues>;
+const dimension = z.enum(['size', 'color', 'printCount', 'craft', 'logistics']);
+
+/** Organisation filled the parsed columns from the link name (never synchronisation). */
+export const LinkParsed = defineEvent(
+  'LinkParsed',
+  1,
+  z.object({ linkId: idSchema, country: z.string(), logistics: z.string(), productName: z.string(), sku: z.string(), familyNameKey: z.string() }),
+);
+
+/** Organisation derived the link's dimension tags from its name and detail (only while not taken over). */
+export const LinkTagsDerived = defineEvent(
+  'LinkTagsDerived',
+  1,
+  z.object({ linkId: idSchema, tags: dimensionValues, missing: z.array(dimension) }),
+);
+
+/** An administrator set the link's tags: from now on organisation leaves them alone. */
+export const LinkTagsTakenOver = defineEvent(
+  'LinkTagsTakenOver',
+  1,
+  z.object({ linkId: idSchema, tags: dimensionValues, filled: z.array(z.object({ dimension, value: z.string() })) }),
+);
+
+/** Back to derived tags (restore-auto), with the single-link derivation of organisation. */
+export const LinkTagsRestored = defineEvent('LinkTagsRestored', 1, z.object({ linkId: idSchema, tags: dimensionValues, missing: z.array(dimension) }));
+
+/** Membership lives on the link stream, so "at most one family per link" holds by construction. */
+export const LinkJoinedFamily = defineEvent('LinkJoinedFamily', 1, z.object({ linkId: idSchema, familyId: idSchema }));
+export const LinkLeftFamily = defineEvent('LinkLeftFamily', 1, z.object({ linkId: idSchema, familyId: idSchema }));
+
+export const linkEvents = [
+  LinkMirrored,
+  LinkDelisted,
+  LinkRelisted,
+  LinkDetailSynced,
+  LinkParsed,
+  LinkTagsDerived,
+  LinkTagsTakenOver,
+  LinkTagsRestored,
+  LinkJoinedFamily,
+  LinkLeftFamily,
+] as const;

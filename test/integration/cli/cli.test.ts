@@ -44,7 +44,7 @@ describe('the catalog command', () => {
     const r = await catalog(['projections', 'status', '--json'], { DATABASE_URL: db.url, SIMULATOR_LINKS: '50' });
     expect(r.code).toBe(0);
     const status = JSON.parse(r.stdout);
-    expect(status.items.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['catalog_tree', 'origin_goods']));
+    expect(status.items.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['catalog_tree', 'catalog']));
     for (const p of status.items) expect(p).toMatchObject({ lagEvents: 0, lastError: null });
   });
 

@@ -31,7 +31,7 @@ describe('HTTP basics', () => {
   it('malformed JSON is 400 and a body over BODY_LIMIT is 413', async () => {
     const bad = await fetch(svc.url + '/sync/categories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"dryRun": tru' });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.code).toBe('MALFORMED_JSON');
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('MALFORMED_JSON');
     const big = await svc.request('POST', '/sync/categories', { dryRun: true, pad: 'x'.repeat(4000) });
     expect(big.status).toBe(413);
     expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');

@@ -1,0 +1,115 @@
+/**
+ * /auth: register (first user only), login, refresh, me, logout. Tokens travel only in cookies.
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { AppError } from '../platform/errors';
+import type { Logger } from '../platform/log';
+import { parseWith } from '../platform/http/errors';
+import type { RouteDoc } from '../platform/http/openapi';
+import { LIMITS, throttle } from '../platform/http/rate-limit';
+import { clearSessionCookies, cookieString, REFRESH_COOKIE, setSessionCookies } from './cookies';
+import { accessTokenOf, authOf, type Guards } from './guard';
+import type { PasswordHasher } from './passwords';
+import { unauthenticated, type SessionService } from './sessions';
+import type { TokenSigner } from './tokens';
+import { publicUser, type UserStore } from './users';
+
+export const registerBody = z
+  .object({
+    username: z
+      .string()
+      .trim()
+      .min(3)
+      .max(64)
+      .regex(/^[\p{L}\p{N}._@-]+$/u, 'letters, digits and . _ @ - only'),
+    // API.md: at least 12 characters. The upper bound keeps one argon2 call from becoming a DoS lever.
+    password: z.string().min(12).max(1024),
+  })
+  .strict();
+export type RegisterBody = z.infer<typeof registerBody>;
+
+export const loginBody = z
+  .object({
+    username: z.string().max(256),
+    password: z.string().max(1024),
+  })
+  .strict();
+export type LoginBody = z.infer<typeof loginBody>;
+
+const userShape = z.object({ id: z.string(), username: z.string(), role: z.enum(['ADMIN']) });
+const userResponse = z.object({ user: userShape });
+
+export const authRouteDocs: RouteDoc[] = [
+  { method: 'post', path: '/auth/register', summary: 'Create the first user (403 once any user exists)', body: registerBody, responses: { 201: userResponse } },
+  { method: 'post', path: '/auth/login', summary: 'Log in; sets the svc_at and svc_rt cookies', body: loginBody, responses: { 200: userResponse } },
+  { method: 'post', path: '/auth/refresh', summary: 'Rotate both cookies using the svc_rt cookie', responses: { 200: userResponse } },
+  { method: 'get', path: '/auth/me', summary: 'The current user', auth: true, responses: { 200: userResponse } },
+  { method: 'post', path: '/auth/logout', summary: 'Revoke every token of the caller (access or refresh token) and clear the cookies', responses: { 204: null } },
+];
+
+export interface AuthRouteDeps {
+  users: UserStore;
+  sessions: SessionService;
+  signer: TokenSigner;
+  hasher: PasswordHasher;
+  guards: Guards;
+  log?: Logger;
+}
+
+export function authRoutes({ users, sessions, signer, hasher, guards, log }: AuthRouteDeps): Router {
+  const r = Router();
+
+  r.post('/auth/register', throttle(LIMITS.registration, log), async (req, res) => {
+    const body = parseWith(registerBody, req.body, 'registration');
+    const closed = () => new AppError('AUTH.REGISTRATION_CLOSED', 403, 'registration is closed: a user already exists');
+    // Cheap early answer; the decisive check is the locked one inside createFirst.
+    if (await users.any()) throw closed();
+    const user = await users.createFirst(body.username, await hasher.hash(body.password));
+    if (!user) throw closed();
+    res.status(201).json({ user: publicUser(user) });
+  });
+
+  r.post('/auth/login', throttle(LIMITS.login, log), async (req, res) => {
+    const body = parseWith(loginBody, req.body, 'login');
+    const { user, tokens } = await sessions.login(body.username, body.password);
+    setSessionCookies(req, res, tokens);
+    res.json({ user: publicUser(user) });
+  });
+
+  r.post('/auth/refresh', async (req, res) => {
+    const claims = signer.verify(cookieString(req, REFRESH_COOKIE), 'refresh');
+    if (!claims) throw unauthenticated('a valid refresh cookie is required');
+    try {
+      const { user, tokens } = await sessions.refresh(claims);
+      setSessionCookies(req, res, tokens);
+      res.json({ user: publicUser(user) });
+    } catch (e) {
+      // A revoked or reused session leaves the browser with nothing to retry with.
+      if (e instanceof AppError && e.status === 401) clearSessionCookies(req, res);
+      throw e;
+    }
+  });
+
+  // Widened on purpose: any authenticated user, whatever its role, may see who it is (the SPA restores
+  // its session with this call). Everything else keeps the default, ADMIN only.
+  r.get('/auth/me', guards.authenticate, (_req, res) => {
+    res.json({ user: publicUser(authOf(res).user) });
+  });
+
+  // Logging out revokes whatever session the caller proves: a valid access token, or failing that a
+  // valid refresh token (an access cookie may have expired). Without either there is nothing to
+  // revoke; the cookies are cleared all the same.
+  r.post('/auth/logout', async (req, res) => {
+    const access = signer.verify(accessTokenOf(req), 'access');
+    const claims = access ?? signer.verify(cookieString(req, REFRESH_COOKIE), 'refresh');
+    if (claims) {
+      const user = await users.findById(claims.sub);
+      if (user && user.tokenVersion === claims.tv) await sessions.logout(user.id);
+    }
+    clearSessionCookies(req, res);
+    res.status(204).end();
+  });
+
+  return r;
+}

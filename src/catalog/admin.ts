@@ -1,0 +1,54 @@
+/**
+ * What the administrator CRUD slices (tag groups, tags, positions, countries, categories) are built
+ * from, and who an admin command is recorded as having been issued by.
+ */
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { authOf } from '../auth/guard';
+import type { Pool } from '../platform/db';
+import type { Actor, CommandDeps } from '../platform/commands';
+import { setRevisionTag } from '../platform/http/revision';
+
+/** `Services` satisfies it; tests may hand in less. */
+export interface AdminDeps extends CommandDeps {
+  pool: Pool;
+}
+
+/** The signed-in administrator (the route's guard put it there) and the request id for correlation. */
+export function actorOf(req: Request, res: Response): Actor {
+  const id = (req as { id?: unknown }).id;
+  return { by: authOf(res).user.id, ...(typeof id === 'string' ? { correlationId: id } : {}) };
+}
+
+/** Names compare without case and with white space folded, so `Red` and ` red ` are one name. */
+export const nameKey = (name: string) => name.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** White space folded: the form names are stored in. */
+export const cleanName = (name: string) => name.replace(/\s+/g, ' ').trim();
+
+/** A display name in a request: white space folded, then 1..max characters. */
+export const nameField = (max = 100) => z.string().transform(cleanName).pipe(z.string().min(1).max(max));
+
+/** A display order value in a request. */
+export const sortOrderField = z.number().int().min(-2_147_483_648).max(2_147_483_647);
+
+/**
+ * Answers a write with the resource as the next read will show it. The command has waited for its
+ * projections; should that wait have timed out (a projection far behind), the read model does not
+ * show the change yet, and the answer is 202 with the id and revision instead of stale data.
+ */
+export async function answerWrite(
+  res: Response,
+  status: 200 | 201,
+  id: string,
+  revision: bigint | null,
+  read: () => Promise<{ revision: string } | null>,
+): Promise<void> {
+  const row = await read();
+  if (row && BigInt(row.revision) >= (revision ?? -1n)) {
+    setRevisionTag(res, row.revision);
+    res.status(status).json(row);
+    return;
+  }
+  res.status(202).json({ id, revision: revision?.toString() ?? null });
+}

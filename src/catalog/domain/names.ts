@@ -1,0 +1,197 @@
+/**
+ * Names of links, goods and families (specification §2 Good, OriginGood, ProductFamily; DOMAIN.md
+ * Names and Families). Pure string functions: no I/O, no clock.
+ */
+import { cleanCategoryName, foldWhitespace } from '../../sync/category-names';
+
+/**
+ * A style code (SKU): 0–4 ASCII letters, 2+ digits, then optional letters, digits or `-`
+ * (`G5000`, `18500`, `TB01`, `DT6000-2`). `\d` without the `u` flag is ASCII-only, so full-width
+ * digits never make a style code.
+ */
+const STYLE_CODE = /^[A-Za-z]{0,4}[0-9]{2,}[A-Za-z0-9-]*$/;
+
+const OPENERS = new Set(['(', '（']);
+const CLOSERS = new Set([')', '）']);
+
+export function isStyleCode(token: string): boolean {
+  return STYLE_CODE.test(token);
+}
+
+/** The style code in its stored form (upper case), or null when the token is not a style code. */
+export function normaliseSku(token: string): string | null {
+  const t = token.trim();
+  return isStyleCode(t) ? t.toUpperCase() : null;
+}
+
+export interface ParsedLinkName {
+  country: string;
+  logistics: string;
+  productName: string;
+  sku: string;
+  /** Tokens after the SKU, as written (`直喷双面`, `热转印单面`, `光板`). */
+  descriptors: string[];
+}
+
+/**
+ * The outermost matched bracket pairs of a text, as [open, close] positions in text order; brackets
+ * of either width pair freely (`（男款)`). A bracket without a partner is an ordinary character, so
+ * a stray `(` never hides the rest of a name.
+ */
+function outermostSegments(s: string): [number, number][] {
+  const open: number[] = [];
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    if (OPENERS.has(ch)) open.push(i);
+    else if (CLOSERS.has(ch) && open.length > 0) pairs.push([open.pop()!, i]);
+  }
+  // Pairs close inner-first; keep those no other pair encloses.
+  const outer = pairs.filter(([a, b]) => !pairs.some(([c, d]) => c < a && b < d));
+  return outer.sort(([a], [b]) => a - b);
+}
+
+/**
+ * Splits folded text into space-separated tokens and tells, for each, whether it stands outside every
+ * bracket pair. A style-code token inside a parenthetical (`（加厚 2024 款）`) belongs to that
+ * parenthetical, not to the name's SKU, so only top-level tokens may be the SKU.
+ */
+function tokenise(folded: string): { text: string; topLevel: boolean }[] {
+  const segments = outermostSegments(folded);
+  const out: { text: string; topLevel: boolean }[] = [];
+  let at = 0;
+  for (const text of folded.split(' ')) {
+    const start = at;
+    at += text.length + 1;
+    if (text === '') continue;
+    out.push({ text, topLevel: !segments.some(([a, b]) => a <= start && start <= b) });
+  }
+  return out;
+}
+
+/**
+ * Parses `<country>（<logistics>）<productName> <SKU> [descriptors]`.
+ *
+ * The first segment runs up to and including the first closing bracket of either width; its
+ * half-width brackets become full-width before pairing, so `美国(不包邮）` pairs. The segment must be
+ * `<country>（<logistics>）` with exactly one opening bracket; country and logistics must be
+ * non-empty. The SKU is the last top-level style-code token that has at least one product-name
+ * token before it (product names may hold numbers such as `45x45`; descriptors are print words).
+ * Anything else is unparseable: null (organisation reports it and never groups it).
+ */
+export function parseLinkName(name: string): ParsedLinkName | null {
+  const folded = foldWhitespace(name);
+  const close = folded.search(/[)）]/);
+  if (close < 0) return null;
+  const segment = folded.slice(0, close + 1).replace(/\(/g, '（').replace(/\)/g, '）');
+  const m = /^([^（）]*)（([^（）]*)）$/.exec(segment);
+  if (!m) return null;
+  const country = foldWhitespace(m[1] ?? '');
+  const logistics = foldWhitespace(m[2] ?? '');
+  if (country === '' || logistics === '') return null;
+
+  const tokens = tokenise(foldWhitespace(folded.slice(close + 1)));
+  let skuAt = -1;
+  for (let i = tokens.length - 1; i >= 1; i--) {
+    const t = tokens[i]!;
+    if (t.topLevel && isStyleCode(t.text)) {
+      skuAt = i;
+      break;
+    }
+  }
+  if (skuAt < 0) return null;
+  return {
+    country,
+    logistics,
+    productName: tokens.slice(0, skuAt).map((t) => t.text).join(' '),
+    sku: tokens[skuAt]!.text.toUpperCase(),
+    descriptors: tokens.slice(skuAt + 1).map((t) => t.text),
+  };
+}
+
+/** True when the text, ignoring white space, is ASCII only (a model qualifier such as `Gildan 5000`). */
+function isAsciiOnly(s: string): boolean {
+  return /^[\x00-\x7F]*$/.test(s.replace(/\s/g, ''));
+}
+
+/**
+ * Removes every outermost parenthesised segment whose content is ASCII only (`(Gildan 5000)`,
+ * `（Gildan 5000)`). A segment with any Chinese (or other non-ASCII) content is kept exactly as
+ * written, nested brackets included; unpaired brackets stay. A stripped qualifier leaves a space so
+ * the words around it do not run together.
+ */
+function stripAsciiQualifiers(s: string): string {
+  let out = '';
+  let from = 0;
+  for (const [a, b] of outermostSegments(s)) {
+    out += s.slice(from, a) + (isAsciiOnly(s.slice(a + 1, b)) ? ' ' : s.slice(a, b + 1));
+    from = b + 1;
+  }
+  return out + s.slice(from);
+}
+
+/** The description a SKU-only name takes: the cleaned category name without its own style codes. */
+function descriptionFromCategory(categoryName: string | null | undefined): string {
+  if (!categoryName) return '';
+  const cleaned = cleanCategoryName(categoryName);
+  return tokenise(foldWhitespace(cleaned))
+    .filter((t) => !(t.topLevel && isStyleCode(t.text)))
+    .map((t) => t.text)
+    .join(' ');
+}
+
+/**
+ * A good's name in its stored form `<product name> <SKU>` (DOMAIN.md, good names table):
+ * - ASCII-only parentheticals are stripped, Chinese ones kept as written;
+ * - the SKU token (the last top-level token when it is a style code, else the first, else the last
+ *   top-level style code in between) is upper-cased and moved to the end;
+ * - a name that is only a SKU takes its description from the cleaned category name (style codes in
+ *   the category name are dropped, so `G5000 短袖T恤` does not put a second SKU into the name);
+ * - white space is folded; a name without a SKU is just cleaned and folded.
+ * If stripping would leave nothing, the folded input is kept (as category cleaning does).
+ * Idempotent: a stored name normalises to itself.
+ */
+export function normaliseGoodName(input: string, opts: { categoryName?: string | null } = {}): string {
+  const stripped = foldWhitespace(stripAsciiQualifiers(input));
+  if (stripped === '') return foldWhitespace(input);
+
+  const tokens = tokenise(stripped);
+  const candidate = (i: number): boolean => {
+    const t = tokens[i];
+    return t !== undefined && t.topLevel && isStyleCode(t.text);
+  };
+  let skuAt = -1;
+  if (candidate(tokens.length - 1)) skuAt = tokens.length - 1;
+  else if (candidate(0)) skuAt = 0;
+  else for (let i = tokens.length - 2; i > 0 && skuAt < 0; i--) if (candidate(i)) skuAt = i;
+  if (skuAt < 0) return stripped;
+
+  const sku = tokens[skuAt]!.text.toUpperCase();
+  const rest = tokens.filter((_, i) => i !== skuAt).map((t) => t.text).join(' ');
+  const description = rest !== '' ? rest : descriptionFromCategory(opts.categoryName);
+  return description === '' ? sku : `${description} ${sku}`;
+}
+
+/**
+ * The name of a good created from a link (DOMAIN.md, Goods and delisting): from the parsed columns
+ * when the link is organised, else from the raw link name (it is not parsed here: an unorganised
+ * link has no parsed columns), then normalised with the link's supplier category name.
+ */
+export function goodNameFromLink(link: {
+  name: string;
+  parsed: Pick<ParsedLinkName, 'productName' | 'sku'> | null;
+  categoryName: string | null;
+}): string {
+  const raw = link.parsed ? `${link.parsed.productName} ${link.parsed.sku}` : link.name;
+  return normaliseGoodName(raw, { categoryName: link.categoryName });
+}
+
+/**
+ * The name-based grouping key of a family: country + product name + SKU, white space folded and SKU
+ * upper-cased; logistics and descriptors are left out so free-shipping and no-free-shipping links of
+ * one product group together. Serialised as a JSON array so no separator can make two different
+ * triples collide, and so the key is plain text a PostgreSQL column can hold.
+ */
+export function familyNameKey(parts: { country: string; productName: string; sku: string }): string {
+  return JSON.stringify([foldWhitespace(parts.country), foldWhitespace(parts.productName), foldWhitespace(parts.sku).toUpperCase()]);
+}

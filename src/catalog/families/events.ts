@@ -1,0 +1,62 @@
+/** Events of the family stream (`family-<id>`): the public unit of the catalog. */
+import { z } from 'zod';
+import { defineEvent } from '../../platform/events/catalogue';
+import { idSchema } from '../../platform/ids';
+
+export const familyStreamId = (id: string) => `family-${id}`;
+
+const money = z.string().regex(/^\d+(\.\d{1,4})?$/, 'a decimal string such as "39.90"');
+const dimensionValues = z.object({
+  size: z.array(z.string()),
+  color: z.array(z.string()),
+  printCount: z.array(z.string()),
+  craft: z.array(z.string()),
+  logistics: z.array(z.string()),
+});
+export const overrideKey = z.object({ size: z.string(), color: z.string(), printCount: z.string(), craft: z.string(), logistics: z.string() });
+export type OverrideKey = z.infer<typeof overrideKey>;
+
+export const FamilyCreated = defineEvent(
+  'FamilyCreated',
+  1,
+  z.object({
+    familyId: idSchema,
+    name: z.string().min(1),
+    /** country + productName + SKU of the links it groups; null for a manual family without one */
+    familyNameKey: z.string().nullable(),
+    autoManaged: z.boolean(),
+    locked: z.boolean(),
+  }),
+);
+export const FamilyRenamed = defineEvent('FamilyRenamed', 1, z.object({ familyId: idSchema, name: z.string().min(1) }));
+export const FamilyLocked = defineEvent('FamilyLocked', 1, z.object({ familyId: idSchema }));
+export const FamilyUnlocked = defineEvent('FamilyUnlocked', 1, z.object({ familyId: idSchema }));
+/** The family's record of membership changes (the link stream holds the membership itself). */
+export const FamilyMemberAdded = defineEvent('FamilyMemberAdded', 1, z.object({ familyId: idSchema, linkId: idSchema }));
+export const FamilyMemberRemoved = defineEvent('FamilyMemberRemoved', 1, z.object({ familyId: idSchema, linkId: idSchema }));
+export const FamilyCustomMemberAdded = defineEvent(
+  'FamilyCustomMemberAdded',
+  1,
+  z.object({ familyId: idSchema, goodId: idSchema, tags: dimensionValues, price: money }),
+);
+export const FamilyCustomMemberRemoved = defineEvent('FamilyCustomMemberRemoved', 1, z.object({ familyId: idSchema, goodId: idSchema }));
+export const FamilyPriceOverrideSet = defineEvent('FamilyPriceOverrideSet', 1, overrideKey.extend({ familyId: idSchema, price: money }));
+export const FamilyPriceOverrideRemoved = defineEvent('FamilyPriceOverrideRemoved', 1, overrideKey.extend({ familyId: idSchema }));
+/** Consolidation: a pure fragment family merged into the one that has goods, then gone. */
+export const FamilyMergedInto = defineEvent('FamilyMergedInto', 1, z.object({ familyId: idSchema, intoFamilyId: idSchema }));
+export const FamilyDeleted = defineEvent('FamilyDeleted', 1, z.object({ familyId: idSchema }));
+
+export const familyEvents = [
+  FamilyCreated,
+  FamilyRenamed,
+  FamilyLocked,
+  FamilyUnlocked,
+  FamilyMemberAdded,
+  FamilyMemberRemoved,
+  FamilyCustomMemberAdded,
+  FamilyCustomMemberRemoved,
+  FamilyPriceOverrideSet,
+  FamilyPriceOverrideRemoved,
+  FamilyMergedInto,
+  FamilyDeleted,
+] as const;

@@ -1,0 +1,129 @@
+/**
+ * Recomputes a family's materialised aggregates from the catalog projection's own tables, inside
+ * the projection's batch transaction. The computation itself is pure (../domain/matrix.ts); this
+ * file only loads its inputs in a fixed order (links by id) and stores the result, so a rebuild
+ * from zero gives byte-identical rows.
+ */
+import type { LinkDetail } from '../links/events';
+import {
+  computeFamilyMatrix,
+  contributingLinks,
+  mediaByColor,
+  toPublicPriceMatrix,
+  unionPackagingSpecs,
+  unionSizeChart,
+  unionVariants,
+  type MatrixLink,
+  type MediaSource,
+} from '../domain/matrix';
+import type { DimensionValuesInput } from '../domain/tags';
+import type { ProjectionDb } from '../../platform/projections/definition';
+import { stableJson } from '../../sync/event-ids';
+
+interface LinkRow {
+  id: string;
+  family_id: string;
+  organised: boolean;
+  delisted: boolean;
+  tags: DimensionValuesInput | null;
+  price: string;
+  detail: LinkDetail | null;
+}
+
+export async function recomputeFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<void> {
+  if (familyIds.length === 0) return;
+  const ids = [...new Set(familyIds)];
+  const families = await db.query<{ id: string }>(`SELECT id FROM families WHERE id = ANY($1::bigint[])`, [ids]);
+  const present = families.rows.map((r) => r.id);
+  if (present.length === 0) return;
+
+  // One query per input for all touched families, each in a fixed order.
+  const links = await db.query<LinkRow>(
+    `SELECT id, family_id, parsed_country IS NOT NULL AS organised, delisted, tags, price::text AS price, detail
+       FROM origin_goods WHERE family_id = ANY($1::bigint[]) ORDER BY id`,
+    [present],
+  );
+  const custom = await db.query<{ family_id: string; good_id: string; tags: DimensionValuesInput; price: string }>(
+    `SELECT family_id, good_id, tags, price::text AS price FROM family_custom_members WHERE family_id = ANY($1::bigint[]) ORDER BY good_id`,
+    [present],
+  );
+  const overrides = await db.query<{ family_id: string; size: string; color: string; print_count: string; craft: string; logistics: string; price: string }>(
+    `SELECT family_id, size, color, print_count, craft, logistics, price::text AS price FROM family_overrides
+      WHERE family_id = ANY($1::bigint[]) ORDER BY size, color, print_count, craft, logistics`,
+    [present],
+  );
+  const goods = await db.query<{ family_id: string; id: string }>(
+    `SELECT family_id, id FROM goods WHERE family_id = ANY($1::bigint[]) ORDER BY good_priority DESC, created_at DESC, id ASC`,
+    [present],
+  );
+  // Secondary origins of the family's goods add their media (merged, URL de-duplicated).
+  const secondary = await db.query<{ family_id: string; origin_good_id: string; media: LinkDetail['media'] | null }>(
+    `SELECT g.family_id, gog.origin_good_id, og.detail->'media' AS media
+       FROM goods g JOIN good_origin_goods gog ON gog.good_id = g.id JOIN origin_goods og ON og.id = gog.origin_good_id
+      WHERE g.family_id = ANY($1::bigint[]) AND NOT og.delisted
+      ORDER BY g.id, gog.position`,
+    [present],
+  );
+
+  const group = <T extends { family_id: string }>(rows: T[]) => {
+    const m = new Map<string, T[]>();
+    for (const r of rows) {
+      let list = m.get(r.family_id);
+      if (!list) m.set(r.family_id, (list = []));
+      list.push(r);
+    }
+    return m;
+  };
+  const linksBy = group(links.rows);
+  const customBy = group(custom.rows);
+  const overridesBy = group(overrides.rows);
+  const goodsBy = group(goods.rows);
+  const secondaryBy = group(secondary.rows);
+
+  for (const familyId of present) {
+    const memberRows = linksBy.get(familyId) ?? [];
+    const members: MatrixLink[] = memberRows.map((l) => ({
+      id: l.id,
+      organised: l.organised,
+      delisted: l.delisted,
+      tags: l.tags ?? {},
+      listPrice: l.price,
+      detail: l.detail,
+    }));
+    const matrix = computeFamilyMatrix({
+      links: members,
+      customMembers: (customBy.get(familyId) ?? []).map((c) => ({ goodId: c.good_id, tags: c.tags, price: c.price })),
+      overrides: (overridesBy.get(familyId) ?? []).map((o) => ({
+        size: o.size,
+        color: o.color,
+        printCount: o.print_count,
+        craft: o.craft,
+        logistics: o.logistics,
+        price: o.price,
+      })),
+    });
+    const mediaSources: MediaSource[] = [
+      ...contributingLinks(members).map((l) => ({ linkId: l.id, media: l.detail?.media ?? [] })),
+      ...(secondaryBy.get(familyId) ?? []).map((s) => ({ linkId: s.origin_good_id, media: s.media ?? [] })),
+    ];
+    const familyGoods = goodsBy.get(familyId) ?? [];
+    await db.query(
+      `UPDATE families SET member_count = $2, good_count = $3, representative_good_id = $4, variants = $5, size_chart = $6,
+              packaging_specs = $7, price_matrix = $8, conflicts = $9, lowest_price = $10, media_by_color = $11
+        WHERE id = $1`,
+      [
+        familyId,
+        memberRows.length,
+        familyGoods.length,
+        familyGoods[0]?.id ?? null,
+        stableJson(unionVariants(members)),
+        stableJson(unionSizeChart(members)),
+        stableJson(unionPackagingSpecs(members)),
+        stableJson({ ...toPublicPriceMatrix(matrix), invalidOverrides: matrix.invalidOverrides }),
+        stableJson(matrix.conflicts),
+        matrix.lowestPrice,
+        stableJson(mediaByColor(mediaSources)),
+      ],
+    );
+  }
+}

@@ -1,0 +1,297 @@
+/** Family management (API.md): CRUD, lock, members, custom members, price overrides, history. */
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Services } from '../../main';
+import { runCommand, loadStream, type Actor } from '../../platform/commands';
+import { AppError } from '../../platform/errors';
+import { parseWith } from '../../platform/http/errors';
+import { parseQuery } from '../../platform/http/validate';
+import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
+import { newId, parseId, idSchema } from '../../platform/ids';
+import { actorOf } from '../admin';
+import { computeFamilyMatrix, contributingLinks, mediaByColor, toPublicPriceMatrix, unionPackagingSpecs, unionSizeChart, unionVariants, validateOverrideKey, type MatrixLink } from '../domain/matrix';
+import { normaliseMoney } from '../domain/money';
+import { linkStream } from '../links/state';
+import { familyStreamId } from './events';
+import { decideAddCustomMember, decideCreate, decideDelete, decideRemoveCustomMember, decideRemoveOverride, decideSetOverride, decideUpdate, requireFamily } from './decide';
+import { familyStream, type FamilyState } from './state';
+import type { Organiser } from '../organisation/organise';
+
+const money = z.string().regex(/^\d{1,10}(\.\d{1,4})?$/, 'a decimal string such as "39.90"');
+const values = z.array(z.string().min(1).max(50)).max(50);
+const dimensionValues = z.object({ size: values, color: values, printCount: values, craft: values, logistics: values }).strict();
+const overrideKey = z.object({ size: z.string(), color: z.string(), printCount: z.string(), craft: z.string(), logistics: z.string() }).strict();
+
+const createBody = z.object({ name: z.string().trim().min(1).max(200), familyNameKey: z.string().max(300).nullable().optional() }).strict();
+const patchBody = z.object({ name: z.string().trim().min(1).max(200).optional(), locked: z.boolean().optional() }).strict();
+const memberBody = z.object({ originGoodId: idSchema }).strict();
+const customBody = z.object({ goodId: idSchema, tags: dimensionValues, price: money }).strict();
+const listQuery = pageQuery.extend({ keyword: z.string().max(100).optional(), locked: z.enum(['true', 'false']).optional() }).strict();
+const historyQuery = z.object({ at: z.iso.datetime({ offset: true }).optional() }).strict();
+
+interface FamilyRow {
+  id: string;
+  name: string;
+  family_name_key: string | null;
+  auto_managed: boolean;
+  locked: boolean;
+  member_count: number;
+  good_count: number;
+  representative_good_id: string | null;
+  variants: unknown;
+  size_chart: unknown;
+  packaging_specs: unknown;
+  price_matrix: Record<string, unknown>;
+  conflicts: unknown;
+  lowest_price: string | null;
+  media_by_color: unknown;
+  revision: string;
+}
+
+function familyView(f: FamilyRow, members: unknown[], customMembers: unknown[], overrides: unknown[]) {
+  const { invalidOverrides, ...priceMatrix } = f.price_matrix as { invalidOverrides?: unknown };
+  return {
+    id: f.id,
+    name: f.name,
+    familyNameKey: f.family_name_key,
+    autoManaged: f.auto_managed,
+    locked: f.locked,
+    memberCount: f.member_count,
+    goodCount: f.good_count,
+    representativeGoodId: f.representative_good_id,
+    members,
+    customMembers,
+    overrides,
+    lowestPrice: f.lowest_price === null ? null : normaliseMoney(f.lowest_price),
+    priceMatrix,
+    invalidOverrides: invalidOverrides ?? [],
+    conflicts: f.conflicts,
+    variants: f.variants,
+    sizeChart: f.size_chart,
+    packagingSpecs: f.packaging_specs,
+    mediaByColor: f.media_by_color,
+    revision: f.revision,
+  };
+}
+
+export async function readFamily(s: Services, id: string) {
+  const f = await s.pool.query<FamilyRow>(`SELECT *, lowest_price::text AS lowest_price FROM families WHERE id = $1`, [id]);
+  const row = f.rows[0];
+  if (!row) throw AppError.notFound('FAMILY.NOT_FOUND', `no family ${id}`);
+  const [members, custom, overrides] = await Promise.all([
+    s.pool.query(
+      `SELECT id, name, delisted, parsed_country IS NOT NULL AS organised, tags, tags_manual AS "tagsManual", tags_missing AS missing
+         FROM origin_goods WHERE family_id = $1 ORDER BY id`,
+      [id],
+    ),
+    s.pool.query(`SELECT good_id AS "goodId", tags, price::text AS price FROM family_custom_members WHERE family_id = $1 ORDER BY good_id`, [id]),
+    s.pool.query(
+      `SELECT size, color, print_count AS "printCount", craft, logistics, price::text AS price FROM family_overrides WHERE family_id = $1
+        ORDER BY size, color, print_count, craft, logistics`,
+      [id],
+    ),
+  ]);
+  return familyView(
+    row,
+    members.rows,
+    custom.rows.map((c) => ({ ...c, price: normaliseMoney(c.price) })),
+    overrides.rows.map((o) => ({ ...o, price: normaliseMoney(o.price) })),
+  );
+}
+
+/** The family as it was at `at`: its stream and its members' streams folded up to then, aggregates recomputed. */
+async function familyAt(s: Services, id: string, at: Date) {
+  const { state } = await loadStream(s, familyStream(id), at);
+  if (!state.exists) throw AppError.notFound('FAMILY.NOT_FOUND', `family ${id} did not exist at ${at.toISOString()}`);
+  const links: (MatrixLink & { name: string })[] = [];
+  for (const linkId of [...state.members].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))) {
+    const l = (await loadStream(s, linkStream(linkId), at)).state;
+    if (l.familyId !== id) continue; // recorded as joined, but had moved on by then
+    links.push({ id: linkId, name: l.name, organised: l.parsed !== null, delisted: l.delisted, tags: l.tags ?? {}, listPrice: l.price, detail: l.detail });
+  }
+  const matrix = computeFamilyMatrix({ links, customMembers: state.customMembers, overrides: state.overrides });
+  return {
+    id,
+    name: state.name,
+    familyNameKey: state.familyNameKey,
+    autoManaged: state.autoManaged,
+    locked: state.locked,
+    gone: state.gone,
+    memberCount: links.length,
+    members: links.map((l) => ({ id: l.id, name: l.name, delisted: l.delisted, organised: l.organised, tags: l.tags })),
+    customMembers: state.customMembers,
+    overrides: state.overrides,
+    lowestPrice: matrix.lowestPrice,
+    priceMatrix: toPublicPriceMatrix(matrix),
+    invalidOverrides: matrix.invalidOverrides,
+    conflicts: matrix.conflicts,
+    variants: unionVariants(links),
+    sizeChart: unionSizeChart(links),
+    packagingSpecs: unionPackagingSpecs(links),
+    mediaByColor: mediaByColor(contributingLinks(links).map((l) => ({ linkId: l.id, media: l.detail?.media ?? [] }))),
+  };
+}
+
+/** Moves a link into `familyId` (or out of any family when null), recording it on both families' streams. */
+export async function setLinkFamily(s: Services, linkId: string, familyId: string | null, actor: Actor, why: string): Promise<string | null> {
+  let previous: string | null = null;
+  const r = await runCommand(s, linkStream(linkId), {
+    name: why,
+    actor,
+    noWait: true,
+    decide: (link) => {
+      if (!link.exists) throw AppError.notFound('ORIGIN_GOOD.NOT_FOUND', `no origin good ${linkId}`);
+      previous = link.familyId;
+      if (link.familyId === familyId) return [];
+      const events = [];
+      if (link.familyId) events.push({ type: 'LinkLeftFamily', data: { linkId, familyId: link.familyId } });
+      if (familyId) events.push({ type: 'LinkJoinedFamily', data: { linkId, familyId } });
+      return events;
+    },
+  });
+  if (!r.position) return previous;
+  const streams = [r.events.length ? `link-${linkId}` : ''];
+  if (previous) {
+    await runCommand(s, familyStream(previous), { name: why, actor, noWait: true, decide: () => [{ type: 'FamilyMemberRemoved', data: { familyId: previous!, linkId } }] });
+    streams.push(familyStreamId(previous));
+  }
+  if (familyId) {
+    const f = await runCommand(s, familyStream(familyId), { name: why, actor, noWait: true, decide: () => [{ type: 'FamilyMemberAdded', data: { familyId, linkId } }] });
+    if (f.position) await s.waitForProjections(f.position, [familyStreamId(familyId)]);
+  }
+  await s.waitForProjections(r.position, streams.filter(Boolean));
+  return previous;
+}
+
+export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHandler): Router {
+  const r = Router();
+  const family = (req: { params: Record<string, unknown> }) => parseId(req.params.id);
+  const command = async (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], name: string, decide: (st: FamilyState) => ReturnType<typeof decideUpdate>) => {
+    const id = family(req);
+    await runCommand(s, familyStream(id), { name, actor: actorOf(req, res), decide });
+    return id;
+  };
+
+  r.post('/product-families/organize', guard, async (req, res) => {
+    res.json(await organiser.organise(actorOf(req, res).by));
+  });
+  r.get('/product-families/organize/status', guard, (_req, res) => {
+    res.json(organiser.progress);
+  });
+  r.post('/product-families/auto-group', guard, async (req, res) => {
+    res.json(await organiser.organise(actorOf(req, res).by, { groupOnly: true }));
+  });
+
+  r.get('/product-families', guard, async (req, res) => {
+    const q = parseQuery(listQuery, req.query);
+    const { limit, offset } = limitOffset(q);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.keyword) where.push(`name ILIKE $${params.push(`%${q.keyword.replace(/[\\%_]/g, (c) => '\\' + c)}%`)}`);
+    if (q.locked) where.push(`locked = $${params.push(q.locked === 'true')}`);
+    const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM families ${w}`, params);
+    const rows = await s.pool.query(
+      `SELECT id, name, family_name_key AS "familyNameKey", auto_managed AS "autoManaged", locked, member_count AS "memberCount",
+              good_count AS "goodCount", lowest_price::text AS "lowestPrice", representative_good_id AS "representativeGoodId"
+         FROM families ${w} ORDER BY id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`,
+      params,
+    );
+    res.json(paged(rows.rows, Number(total.rows[0]!.n), q.page, q.pageSize));
+  });
+
+  r.post('/product-families', guard, async (req, res) => {
+    const b = parseWith(createBody, req.body, 'body');
+    const id = newId();
+    await runCommand(s, familyStream(id), { name: 'CreateFamily', actor: actorOf(req, res), decide: (st) => decideCreate(st, b.name, b.familyNameKey ?? null) });
+    res.status(201).json(await readFamily(s, id));
+  });
+
+  r.get('/product-families/:id', guard, async (req, res) => {
+    res.json(await readFamily(s, family(req)));
+  });
+
+  r.patch('/product-families/:id', guard, async (req, res) => {
+    const b = parseWith(patchBody, req.body, 'body');
+    const id = await command(req, res, 'UpdateFamily', (st) => decideUpdate(st, b));
+    res.json(await readFamily(s, id));
+  });
+
+  r.delete('/product-families/:id', guard, async (req, res) => {
+    const id = family(req);
+    const facts = await s.pool.query<{ member_count: number; good_count: number }>(`SELECT member_count, good_count FROM families WHERE id = $1`, [id]);
+    const f = facts.rows[0] ?? { member_count: 0, good_count: 0 };
+    await command(req, res, 'DeleteFamily', (st) => decideDelete(st, { memberCount: f.member_count, goodCount: f.good_count }));
+    res.status(204).end();
+  });
+
+  r.post('/product-families/:id/members', guard, async (req, res) => {
+    const id = family(req);
+    const b = parseWith(memberBody, req.body, 'body');
+    requireFamily((await loadStream(s, familyStream(id))).state);
+    await setLinkFamily(s, b.originGoodId, id, actorOf(req, res), 'AddFamilyMember');
+    res.status(201).json(await readFamily(s, id));
+  });
+
+  r.delete('/product-families/:id/members/:originGoodId', guard, async (req, res) => {
+    const id = family(req);
+    const linkId = parseId(req.params.originGoodId, 'originGoodId');
+    const member = await s.pool.query(`SELECT 1 FROM origin_goods WHERE id = $1 AND family_id = $2`, [linkId, id]);
+    if (!member.rowCount) throw AppError.notFound('FAMILY.MEMBER_NOT_FOUND', `link ${linkId} is not a member of family ${id}`);
+    await setLinkFamily(s, linkId, null, actorOf(req, res), 'RemoveFamilyMember');
+    res.json(await readFamily(s, id));
+  });
+
+  r.post('/product-families/:id/custom-members', guard, async (req, res) => {
+    const b = parseWith(customBody, req.body, 'body');
+    const good = await s.pool.query<{ origin_good_id: string | null; family_id: string | null }>(`SELECT origin_good_id, family_id FROM goods WHERE id = $1`, [b.goodId]);
+    if (!good.rows[0]) throw AppError.notFound('GOOD.NOT_FOUND', `no good ${b.goodId}`);
+    if (good.rows[0].origin_good_id) throw AppError.badRequest('FAMILY.NOT_A_CUSTOM_GOOD', 'only custom goods (without an origin link) can be custom members');
+    const id = await command(req, res, 'AddCustomMember', (st) => decideAddCustomMember(st, b.goodId, b.tags, normaliseMoney(b.price)));
+    res.status(201).json(await readFamily(s, id));
+  });
+
+  r.delete('/product-families/:id/custom-members/:goodId', guard, async (req, res) => {
+    const goodId = parseId(req.params.goodId, 'goodId');
+    const id = await command(req, res, 'RemoveCustomMember', (st) => decideRemoveCustomMember(st, goodId));
+    res.json(await readFamily(s, id));
+  });
+
+  r.put('/product-families/:id/price-overrides', guard, async (req, res) => {
+    const b = parseWith(overrideKey.extend({ price: money }), req.body, 'body');
+    const id = family(req);
+    const current = await readFamily(s, id);
+    const issues = validateOverrideKey(current.priceMatrix as Parameters<typeof validateOverrideKey>[0], b);
+    const { price, ...key } = b;
+    await command(req, res, 'SetPriceOverride', (st) => decideSetOverride(st, key, normaliseMoney(price), issues));
+    res.json(await readFamily(s, id));
+  });
+
+  r.delete('/product-families/:id/price-overrides', guard, async (req, res) => {
+    // API.md: the same body as PUT, price optional (and ignored): a client can send back the cell it shows.
+    const { price: _ignored, ...key } = parseWith(overrideKey.extend({ price: money.optional() }), req.body, 'body');
+    const id = await command(req, res, 'RemovePriceOverride', (st) => decideRemoveOverride(st, key));
+    res.json(await readFamily(s, id));
+  });
+
+  r.get('/product-families/:id/history', guard, async (req, res) => {
+    const id = family(req);
+    const q = parseQuery(historyQuery, req.query);
+    if (q.at) {
+      const at = new Date(q.at);
+      res.json({ at: at.toISOString(), family: await familyAt(s, id, at) });
+      return;
+    }
+    const events = await s.store.readStream(familyStreamId(id));
+    if (events.length === 0) throw AppError.notFound('FAMILY.NOT_FOUND', `no family ${id}`);
+    res.json({
+      items: events.map((e) => {
+        const d = s.catalogue.decode(e);
+        return { position: `${e.position.commit}/${e.position.prepare}`, version: e.revision.toString(), type: e.type, at: e.recordedAt.toISOString(), by: e.metadata.by, why: e.metadata.why, data: d.data };
+      }),
+    });
+  });
+
+  return r;
+}
+

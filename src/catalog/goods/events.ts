@@ -1,0 +1,32 @@
+/** Events of the good stream (`good-<id>`): curated catalog products. */
+import { z } from 'zod';
+import { defineEvent } from '../../platform/events/catalogue';
+import { idSchema } from '../../platform/ids';
+
+export const goodStreamId = (id: string) => `good-${id}`;
+
+const fields = z.object({
+  name: z.string().min(1),
+  description: z.string().nullable(),
+  image: z.string().nullable(),
+  goodPriority: z.number(),
+  tagIds: z.array(idSchema),
+  tagFontColor: z.string().nullable(),
+  categoryId: idSchema.nullable(),
+  countryId: idSchema.nullable(),
+});
+
+export const GoodCreated = defineEvent(
+  'GoodCreated',
+  1,
+  fields.extend({
+    goodId: idSchema,
+    /** the primary origin link; null for a custom good */
+    originGoodId: idSchema.nullable(),
+  }),
+);
+export const GoodUpdated = defineEvent('GoodUpdated', 1, fields.partial().extend({ goodId: idSchema }));
+export const GoodOriginsSet = defineEvent('GoodOriginsSet', 1, z.object({ goodId: idSchema, secondaryOriginGoodIds: z.array(idSchema) }));
+export const GoodDeleted = defineEvent('GoodDeleted', 1, z.object({ goodId: idSchema }));
+
+export const goodEvents = [GoodCreated, GoodUpdated, GoodOriginsSet, GoodDeleted] as const;

@@ -1,0 +1,68 @@
+/**
+ * A link's state folded from its stream (`link-<id>`): what commands decide on when the read model
+ * cannot be trusted (a conflict, an audit).
+ */
+import type { DecodedEvent } from '../../platform/events/catalogue';
+import type { StreamSpec } from '../../platform/commands';
+import { linkStreamId, type DimensionValues, type LinkDetail, type LinkMirrorData } from './events';
+
+export interface LinkState {
+  exists: boolean;
+  name: string;
+  categoryId: string | null;
+  price: string;
+  delisted: boolean;
+  detail: LinkDetail | null;
+  parsed: { country: string; logistics: string; productName: string; sku: string; familyNameKey: string } | null;
+  tags: DimensionValues | null;
+  tagsManual: boolean;
+  familyId: string | null;
+}
+
+export const initialLinkState = (): LinkState => ({
+  exists: false,
+  name: '',
+  categoryId: null,
+  price: '0',
+  delisted: false,
+  detail: null,
+  parsed: null,
+  tags: null,
+  tagsManual: false,
+  familyId: null,
+});
+
+export function evolveLink(s: LinkState, e: DecodedEvent): LinkState {
+  const d = e.data as Record<string, unknown>;
+  switch (e.type) {
+    case 'LinkMirrored': {
+      const m = e.data as LinkMirrorData;
+      return { ...s, exists: true, name: m.name, categoryId: m.categoryId, price: m.price };
+    }
+    case 'LinkDelisted':
+      return { ...s, delisted: true };
+    case 'LinkRelisted':
+      return { ...s, delisted: false };
+    case 'LinkDetailSynced':
+      return { ...s, detail: d.detail as LinkDetail };
+    case 'LinkParsed':
+      return { ...s, parsed: d as unknown as NonNullable<LinkState['parsed']> };
+    case 'LinkTagsDerived':
+    case 'LinkTagsRestored':
+      return { ...s, tags: d.tags as DimensionValues, tagsManual: false };
+    case 'LinkTagsTakenOver':
+      return { ...s, tags: d.tags as DimensionValues, tagsManual: true };
+    case 'LinkJoinedFamily':
+      return { ...s, familyId: d.familyId as string };
+    case 'LinkLeftFamily':
+      return { ...s, familyId: null };
+    default:
+      return s;
+  }
+}
+
+export const linkStream = (linkId: string): StreamSpec<LinkState> => ({
+  streamId: linkStreamId(linkId),
+  initial: initialLinkState,
+  evolve: evolveLink,
+});

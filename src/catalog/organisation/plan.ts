@@ -1,0 +1,53 @@
+/**
+ * Organisation's per-link decisions, pure: parse the name into the parsed columns, derive tags
+ * (never over manual ones), and tell whether the link can enter the matrix. Grouping is decided in
+ * ./group.ts, against the families.
+ */
+import type { PendingEvent } from '../../platform/commands';
+import { stableJson } from '../../sync/event-ids';
+import { familyNameKey, parseLinkName, type ParsedLinkName } from '../domain/names';
+import { deriveLinkTags, type Dimension } from '../domain/tags';
+import type { DimensionValues, LinkDetail } from '../links/events';
+
+export interface LinkFacts {
+  id: string;
+  name: string;
+  detail: LinkDetail | null;
+  parsed: { country: string; logistics: string; productName: string; sku: string; familyNameKey: string } | null;
+  tags: DimensionValues | null;
+  tagsManual: boolean;
+}
+
+export interface LinkPlan {
+  events: PendingEvent[];
+  /** null: the name does not follow the grammar (reported, never grouped) */
+  parsed: (ParsedLinkName & { familyNameKey: string }) | null;
+  parsedChanged: boolean;
+  derivedChanged: boolean;
+  /** the tags the link has after the plan */
+  tags: DimensionValues | null;
+  /** craft / logistics missing from those tags: the link contributes no matrix cell */
+  missing: Dimension[];
+}
+
+export function planLink(link: LinkFacts): LinkPlan {
+  const p = parseLinkName(link.name);
+  if (!p) return { events: [], parsed: null, parsedChanged: false, derivedChanged: false, tags: link.tags, missing: [] };
+  const parsed = { ...p, familyNameKey: familyNameKey(p) };
+  const events: PendingEvent[] = [];
+  const columns = { country: p.country, logistics: p.logistics, productName: p.productName, sku: p.sku, familyNameKey: parsed.familyNameKey };
+  const parsedChanged = !link.parsed || stableJson(link.parsed) !== stableJson(columns);
+  if (parsedChanged) events.push({ type: 'LinkParsed', data: { linkId: link.id, ...columns } });
+  let tags = link.tags;
+  let derivedChanged = false;
+  if (!link.tagsManual) {
+    const derived = deriveLinkTags(p, link.detail);
+    if (!link.tags || stableJson(link.tags) !== stableJson(derived.values)) {
+      events.push({ type: 'LinkTagsDerived', data: { linkId: link.id, tags: derived.values, missing: derived.missing } });
+      derivedChanged = true;
+    }
+    tags = derived.values;
+  }
+  const missing = (['craft', 'logistics'] as const).filter((d) => !tags || tags[d].length === 0);
+  return { events, parsed, parsedChanged, derivedChanged, tags, missing };
+}

@@ -1,0 +1,94 @@
+/**
+ * POST /upload (authenticated, throttled): one image in the multipart field `file` → `{url}`.
+ * GET /uploads/:name: the stored files, under names this service generated and nothing else.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Router, type RequestHandler } from 'express';
+import multer from 'multer';
+import { z } from 'zod';
+import { AppError } from '../platform/errors';
+import type { RouteDoc } from '../platform/http/openapi';
+import type { Logger } from '../platform/log';
+import { LIMITS, throttle } from '../platform/http/rate-limit';
+import { sniffImage } from './sniff';
+
+export const FILE_FIELD = 'file';
+/** The only names GET /uploads/:name serves; anything else (`..`, encoded slashes, dotfiles) is a 404. */
+const STORED_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|webp|gif)$/;
+
+export const uploadRouteDocs: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/upload',
+    summary: 'Upload one png, jpg, webp or gif image (multipart field `file`)',
+    auth: true,
+    multipartFile: FILE_FIELD,
+    responses: { 201: z.object({ url: z.string() }) },
+  },
+];
+
+export interface UploadDeps {
+  uploadDir: string;
+  maxBytes: number;
+  apiPrefix: string;
+  guard: RequestHandler;
+  log?: Logger;
+}
+
+export function uploadRoutes({ uploadDir, maxBytes, apiPrefix, guard, log }: UploadDeps): Router {
+  const r = Router();
+  // In memory: the bytes are sniffed before anything touches the disk, and the size limit bounds memory.
+  const receive = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+  }).single(FILE_FIELD);
+
+  const receiveOne: RequestHandler = (req, res, next) => {
+    receive(req, res, (err: unknown) => {
+      if (!err) return next();
+      if (err instanceof multer.MulterError) {
+        if (err.code === 'LIMIT_FILE_SIZE') return next(new AppError('UPLOAD.TOO_LARGE', 413, `the file exceeds ${maxBytes} bytes`));
+        return next(AppError.badRequest('UPLOAD.INVALID', `${err.message}; send one file in the multipart field "${FILE_FIELD}"`));
+      }
+      next(err);
+    });
+  };
+
+  r.post('/upload', guard, throttle(LIMITS.upload, log), receiveOne, async (req, res) => {
+    const file = req.file;
+    if (!file) throw AppError.badRequest('UPLOAD.FILE_REQUIRED', `send one file in the multipart field "${FILE_FIELD}"`);
+    const image = sniffImage(file.buffer);
+    if (!image) throw new AppError('UPLOAD.UNSUPPORTED_TYPE', 415, 'only png, jpg, webp and gif images are accepted');
+    const name = `${randomUUID()}.${image.kind}`;
+    await mkdir(uploadDir, { recursive: true });
+    // `wx`: a generated name never overwrites anything.
+    await writeFile(path.join(uploadDir, name), file.buffer, { flag: 'wx', mode: 0o644 });
+    res.status(201).json({ url: `${apiPrefix}/uploads/${name}` });
+  });
+
+  r.get('/uploads/:name', (req, res, next) => {
+    const name = String(req.params.name);
+    if (!STORED_NAME.test(name)) return next(AppError.notFound('NOT_FOUND', 'no such file'));
+    res.sendFile(
+      name,
+      {
+        root: uploadDir,
+        dotfiles: 'deny',
+        headers: {
+          // The extension was chosen from the sniffed bytes, and the browser must not second-guess it.
+          'X-Content-Type-Options': 'nosniff',
+          'Cross-Origin-Resource-Policy': 'cross-origin',
+          // Names are never reused, so the content behind a URL never changes.
+          'Cache-Control': 'public, max-age=31536000, immutable',
+        },
+      },
+      (err) => {
+        if (err && !res.headersSent) next(AppError.notFound('NOT_FOUND', 'no such file'));
+      },
+    );
+  });
+
+  return r;
+}
