@@ -35,6 +35,7 @@ import { seedDemoCatalog } from './sync/demo';
 import { originGoodRoutes } from './catalog/links/routes';
 import { adminCatalogRoutes } from './catalog/admin-routes';
 import { familyRoutes } from './catalog/families/routes';
+import { goodRoutes } from './catalog/goods/routes';
 import { Organiser } from './catalog/organisation/organise';
 
 export interface OpenDatabase {
@@ -153,6 +154,7 @@ function apiRoutes(s: Services): Router {
   api.use(originGoodRoutes(s.pool, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
   api.use(familyRoutes(s, new Organiser(s), requireAdmin));
+  api.use(goodRoutes(s, requireAdmin));
   return api;
 }
 

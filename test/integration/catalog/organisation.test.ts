@@ -134,6 +134,56 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect((await svc.request('GET', `/product-families/abc`)).status).toBe(400);
   });
 
+  it('goods from links: normalised names, attribution to the link’s family, representative by priority', async () => {
+    const fid = (await familyOf('100001'))!;
+    const members = (await svc.db.pool.query(`SELECT id FROM origin_goods WHERE family_id = $1 ORDER BY id`, [fid])).rows.map((r) => r.id as string);
+    const batch = await svc.request('POST', '/goods/batch', { originGoodIds: members });
+    expect(batch.status).toBe(201);
+    expect(batch.body.created).toHaveLength(members.length);
+    const again = await svc.request('POST', '/goods/batch', { originGoodIds: [members[0]] });
+    expect(again.body.skipped).toEqual([expect.objectContaining({ originGoodId: members[0], code: 'GOOD.EXISTS_FOR_LINK' })]);
+
+    const good = (await svc.request('GET', `/goods/${batch.body.created[0]}`)).body;
+    expect(good).toMatchObject({ name: '纯棉短袖T恤 G5000', familyId: fid, originGoodId: '100001', originGood: { family: { id: fid, memberCount: members.length } } });
+
+    const family = (await svc.request('GET', `/product-families/${fid}`)).body;
+    expect(family.goodCount).toBe(members.length);
+    const last = batch.body.created[batch.body.created.length - 1];
+    expect(family.representativeGoodId).toBe(last); // same priority: the newest
+    const first = batch.body.created[0];
+    const patched = await svc.request('PATCH', `/goods/${first}`, { goodPriority: 10, name: 'G5000 纯棉短袖T恤' });
+    expect(patched.body).toMatchObject({ goodPriority: 10, name: '纯棉短袖T恤 G5000' });
+    expect((await svc.request('GET', `/product-families/${fid}`)).body.representativeGoodId).toBe(first);
+
+    const list = await svc.request('GET', `/goods?familyId=${fid}&pageSize=1000`);
+    expect(list.body).toMatchObject({ total: members.length, page: 1, pageSize: 1000 });
+    expect(list.body.items[0].originGood.family.memberCount).toBe(members.length);
+    expect((await svc.request('GET', '/goods?pageSize=1001')).status).toBe(400);
+  });
+
+  it('a custom good as a custom member adds its cells; merged secondary origins add media', async () => {
+    const fid = (await familyOf('100001'))!;
+    const custom = await svc.request('POST', '/goods', { name: '定制款 (Gildan 5000) G5000', goodPriority: 0 });
+    expect(custom.status).toBe(201);
+    expect(custom.body).toMatchObject({ name: '定制款 G5000', originGoodId: null, familyId: null });
+    const tags = { size: ['XXL'], color: ['金色'], printCount: ['单面印花'], craft: ['刺绣'], logistics: ['包邮'] };
+    const added = await svc.request('POST', `/product-families/${fid}/custom-members`, { goodId: custom.body.id, tags, price: '99.9' });
+    expect(added.status).toBe(201);
+    expect(added.body.priceMatrix.crafts).toContain('刺绣');
+    expect(added.body.priceMatrix.cells).toContainEqual({ size: 'XXL', color: '金色', printCount: '单面印花', craft: '刺绣', logistics: '包邮', price: '99.90' });
+    expect((await svc.request('GET', `/goods/${custom.body.id}`)).body.familyId).toBe(fid);
+
+    const other = (await svc.db.pool.query(`SELECT id FROM origin_goods WHERE family_id IS DISTINCT FROM $1 AND detail IS NOT NULL AND NOT delisted LIMIT 1`, [fid])).rows[0].id;
+    const good = (await svc.db.pool.query(`SELECT id FROM goods WHERE family_id = $1 AND origin_good_id IS NOT NULL LIMIT 1`, [fid])).rows[0].id;
+    const before = (await svc.request('GET', `/product-families/${fid}`)).body.mediaByColor;
+    const merged = await svc.request('PUT', `/goods/${good}/origins`, { secondaryOriginGoodIds: [other] });
+    expect(merged.body.secondaryOriginGoodIds).toEqual([other]);
+    const after = (await svc.request('GET', `/product-families/${fid}`)).body.mediaByColor;
+    const count = (m: Record<string, unknown[]>) => Object.values(m).flat().length;
+    expect(count(after)).toBeGreaterThan(count(before));
+    expect((await svc.request('PUT', `/goods/${good}/origins`, { secondaryOriginGoodIds: ['123456789'] })).status).toBe(400);
+  });
+
   it('a second organisation while one runs gets 409', async () => {
     const [a, b] = await Promise.all([svc.request('POST', '/product-families/organize'), svc.request('POST', '/product-families/organize')]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);

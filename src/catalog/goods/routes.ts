@@ -1,0 +1,225 @@
+/** Goods (API.md): create, batch create, detail, update, delete, merged origins, admin list and tree. */
+import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Services } from '../../main';
+import type { Pool } from '../../platform/db';
+import { runCommand, type Actor } from '../../platform/commands';
+import { AppError } from '../../platform/errors';
+import { parseWith } from '../../platform/http/errors';
+import { parseQuery } from '../../platform/http/validate';
+import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
+import { idSchema, newId, parseId } from '../../platform/ids';
+import { actorOf } from '../admin';
+import { goodNameFromLink } from '../domain/names';
+import { DIMENSIONS } from '../domain/tags';
+import type { DimensionValues } from '../links/events';
+import { decideCreateGood, decideDeleteGood, decideSetOrigins, decideUpdateGood, type LinkForGood } from './decide';
+import { goodStream } from './state';
+
+const fields = {
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(5000).nullable(),
+  image: z.string().max(2000).nullable(),
+  goodPriority: z.number().finite(),
+  tagIds: z.array(idSchema).max(200),
+  tagFontColor: z.string().max(32).nullable(),
+  categoryId: idSchema.nullable(),
+  countryId: idSchema.nullable(),
+};
+const createBody = z.object({ originGoodId: idSchema.optional(), ...fields }).partial().strict();
+const updateBody = z.object(fields).partial().strict();
+const batchBody = z.union([
+  z.object({ originGoodIds: z.array(idSchema).min(1).max(1000) }).strict(),
+  z.object({ goods: z.array(createBody).min(1).max(1000) }).strict(),
+]);
+const originsBody = z.object({ secondaryOriginGoodIds: z.array(idSchema).max(100) }).strict();
+const listQuery = pageQuery
+  .extend({
+    countryId: idSchema.optional(),
+    categoryId: idSchema.optional(),
+    familyId: idSchema.optional(),
+    keyword: z.string().max(100).optional(),
+  })
+  .strict();
+
+/** Tag ids of a link's dimension values (tags in the tag group of that dimension, by name). */
+async function dimensionTagIds(pool: Pool, tags: DimensionValues | null): Promise<string[]> {
+  if (!tags) return [];
+  const pairs = DIMENSIONS.flatMap((d) => tags[d].map((v) => [d, v] as const));
+  if (pairs.length === 0) return [];
+  const r = await pool.query<{ id: string }>(
+    `SELECT t.id FROM tags t JOIN tag_groups g ON g.id = t.group_id
+      WHERE NOT t.deleted AND NOT g.deleted AND (g.dimension, t.name) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+      ORDER BY t.sort_order, t.id`,
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+  );
+  return r.rows.map((x) => x.id);
+}
+
+export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGood> {
+  const r = await pool.query<{
+    id: string;
+    name: string;
+    image: string | null;
+    category_id: string | null;
+    category_name: string | null;
+    parsed_product_name: string | null;
+    parsed_sku: string | null;
+    country_id: string | null;
+    tags: DimensionValues | null;
+  }>(
+    `SELECT og.id, og.name, og.image, og.category_id, c.name AS category_name, og.parsed_product_name, og.parsed_sku, og.tags,
+            (SELECT co.id FROM countries co WHERE co.name = og.parsed_country AND NOT co.removed ORDER BY co.id LIMIT 1) AS country_id
+       FROM origin_goods og LEFT JOIN categories c ON c.id = og.category_id WHERE og.id = $1`,
+    [linkId],
+  );
+  const l = r.rows[0];
+  if (!l) throw AppError.notFound('ORIGIN_GOOD.NOT_FOUND', `no origin good ${linkId}`);
+  const parsed = l.parsed_product_name && l.parsed_sku ? { productName: l.parsed_product_name, sku: l.parsed_sku } : null;
+  return {
+    id: l.id,
+    derivedName: goodNameFromLink({ name: l.name, parsed, categoryName: l.category_name }),
+    categoryName: l.category_name,
+    categoryId: l.category_id,
+    countryId: l.country_id,
+    image: l.image,
+    tagIds: await dimensionTagIds(pool, l.tags),
+  };
+}
+
+/** One select for the detail and the list, so a page of 1000 goods is one query. */
+const GOOD_SELECT = `
+  SELECT g.id, g.name, g.description, g.image, g.good_priority::float8 AS "goodPriority", g.tag_ids::text[] AS "tagIds",
+         g.tag_font_color AS "tagFontColor", g.category_id AS "categoryId", g.country_id AS "countryId", g.family_id AS "familyId",
+         g.origin_good_id AS "originGoodId", g.created_at AS "createdAt", g.updated_at AS "updatedAt", g.revision,
+         COALESCE((SELECT array_agg(gog.origin_good_id::text ORDER BY gog.position) FROM good_origin_goods gog WHERE gog.good_id = g.id), '{}') AS "secondaryOriginGoodIds",
+         CASE WHEN og.id IS NULL THEN NULL ELSE json_build_object(
+           'id', og.id::text, 'name', og.name, 'delisted', og.delisted,
+           'family', CASE WHEN f.id IS NULL THEN NULL ELSE json_build_object('id', f.id::text, 'memberCount', f.member_count) END
+         ) END AS "originGood"
+    FROM goods g LEFT JOIN origin_goods og ON og.id = g.origin_good_id LEFT JOIN families f ON f.id = og.family_id`;
+
+export async function readGood(pool: Pool, id: string) {
+  const r = await pool.query(`${GOOD_SELECT} WHERE g.id = $1`, [id]);
+  if (!r.rows[0]) throw AppError.notFound('GOOD.NOT_FOUND', `no good ${id}`);
+  return r.rows[0];
+}
+
+/** Creates one good; a link that already has a good as its primary origin is a 409. */
+export async function createGood(s: Services, input: z.infer<typeof createBody>, actor: Actor, noWait = false): Promise<string> {
+  const { originGoodId, ...rest } = input;
+  let link: LinkForGood | null = null;
+  if (originGoodId) {
+    link = await linkForGood(s.pool, originGoodId);
+    const existing = await s.pool.query(`SELECT id FROM goods WHERE origin_good_id = $1`, [originGoodId]);
+    if (existing.rowCount) throw AppError.conflict('GOOD.EXISTS_FOR_LINK', `link ${originGoodId} already has good ${existing.rows[0].id}`);
+  }
+  const id = newId();
+  await runCommand(s, goodStream(id), { name: 'CreateGood', actor, noWait, decide: (st) => decideCreateGood(st, rest, link) });
+  return id;
+}
+
+export function goodRoutes(s: Services, guard: RequestHandler): Router {
+  const r = Router();
+
+  r.get('/goods', guard, async (req, res) => {
+    const q = parseQuery(listQuery, req.query);
+    const { limit, offset } = limitOffset(q);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.countryId) where.push(`g.country_id = $${params.push(q.countryId)}`);
+    if (q.familyId) where.push(`g.family_id = $${params.push(q.familyId)}`);
+    if (q.categoryId) {
+      // any level: the category or one of its descendants
+      where.push(`g.category_id IN (WITH RECURSIVE sub AS (SELECT id FROM categories WHERE id = $${params.push(q.categoryId)}
+                   UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`);
+    }
+    if (q.keyword) where.push(`g.name ILIKE $${params.push(`%${q.keyword.replace(/[\\%_]/g, (c) => '\\' + c)}%`)}`);
+    const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM goods g ${w}`, params);
+    const items = await s.pool.query(`${GOOD_SELECT} ${w} ORDER BY g.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`, params);
+    res.json(paged(items.rows, Number(total.rows[0]!.n), q.page, q.pageSize));
+  });
+
+  r.post('/goods', guard, async (req, res) => {
+    const id = await createGood(s, parseWith(createBody, req.body, 'body'), actorOf(req, res));
+    res.status(201).json(await readGood(s.pool, id));
+  });
+
+  r.post('/goods/batch', guard, async (req, res) => {
+    const b = parseWith(batchBody, req.body, 'body');
+    const inputs = 'originGoodIds' in b ? [...new Set(b.originGoodIds)].map((originGoodId) => ({ originGoodId })) : b.goods;
+    const actor = actorOf(req, res);
+    const created: string[] = [];
+    const skipped: { originGoodId?: string; code: string; message: string }[] = [];
+    for (const input of inputs) {
+      try {
+        created.push(await createGood(s, input, actor, true));
+      } catch (e) {
+        if (!(e instanceof AppError) || e.status >= 500) throw e;
+        skipped.push({ ...(input.originGoodId ? { originGoodId: input.originGoodId } : {}), code: e.code, message: e.message });
+      }
+    }
+    // One wait for the whole batch: the projections reach the last good's append.
+    await s.waitForProjections(await s.store.headPosition(['good-']), ['good-0']);
+    res.status(201).json({ created, skipped });
+  });
+
+  r.get('/goods/tree', guard, async (_req, res) => {
+    // country → category → families (configuration count: the family's goods) and goods without family
+    const rows = await s.pool.query(
+      `SELECT g.country_id AS "countryId", co.name AS "countryName", g.category_id AS "categoryId", c.name AS "categoryName",
+              g.family_id AS "familyId", f.name AS "familyName", count(*)::int AS "configurationCount",
+              json_agg(json_build_object('id', g.id::text, 'name', g.name) ORDER BY g.id) AS goods
+         FROM goods g LEFT JOIN countries co ON co.id = g.country_id LEFT JOIN categories c ON c.id = g.category_id
+         LEFT JOIN families f ON f.id = g.family_id
+        GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY min(co.sort_order), 1, min(c.sort_order), 3, 5`,
+    );
+    const countries = new Map<string, { id: string | null; name: string | null; categories: Map<string, { id: string | null; name: string | null; nodes: unknown[] }> }>();
+    for (const row of rows.rows) {
+      const ck = String(row.countryId);
+      if (!countries.has(ck)) countries.set(ck, { id: row.countryId, name: row.countryName, categories: new Map() });
+      const country = countries.get(ck)!;
+      const gk = String(row.categoryId);
+      if (!country.categories.has(gk)) country.categories.set(gk, { id: row.categoryId, name: row.categoryName, nodes: [] });
+      const node = row.familyId
+        ? { kind: 'family', id: row.familyId, name: row.familyName, configurationCount: row.configurationCount, goods: row.goods }
+        : { kind: 'goods', goods: row.goods };
+      country.categories.get(gk)!.nodes.push(node);
+    }
+    res.json({
+      items: [...countries.values()].map((c) => ({ id: c.id, name: c.name, categories: [...c.categories.values()].map((g) => ({ id: g.id, name: g.name, items: g.nodes })) })),
+    });
+  });
+
+  r.get('/goods/:id', guard, async (req, res) => {
+    res.json(await readGood(s.pool, parseId(req.params.id)));
+  });
+
+  r.patch('/goods/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const patch = parseWith(updateBody, req.body, 'body');
+    const origin = (await s.pool.query<{ origin_good_id: string | null }>(`SELECT origin_good_id FROM goods WHERE id = $1`, [id])).rows[0]?.origin_good_id;
+    const link = origin ? await linkForGood(s.pool, origin) : null;
+    await runCommand(s, goodStream(id), { name: 'UpdateGood', actor: actorOf(req, res), decide: (st) => decideUpdateGood(st, patch, link) });
+    res.json(await readGood(s.pool, id));
+  });
+
+  r.delete('/goods/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    await runCommand(s, goodStream(id), { name: 'DeleteGood', actor: actorOf(req, res), decide: decideDeleteGood });
+    res.status(204).end();
+  });
+
+  r.put('/goods/:id/origins', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const b = parseWith(originsBody, req.body, 'body');
+    const known = await s.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE id = ANY($1::bigint[])`, [b.secondaryOriginGoodIds]);
+    const missing = b.secondaryOriginGoodIds.filter((x) => !known.rows.some((k) => k.id === x));
+    if (missing.length) throw AppError.badRequest('GOOD.UNKNOWN_ORIGIN', 'unknown origin goods', { missing });
+    await runCommand(s, goodStream(id), { name: 'SetGoodOrigins', actor: actorOf(req, res), decide: (st) => decideSetOrigins(st, b.secondaryOriginGoodIds) });
+    res.json(await readGood(s.pool, id));
+  });
+
+  return r;
+}
