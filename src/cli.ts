@@ -13,6 +13,7 @@ import { ProjectionRunner } from './platform/projections/runner';
 import { startSimulator } from './sync/simulator';
 import { userInfo } from 'node:os';
 import { getRun, type SyncKind } from './sync/runs';
+import { Organiser } from './catalog/organisation/organise';
 
 const program = new Command('catalog').description('Event-sourced product catalog service');
 
@@ -215,6 +216,34 @@ program
       return run.state !== 'succeeded';
     });
     if (failed) process.exitCode = 1;
+  });
+
+program
+  .command('organise')
+  .alias('organize')
+  .description('organise links into families: parse names, derive tags, auto-group, consolidate; prints the report')
+  .option('--group-only', 'only the auto-group step')
+  .action(async (o: { groupOnly?: boolean }) => {
+    await withServices(async (s) => {
+      await s.engine.startRunners();
+      const organiser = new Organiser(s);
+      const bar = new SingleBar({ format: 'organise {phase} [{bar}] {value}/{total}', hideCursor: true }, Presets.shades_classic);
+      bar.start(1, 0, { phase: 'parse' });
+      const timer = setInterval(() => {
+        const p = organiser.progress;
+        bar.setTotal(Math.max(p.total, 1));
+        bar.update(p.done, { phase: p.phase ?? '' });
+      }, 250);
+      try {
+        const report = await organiser.organise(`operator:${userInfo().username}`, { groupOnly: o.groupOnly });
+        bar.update(bar.getTotal(), { phase: 'done' });
+        bar.stop();
+        process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+      } finally {
+        clearInterval(timer);
+        bar.stop();
+      }
+    });
   });
 
 program

@@ -151,7 +151,7 @@ function apiRoutes(s: Services): Router {
   }
   api.use(projectionRoutes(s.engine, requireAdmin));
   api.use(syncRoutes(s.sync, s.pool, requireAdmin));
-  api.use(originGoodRoutes(s.pool, requireAdmin));
+  api.use(originGoodRoutes(s, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
   api.use(familyRoutes(s, new Organiser(s), requireAdmin));
   api.use(goodRoutes(s, requireAdmin));

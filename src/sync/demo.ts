@@ -1,9 +1,12 @@
 /**
  * The start-up demo (DOMAIN.md): on an empty database with the built-in simulator, do what an
- * operator would do, so a new user sees a full catalog. Runs in the background; /readyz does not
+ * operator would do (sync categories, links and details, organise, create goods for the organised
+ * links), so a new user sees a full catalog. Runs in the background; /readyz does not
  * wait for it.
  */
 import type { Services } from '../main';
+import { Organiser } from '../catalog/organisation/organise';
+import { createGood } from '../catalog/goods/routes';
 
 export async function seedDemoCatalog(s: Services): Promise<void> {
   const empty = await s.pool.query(`SELECT NOT EXISTS (SELECT 1 FROM es_streams LIMIT 1) AS empty`);
@@ -20,4 +23,14 @@ export async function seedDemoCatalog(s: Services): Promise<void> {
     log.info({ kind, state: run.state, counts: run.counts }, 'demo step finished');
     if (run.state !== 'succeeded') return;
   }
+  const report = await new Organiser(s).organise('system:demo');
+  log.info({ parsed: report.parsed, created: report.created, unparseable: report.unparseable.length }, 'demo catalog organised');
+  // A good for every organised link, as an operator would create them, so every family is public.
+  const links = await s.pool.query<{ id: string }>(
+    `SELECT og.id FROM origin_goods og WHERE og.family_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id) ORDER BY og.id`,
+  );
+  const actor = { by: 'system:demo' };
+  for (const l of links.rows) await createGood(s, { originGoodId: l.id }, actor, true);
+  await s.waitForProjections(await s.store.headPosition(['good-']), ['good-0']);
+  log.info({ goods: links.rows.length }, 'demo goods created');
 }

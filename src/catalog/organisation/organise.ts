@@ -15,6 +15,7 @@ import { familyStreamId } from '../families/events';
 import { linkStreamId, type DimensionValues, type LinkDetail } from '../links/events';
 import { evolveLink, initialLinkState } from '../links/state';
 import type { Dimension } from '../domain/tags';
+import { ensureDimensionTags } from '../links/dimension-tags';
 import { decideConsolidation, decideGrouping, type FamilyFacts } from './group';
 import { planLink, type LinkFacts } from './plan';
 
@@ -117,6 +118,7 @@ export class Organiser {
       if (plan.parsedChanged) report.parsed++;
       if (plan.derivedChanged) report.derived++;
       if (plan.events.length) touched.add(link.id);
+      link.tags = plan.tags;
       if (!plan.parsed) report.unparseable.push({ id: link.id, name: link.name });
       else {
         if (plan.missing.length) report.incomplete.push({ id: link.id, name: link.name, missing: plan.missing });
@@ -124,6 +126,12 @@ export class Organiser {
       }
       this.progress.done++;
     });
+
+    // Every derived value gets its tag (in its dimension's tag group), so administrators and the
+    // storefront see link tags as tags.
+    const seen: Partial<Record<Dimension, string[]>> = {};
+    for (const l of links) for (const d of ['size', 'color', 'printCount', 'craft', 'logistics'] as const) (seen[d] ??= []).push(...(l.tags?.[d] ?? []));
+    await ensureDimensionTags(this.s, seen, { by: meta.by, correlationId: meta.correlationId });
 
     // 3. Auto-group.
     this.progress.phase = 'group';

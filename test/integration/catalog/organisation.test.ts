@@ -184,6 +184,58 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect((await svc.request('PUT', `/goods/${good}/origins`, { secondaryOriginGoodIds: ['123456789'] })).status).toBe(400);
   });
 
+  it('organisation made a tag for every derived value, in its dimension’s group', async () => {
+    const og = (await svc.request('GET', '/origin-goods/100001')).body;
+    expect(og.tags).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: '直喷', dimension: 'craft' }),
+        expect.objectContaining({ name: '双面印花', dimension: 'printCount' }),
+        expect.objectContaining({ name: '包邮', dimension: 'logistics' }),
+      ]),
+    );
+    expect(og.parsed).toEqual({ country: '美国', logistics: '包邮', productName: '纯棉短袖T恤', sku: 'G5000' });
+  });
+
+  it('updateTags takes the link over, fills missing dimension groups from the name, and organisation leaves it alone', async () => {
+    const og = (await svc.request('GET', '/origin-goods/100001')).body;
+    const hot = og.tags.find((t: { dimension: string }) => t.dimension === 'craft');
+    // Only a craft given: size, colour, printCount and logistics are filled from the name and detail.
+    const put = await svc.request('PUT', '/origin-goods/100001/tags', { tagIds: [hot.id] });
+    expect(put.status).toBe(200);
+    expect(put.body.tags.filter((t: { dimension: string }) => t.dimension === 'craft')).toEqual([hot]);
+    const filledDims = new Set(put.body.filledDimensionTags.map((t: { dimension: string }) => t.dimension));
+    expect(filledDims).toEqual(new Set(['size', 'color', 'printCount', 'logistics']));
+    expect(put.body.attachedFamilyId).toBeNull(); // already a member
+    const after = (await svc.request('GET', '/origin-goods/100001')).body;
+    expect(after.tagsManual).toBe(true);
+
+    // Organisation never overwrites manual tags: nothing lands on the link's stream.
+    const linkEvents = async () => Number((await svc.db.pool.query(`SELECT count(*) AS n FROM es_events WHERE stream_id = 'link-100001'`)).rows[0].n);
+    const before = await linkEvents();
+    const report = (await svc.request('POST', '/product-families/organize')).body;
+    expect(await linkEvents()).toBe(before);
+    expect(report.derived).toBe(0);
+    expect((await svc.request('GET', '/origin-goods/100001')).body.tags).toEqual(put.body.tags);
+
+    const restored = await svc.request('POST', '/origin-goods/100001/tags/restore-auto');
+    expect(restored.status).toBe(200);
+    expect(restored.body.tagsManual).toBe(false);
+    expect((await svc.request('PUT', '/origin-goods/100001/tags', { tagIds: ['42'] })).status).toBe(400);
+  });
+
+  it('updateTags on a link without family attaches it to the matching family', async () => {
+    const fid = (await familyOf('100001'))!;
+    const key = (await svc.db.pool.query(`SELECT family_name_key FROM families WHERE id = $1`, [fid])).rows[0].family_name_key;
+    const sibling = (await svc.db.pool.query(`SELECT id FROM origin_goods WHERE family_id = $1 AND id <> 100001 ORDER BY id LIMIT 1`, [fid])).rows[0]?.id;
+    if (!sibling) throw new Error(`family ${fid} (${key}) has one member; the simulator always makes several`);
+    await svc.request('DELETE', `/product-families/${fid}/members/${sibling}`);
+    expect(await familyOf(sibling)).toBeNull();
+    const craft = (await svc.request('GET', `/origin-goods/${sibling}`)).body.tags.find((t: { dimension: string }) => t.dimension === 'craft');
+    const put = await svc.request('PUT', `/origin-goods/${sibling}/tags`, { tagIds: craft ? [craft.id] : [] });
+    expect(put.body.attachedFamilyId).toBe(fid);
+    expect(await familyOf(sibling)).toBe(fid);
+  });
+
   it('a second organisation while one runs gets 409', async () => {
     const [a, b] = await Promise.all([svc.request('POST', '/product-families/organize'), svc.request('POST', '/product-families/organize')]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
