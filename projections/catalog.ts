@@ -35,6 +35,8 @@ export const catalogProjection = defineProjection({
     'LinkTagsRestored',
     'LinkJoinedFamily',
     'LinkLeftFamily',
+    'LinkGoodAssigned',
+    'LinkGoodUnassigned',
     'FamilyCreated',
     'FamilyRenamed',
     'FamilyLocked',
@@ -128,6 +130,12 @@ export const catalogProjection = defineProjection({
         if (r.rowCount) await dirty(db, d.familyId);
         return;
       }
+      case 'LinkGoodAssigned':
+      case 'LinkGoodUnassigned':
+        // The goods table holds the relation; the link's revision must still follow its stream,
+        // since synchronisation appends expecting it.
+        await db.query(`UPDATE origin_goods SET revision = $2 WHERE id = $1 AND revision < $2`, [d.linkId, rev]);
+        return;
       case 'FamilyCreated':
         await db.query(
           `INSERT INTO families (id, name, family_name_key, auto_managed, locked, created_at, updated_at, revision)

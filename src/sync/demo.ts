@@ -30,7 +30,8 @@ export async function seedDemoCatalog(s: Services): Promise<void> {
     `SELECT og.id FROM origin_goods og WHERE og.family_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id) ORDER BY og.id`,
   );
   const actor = { by: 'system:demo' };
-  for (const l of links.rows) await createGood(s, { originGoodId: l.id }, actor, true);
-  await s.waitForProjections(await s.store.headPosition(['good-']), ['good-0']);
+  let last = null;
+  for (const l of links.rows) last = (await createGood(s, { originGoodId: l.id }, actor, true)).position ?? last;
+  if (last) await s.waitForProjections(last, ['good-0', 'link-0']);
   log.info({ goods: links.rows.length }, 'demo goods created');
 }

@@ -9,6 +9,8 @@ import { parseWith } from '../../platform/http/errors';
 import { parseQuery } from '../../platform/http/validate';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { idSchema, newId, parseId } from '../../platform/ids';
+import { comparePositions, type LogPosition } from '../../platform/event-store/port';
+import { linkStream } from '../links/state';
 import { actorOf } from '../admin';
 import { goodNameFromLink } from '../domain/names';
 import { DIMENSIONS } from '../domain/tags';
@@ -105,19 +107,35 @@ export async function readGood(pool: Pool, id: string) {
   return r.rows[0];
 }
 
-/** Creates one good; a link that already has a good as its primary origin is a 409. */
-export async function createGood(s: Services, input: z.infer<typeof createBody>, actor: Actor, noWait = false): Promise<string> {
+/**
+ * Creates one good. A link is the primary origin of at most one good: the claim is appended to the
+ * link's stream first (expected revision, so two concurrent creates cannot both win), then the good.
+ * Returns the good's id and the position of its last event (callers batching creates wait once).
+ */
+export async function createGood(s: Services, input: z.infer<typeof createBody>, actor: Actor, noWait = false): Promise<{ id: string; position: LogPosition | null }> {
   const { originGoodId, ...rest } = input;
+  const id = newId();
   let link: LinkForGood | null = null;
+  let claimed: LogPosition | null = null;
   if (originGoodId) {
     link = await linkForGood(s.pool, originGoodId);
-    const existing = await s.pool.query(`SELECT id FROM goods WHERE origin_good_id = $1`, [originGoodId]);
-    if (existing.rowCount) throw AppError.conflict('GOOD.EXISTS_FOR_LINK', `link ${originGoodId} already has good ${existing.rows[0].id}`);
+    const claim = await runCommand(s, linkStream(originGoodId), {
+      name: 'CreateGood',
+      actor,
+      noWait: true,
+      decide: (l) => {
+        if (l.goodId) throw AppError.conflict('GOOD.EXISTS_FOR_LINK', `link ${originGoodId} already has good ${l.goodId}`, { goodId: l.goodId });
+        return [{ type: 'LinkGoodAssigned', data: { linkId: originGoodId, goodId: id } }];
+      },
+    });
+    claimed = claim.position;
   }
-  const id = newId();
-  await runCommand(s, goodStream(id), { name: 'CreateGood', actor, noWait, decide: (st) => decideCreateGood(st, rest, link) });
-  return id;
+  const r = await runCommand(s, goodStream(id), { name: 'CreateGood', actor, noWait, decide: (st) => decideCreateGood(st, rest, link) });
+  if (!noWait && claimed) await s.waitForProjections(claimed, [linkStream(originGoodId!).streamId]);
+  return { id, position: latest(claimed, r.position) };
 }
+
+const latest = (a: LogPosition | null, b: LogPosition | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);
 
 export function goodRoutes(s: Services, guard: RequestHandler): Router {
   const r = Router();
@@ -142,7 +160,7 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
   });
 
   r.post('/goods', guard, async (req, res) => {
-    const id = await createGood(s, parseWith(createBody, req.body, 'body'), actorOf(req, res));
+    const { id } = await createGood(s, parseWith(createBody, req.body, 'body'), actorOf(req, res));
     res.status(201).json(await readGood(s.pool, id));
   });
 
@@ -152,16 +170,19 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
     const actor = actorOf(req, res);
     const created: string[] = [];
     const skipped: { originGoodId?: string; code: string; message: string }[] = [];
+    let last: LogPosition | null = null;
     for (const input of inputs) {
       try {
-        created.push(await createGood(s, input, actor, true));
+        const g = await createGood(s, input, actor, true);
+        created.push(g.id);
+        last = latest(last, g.position);
       } catch (e) {
         if (!(e instanceof AppError) || e.status >= 500) throw e;
         skipped.push({ ...(input.originGoodId ? { originGoodId: input.originGoodId } : {}), code: e.code, message: e.message });
       }
     }
-    // One wait for the whole batch: the projections reach the last good's append.
-    await s.waitForProjections(await s.store.headPosition(['good-']), ['good-0']);
+    // One wait for the whole batch: the projections reach the last append it made.
+    if (last) await s.waitForProjections(last, ['good-0', 'link-0']);
     res.status(201).json({ created, skipped });
   });
 
@@ -207,7 +228,16 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
 
   r.delete('/goods/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);
-    await runCommand(s, goodStream(id), { name: 'DeleteGood', actor: actorOf(req, res), decide: decideDeleteGood });
+    const actor = actorOf(req, res);
+    const r = await runCommand(s, goodStream(id), { name: 'DeleteGood', actor, decide: decideDeleteGood });
+    // Release the link's claim, so a new good can be made from it.
+    if (r.state.originGoodId) {
+      await runCommand(s, linkStream(r.state.originGoodId), {
+        name: 'DeleteGood',
+        actor,
+        decide: (l) => (l.goodId === id ? [{ type: 'LinkGoodUnassigned', data: { linkId: r.state.originGoodId!, goodId: id } }] : []),
+      });
+    }
     res.status(204).end();
   });
 

@@ -97,7 +97,13 @@ export const LinkTagsRestored = defineEvent('LinkTagsRestored', 1, z.object({ li
 export const LinkJoinedFamily = defineEvent('LinkJoinedFamily', 1, z.object({ linkId: idSchema, familyId: idSchema }));
 export const LinkLeftFamily = defineEvent('LinkLeftFamily', 1, z.object({ linkId: idSchema, familyId: idSchema }));
 
+/** The link became (or stopped being) the primary origin of a good: one good per link, held here. */
+export const LinkGoodAssigned = defineEvent('LinkGoodAssigned', 1, z.object({ linkId: idSchema, goodId: idSchema }));
+export const LinkGoodUnassigned = defineEvent('LinkGoodUnassigned', 1, z.object({ linkId: idSchema, goodId: idSchema }));
+
 export const linkEvents = [
+  LinkGoodAssigned,
+  LinkGoodUnassigned,
   LinkMirrored,
   LinkDelisted,
   LinkRelisted,

@@ -17,6 +17,8 @@ export interface LinkState {
   tags: DimensionValues | null;
   tagsManual: boolean;
   familyId: string | null;
+  /** the good this link is the primary origin of */
+  goodId: string | null;
 }
 
 export const initialLinkState = (): LinkState => ({
@@ -30,6 +32,7 @@ export const initialLinkState = (): LinkState => ({
   tags: null,
   tagsManual: false,
   familyId: null,
+  goodId: null,
 });
 
 export function evolveLink(s: LinkState, e: DecodedEvent): LinkState {
@@ -56,6 +59,10 @@ export function evolveLink(s: LinkState, e: DecodedEvent): LinkState {
       return { ...s, familyId: d.familyId as string };
     case 'LinkLeftFamily':
       return { ...s, familyId: null };
+    case 'LinkGoodAssigned':
+      return { ...s, goodId: d.goodId as string };
+    case 'LinkGoodUnassigned':
+      return { ...s, goodId: null };
     default:
       return s;
   }
