@@ -3,6 +3,7 @@ import type { EventToAppend } from '../../src/platform/event-store/port';
 import { createTestDatabase, type TestDatabase } from '../support/db';
 import { postgresStore } from '../support/event-store';
 import { describeEventStoreContract, ev } from './event-store-contract';
+import { eventually } from '../support/eventually';
 
 /** An append inside a transaction that stays open until `release`: the case the xmin rule exists for. */
 async function appendHeld(db: TestDatabase, streamId: string, events: EventToAppend[], release: Promise<void>) {
@@ -50,12 +51,11 @@ describe('postgres adapter: why the xmin rule is needed', () => {
       const p = `naive${randomUUID().slice(0, 8)}-`;
       let release!: () => void;
       const held = appendHeld(db, `${p}slow`, [ev('Slow')], new Promise<void>((r) => (release = r)));
-      // Wait until the slow transaction has taken its sequence number.
-      for (let i = 0; i < 100; i++) {
+      // Wait until the slow transaction has taken its sequence number (its row is written, uncommitted).
+      await eventually(async () => {
         const r = await db.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()`);
-        if (r.rows[0].n > 0) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+        return r.rows[0].n > 0;
+      }, 20_000, 5);
       await store.appendToStream(`${p}fast`, [ev('Fast')]);
 
       const naive = await db.pool.query(`SELECT seq, type FROM es_events WHERE stream_id LIKE $1 ORDER BY seq`, [`${p}%`]);
@@ -72,6 +72,38 @@ describe('postgres adapter: why the xmin rule is needed', () => {
       expect(adapterFirst).toEqual([]);
       const all = await store.readAll({ after: { commit: -1n, prepare: -1n }, limit: 10, streamPrefixes: [p] });
       expect(all.map((e) => e.type).sort()).toEqual(['Fast', 'Slow']);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('postgres adapter: global order across transaction ids of different lengths', () => {
+  it('orders by transaction id as a number (9999 before 10000), reading in small batches', async () => {
+    const { store, close } = postgresStore(db);
+    try {
+      const p = `xidlen${randomUUID().slice(0, 8)}-`;
+      // Rows as transactions 9999 and 10000 would have written them (both long finished, so readable).
+      for (const [xid, n] of [['10000', 3], ['9999', 3]] as const) {
+        for (let i = 0; i < n; i++) {
+          const e = ev('Ordered', { xid, i });
+          await db.pool.query(
+            `INSERT INTO es_events (tx_id, event_id, stream_id, revision, type, version, data, metadata)
+             VALUES ($1::xid8, $2, $3, $4, $5, 1, $6, $7)`,
+            [xid, e.id, `${p}${xid}`, i, e.type, e.data, e.metadata],
+          );
+        }
+      }
+      const seen: string[] = [];
+      let after = { commit: -1n, prepare: -1n };
+      for (;;) {
+        const batch = await store.readAll({ after, limit: 2, streamPrefixes: [p] });
+        if (batch.length === 0) break;
+        seen.push(...batch.map((e) => `${e.position.commit}:${(e.data as { i: number }).i}`));
+        after = batch[batch.length - 1]!.position;
+      }
+      expect(seen).toEqual(['9999:0', '9999:1', '9999:2', '10000:0', '10000:1', '10000:2']);
+      expect((await store.headPosition([p])).commit).toBe(10000n);
     } finally {
       await close();
     }

@@ -24,6 +24,8 @@ import {
 } from './port';
 
 const CHANNEL = 'es_events';
+// The text form of tx_id is selected under the same name: every ORDER BY must name es_events.tx_id,
+// or PostgreSQL sorts by the output column, as text ("10000" < "9999"), skipping events.
 const COLUMNS = `seq, tx_id::text AS tx_id, event_id, stream_id, revision, type, version, data, metadata, recorded_at`;
 const READABLE = `tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
 
@@ -168,7 +170,7 @@ export class PostgresEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM es_events
         WHERE (tx_id, seq) > ($1::xid8, $2::bigint) AND ${READABLE}
           ${patterns ? 'AND stream_id LIKE ANY($4::text[])' : ''}
-        ORDER BY tx_id, seq
+        ORDER BY es_events.tx_id, es_events.seq
         LIMIT $3`,
       patterns ? [xid, seq, opts.limit, patterns] : [xid, seq, opts.limit],
     );
@@ -179,7 +181,7 @@ export class PostgresEventStore implements EventStore {
     const patterns = prefixPatterns(streamPrefixes);
     const res = await this.query<{ tx_id: string; seq: string }>(
       `SELECT tx_id::text AS tx_id, seq FROM es_events WHERE ${READABLE} ${patterns ? 'AND stream_id LIKE ANY($1::text[])' : ''}
-        ORDER BY tx_id DESC, seq DESC LIMIT 1`,
+        ORDER BY es_events.tx_id DESC, es_events.seq DESC LIMIT 1`,
       patterns ? [patterns] : [],
     );
     const r = res.rows[0];
