@@ -1,0 +1,105 @@
+/**
+ * Categories, pure: a category's state folded from its stream (the supplier mirror's events and the
+ * administrators') and the administrators' decisions on it. The tree around it (does the parent
+ * exist, what are its ancestors, how many children are there) comes in with the command.
+ */
+import type { PendingEvent } from '../../platform/commands';
+import { changedFields } from '../../platform/changes';
+import { AppError } from '../../platform/errors';
+import type { EventUnion } from '../../platform/events/catalogue';
+import type { CategoryAdminEvent } from './admin-events';
+import type { categoryEvents } from './events';
+
+export interface CategoryFields {
+  parentId: string | null;
+  name: string;
+  icon: string | null;
+  sortOrder: number;
+}
+
+export type CategoryState =
+  | { status: 'none' }
+  | { status: 'active' | 'removed'; id: string; parentId: string | null; name: string; icon: string | null; sortOrder: number; source: 'supplier' | 'admin' };
+
+export const initialCategory = (): CategoryState => ({ status: 'none' });
+
+type CategoryStreamEvent = EventUnion<typeof categoryEvents> | CategoryAdminEvent;
+
+export function evolveCategory(state: CategoryState, event: { type: string; data: unknown }): CategoryState {
+  const e = event as CategoryStreamEvent;
+  switch (e.type) {
+    case 'CategoryMirrored': {
+      const d = e.data;
+      // A later mirror carries no sortOrder: the administrators' stays.
+      const sortOrder = d.sortOrder ?? (state.status === 'none' ? d.supplierSort : state.sortOrder);
+      return { status: 'active', id: d.categoryId, parentId: d.parentId, name: d.name, icon: d.icon, sortOrder, source: 'supplier' };
+    }
+    case 'CategoryCreated': {
+      const { categoryId, ...fields } = e.data;
+      return { status: 'active', id: categoryId, ...fields, source: 'admin' };
+    }
+    case 'CategoryUpdated': {
+      if (state.status === 'none') return state;
+      const { categoryId: _id, ...changes } = e.data;
+      return { ...state, ...changes };
+    }
+    case 'CategoryRemovedUpstream':
+    case 'CategoryDeleted':
+      return state.status === 'none' ? state : { ...state, status: 'removed' };
+    default: {
+      const _exhaustive: never = e;
+      return state;
+    }
+  }
+}
+
+/** The parent a command places the category under. */
+export interface ParentFacts {
+  /** a live category */
+  exists: boolean;
+  /** the parent's ancestors, nearest first (not the parent itself) */
+  ancestors: readonly string[];
+}
+
+export type CategoryCommand =
+  | { type: 'CreateCategory'; categoryId: string; fields: CategoryFields; /** null when parentId is */ parent: ParentFacts | null }
+  | { type: 'UpdateCategory'; categoryId: string; changes: Partial<CategoryFields>; /** facts of changes.parentId when it names one */ parent: ParentFacts | null }
+  | { type: 'DeleteCategory'; categoryId: string; /** live children */ childCount: number };
+
+export const categoryNotFound = (id: string) => AppError.notFound('CATEGORY.NOT_FOUND', `no category ${id}`);
+
+function checkParent(categoryId: string, parentId: string | null, parent: ParentFacts | null): void {
+  if (parentId === null) return;
+  if (!parent?.exists) throw AppError.badRequest('CATEGORY.UNKNOWN_PARENT', `no category ${parentId}`, { parentId });
+  if (parentId === categoryId || parent.ancestors.includes(categoryId)) {
+    throw AppError.badRequest('CATEGORY.PARENT_CYCLE', `category ${parentId} is ${categoryId} itself or lies under it`, { parentId });
+  }
+}
+
+export function decideCategory(state: CategoryState, command: CategoryCommand): PendingEvent[] {
+  switch (command.type) {
+    case 'CreateCategory':
+      if (state.status !== 'none') throw AppError.conflict('CATEGORY.ALREADY_EXISTS', `category ${command.categoryId} already exists`);
+      checkParent(command.categoryId, command.fields.parentId, command.parent);
+      return [{ type: 'CategoryCreated', data: { categoryId: command.categoryId, ...command.fields } }];
+    case 'UpdateCategory': {
+      if (state.status !== 'active') throw categoryNotFound(command.categoryId);
+      const changes = changedFields<CategoryFields>(state, command.changes);
+      if (changes.parentId !== undefined) checkParent(state.id, changes.parentId, command.parent);
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'CategoryUpdated', data: { categoryId: state.id, ...changes } }];
+    }
+    case 'DeleteCategory':
+      if (state.status !== 'active') throw categoryNotFound(command.categoryId);
+      if (command.childCount > 0) {
+        throw AppError.conflict('CATEGORY.HAS_CHILDREN', `category ${state.id} still has ${command.childCount} subcategories; delete or move them first`, {
+          childCount: command.childCount,
+        });
+      }
+      return [{ type: 'CategoryDeleted', data: { categoryId: state.id } }];
+    default: {
+      const _exhaustive: never = command;
+      throw new Error('unknown command');
+    }
+  }
+}

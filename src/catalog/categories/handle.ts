@@ -1,0 +1,59 @@
+/** Category commands of administrators: look up the tree around, then load → decide → append (runCommand). */
+import { loadStream, runCommand, type Actor, type StreamSpec } from '../../platform/commands';
+import { newId } from '../../platform/ids';
+import { withLocks } from '../../platform/locks';
+import type { AdminDeps } from '../admin';
+import { decideCategory, evolveCategory, initialCategory, type CategoryCommand, type CategoryState, type ParentFacts } from './decide';
+import { categoryStreamId } from './events';
+import { ancestorsOf, liveChildCount } from './queries';
+import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
+
+export const categoryStream = (id: string): StreamSpec<CategoryState> => ({ streamId: categoryStreamId(id), initial: initialCategory, evolve: evolveCategory });
+
+/**
+ * Serialises the commands that change the shape of the tree (create under a parent, move, delete):
+ * "no cycle" and "no orphan" span streams. Renames, icons and sort orders do not take it.
+ */
+export const CATEGORY_TREE_LOCK = 'category-tree';
+
+async function parentFacts(deps: AdminDeps, parentId: string | null | undefined): Promise<ParentFacts | null> {
+  if (parentId === null || parentId === undefined) return null;
+  const parent = await loadStream(deps, categoryStream(parentId));
+  if (parent.state.status !== 'active') return { exists: false, ancestors: [] };
+  return { exists: true, ancestors: await ancestorsOf(deps.pool, parentId) };
+}
+
+function run(deps: AdminDeps, categoryId: string, actor: Actor, command: CategoryCommand, expectedRevision?: bigint) {
+  return runCommand(deps, categoryStream(categoryId), {
+    name: command.type,
+    actor,
+    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
+    decide: (state) => decideCategory(state, command),
+  });
+}
+
+const underTreeLock = <T>(deps: AdminDeps, needed: boolean, fn: () => Promise<T>) => (needed ? withLocks(deps.pool, [CATEGORY_TREE_LOCK], fn) : fn());
+
+export async function createCategory(deps: AdminDeps, body: CreateCategoryBody, actor: Actor) {
+  const categoryId = newId();
+  const result = await underTreeLock(deps, body.parentId !== null, async () => {
+    const parent = await parentFacts(deps, body.parentId);
+    return run(deps, categoryId, actor, { type: 'CreateCategory', categoryId, fields: body, parent });
+  });
+  return { id: categoryId, revision: result.revision };
+}
+
+export async function updateCategory(deps: AdminDeps, categoryId: string, changes: UpdateCategoryBody, actor: Actor, expectedRevision?: bigint) {
+  const result = await underTreeLock(deps, changes.parentId !== undefined, async () => {
+    const parent = await parentFacts(deps, changes.parentId);
+    return run(deps, categoryId, actor, { type: 'UpdateCategory', categoryId, changes, parent }, expectedRevision);
+  });
+  return { id: categoryId, revision: result.revision };
+}
+
+export async function deleteCategory(deps: AdminDeps, categoryId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
+  await underTreeLock(deps, true, async () => {
+    const childCount = await liveChildCount(deps.pool, categoryId);
+    await run(deps, categoryId, actor, { type: 'DeleteCategory', categoryId, childCount }, expectedRevision);
+  });
+}

@@ -1,0 +1,32 @@
+/** Request shapes of /categories, each next to its type. */
+import { z } from 'zod';
+import { pageQuery } from '../../platform/http/pagination';
+import { idSchema } from '../../platform/ids';
+import { normaliseIcon } from '../../sync/category-names';
+import { nameField, sortOrderField } from '../admin';
+
+/** An empty icon counts as none (DOMAIN.md Names). */
+const iconField = z
+  .string()
+  .max(1000)
+  .nullable()
+  .transform((v) => normaliseIcon(v));
+
+export const createCategoryBody = z
+  .object({
+    parentId: idSchema.nullable().default(null),
+    name: nameField(),
+    icon: iconField.default(null),
+    sortOrder: sortOrderField.default(0),
+  })
+  .strict();
+export type CreateCategoryBody = z.infer<typeof createCategoryBody>;
+
+export const updateCategoryBody = z
+  .object({ parentId: idSchema.nullable().optional(), name: nameField().optional(), icon: iconField.optional(), sortOrder: sortOrderField.optional() })
+  .strict();
+export type UpdateCategoryBody = z.infer<typeof updateCategoryBody>;
+
+/** `parentId=root` lists the top level. */
+export const listCategoriesQuery = pageQuery.extend({ parentId: z.union([z.literal('root'), idSchema]).optional() }).strict();
+export type ListCategoriesQuery = z.infer<typeof listCategoriesQuery>;

@@ -1,0 +1,41 @@
+/** Administrator CRUD of categories: /categories (API.md). */
+import { Router, type RequestHandler } from 'express';
+import { parseWith } from '../../platform/http/errors';
+import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
+import { parseQuery } from '../../platform/http/validate';
+import { parseId } from '../../platform/ids';
+import { actorOf, answerWrite, type AdminDeps } from '../admin';
+import { categoryNotFound } from './decide';
+import { createCategory, deleteCategory, updateCategory } from './handle';
+import { getCategory, listCategories } from './queries';
+import { createCategoryBody, listCategoriesQuery, updateCategoryBody } from './requests';
+
+export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
+  const r = Router();
+  r.get('/categories', guard, async (req, res) => {
+    res.json(await listCategories(deps.pool, parseQuery(listCategoriesQuery, req.query)));
+  });
+  r.get('/categories/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const category = await getCategory(deps.pool, id);
+    if (!category) throw categoryNotFound(id);
+    setRevisionTag(res, category.revision);
+    res.json(category);
+  });
+  r.post('/categories', guard, async (req, res) => {
+    const body = parseWith(createCategoryBody, req.body, 'body');
+    const { id, revision } = await createCategory(deps, body, actorOf(req, res));
+    await answerWrite(res, 201, id, revision, () => getCategory(deps.pool, id));
+  });
+  r.patch('/categories/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const body = parseWith(updateCategoryBody, req.body, 'body');
+    const { revision } = await updateCategory(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    await answerWrite(res, 200, id, revision, () => getCategory(deps.pool, id));
+  });
+  r.delete('/categories/:id', guard, async (req, res) => {
+    await deleteCategory(deps, parseId(req.params.id), actorOf(req, res), expectedRevisionOf(req));
+    res.status(204).end();
+  });
+  return r;
+}

@@ -1,0 +1,92 @@
+/**
+ * Countries, pure: a country's state folded from its stream (the supplier mirror's events and the
+ * administrators'), the administrators' decisions on it, and the decision on the order of all countries.
+ */
+import type { PendingEvent } from '../../platform/commands';
+import { changedFields } from '../../platform/changes';
+import { AppError } from '../../platform/errors';
+import type { EventUnion } from '../../platform/events/catalogue';
+import { permutationProblems, sameOrder } from '../../platform/permutation';
+import type { CountryAdminEvent } from './admin-events';
+import type { countryEvents } from './events';
+
+export interface CountryFields {
+  name: string;
+  code: string;
+  sortOrder: number;
+}
+
+/** sortOrder is not kept: reorders live on another stream, so the country's own would be stale. */
+export type CountryState =
+  | { status: 'none' }
+  | { status: 'active' | 'removed'; id: string; name: string; code: string; source: 'supplier' | 'admin' };
+
+export const initialCountry = (): CountryState => ({ status: 'none' });
+
+type CountryStreamEvent = EventUnion<typeof countryEvents> | CountryAdminEvent;
+
+export function evolveCountry(state: CountryState, event: { type: string; data: unknown }): CountryState {
+  const e = event as CountryStreamEvent;
+  switch (e.type) {
+    case 'CountryMirrored':
+      return { status: 'active', id: e.data.countryId, name: e.data.name, code: e.data.code, source: 'supplier' };
+    case 'CountryCreated':
+      return { status: 'active', id: e.data.countryId, name: e.data.name, code: e.data.code, source: 'admin' };
+    case 'CountryUpdated': {
+      if (state.status === 'none') return state;
+      const { countryId: _id, sortOrder: _order, ...changes } = e.data;
+      return { ...state, ...changes };
+    }
+    case 'CountryRemovedUpstream':
+    case 'CountryDeleted':
+      return state.status === 'none' ? state : { ...state, status: 'removed' };
+    case 'CountriesReordered':
+      return state; // lives on the order stream, never on a country's
+    default: {
+      const _exhaustive: never = e;
+      return state;
+    }
+  }
+}
+
+export type CountryCommand =
+  | { type: 'CreateCountry'; countryId: string; fields: CountryFields }
+  | { type: 'UpdateCountry'; countryId: string; changes: Partial<CountryFields> }
+  | { type: 'DeleteCountry'; countryId: string };
+
+export const countryNotFound = (id: string) => AppError.notFound('COUNTRY.NOT_FOUND', `no country ${id}`);
+
+export function decideCountry(state: CountryState, command: CountryCommand): PendingEvent[] {
+  switch (command.type) {
+    case 'CreateCountry':
+      if (state.status !== 'none') throw AppError.conflict('COUNTRY.ALREADY_EXISTS', `country ${command.countryId} already exists`);
+      return [{ type: 'CountryCreated', data: { countryId: command.countryId, ...command.fields } }];
+    case 'UpdateCountry': {
+      if (state.status !== 'active') throw countryNotFound(command.countryId);
+      const { sortOrder, ...rest } = command.changes;
+      const changes: Partial<CountryFields> = changedFields(state, rest);
+      // Always written when asked for: the country's stream cannot tell whether a reorder moved it since.
+      if (sortOrder !== undefined) changes.sortOrder = sortOrder;
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'CountryUpdated', data: { countryId: state.id, ...changes } }];
+    }
+    case 'DeleteCountry':
+      if (state.status !== 'active') throw countryNotFound(command.countryId);
+      return [{ type: 'CountryDeleted', data: { countryId: state.id } }];
+    default: {
+      const _exhaustive: never = command;
+      throw new Error('unknown command');
+    }
+  }
+}
+
+/**
+ * The full new order of all countries. `current` is every live country id in its present order; the
+ * new order must name each exactly once. The order it already has appends nothing.
+ */
+export function decideCountryOrder(current: readonly string[], requested: readonly string[]): PendingEvent[] {
+  const problems = permutationProblems(current, requested);
+  if (problems) throw AppError.badRequest('COUNTRIES.NOT_A_PERMUTATION', 'ids must list every country exactly once', problems);
+  if (sameOrder(current, requested)) return [];
+  return [{ type: 'CountriesReordered', data: { countryIds: [...requested] } }];
+}

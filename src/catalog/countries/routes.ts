@@ -1,0 +1,47 @@
+/** Administrator CRUD of countries: /countries, and PATCH /countries/sort with the full new order (API.md). */
+import { Router, type RequestHandler } from 'express';
+import { parseWith } from '../../platform/http/errors';
+import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
+import { parseQuery } from '../../platform/http/validate';
+import { parseId } from '../../platform/ids';
+import { actorOf, answerWrite, type AdminDeps } from '../admin';
+import { countryNotFound } from './decide';
+import { createCountry, deleteCountry, sortCountries, updateCountry } from './handle';
+import { countryOrder, getCountry, listCountries } from './queries';
+import { createCountryBody, listCountriesQuery, sortCountriesBody, updateCountryBody } from './requests';
+
+export function countryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
+  const r = Router();
+  r.get('/countries', guard, async (req, res) => {
+    res.json(await listCountries(deps.pool, parseQuery(listCountriesQuery, req.query)));
+  });
+  // Before /countries/:id, which would take "sort" for an id.
+  r.patch('/countries/sort', guard, async (req, res) => {
+    const body = parseWith(sortCountriesBody, req.body, 'body');
+    await sortCountries(deps, body.ids, actorOf(req, res), expectedRevisionOf(req));
+    res.json({ ids: await countryOrder(deps.pool) });
+  });
+  r.get('/countries/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const country = await getCountry(deps.pool, id);
+    if (!country) throw countryNotFound(id);
+    setRevisionTag(res, country.revision);
+    res.json(country);
+  });
+  r.post('/countries', guard, async (req, res) => {
+    const body = parseWith(createCountryBody, req.body, 'body');
+    const { id, revision } = await createCountry(deps, body, actorOf(req, res));
+    await answerWrite(res, 201, id, revision, () => getCountry(deps.pool, id));
+  });
+  r.patch('/countries/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const body = parseWith(updateCountryBody, req.body, 'body');
+    const { revision } = await updateCountry(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    await answerWrite(res, 200, id, revision, () => getCountry(deps.pool, id));
+  });
+  r.delete('/countries/:id', guard, async (req, res) => {
+    await deleteCountry(deps, parseId(req.params.id), actorOf(req, res), expectedRevisionOf(req));
+    res.status(204).end();
+  });
+  return r;
+}

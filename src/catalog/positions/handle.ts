@@ -1,0 +1,37 @@
+/**
+ * Position commands: load → decide → append (runCommand). The goods are not checked against the goods
+ * read model: a position may name a good that is deleted later anyway, and the home page shows only
+ * placed goods that are public (DOMAIN.md Public catalog).
+ */
+import { runCommand, type Actor, type StreamSpec } from '../../platform/commands';
+import { newId } from '../../platform/ids';
+import type { AdminDeps } from '../admin';
+import { decidePosition, evolvePosition, initialPosition, type PositionCommand, type PositionState } from './decide';
+import { positionStreamId } from './events';
+import type { CreatePositionBody, UpdatePositionBody } from './requests';
+
+export const positionStream = (id: string): StreamSpec<PositionState> => ({ streamId: positionStreamId(id), initial: initialPosition, evolve: evolvePosition });
+
+function run(deps: AdminDeps, positionId: string, actor: Actor, command: PositionCommand, expectedRevision?: bigint) {
+  return runCommand(deps, positionStream(positionId), {
+    name: command.type,
+    actor,
+    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
+    decide: (state) => decidePosition(state, command),
+  });
+}
+
+export async function createPosition(deps: AdminDeps, body: CreatePositionBody, actor: Actor) {
+  const positionId = newId();
+  const result = await run(deps, positionId, actor, { type: 'CreatePosition', positionId, fields: body });
+  return { id: positionId, revision: result.revision };
+}
+
+export async function updatePosition(deps: AdminDeps, positionId: string, changes: UpdatePositionBody, actor: Actor, expectedRevision?: bigint) {
+  const result = await run(deps, positionId, actor, { type: 'UpdatePosition', positionId, changes }, expectedRevision);
+  return { id: positionId, revision: result.revision };
+}
+
+export async function deletePosition(deps: AdminDeps, positionId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
+  await run(deps, positionId, actor, { type: 'DeletePosition', positionId }, expectedRevision);
+}

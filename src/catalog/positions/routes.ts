@@ -1,0 +1,41 @@
+/** Administrator CRUD of positions: /positions (API.md). */
+import { Router, type RequestHandler } from 'express';
+import { parseWith } from '../../platform/http/errors';
+import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
+import { parseQuery } from '../../platform/http/validate';
+import { parseId } from '../../platform/ids';
+import { actorOf, answerWrite, type AdminDeps } from '../admin';
+import { positionNotFound } from './decide';
+import { createPosition, deletePosition, updatePosition } from './handle';
+import { getPosition, listPositions } from './queries';
+import { createPositionBody, listPositionsQuery, updatePositionBody } from './requests';
+
+export function positionRoutes(deps: AdminDeps, guard: RequestHandler): Router {
+  const r = Router();
+  r.get('/positions', guard, async (req, res) => {
+    res.json(await listPositions(deps.pool, parseQuery(listPositionsQuery, req.query)));
+  });
+  r.get('/positions/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const position = await getPosition(deps.pool, id);
+    if (!position) throw positionNotFound(id);
+    setRevisionTag(res, position.revision);
+    res.json(position);
+  });
+  r.post('/positions', guard, async (req, res) => {
+    const body = parseWith(createPositionBody, req.body, 'body');
+    const { id, revision } = await createPosition(deps, body, actorOf(req, res));
+    await answerWrite(res, 201, id, revision, () => getPosition(deps.pool, id));
+  });
+  r.patch('/positions/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const body = parseWith(updatePositionBody, req.body, 'body');
+    const { revision } = await updatePosition(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    await answerWrite(res, 200, id, revision, () => getPosition(deps.pool, id));
+  });
+  r.delete('/positions/:id', guard, async (req, res) => {
+    await deletePosition(deps, parseId(req.params.id), actorOf(req, res), expectedRevisionOf(req));
+    res.status(204).end();
+  });
+  return r;
+}

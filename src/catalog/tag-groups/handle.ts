@@ -1,0 +1,51 @@
+/** Tag group commands: look up what the rules need, then load → decide → append (runCommand). */
+import { runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
+import { newId } from '../../platform/ids';
+import { withLocks } from '../../platform/locks';
+import type { AdminDeps } from '../admin';
+import { decideTagGroup, evolveTagGroup, initialTagGroup, type TagGroupCommand, type TagGroupState } from './decide';
+import { tagGroupStreamId } from './events';
+import { dimensionHolder, liveTagCount } from './queries';
+import type { CreateTagGroupBody, UpdateTagGroupBody } from './requests';
+
+export const tagGroupStream = (id: string): StreamSpec<TagGroupState> => ({ streamId: tagGroupStreamId(id), initial: initialTagGroup, evolve: evolveTagGroup });
+
+/** Serialises every change of a group's dimension: "at most one group per dimension" spans streams. */
+export const DIMENSIONS_LOCK = 'tag-group-dimensions';
+/** Serialises what depends on a group's tags: their names, and whether the group may be deleted. */
+export const tagGroupLock = (id: string) => `tag-group:${id}`;
+
+function run(deps: AdminDeps, id: string, actor: Actor, command: TagGroupCommand, expectedRevision?: bigint): Promise<CommandResult<TagGroupState>> {
+  return runCommand(deps, tagGroupStream(id), {
+    name: command.type,
+    actor,
+    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
+    decide: (state) => decideTagGroup(state, command),
+  });
+}
+
+export async function createTagGroup(deps: AdminDeps, body: CreateTagGroupBody, actor: Actor) {
+  const tagGroupId = newId();
+  const create = async () => {
+    const holder = body.dimension ? await dimensionHolder(deps.pool, body.dimension) : null;
+    return run(deps, tagGroupId, actor, { type: 'CreateTagGroup', tagGroupId, fields: body, dimensionHolder: holder });
+  };
+  const result = await (body.dimension ? withLocks(deps.pool, [DIMENSIONS_LOCK], create) : create());
+  return { id: tagGroupId, revision: result.revision };
+}
+
+export async function updateTagGroup(deps: AdminDeps, tagGroupId: string, changes: UpdateTagGroupBody, actor: Actor, expectedRevision?: bigint) {
+  const update = async () => {
+    const holder = changes.dimension ? await dimensionHolder(deps.pool, changes.dimension) : null;
+    return run(deps, tagGroupId, actor, { type: 'UpdateTagGroup', tagGroupId, changes, dimensionHolder: holder }, expectedRevision);
+  };
+  const result = await (changes.dimension !== undefined ? withLocks(deps.pool, [DIMENSIONS_LOCK], update) : update());
+  return { id: tagGroupId, revision: result.revision };
+}
+
+export async function deleteTagGroup(deps: AdminDeps, tagGroupId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
+  await withLocks(deps.pool, [tagGroupLock(tagGroupId)], async () => {
+    const tagCount = await liveTagCount(deps.pool, tagGroupId);
+    await run(deps, tagGroupId, actor, { type: 'DeleteTagGroup', tagGroupId, tagCount }, expectedRevision);
+  });
+}

@@ -1,0 +1,41 @@
+/** Administrator CRUD of tag groups: /tag-groups (API.md). */
+import { Router, type RequestHandler } from 'express';
+import { parseWith } from '../../platform/http/errors';
+import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
+import { parseQuery } from '../../platform/http/validate';
+import { parseId } from '../../platform/ids';
+import { actorOf, answerWrite, type AdminDeps } from '../admin';
+import { tagGroupNotFound } from './decide';
+import { createTagGroup, deleteTagGroup, updateTagGroup } from './handle';
+import { getTagGroup, listTagGroups } from './queries';
+import { createTagGroupBody, listTagGroupsQuery, updateTagGroupBody } from './requests';
+
+export function tagGroupRoutes(deps: AdminDeps, guard: RequestHandler): Router {
+  const r = Router();
+  r.get('/tag-groups', guard, async (req, res) => {
+    res.json(await listTagGroups(deps.pool, parseQuery(listTagGroupsQuery, req.query)));
+  });
+  r.get('/tag-groups/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const group = await getTagGroup(deps.pool, id);
+    if (!group) throw tagGroupNotFound(id);
+    setRevisionTag(res, group.revision);
+    res.json(group);
+  });
+  r.post('/tag-groups', guard, async (req, res) => {
+    const body = parseWith(createTagGroupBody, req.body, 'body');
+    const { id, revision } = await createTagGroup(deps, body, actorOf(req, res));
+    await answerWrite(res, 201, id, revision, () => getTagGroup(deps.pool, id));
+  });
+  r.patch('/tag-groups/:id', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const body = parseWith(updateTagGroupBody, req.body, 'body');
+    const { revision } = await updateTagGroup(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    await answerWrite(res, 200, id, revision, () => getTagGroup(deps.pool, id));
+  });
+  r.delete('/tag-groups/:id', guard, async (req, res) => {
+    await deleteTagGroup(deps, parseId(req.params.id), actorOf(req, res), expectedRevisionOf(req));
+    res.status(204).end();
+  });
+  return r;
+}

@@ -1,0 +1,105 @@
+/**
+ * Tags, pure: a tag's state folded from its stream, the decisions on it, and the decision on the
+ * full order of all tags. Looked-up facts (does the group exist, which names does it hold, which
+ * tags exist in which order) come in with the command.
+ */
+import type { PendingEvent } from '../../platform/commands';
+import { changedFields } from '../../platform/changes';
+import { AppError } from '../../platform/errors';
+import { permutationProblems, sameOrder } from '../../platform/permutation';
+import { nameKey } from '../admin';
+import type { TagEvent } from './events';
+
+export interface TagFields {
+  groupId: string;
+  name: string;
+  sortOrder: number;
+  color: string | null;
+}
+
+export type TagState = { status: 'none' } | ({ status: 'active'; id: string } & TagFields) | { status: 'deleted'; id: string };
+
+export const initialTag = (): TagState => ({ status: 'none' });
+
+export function evolveTag(state: TagState, event: { type: string; data: unknown }): TagState {
+  const e = event as TagEvent;
+  switch (e.type) {
+    case 'TagCreated': {
+      const { tagId, ...fields } = e.data;
+      return { status: 'active', id: tagId, ...fields };
+    }
+    case 'TagUpdated': {
+      if (state.status !== 'active') return state;
+      const { tagId: _id, ...changes } = e.data;
+      return { ...state, ...changes };
+    }
+    case 'TagDeleted':
+      return { status: 'deleted', id: e.data.tagId };
+    case 'TagsReordered':
+      return state; // lives on the order stream, never on a tag's
+    default: {
+      const _exhaustive: never = e;
+      return state;
+    }
+  }
+}
+
+/** What the target group looks like: whether it exists and the name keys of its other live tags. */
+export interface GroupFacts {
+  exists: boolean;
+  otherNames: readonly string[];
+}
+
+export type TagCommand =
+  | { type: 'CreateTag'; tagId: string; fields: TagFields; group: GroupFacts }
+  | { type: 'UpdateTag'; tagId: string; changes: Partial<TagFields>; /** the group the tag ends up in */ group: GroupFacts }
+  | { type: 'DeleteTag'; tagId: string };
+
+export const tagNotFound = (id: string) => AppError.notFound('TAG.NOT_FOUND', `no tag ${id}`);
+
+function checkPlacement(name: string, groupId: string, group: GroupFacts): void {
+  if (!group.exists) throw AppError.badRequest('TAG.UNKNOWN_GROUP', `no tag group ${groupId}`, { groupId });
+  if (group.otherNames.includes(nameKey(name))) {
+    throw AppError.conflict('TAG.NAME_TAKEN', `tag group ${groupId} already has a tag named ${name}`, { groupId, name });
+  }
+}
+
+export function decideTag(state: TagState, command: TagCommand): PendingEvent[] {
+  switch (command.type) {
+    case 'CreateTag': {
+      if (state.status !== 'none') throw AppError.conflict('TAG.ALREADY_EXISTS', `tag ${command.tagId} already exists`);
+      checkPlacement(command.fields.name, command.fields.groupId, command.group);
+      return [{ type: 'TagCreated', data: { tagId: command.tagId, ...command.fields } }];
+    }
+    case 'UpdateTag': {
+      if (state.status !== 'active') throw tagNotFound(command.tagId);
+      const { sortOrder: _fromStream, ...current } = state;
+      // The tag's stream does not see reorders, so a requested sortOrder is always written, never compared.
+      const changes: Partial<TagFields> = changedFields(current, command.changes);
+      if (command.changes.sortOrder !== undefined) changes.sortOrder = command.changes.sortOrder;
+      if (changes.name !== undefined || changes.groupId !== undefined) {
+        checkPlacement(changes.name ?? state.name, changes.groupId ?? state.groupId, command.group);
+      }
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'TagUpdated', data: { tagId: state.id, ...changes } }];
+    }
+    case 'DeleteTag':
+      if (state.status !== 'active') throw tagNotFound(command.tagId);
+      return [{ type: 'TagDeleted', data: { tagId: state.id } }];
+    default: {
+      const _exhaustive: never = command;
+      throw new Error('unknown command');
+    }
+  }
+}
+
+/**
+ * The full new order of all tags. `current` is every live tag id in its present order; the new
+ * order must name each exactly once. The order it already has appends nothing.
+ */
+export function decideTagOrder(current: readonly string[], requested: readonly string[]): PendingEvent[] {
+  const problems = permutationProblems(current, requested);
+  if (problems) throw AppError.badRequest('TAGS.NOT_A_PERMUTATION', 'ids must list every tag exactly once', problems);
+  if (sameOrder(current, requested)) return [];
+  return [{ type: 'TagsReordered', data: { tagIds: [...requested] } }];
+}

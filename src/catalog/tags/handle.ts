@@ -1,0 +1,75 @@
+/** Tag commands: look up what the rules need, then load → decide → append (runCommand). */
+import { loadStream, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
+import { newId } from '../../platform/ids';
+import { withLocks } from '../../platform/locks';
+import { cleanName, type AdminDeps } from '../admin';
+import { tagGroupLock, tagGroupStream } from '../tag-groups/handle';
+import { decideTag, decideTagOrder, evolveTag, initialTag, tagNotFound, type GroupFacts, type TagCommand, type TagState } from './decide';
+import { TAG_ORDER_STREAM, tagStreamId } from './events';
+import { nextTagSortOrder, otherNameKeys, tagOrder } from './queries';
+import type { CreateTagInput, UpdateTagBody } from './requests';
+
+export const tagStream = (id: string): StreamSpec<TagState> => ({ streamId: tagStreamId(id), initial: initialTag, evolve: evolveTag });
+
+/** The order stream's state is the last saved order; the decision itself reads the live tags. */
+const tagOrderStream: StreamSpec<readonly string[] | null> = {
+  streamId: TAG_ORDER_STREAM,
+  initial: () => null,
+  evolve: (state, e) => (e.type === 'TagsReordered' ? (e.data as { tagIds: string[] }).tagIds : state),
+};
+
+async function groupFacts(deps: AdminDeps, groupId: string, tagId: string): Promise<GroupFacts> {
+  const group = await loadStream(deps, tagGroupStream(groupId));
+  if (group.state.status !== 'active') return { exists: false, otherNames: [] };
+  return { exists: true, otherNames: await otherNameKeys(deps.pool, groupId, tagId) };
+}
+
+function run(deps: AdminDeps, tagId: string, actor: Actor, command: TagCommand, expectedRevision?: bigint | null): Promise<CommandResult<TagState>> {
+  return runCommand(deps, tagStream(tagId), {
+    name: command.type,
+    actor,
+    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
+    decide: (state) => decideTag(state, command),
+  });
+}
+
+export async function createTag(deps: AdminDeps, body: CreateTagInput, actor: Actor) {
+  const tagId = newId();
+  // Under the group's lock: the name check and the group's existence hold until the tag is written.
+  const result = await withLocks(deps.pool, [tagGroupLock(body.groupId)], async () => {
+    const group = await groupFacts(deps, body.groupId, tagId);
+    const sortOrder = body.sortOrder ?? (await nextTagSortOrder(deps.pool));
+    const fields = { groupId: body.groupId, name: cleanName(body.name), sortOrder, color: body.color ?? null };
+    return run(deps, tagId, actor, { type: 'CreateTag', tagId, fields, group });
+  });
+  return { id: tagId, revision: result.revision };
+}
+
+export async function updateTag(deps: AdminDeps, tagId: string, changes: UpdateTagBody, actor: Actor, expectedRevision?: bigint) {
+  const seen = await loadStream(deps, tagStream(tagId));
+  if (seen.state.status !== 'active') throw tagNotFound(tagId);
+  const groupId = changes.groupId ?? seen.state.groupId;
+  const placement = changes.name !== undefined || changes.groupId !== undefined;
+  const update = async () => {
+    const group = placement ? await groupFacts(deps, groupId, tagId) : { exists: true, otherNames: [] };
+    // Expect the revision the lookups were made against: a tag changed meanwhile is a 409, not a guess.
+    return run(deps, tagId, actor, { type: 'UpdateTag', tagId, changes, group }, expectedRevision ?? seen.revision);
+  };
+  const result = await (placement ? withLocks(deps.pool, [tagGroupLock(groupId)], update) : update());
+  return { id: tagId, revision: result.revision };
+}
+
+export async function deleteTag(deps: AdminDeps, tagId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
+  await run(deps, tagId, actor, { type: 'DeleteTag', tagId }, expectedRevision);
+}
+
+/** Saves the full new order of all tags as one event on the order stream. */
+export async function sortTags(deps: AdminDeps, ids: readonly string[], actor: Actor, expectedRevision?: bigint): Promise<void> {
+  const current = await tagOrder(deps.pool);
+  await runCommand(deps, tagOrderStream, {
+    name: 'SortTags',
+    actor,
+    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
+    decide: () => decideTagOrder(current, ids),
+  });
+}

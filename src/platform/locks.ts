@@ -1,0 +1,103 @@
+/**
+ * Named locks for the few admin rules that span streams and so cannot be held by one stream's
+ * expected revision: "a dimension belongs to at most one tag group", "tag names are unique in a
+ * group", "no tag group is deleted while it has tags", "the category tree has no cycle". The
+ * command checks the read model under the lock, appends, and waits for its projections before the
+ * lock is let go, so the next holder reads what the previous one wrote.
+ *
+ * Three layers, so that waiting never starves the pool the holders append through:
+ * - an in-process queue per key: waiters in this process hold no database connection;
+ * - an in-process cap on holders (a third of the pool), each holding one connection for all its keys;
+ * - PostgreSQL session advisory locks for other processes, taken with `try` in a loop, so that a
+ *   waiter gives its connection back between attempts.
+ */
+import type { Pool, PoolClient } from './db';
+import { AppError } from './errors';
+
+const NAMESPACE = 72_002; // first key of the two-key advisory lock: "admin catalog rules" (72_001: projection leaders)
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Waits for the key's earlier holders in this process; answers the release. */
+async function queueFor(key: string): Promise<() => void> {
+  const before = queues.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((r) => (release = r));
+  const tail = before.then(() => mine);
+  queues.set(key, tail);
+  await before;
+  return () => {
+    release();
+    if (queues.get(key) === tail) queues.delete(key);
+  };
+}
+
+class Semaphore {
+  private waiting: (() => void)[] = [];
+  private held = 0;
+  async acquire(limit: number): Promise<() => void> {
+    while (this.held >= limit) await new Promise<void>((r) => this.waiting.push(r));
+    this.held++;
+    return () => {
+      this.held--;
+      this.waiting.shift()?.();
+    };
+  }
+}
+const holders = new WeakMap<Pool, Semaphore>();
+
+async function tryLockAll(client: PoolClient, keys: readonly string[]): Promise<boolean> {
+  const taken: string[] = [];
+  for (const key of keys) {
+    const r = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok`, [NAMESPACE, key]);
+    if (!r.rows[0]?.ok) {
+      await unlockAll(client, taken);
+      return false;
+    }
+    taken.push(key);
+  }
+  return true;
+}
+
+async function unlockAll(client: PoolClient, keys: readonly string[]): Promise<void> {
+  for (const key of keys) await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [NAMESPACE, key]);
+}
+
+/** Runs `fn` holding every named lock (taken in a fixed order, so two holders never deadlock). */
+export async function withLocks<T>(pool: Pool, keys: readonly string[], fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const sorted = [...new Set(keys)].sort();
+  const releases: (() => void)[] = [];
+  try {
+    for (const key of sorted) releases.push(await queueFor(key));
+    let semaphore = holders.get(pool);
+    if (!semaphore) holders.set(pool, (semaphore = new Semaphore()));
+    releases.push(await semaphore.acquire(Math.max(1, Math.floor(pool.options.max / 3))));
+
+    const deadline = Date.now() + timeoutMs;
+    for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
+      const client = await pool.connect();
+      let locked = false;
+      try {
+        locked = await tryLockAll(client, sorted);
+      } catch (e) {
+        client.release(e as Error); // a broken connection takes its session locks with it
+        throw e;
+      }
+      if (locked) {
+        try {
+          return await fn();
+        } finally {
+          await unlockAll(client, sorted).then(
+            () => client.release(),
+            (e: unknown) => client.release(e as Error),
+          );
+        }
+      }
+      client.release();
+      if (Date.now() > deadline) throw AppError.conflict('LOCK.BUSY', `another administrator is changing the same thing (${sorted.join(', ')}); try again`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  } finally {
+    for (const release of releases.reverse()) release();
+  }
+}

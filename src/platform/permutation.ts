@@ -1,0 +1,28 @@
+/** Whether a client's "full new order" is exactly a reordering of what exists. Pure. */
+
+export interface PermutationProblems {
+  /** existing ids the order leaves out */
+  missing: string[];
+  /** ids in the order that do not exist (or are deleted) */
+  unknown: string[];
+  /** ids given more than once */
+  duplicated: string[];
+}
+
+/** null when `given` is a permutation of `existing`; otherwise what is wrong with it. */
+export function permutationProblems(existing: readonly string[], given: readonly string[]): PermutationProblems | null {
+  const known = new Set(existing);
+  const seen = new Set<string>();
+  const duplicated = new Set<string>();
+  const unknown = new Set<string>();
+  for (const id of given) {
+    if (seen.has(id)) duplicated.add(id);
+    seen.add(id);
+    if (!known.has(id)) unknown.add(id);
+  }
+  const missing = existing.filter((id) => !seen.has(id));
+  if (missing.length === 0 && unknown.size === 0 && duplicated.size === 0) return null;
+  return { missing, unknown: [...unknown], duplicated: [...duplicated] };
+}
+
+export const sameOrder = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -1,0 +1,75 @@
+/**
+ * Request shapes of the public storefront (API.md "Public"), each next to its type, and the cache key
+ * each one maps to. Parse with `parseQuery` (repeated or nested parameters are a 400).
+ */
+import { z } from 'zod';
+import { idSchema } from '../platform/ids';
+
+export const PUBLIC_SORTS = ['DEFAULT', 'PRICE_ASC', 'PRICE_DESC', 'NEWEST'] as const;
+export type PublicSort = (typeof PUBLIC_SORTS)[number];
+
+export const PUBLIC_DEFAULT_PAGE_SIZE = 20;
+export const PUBLIC_MAX_PAGE_SIZE = 100;
+/** Far beyond any catalog; it keeps `(page - 1) * pageSize` an exact small integer. */
+const MAX_PAGE = 1_000_000;
+/** A filter naming more tags than any storefront shows is a client bug, not a query to run. */
+export const MAX_TAG_FILTER = 20;
+
+/**
+ * `tagIds=1,2,3`: all must match. An empty value is no filter (a storefront joining an empty
+ * selection sends `tagIds=`); duplicates collapse and the order is irrelevant, so the ids are sorted
+ * to give one cache key per set.
+ */
+const tagIdsField = z
+  .string()
+  .transform((v) => v.split(',').map((s) => s.trim()))
+  .transform((ids) => (ids.length === 1 && ids[0] === '' ? [] : ids))
+  .pipe(z.array(idSchema).max(MAX_TAG_FILTER))
+  .transform((ids) => [...new Set(ids)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)));
+
+/** Blank is no filter; the text is matched literally (ILIKE wildcards escaped by the query). */
+const keywordField = z
+  .string()
+  .max(100)
+  .transform((v) => v.trim().replace(/\s+/g, ' '))
+  .transform((v) => (v === '' ? undefined : v));
+
+export const publicGoodsQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
+    pageSize: z.coerce.number().int().min(1).max(PUBLIC_MAX_PAGE_SIZE).default(PUBLIC_DEFAULT_PAGE_SIZE),
+    sort: z.enum(PUBLIC_SORTS).default('DEFAULT'),
+    countryId: idSchema.optional(),
+    categoryId: idSchema.optional(),
+    tagIds: tagIdsField.optional(),
+    keyword: keywordField.optional(),
+  })
+  .strict();
+export type PublicGoodsQuery = z.infer<typeof publicGoodsQuery>;
+
+/** What selects and orders the materialised list: everything but the page window. */
+export interface PublicListSpec {
+  sort: PublicSort;
+  countryId: string | null;
+  categoryId: string | null;
+  tagIds: string[];
+  keyword: string | null;
+}
+
+export function listSpecOf(q: PublicGoodsQuery): PublicListSpec {
+  return {
+    sort: q.sort,
+    countryId: q.countryId ?? null,
+    categoryId: q.categoryId ?? null,
+    tagIds: q.tagIds ?? [],
+    keyword: q.keyword ?? null,
+  };
+}
+
+/**
+ * One key per (filters, sort): the page window is not part of it, since the cache holds the whole
+ * list and every page is cut from it. A JSON array, so no value can make two keys collide.
+ */
+export function listCacheKey(spec: PublicListSpec): string {
+  return JSON.stringify(['public-goods', spec.sort, spec.countryId, spec.categoryId, spec.tagIds, spec.keyword]);
+}

@@ -1,0 +1,136 @@
+/** /categories over real HTTP: CRUD on the tree, icons inherited, living alongside the supplier mirror. */
+import { startTestService, type TestService } from '../../support/service';
+import { eventually } from '../../support/eventually';
+
+type Category = { id: string; parentId: string | null; name: string; icon: string | null; effectiveIcon: string | null; sortOrder: number; level: number; source: string; revision: string };
+
+describe('administrators manage categories', () => {
+  let svc: TestService;
+  const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => svc.request(method, path, body, headers);
+  const create = async (body: Record<string, unknown>) => {
+    const r = await api('POST', '/categories', body);
+    expect(r.status).toBe(201);
+    return r.body as Category;
+  };
+
+  beforeAll(async () => {
+    svc = await startTestService();
+  });
+  afterAll(async () => {
+    const failed = await svc.db.pool.query(`SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL`);
+    expect(failed.rows).toEqual([]);
+    await svc.close();
+  });
+
+  it('a created tree is in the very next read, with levels and inherited icons', async () => {
+    const top = await create({ name: '服装', icon: 'clothes.png' });
+    expect(top).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      parentId: null,
+      name: '服装',
+      icon: 'clothes.png',
+      effectiveIcon: 'clothes.png',
+      sortOrder: 0,
+      level: 1,
+      source: 'admin',
+      revision: '0',
+    });
+    const middle = await create({ name: '上衣', parentId: top.id, icon: '', sortOrder: 2 });
+    expect(middle).toMatchObject({ parentId: top.id, icon: null, effectiveIcon: 'clothes.png', level: 2, sortOrder: 2 });
+    const style = await create({ name: 'T恤', parentId: middle.id });
+    expect(style).toMatchObject({ level: 3, effectiveIcon: 'clothes.png' });
+    expect((await api('GET', `/categories/${style.id}`)).body).toEqual(style);
+
+    const children = await api('GET', `/categories?parentId=${top.id}`);
+    expect(children.body).toEqual({ items: [middle], total: 1, page: 1, pageSize: 50 });
+    expect((await api('GET', '/categories?parentId=root')).body.items.map((c: Category) => c.id)).toEqual([top.id]);
+    expect((await api('GET', '/categories')).body.total).toBe(3);
+  });
+
+  it('update renames, re-icons, re-sorts and moves; the tree follows', async () => {
+    const a = await create({ name: 'A', icon: 'a.png' });
+    const b = await create({ name: 'B', icon: 'b.png' });
+    const child = await create({ name: 'child', parentId: a.id });
+    expect(child.effectiveIcon).toBe('a.png');
+    const moved = await api('PATCH', `/categories/${child.id}`, { parentId: b.id, name: ' child  moved ', sortOrder: 7 });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ parentId: b.id, name: 'child moved', sortOrder: 7, effectiveIcon: 'b.png', level: 2, revision: '1' });
+    const own = await api('PATCH', `/categories/${child.id}`, { icon: 'own.png' });
+    expect(own.body).toMatchObject({ icon: 'own.png', effectiveIcon: 'own.png' });
+    const top = await api('PATCH', `/categories/${child.id}`, { parentId: null });
+    expect(top.body).toMatchObject({ parentId: null, level: 1 });
+  });
+
+  it('a move under itself or its own descendant is 400 CATEGORY.PARENT_CYCLE; an unknown parent is 400', async () => {
+    const a = await create({ name: 'cycle A' });
+    const b = await create({ name: 'cycle B', parentId: a.id });
+    const c = await create({ name: 'cycle C', parentId: b.id });
+    for (const parentId of [a.id, c.id]) {
+      const r = await api('PATCH', `/categories/${a.id}`, { parentId });
+      expect([parentId, r.status, r.body.error.code]).toEqual([parentId, 400, 'CATEGORY.PARENT_CYCLE']);
+    }
+    const unknown = await api('POST', '/categories', { name: 'orphan', parentId: '1125899906842628999' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe('CATEGORY.UNKNOWN_PARENT');
+  });
+
+  it('a category with children cannot be deleted (409); a leaf can, and is gone from reads', async () => {
+    const parent = await create({ name: 'parent' });
+    const leaf = await create({ name: 'leaf', parentId: parent.id });
+    const refused = await api('DELETE', `/categories/${parent.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('CATEGORY.HAS_CHILDREN');
+    expect((await api('DELETE', `/categories/${leaf.id}`)).status).toBe(204);
+    expect((await api('GET', `/categories/${leaf.id}`)).status).toBe(404);
+    expect((await api('DELETE', `/categories/${parent.id}`)).status).toBe(204);
+    expect((await api('GET', `/categories?parentId=${parent.id}`)).body.total).toBe(0);
+    // A deleted category cannot be a parent.
+    expect((await api('POST', '/categories', { name: 'late', parentId: parent.id })).body.error.code).toBe('CATEGORY.UNKNOWN_PARENT');
+  });
+
+  it('mirrored supplier categories take admin edits; a later sync of the unchanged supplier keeps them and the admin-made ones', async () => {
+    const mine = await create({ name: 'mine' });
+    const sync = async () => {
+      const started = await api('POST', '/sync/categories');
+      expect(started.status).toBe(202);
+      return eventually(async () => {
+        const run = await api('GET', `/sync/runs/${started.body.runId}`);
+        return run.body.state !== 'running' ? run.body : null;
+      }, 60_000);
+    };
+    expect((await sync()).state).toBe('succeeded');
+    const mirrored = ((await api('GET', '/categories?pageSize=1000')).body.items as Category[]).filter((c) => c.source === 'supplier');
+    expect(mirrored.length).toBeGreaterThan(0);
+    const target = mirrored.find((c) => c.parentId !== null)!;
+    const edited = await api('PATCH', `/categories/${target.id}`, { name: 'renamed by admin', sortOrder: 999 });
+    expect(edited.status).toBe(200);
+    const under = await create({ name: 'under a supplier category', parentId: target.id });
+
+    const again = await sync();
+    expect(again.state).toBe('succeeded');
+    expect(again.counts).toMatchObject({ changed: 0, delisted: 0 });
+    expect((await api('GET', `/categories/${target.id}`)).body).toMatchObject({ name: 'renamed by admin', sortOrder: 999 });
+    expect((await api('GET', `/categories/${mine.id}`)).status).toBe(200);
+    expect((await api('GET', `/categories/${under.id}`)).body).toMatchObject({ parentId: target.id, level: target.level + 1 });
+  });
+
+  it('unknown ids are 404 CATEGORY.NOT_FOUND; malformed ids are 400; bodies are strict; pageSize 1001 is 400; stale If-Match is 409', async () => {
+    const unknown = '1125899906842628998';
+    for (const [method, body] of [['GET'], ['PATCH', { name: 'x' }], ['DELETE']] as const) {
+      const r = await api(method, `/categories/${unknown}`, body);
+      expect([method, r.status, r.body.error.code]).toEqual([method, 404, 'CATEGORY.NOT_FOUND']);
+      const bad = await api(method, '/categories/0x10', body);
+      expect([method, bad.status, bad.body.error.code]).toEqual([method, 400, 'INVALID_ID']);
+    }
+    for (const body of [{}, { name: 'x', level: 1 }, { name: 'x', parentId: 'abc' }, { name: 'x', sortOrder: '1' }]) {
+      expect((await api('POST', '/categories', body)).status).toBe(400);
+    }
+    expect((await api('GET', '/categories?pageSize=1001')).status).toBe(400);
+    expect((await api('GET', '/categories?parentId=top')).status).toBe(400);
+    const c = await create({ name: 'rev' });
+    await api('PATCH', `/categories/${c.id}`, { name: 'rev 2' });
+    const stale = await api('PATCH', `/categories/${c.id}`, { name: 'rev 3' }, { 'if-match': '0' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe('EVENT_STORE.WRONG_REVISION');
+  });
+});

@@ -1,0 +1,62 @@
+import { decideCountry, decideCountryOrder, evolveCountry, initialCountry, type CountryCommand, type CountryState } from '../../../../src/catalog/countries/decide';
+import type { AppError } from '../../../../src/platform/errors';
+import { decider } from '../../../support/given-when-then';
+
+const spec = decider<CountryState, CountryCommand>({ initial: initialCountry, evolve: evolveCountry, decide: decideCountry });
+const C = '1125899906842627001';
+const created = { type: 'CountryCreated', data: { countryId: C, name: '美国', code: 'US', sortOrder: 0 } };
+const mirrored = { type: 'CountryMirrored', data: { countryId: '7', name: '英国', code: 'UK' } };
+
+describe('country decisions', () => {
+  it('given nothing, an administrator creates a country', () => {
+    spec.given([]).when({ type: 'CreateCountry', countryId: C, fields: { name: '美国', code: 'US', sortOrder: 0 } }).then([created]);
+  });
+
+  it('an update records only what changed, but a requested sortOrder always', () => {
+    spec
+      .given([created])
+      .when({ type: 'UpdateCountry', countryId: C, changes: { name: '美国', code: 'USA', sortOrder: 0 } })
+      .then([{ type: 'CountryUpdated', data: { countryId: C, code: 'USA', sortOrder: 0 } }]);
+    spec.given([created]).when({ type: 'UpdateCountry', countryId: C, changes: { name: '美国' } }).then([]);
+  });
+
+  it('a mirrored supplier country can be edited and deleted too', () => {
+    spec
+      .given([mirrored])
+      .when({ type: 'UpdateCountry', countryId: '7', changes: { name: 'United Kingdom' } })
+      .then([{ type: 'CountryUpdated', data: { countryId: '7', name: 'United Kingdom' } }]);
+    spec.given([mirrored]).when({ type: 'DeleteCountry', countryId: '7' }).then([{ type: 'CountryDeleted', data: { countryId: '7' } }]);
+  });
+
+  it('a country removed upstream or deleted is 404 COUNTRY.NOT_FOUND', () => {
+    spec
+      .given([mirrored, { type: 'CountryRemovedUpstream', data: { countryId: '7' } }])
+      .when({ type: 'UpdateCountry', countryId: '7', changes: { name: 'x' } })
+      .thenFails('COUNTRY.NOT_FOUND', 404);
+    spec.given([created, { type: 'CountryDeleted', data: { countryId: C } }]).when({ type: 'DeleteCountry', countryId: C }).thenFails('COUNTRY.NOT_FOUND', 404);
+    spec.given([]).when({ type: 'DeleteCountry', countryId: C }).thenFails('COUNTRY.NOT_FOUND', 404);
+  });
+
+  it('a deleted supplier country the mirror sees again is live again', () => {
+    expect(spec.stateAfter([mirrored, { type: 'CountryDeleted', data: { countryId: '7' } }, mirrored])).toMatchObject({ status: 'active', source: 'supplier' });
+  });
+
+  describe('the full order of all countries', () => {
+    it('a permutation is one CountriesReordered; the same order is nothing', () => {
+      expect(decideCountryOrder(['1', '2'], ['2', '1'])).toEqual([{ type: 'CountriesReordered', data: { countryIds: ['2', '1'] } }]);
+      expect(decideCountryOrder(['1', '2'], ['1', '2'])).toEqual([]);
+    });
+
+    it('a non-permutation is 400 COUNTRIES.NOT_A_PERMUTATION with details', () => {
+      let err: AppError | undefined;
+      try {
+        decideCountryOrder(['1', '2'], ['1']);
+      } catch (e) {
+        err = e as AppError;
+      }
+      expect(err?.code).toBe('COUNTRIES.NOT_A_PERMUTATION');
+      expect(err?.status).toBe(400);
+      expect(err?.details).toEqual({ missing: ['2'], unknown: [], duplicated: [] });
+    });
+  });
+});
