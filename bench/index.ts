@@ -21,12 +21,10 @@ import { migrate } from '../src/platform/migrate';
 import { type BenchContext, type Measure, type Ratio, type ScratchDatabase, type Suite, type SuiteResult, rate } from './harness';
 import { eventStoreSuite } from './event-store';
 import { projectionRebuildSuite } from './projection-rebuild';
-import { storefrontSuite } from './storefront';
 
 const SUITES: Suite[] = [
   eventStoreSuite, // append
   projectionRebuildSuite, // rebuild
-  storefrontSuite, // storefront
 ];
 
 const LOCAL_DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
