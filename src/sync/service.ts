@@ -4,6 +4,7 @@
  * nothing. It never parses names and never touches families (specification §1, §3).
  */
 import type { Services } from '../main';
+import { forEachLimit } from '../platform/concurrency';
 import { AppError } from '../platform/errors';
 import { type AppendResult, type EventStore, type LogPosition, EventStoreErrors, comparePositions } from '../platform/event-store/port';
 import { eventMetadata } from '../platform/events/catalogue';
@@ -40,15 +41,6 @@ export interface SyncParams {
 const WHY: Record<SyncKind, string> = { categories: 'SyncCategories', origin_goods: 'SyncOriginGoods', details: 'SyncDetails' };
 const PREFIXES: Record<SyncKind, string[]> = { categories: ['category-', 'country-'], origin_goods: ['link-'], details: ['link-'] };
 const APPEND_CONCURRENCY = 8;
-
-/** Runs `fn` over items with at most `limit` at once. */
-async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 export class SyncService {
   private readonly inFlight = new Map<string, Promise<SyncRunView>>();

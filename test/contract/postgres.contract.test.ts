@@ -53,7 +53,10 @@ describe('postgres adapter: why the xmin rule is needed', () => {
       const held = appendHeld(db, `${p}slow`, [ev('Slow')], new Promise<void>((r) => (release = r)));
       // Wait until the slow transaction has taken its sequence number (its row is written, uncommitted).
       await eventually(async () => {
-        const r = await db.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()`);
+        const r = await db.pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE state = 'idle in transaction' AND datname = current_database() AND query LIKE '%es_append%'`,
+        );
         return r.rows[0].n > 0;
       }, 20_000, 5);
       await store.appendToStream(`${p}fast`, [ev('Fast')]);
@@ -70,8 +73,11 @@ describe('postgres adapter: why the xmin rule is needed', () => {
       expect(naiveAfter.rows).toEqual([]);
       // The adapter held back while Slow's transaction was open, then delivers both in commit-safe order.
       expect(adapterFirst).toEqual([]);
-      const all = await store.readAll({ after: { commit: -1n, prepare: -1n }, limit: 10, streamPrefixes: [p] });
-      expect(all.map((e) => e.type).sort()).toEqual(['Fast', 'Slow']);
+      await eventually(async () => {
+        const all = await store.readAll({ after: { commit: -1n, prepare: -1n }, limit: 10, streamPrefixes: [p] });
+        expect(all.map((e) => e.type).sort()).toEqual(['Fast', 'Slow']);
+        return true;
+      });
     } finally {
       await close();
     }
@@ -96,6 +102,7 @@ describe('postgres adapter: global order across transaction ids of different len
       }
       const seen: string[] = [];
       let after = { commit: -1n, prepare: -1n };
+      await eventually(async () => (await store.readAll({ after, limit: 10, streamPrefixes: [p] })).length === 6);
       for (;;) {
         const batch = await store.readAll({ after, limit: 2, streamPrefixes: [p] });
         if (batch.length === 0) break;

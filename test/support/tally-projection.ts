@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { EventCatalogue, defineEvent, eventMetadata } from '../../src/platform/events/catalogue';
-import type { EventStore } from '../../src/platform/event-store/port';
+import { START, type EventStore, type LogPosition } from '../../src/platform/event-store/port';
 import { defineProjection } from '../../src/platform/projections/definition';
 import type { Queryable } from '../../src/platform/db';
 
@@ -41,15 +41,17 @@ export function tallyProjection(opts: { poison?: () => boolean; slowMs?: number 
   });
 }
 
-export async function appendTallies(store: EventStore, count: number, streams = 10, startAt = 0): Promise<number> {
+/** Appends `count` tallies; returns their sum and the position of the last append (what to wait for). */
+export async function appendTallies(store: EventStore, count: number, streams = 10, startAt = 0): Promise<{ sum: number; last: LogPosition }> {
   const catalogue = tallyCatalogue();
   let sum = 0;
+  let last: LogPosition = START;
   for (let i = startAt; i < startAt + count; i++) {
     const n = (i % 7) + 1;
     sum += n;
-    await store.appendToStream(`tally-${i % streams}`, [catalogue.encode('Tallied', { n }, eventMetadata('system:test', 'Tally'))]);
+    last = (await store.appendToStream(`tally-${i % streams}`, [catalogue.encode('Tallied', { n }, eventMetadata('system:test', 'Tally'))])).position;
   }
-  return sum;
+  return { sum, last };
 }
 
 export async function tallySnapshot(db: Queryable) {

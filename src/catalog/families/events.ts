@@ -2,17 +2,11 @@
 import { z } from 'zod';
 import { defineEvent } from '../../platform/events/catalogue';
 import { idSchema } from '../../platform/ids';
+import { dimensionValues } from '../links/events';
 
 export const familyStreamId = (id: string) => `family-${id}`;
 
 const money = z.string().regex(/^\d+(\.\d{1,4})?$/, 'a decimal string such as "39.90"');
-const dimensionValues = z.object({
-  size: z.array(z.string()),
-  color: z.array(z.string()),
-  printCount: z.array(z.string()),
-  craft: z.array(z.string()),
-  logistics: z.array(z.string()),
-});
 export const overrideKey = z.object({ size: z.string(), color: z.string(), printCount: z.string(), craft: z.string(), logistics: z.string() });
 export type OverrideKey = z.infer<typeof overrideKey>;
 

@@ -59,7 +59,8 @@ export type LinkDetail = z.infer<typeof linkDetailSchema>;
 
 export const LinkDetailSynced = defineEvent('LinkDetailSynced', 1, z.object({ linkId: idSchema, detail: linkDetailSchema }));
 
-const dimensionValues = z.object({
+/** Values per dimension, the shape of link tags and custom members' explicit tags. */
+export const dimensionValues = z.object({
   size: z.array(z.string()),
   color: z.array(z.string()),
   printCount: z.array(z.string()),

@@ -30,6 +30,17 @@ export type GroupDecision =
   | { kind: 'create'; linkId: string; key: string; name: string }
   | { kind: 'lockedSkipped'; linkId: string; familyId: string };
 
+function byNameKey(families: readonly FamilyFacts[]): Map<string, FamilyFacts[]> {
+  const byKey = new Map<string, FamilyFacts[]>();
+  for (const f of families) {
+    if (!f.familyNameKey) continue;
+    let list = byKey.get(f.familyNameKey);
+    if (!list) byKey.set(f.familyNameKey, (list = []));
+    list.push(f);
+  }
+  return byKey;
+}
+
 const takesLinks = (f: FamilyFacts) => f.autoManaged && !f.locked;
 
 function preferred(families: FamilyFacts[]): FamilyFacts | undefined {
@@ -38,13 +49,7 @@ function preferred(families: FamilyFacts[]): FamilyFacts | undefined {
 
 /** Links in id order; a family created for the first link of a key takes the later ones. */
 export function decideGrouping(links: readonly GroupingLink[], families: readonly FamilyFacts[]): GroupDecision[] {
-  const byKey = new Map<string, FamilyFacts[]>();
-  for (const f of families) {
-    if (!f.familyNameKey) continue;
-    let list = byKey.get(f.familyNameKey);
-    if (!list) byKey.set(f.familyNameKey, (list = []));
-    list.push(f);
-  }
+  const byKey = byNameKey(families);
   const decisions: GroupDecision[] = [];
   const createdFor = new Map<string, string>(); // key → first link id, standing for the new family
   for (const link of [...links].sort((a, b) => compareIds(a.id, b.id))) {
@@ -69,13 +74,7 @@ export type ConsolidationDecision =
   | { kind: 'review'; familyId: string; reason: 'HAS_GOODS' | 'HAS_OVERRIDES' | 'LOCKED' | 'MANUAL' };
 
 export function decideConsolidation(families: readonly FamilyFacts[]): ConsolidationDecision[] {
-  const byKey = new Map<string, FamilyFacts[]>();
-  for (const f of families) {
-    if (!f.familyNameKey) continue;
-    let list = byKey.get(f.familyNameKey);
-    if (!list) byKey.set(f.familyNameKey, (list = []));
-    list.push(f);
-  }
+  const byKey = byNameKey(families);
   const out: ConsolidationDecision[] = [];
   for (const [, group] of [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (group.length < 2) continue;

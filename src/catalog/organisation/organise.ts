@@ -5,6 +5,7 @@
  * Running it twice changes nothing the second time. One run at a time across processes.
  */
 import type { Services } from '../../main';
+import { forEachLimit } from '../../platform/concurrency';
 import type { Pool } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { eventMetadata } from '../../platform/events/catalogue';
@@ -50,15 +51,6 @@ const WAIT_STREAMS = ['link-0', 'family-0', 'good-0'];
 interface LinkRow extends LinkFacts {
   revision: bigint;
   familyId: string | null;
-}
-
-async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
 }
 
 export class Organiser {
