@@ -28,6 +28,7 @@ import {
   WrongExpectedVersionError,
   convertToCommandError,
   excludeSystemEvents,
+  streamNameFilter,
   type AllStreamRecordedEvent,
   type AllStreamResolvedEvent,
   type AppendResult as EsdbAppendResult,
@@ -337,8 +338,8 @@ export class EventStoreDbAdapter implements EventStore {
     }
   }
 
-  async watch(onAppend: () => void): Promise<() => Promise<void>> {
-    const watcher = new AllWatcher(this.client, onAppend, this.onWatchError);
+  async watch(onAppend: () => void, streamPrefixes?: readonly string[]): Promise<() => Promise<void>> {
+    const watcher = new AllWatcher(this.client, onAppend, this.onWatchError, streamPrefixes);
     this.watchers.add(watcher);
     await watcher.started;
     return async () => {
@@ -395,6 +396,7 @@ class AllWatcher {
     private readonly client: EsdbClient,
     private readonly onAppend: () => void,
     private readonly onError: (e: unknown) => void,
+    private readonly streamPrefixes?: readonly string[],
   ) {
     // `started` resolves when the first subscription is live, has failed, or is slow to answer.
     this.started = new Promise((resolve) => {
@@ -421,7 +423,9 @@ class AllWatcher {
     let delay = WATCH_RETRY_MIN_MS;
     while (!this.stopped) {
       try {
-        const subscription = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
+        // Server-side filter: a projection's watcher only hears appends to the streams it reads.
+        const filter = this.streamPrefixes?.length ? streamNameFilter({ prefixes: [...this.streamPrefixes] }) : excludeSystemEvents();
+        const subscription = this.client.subscribeToAll({ fromPosition: END, filter });
         this.subscription = subscription;
         subscription.once('confirmation', () => {
           delay = WATCH_RETRY_MIN_MS;

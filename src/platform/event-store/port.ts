@@ -115,9 +115,11 @@ export interface EventStore {
   lagAfter(after: LogPosition, streamPrefixes?: readonly string[], cap?: number): Promise<LogLag>;
   /**
    * Calls `onAppend` (possibly spuriously, possibly coalesced) when new events may be readable.
-   * Readers still poll as a fallback. Returns a function that stops watching.
+   * Readers still poll as a fallback. With `streamPrefixes`, only appends to those streams need wake
+   * it (EventStoreDB filters on the server; postgres wakes on every append). Returns a function that
+   * stops watching.
    */
-  watch(onAppend: () => void): Promise<() => Promise<void>>;
+  watch(onAppend: () => void, streamPrefixes?: readonly string[]): Promise<() => Promise<void>>;
   /** Cheap reachability check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;

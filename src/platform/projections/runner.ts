@@ -101,7 +101,7 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     if (this.loopDone) return;
     this.stopping = false;
-    this.unwatch = await this.opts.store.watch(() => this.wake());
+    this.unwatch = await this.opts.store.watch(() => this.wake(), this.opts.definition.streamPrefixes);
     this.loopDone = this.loop();
   }
 

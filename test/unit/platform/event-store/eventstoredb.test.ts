@@ -19,6 +19,7 @@ import {
   UnavailableError,
   WrongExpectedVersionError,
   excludeSystemEvents,
+  streamNameFilter,
   type AllStreamJSONRecordedEvent,
   type AllStreamResolvedEvent,
   type AppendResult as EsdbAppendResult,
@@ -502,6 +503,14 @@ describe('EventStoreDbAdapter: watch, ping, close', () => {
     await confirmed(0);
     const stop = await watching;
     expect(fake.subscriptions[0]!.options).toEqual({ fromPosition: END, filter: excludeSystemEvents() });
+    await stop();
+  });
+
+  it('given stream prefixes, filters on the server by stream name', async () => {
+    const watching = store.watch(() => undefined, ['link-', 'family-']);
+    await confirmed(0);
+    const stop = await watching;
+    expect(fake.subscriptions[0]!.options).toEqual({ fromPosition: END, filter: streamNameFilter({ prefixes: ['link-', 'family-'] }) });
     await stop();
   });
 
