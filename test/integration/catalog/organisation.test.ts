@@ -236,6 +236,31 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect(await familyOf(sibling)).toBe(fid);
   });
 
+  it('trees and lists: goods by country and category with configuration counts; link statistics with secondary references', async () => {
+    const tree = (await svc.request('GET', '/goods/tree')).body.items;
+    const families = tree.flatMap((c: { categories: { items: { kind: string; configurationCount?: number; goods: unknown[] }[] }[] }) =>
+      c.categories.flatMap((g) => g.items.filter((n) => n.kind === 'family')),
+    );
+    expect(families.length).toBeGreaterThan(0);
+    for (const f of families) expect(f.configurationCount).toBe(f.goods.length);
+
+    const stats = (await svc.request('GET', '/origin-goods/tree')).body.items;
+    const total = (key: string) => stats.flatMap((c: { categories: Record<string, number>[] }) => c.categories).reduce((a: number, r: Record<string, number>) => a + r[key]!, 0);
+    expect(total('links')).toBe(Number((await svc.db.pool.query(`SELECT count(*) AS n FROM origin_goods`)).rows[0].n));
+    const secondary = Number((await svc.db.pool.query(`SELECT count(DISTINCT origin_good_id) AS n FROM good_origin_goods`)).rows[0].n);
+    expect(secondary).toBeGreaterThan(0);
+    expect(total('secondaryReferences')).toBe(secondary);
+    expect(total('primaryReferences')).toBe(Number((await svc.db.pool.query(`SELECT count(*) AS n FROM goods WHERE origin_good_id IS NOT NULL`)).rows[0].n));
+
+    const unorganised = await svc.request('GET', '/origin-goods?organised=false&pageSize=5');
+    expect(unorganised.body.items.every((l: { parsed: unknown }) => l.parsed === null)).toBe(true);
+    expect(unorganised.body.total).toBeGreaterThan(0);
+    const fid = (await familyOf('100001'))!;
+    const members = await svc.request('GET', `/origin-goods?familyId=${fid}`);
+    expect(members.body.items.every((l: { family: { id: string } }) => l.family.id === fid)).toBe(true);
+    expect((await svc.request('GET', '/origin-goods?organised=maybe')).status).toBe(400);
+  });
+
   it('rebuilding the catalog projection from zero gives byte-identical rows', async () => {
     const snapshot = async () => {
       const out: Record<string, string> = {};
