@@ -9,10 +9,15 @@ import { Organiser } from '../catalog/organisation/organise';
 import { createGood } from '../catalog/goods/routes';
 
 export async function seedDemoCatalog(s: Services): Promise<void> {
-  const empty = await s.pool.query(`SELECT NOT EXISTS (SELECT 1 FROM es_streams LIMIT 1) AS empty`);
-  if (!empty.rows[0].empty) return;
+  // Seed an empty database; resume a seeding a restart cut short (every step is idempotent).
+  const r = await s.pool.query<{ empty: boolean; state: string | null }>(
+    `SELECT NOT EXISTS (SELECT 1 FROM es_streams LIMIT 1) AS empty, (SELECT value FROM service_flags WHERE name = 'demo') AS state`,
+  );
+  const { empty, state } = r.rows[0]!;
+  if (state === 'seeded' || (!empty && state !== 'seeding')) return;
+  await s.pool.query(`INSERT INTO service_flags (name, value) VALUES ('demo', 'seeding') ON CONFLICT (name) DO UPDATE SET value = 'seeding', at = now()`);
   const log = s.log.child({ component: 'demo' });
-  log.info('empty database: seeding the demo catalog from the simulator');
+  log.info(empty ? 'empty database: seeding the demo catalog from the simulator' : 'resuming the demo catalog seeding');
   for (const [kind, params] of [
     ['categories', {}],
     ['origin_goods', {}],
@@ -34,4 +39,5 @@ export async function seedDemoCatalog(s: Services): Promise<void> {
   for (const l of links.rows) last = (await createGood(s, { originGoodId: l.id }, actor, true)).position ?? last;
   if (last) await s.waitForProjections(last, ['good-0', 'link-0']);
   log.info({ goods: links.rows.length }, 'demo goods created');
+  await s.pool.query(`UPDATE service_flags SET value = 'seeded', at = now() WHERE name = 'demo'`);
 }
