@@ -7,6 +7,8 @@
 import type { Services } from '../main';
 import { Organiser } from '../catalog/organisation/organise';
 import { createGood } from '../catalog/goods/routes';
+import { forEachLimit } from '../platform/concurrency';
+import { comparePositions, type LogPosition } from '../platform/event-store/port';
 
 export async function seedDemoCatalog(s: Services): Promise<void> {
   // Seed an empty database; resume a seeding a restart cut short (every step is idempotent).
@@ -35,8 +37,11 @@ export async function seedDemoCatalog(s: Services): Promise<void> {
     `SELECT og.id FROM origin_goods og WHERE og.family_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id) ORDER BY og.id`,
   );
   const actor = { by: 'system:demo' };
-  let last = null;
-  for (const l of links.rows) last = (await createGood(s, { originGoodId: l.id }, actor, true)).position ?? last;
+  let last: LogPosition | null = null;
+  await forEachLimit(links.rows, 8, async (l) => {
+    const p = (await createGood(s, { originGoodId: l.id }, actor, true)).position;
+    if (p && (!last || comparePositions(p, last) > 0)) last = p;
+  });
   if (last) await s.waitForProjections(last, ['good-0', 'link-0']);
   log.info({ goods: links.rows.length }, 'demo goods created');
   await s.pool.query(`UPDATE service_flags SET value = 'seeded', at = now() WHERE name = 'demo'`);
