@@ -4,7 +4,9 @@
  * started, timed synchronisation runs, waiting for a projection to reach the head of the log, and a
  * client-side statement profile (which statements, how many round trips, on which connections).
  */
-import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { loadConfig } from '../src/config';
 import { closeServices, createServices, type Services } from '../src/main';
@@ -24,6 +26,8 @@ export interface CatalogBench {
   sim: RunningSimulator;
   s: Services;
   links: number;
+  /** CPU accounting of a phase (PostgreSQL backends only when the server is on this machine) */
+  cpu: CpuMeter;
   close(): Promise<void>;
 }
 
@@ -69,6 +73,7 @@ export async function startCatalogBench(ctx: BenchContext, tag: string, links: n
     sim,
     s: services,
     links,
+    cpu: new CpuMeter(services, ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(db.url).hostname)),
     async close() {
       await closeServices(services);
       await sim.close();
@@ -118,6 +123,8 @@ export interface TimedRun {
   seconds: number;
   /** rows added to es_events by the run */
   eventsAppended: number;
+  /** where the CPU went meanwhile */
+  cpu: string;
 }
 
 /**
@@ -129,6 +136,7 @@ export async function timedSync(ctx: BenchContext, b: CatalogBench, kind: SyncKi
   const { s } = b;
   const projections = kind === 'categories' ? ['catalog_tree'] : ['catalog'];
   const before = await countEvents(s);
+  const cpu = await b.cpu.start();
   const t0 = performance.now();
   const { runId, finished } = await s.sync.start(kind, { ...params, by: 'system:bench' });
   const ticker = setInterval(() => {
@@ -149,13 +157,15 @@ export async function timedSync(ctx: BenchContext, b: CatalogBench, kind: SyncKi
     clearInterval(ticker);
   }
   const seconds = (performance.now() - t0) / 1000;
+  const cpuLine = await b.cpu.since(cpu);
   if (run.state !== 'succeeded') throw new Error(`${kind} sync ${run.state}: ${JSON.stringify(run.errors.slice(0, 3))}`);
   const eventsAppended = (await countEvents(s)) - before;
   ctx.progress(
     `  ${kind}: ${run.progress.done} items, answered after ${answeredSeconds.toFixed(2)} s, read models caught up after ${seconds.toFixed(2)} s, ` +
       `${eventsAppended} events appended; counts ${formatCounts(run.counts)}`,
   );
-  return { run, answeredSeconds, seconds, eventsAppended };
+  ctx.progress(`  ${kind}: ${cpuLine}`);
+  return { run, answeredSeconds, seconds, eventsAppended, cpu: cpuLine };
 }
 
 export function formatCounts(c: Counts): string {
@@ -165,12 +175,27 @@ export function formatCounts(c: Counts): string {
 }
 
 /** Categories (and countries), the listing of all links, then the details of all of them: a synced catalog. */
-export async function syncCatalog(ctx: BenchContext, b: CatalogBench): Promise<{ categories: TimedRun; goods: TimedRun; details: TimedRun }> {
-  const categories = await timedSync(ctx, b, 'categories');
-  const goods = await timedSync(ctx, b, 'origin_goods');
-  if (goods.run.progress.done !== b.links) throw new Error(`origin-goods sync saw ${goods.run.progress.done} links, the simulator has ${b.links}`);
-  const details = await timedSync(ctx, b, 'details');
-  return { categories, goods, details };
+export async function syncCatalog(
+  ctx: BenchContext,
+  b: CatalogBench,
+  hooks: { before?(kind: SyncKind): void; after?(kind: SyncKind, r: TimedRun): void } = {},
+): Promise<Record<SyncKind, TimedRun>> {
+  const out: Partial<Record<SyncKind, TimedRun>> = {};
+  for (const kind of ['categories', 'origin_goods', 'details'] as const) {
+    hooks.before?.(kind);
+    const r = await timedSync(ctx, b, kind);
+    if (kind === 'origin_goods' && r.run.progress.done !== b.links) {
+      throw new Error(`origin-goods sync listed ${r.run.progress.done} links, the simulator has ${b.links}`);
+    }
+    if (kind === 'details') {
+      // Details are fetched for the links on sale (the listing marks the others delisted).
+      const listed = Number((await b.s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM origin_goods WHERE NOT delisted`)).rows[0]!.n);
+      if (r.run.progress.done !== listed) throw new Error(`details sync handled ${r.run.progress.done} links, ${listed} are on sale`);
+    }
+    hooks.after?.(kind, r);
+    out[kind] = r;
+  }
+  return out as Record<SyncKind, TimedRun>;
 }
 
 // ------------------------------------------------------------------------------ statement profile
@@ -195,12 +220,20 @@ export class StatementProfile {
     const original = pg.Client.prototype.query;
     this.original = original;
     const tallies = this.tallies;
-    const record = (client: pg.Client, text: string, t0: number) => {
+    const shortTexts = new Map<string, string>();
+    const record = (client: pg.Client, text: string, values: unknown, t0: number) => {
       const role = ((client as unknown as { connectionParameters?: { application_name?: string } }).connectionParameters?.application_name ?? '?').replace(
         /^catalog-projection:/,
         'runner:',
       );
-      const key = `${role}\u0000${text.replace(/\s+/g, ' ').trim().slice(0, 90)}`;
+      let short = shortTexts.get(text);
+      if (short === undefined) {
+        short = text.replace(/\s+/g, ' ').trim().slice(0, 80);
+        if (shortTexts.size < 10_000) shortTexts.set(text, short);
+      }
+      // The event store's reads: which stream prefixes (i.e. which projection runner) asked.
+      const prefixes = text.includes('LIKE ANY($4::text[])') && Array.isArray(values) && Array.isArray(values[3]) ? ` ${JSON.stringify(values[3])}` : '';
+      const key = `${role}\u0000${short}${prefixes}`;
       let t = tallies.get(key);
       if (!t) tallies.set(key, (t = { calls: 0, seconds: 0 }));
       t.calls++;
@@ -211,12 +244,13 @@ export class StatementProfile {
       const cfg = args[0] as unknown;
       const text = typeof cfg === 'string' ? cfg : (cfg as { text?: unknown } | null)?.text;
       if (typeof text !== 'string' || typeof (cfg as { submit?: unknown }).submit === 'function') return (original as Function).apply(this, args);
+      const values = Array.isArray(args[1]) ? args[1] : (cfg as { values?: unknown }).values;
       const t0 = performance.now();
       const cb = args.findIndex((a) => typeof a === 'function');
       if (cb >= 0) {
         const callback = args[cb] as (err: unknown, res: unknown) => void;
         args[cb] = (err: unknown, res: unknown) => {
-          record(this, text, t0);
+          record(this, text, values, t0);
           callback(err, res);
         };
         return (original as Function).apply(this, args);
@@ -224,8 +258,8 @@ export class StatementProfile {
       const out = (original as Function).apply(this, args) as unknown;
       if (out && typeof (out as Promise<unknown>).then === 'function') {
         (out as Promise<unknown>).then(
-          () => record(this, text, t0),
-          () => record(this, text, t0),
+          () => record(this, text, values, t0),
+          () => record(this, text, values, t0),
         );
       }
       return out;
@@ -274,11 +308,109 @@ export class StatementProfile {
       .join('; ');
   }
 
+  /**
+   * The event store's `readAll` calls (what the projection runners read through the pool), by the
+   * stream prefixes asked for, i.e. by projection: "category-%,country-% 3263 reads 21.0 s; …".
+   */
+  reads(): string {
+    const out: string[] = [];
+    for (const [key, t] of this.tallies) {
+      const m = /\s(\[".*"\])$/.exec(key);
+      if (!m || !key.includes('\u0000SELECT seq, ')) continue; // readAll, not lagAfter (status())
+      const prefixes = (JSON.parse(m[1]!) as string[]).join(',');
+      out.push(`${prefixes} ${t.calls} reads ${t.seconds.toFixed(1)} s`);
+    }
+    return out.join('; ') || 'none';
+  }
+
   /** The top statements as progress lines (stderr), for finding where the time goes. */
   report(ctx: BenchContext, title: string, per: number, unit: string, n = 8): void {
     ctx.progress(`  profile ${title}: ${this.summary(per, unit)}`);
     for (const t of this.top(n)) {
       ctx.progress(`    ${t.seconds.toFixed(2).padStart(7)} s ${String(t.calls).padStart(7)} × (${(t.calls / per).toFixed(2)}/${unit}) [${t.role}] ${t.text}`);
     }
+  }
+}
+
+// ------------------------------------------------------------------------------------- cpu meter
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** utime + stime of a process in seconds, from /proc (null when not readable: not Linux, or another host). */
+function procCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** Busy and total jiffies of the whole machine, from /proc/stat. */
+function machineTicks(): { busy: number; total: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    const n = line.trim().split(/\s+/).slice(1).map(Number);
+    const idle = (n[3] ?? 0) + (n[4] ?? 0);
+    const total = n.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+interface CpuSnapshot {
+  wall: number;
+  node: NodeJS.CpuUsage;
+  elu: EventLoopUtilization;
+  backends: Map<number, number> | null;
+  machine: { busy: number; total: number } | null;
+}
+
+/**
+ * Where the CPU went during a phase: this process (simulator, sync, supplier client, runners'
+ * decoding: one event loop), the PostgreSQL backends serving this database (read from /proc, so only
+ * when the server runs on this machine), and the whole machine (others' work included).
+ */
+export class CpuMeter {
+  constructor(
+    private readonly s: Services,
+    private readonly local: boolean,
+  ) {}
+
+  private async backends(): Promise<Map<number, number> | null> {
+    if (!this.local) return null;
+    const r = await this.s.pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+    const out = new Map<number, number>();
+    for (const { pid } of r.rows) {
+      const cpu = procCpuSeconds(pid);
+      if (cpu === null) return null;
+      out.set(pid, cpu);
+    }
+    return out;
+  }
+
+  async start(): Promise<CpuSnapshot> {
+    return { wall: performance.now(), node: process.cpuUsage(), elu: performance.eventLoopUtilization(), backends: await this.backends(), machine: machineTicks() };
+  }
+
+  /** One line describing the phase since `from`. */
+  async since(from: CpuSnapshot): Promise<string> {
+    const wall = (performance.now() - from.wall) / 1000;
+    const node = process.cpuUsage(from.node);
+    const elu = performance.eventLoopUtilization(from.elu);
+    const parts = [`this process ${((node.user + node.system) / 1e6).toFixed(1)} s CPU (event loop ${(elu.utilization * 100).toFixed(0)}% busy)`];
+    const now = await this.backends();
+    if (from.backends && now) {
+      let pgSeconds = 0;
+      for (const [pid, cpu] of now) pgSeconds += cpu - (from.backends.get(pid) ?? 0); // a backend that started meanwhile: all of its time
+      parts.push(`PostgreSQL backends of this database ${pgSeconds.toFixed(1)} s CPU`);
+    }
+    const m = machineTicks();
+    if (from.machine && m && m.total > from.machine.total) {
+      parts.push(`machine ${((m.busy - from.machine.busy) / (m.total - from.machine.total) * cpus().length).toFixed(2)} of ${cpus().length} CPUs busy`);
+    }
+    return `${wall.toFixed(1)} s wall: ${parts.join(', ')}`;
   }
 }

@@ -21,10 +21,16 @@ import { migrate } from '../src/platform/migrate';
 import { type BenchContext, type Measure, type Ratio, type ScratchDatabase, type Suite, type SuiteResult, rate } from './harness';
 import { eventStoreSuite } from './event-store';
 import { projectionRebuildSuite } from './projection-rebuild';
+import { syncSuite } from './sync';
+import { organiseSuite } from './organise';
+import { storefrontSuite } from './storefront';
 
 const SUITES: Suite[] = [
   eventStoreSuite, // append
   projectionRebuildSuite, // rebuild
+  syncSuite, // sync
+  organiseSuite, // organise
+  storefrontSuite, // storefront
 ];
 
 const LOCAL_DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/postgres';

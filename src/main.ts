@@ -37,6 +37,8 @@ import { adminCatalogRoutes } from './catalog/admin-routes';
 import { familyRoutes } from './catalog/families/routes';
 import { goodRoutes } from './catalog/goods/routes';
 import { Organiser } from './catalog/organisation/organise';
+import { storefrontRoutes } from './storefront/routes';
+import { webRoutes } from './web/static';
 
 export interface OpenDatabase {
   url: string;
@@ -141,6 +143,7 @@ export async function closeServices(s: Services): Promise<void> {
  */
 function apiRoutes(s: Services): Router {
   const api = Router();
+  api.use(storefrontRoutes(s)); // public, no guard; first, so the busiest routes skip matching every admin route
   const auth = createAuth({ pool: s.pool, config: s.config, log: s.log });
   const { requireAdmin } = auth.guards;
   api.use(auth.routes);
@@ -169,9 +172,23 @@ export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}) {
     apiPrefix: s.config.apiPrefix,
     before: securityMiddleware({ corsOrigins: s.config.corsOrigins }),
     routes: api,
-    rootRoutes: healthRoutes({ pool: s.pool, store: s.store }),
+    rootRoutes: rootRoutes(s, api),
   });
 }
+
+/**
+ * Outside API_PREFIX: health checks, the built browser clients (/admin, /v2/h5: src/web/static.ts)
+ * and, when the API itself is not already there, the API again under /v2-api, the storefront build's
+ * default API base, so the embedded default serves its mobile storefront without a proxy.
+ */
+function rootRoutes(s: Services, api: Router): Router {
+  const root = Router();
+  root.use(healthRoutes({ pool: s.pool, store: s.store }));
+  root.use(webRoutes());
+  if (s.config.apiPrefix !== STOREFRONT_API_BASE) root.use(STOREFRONT_API_BASE, api);
+  return root;
+}
+const STOREFRONT_API_BASE = '/v2-api';
 
 export interface RunningService {
   url: string;

@@ -34,6 +34,7 @@ export interface TagInfo {
 /** Live tags by id, plus the size and colour sort orders the price matrix needs (keyed by tag name). */
 export class TagDictionary {
   private readonly byId = new Map<string, TagInfo>();
+  private readonly byList = new Map<string, PublicTag[]>();
   readonly sizeOrder = new Map<string, number>();
   readonly colorOrder = new Map<string, number>();
 
@@ -44,6 +45,17 @@ export class TagDictionary {
       const order = t.dimension === 'size' ? this.sizeOrder : t.dimension === 'color' ? this.colorOrder : null;
       if (order && !order.has(t.name)) order.set(t.name, t.sortOrder);
     }
+  }
+
+  /**
+   * tagsOf for ids joined by commas, remembered per distinct list: goods repeat the same few tag sets
+   * (sizes, colours), so a list of 30 000 families resolves a few hundred. Callers share the
+   * returned arrays and must not change them.
+   */
+  tagsOfList(csv: string): PublicTag[] {
+    let tags = this.byList.get(csv);
+    if (!tags) this.byList.set(csv, (tags = csv === '' ? [] : this.tagsOf(csv.split(','))));
+    return tags;
   }
 
   /** A good's tags as the storefront shows them: live ones only, by tag sort order, then id. */
@@ -75,7 +87,8 @@ export interface FamilyItemRow {
   price: string | null;
   country_id: string | null;
   category_id: string | null;
-  tag_ids: string[];
+  /** the good's tag ids joined by commas ('' for none): cheaper to read than a PostgreSQL array */
+  tag_ids: string;
   tag_font_color: string | null;
 }
 
@@ -87,7 +100,7 @@ export function toItem(row: FamilyItemRow, tags: TagDictionary): PublicGoodItem 
     price: row.price,
     countryId: row.country_id,
     categoryId: row.category_id,
-    tags: tags.tagsOf(row.tag_ids),
+    tags: tags.tagsOfList(row.tag_ids),
     tagFontColor: row.tag_font_color,
   };
 }
@@ -300,7 +313,6 @@ export interface FamilyDetailRow {
   country_id: string | null;
   category_id: string | null;
   tag_ids: string[];
-  tag_font_color: string | null;
   lowest_price: string | null;
   variants: { size: string; color: string; price: string; sku: string }[];
   size_chart: unknown[];
@@ -339,10 +351,10 @@ export function goodDetail(row: FamilyDetailRow, tags: TagDictionary): PublicGoo
   const colorKeys = [...new Set([...priceMatrix.colors, ...sortDimensionValues('color', Object.keys(stored), tags.colorOrder)])].filter((c) =>
     Object.prototype.hasOwnProperty.call(stored, c),
   );
-  const mediaByColor: Record<string, MediaImage[]> = {};
-  for (const color of colorKeys) {
-    mediaByColor[color] = (stored[color] ?? []).map((m) => ({ id: m.id, url: m.url, sortOrder: m.sortOrder }));
-  }
+  // fromEntries defines own properties, so even a colour named `__proto__` stays data.
+  const mediaByColor: Record<string, MediaImage[]> = Object.fromEntries(
+    colorKeys.map((color) => [color, (stored[color] ?? []).map((m) => ({ id: m.id, url: m.url, sortOrder: m.sortOrder }))]),
+  );
   return {
     goodId: row.id,
     name: row.name,

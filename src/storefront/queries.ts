@@ -1,0 +1,229 @@
+/**
+ * The storefront's reads of the read models (catalog, catalog_tree, tags and positions projections).
+ *
+ * Who is public: a family with at least one good (`good_count > 0`), shown through its
+ * representative good (`representative_good_id`, kept by the catalog projection: goodPriority desc,
+ * createdAt desc, id asc). Every read below starts from that join, so goods without a family, and
+ * families without goods, appear in none of them. The family's country and category are its
+ * representative's.
+ */
+import type { Queryable } from '../platform/db';
+import { AppError } from '../platform/errors';
+import { sortFamilies, type ListSortKeys } from './ordering';
+import type { PublicListSpec, PublicSort } from './requests';
+import {
+  TagDictionary,
+  categoryTree,
+  goodDetail,
+  homePositions,
+  toItem,
+  treeOrder,
+  type CategoryRow,
+  type CategoryStatsRow,
+  type FamilyDetailRow,
+  type FamilyItemRow,
+  type PositionGoodRow,
+  type PublicCategoryNode,
+  type PublicGoodDetail,
+  type PublicGoodItem,
+  type TagInfo,
+} from './views';
+
+/** Public families joined to their representative good. */
+const PUBLIC_FAMILIES = `
+  FROM families f
+  JOIN goods g ON g.id = f.representative_good_id
+ WHERE f.good_count > 0`;
+
+const ITEM_COLUMNS = `f.id, g.name, g.image, f.lowest_price::text AS price, g.country_id, g.category_id,
+  array_to_string(g.tag_ids, ',') AS tag_ids, g.tag_font_color`;
+
+/**
+ * The list's sort keys (./ordering.ts sorts by them). Countries and categories are a few hundred rows,
+ * so their place in the default order is ranked here once: a country by (sortOrder, id); a category
+ * by its middle category's (sortOrder, id), then its style category's (sortOrder, id): a style
+ * category's middle one is its parent, a middle category has no style. A top-level category, no
+ * category or no country has no rank (it sorts last). dense_rank: equal keys, equal rank.
+ * Prices, priorities and times travel as float8 for comparing only (exact for every amount with four
+ * decimals below 10^11, for any goodPriority, which is a JSON number, and for microsecond times);
+ * the answer shows the exact decimal `price`.
+ */
+const RANKS = `
+  co AS (SELECT id, (row_number() OVER (ORDER BY sort_order, id))::int AS r FROM countries),
+  cat AS (SELECT c.id, CASE WHEN c.level IN (2, 3) THEN (dense_rank() OVER (ORDER BY
+            (CASE c.level WHEN 3 THEN cp.sort_order WHEN 2 THEN c.sort_order END) NULLS LAST,
+            (CASE c.level WHEN 3 THEN cp.id WHEN 2 THEN c.id END) NULLS LAST,
+            (CASE c.level WHEN 3 THEN c.sort_order END) NULLS LAST,
+            (CASE c.level WHEN 3 THEN c.id END) NULLS LAST))::int END AS r
+            FROM categories c LEFT JOIN categories cp ON cp.id = c.parent_id)`;
+
+/** PUBLIC_FAMILIES with the ranks of RANKS joined. */
+const PUBLIC_FAMILIES_RANKED = `
+  FROM families f
+  JOIN goods g ON g.id = f.representative_good_id
+  LEFT JOIN co ON co.id = g.country_id
+  LEFT JOIN cat ON cat.id = g.category_id
+ WHERE f.good_count > 0`;
+
+/** The sort keys a sort needs (each column costs: 30 000 rows of it are read and parsed). */
+const sortKeyColumns = (sort: PublicSort): string =>
+  [
+    'co.r AS country_rank',
+    'cat.r AS category_rank',
+    'g.good_priority::float8 AS priority',
+    ...(sort === 'NEWEST' ? ['(extract(epoch FROM g.created_at) * 1000000)::float8 AS created_us'] : []),
+    ...(sort === 'PRICE_ASC' || sort === 'PRICE_DESC' ? ['f.lowest_price::float8 AS price_key'] : []),
+  ].join(', ');
+
+/** `%kw%` with the LIKE wildcards of the keyword taken literally. */
+export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
+
+/** Live tags (their group live too), by sort order then id, with their group's dimension. */
+export async function loadTags(db: Queryable): Promise<TagDictionary> {
+  const r = await db.query<TagInfo>(
+    `SELECT t.id, t.name, t.sort_order AS "sortOrder", tg.dimension
+       FROM tags t JOIN tag_groups tg ON tg.id = t.group_id
+      WHERE NOT t.deleted AND NOT tg.deleted
+      ORDER BY t.sort_order, t.id`,
+  );
+  return new TagDictionary(r.rows);
+}
+
+/**
+ * The whole list for one (filters, sort): one entry per public family, grouped before any paging.
+ * Filters: country and category (any level: the category or a descendant) of the representative;
+ * tags: every listed tag is carried by at least one of the family's goods (not necessarily the same
+ * one); keyword: the family's or the representative's name contains it, case-insensitively.
+ */
+export async function loadGoodsList(db: Queryable, spec: PublicListSpec): Promise<PublicGoodItem[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (spec.countryId) where.push(`g.country_id = $${params.push(spec.countryId)}`);
+  if (spec.categoryId) {
+    // UNION, not UNION ALL: a cycle in a half-rebuilt tree cannot make it loop.
+    where.push(`g.category_id IN (WITH RECURSIVE sub AS (SELECT id FROM categories WHERE id = $${params.push(spec.categoryId)}
+                  UNION SELECT k.id FROM categories k JOIN sub ON k.parent_id = sub.id) SELECT id FROM sub)`);
+  }
+  if (spec.tagIds.length) {
+    const p = params.push(spec.tagIds);
+    // `&&` lets the GIN index on goods.tag_ids (migration 008) find the candidate goods.
+    where.push(`f.id IN (SELECT tg.family_id FROM goods tg CROSS JOIN LATERAL unnest(tg.tag_ids) AS t(id)
+                  WHERE tg.tag_ids && $${p}::bigint[] AND t.id = ANY($${p}::bigint[]) AND tg.family_id IS NOT NULL
+                  GROUP BY tg.family_id HAVING count(DISTINCT t.id) = ${spec.tagIds.length})`);
+  }
+  if (spec.keyword) {
+    const p = params.push(likePattern(spec.keyword));
+    where.push(`(f.name ILIKE $${p} OR g.name ILIKE $${p})`);
+  }
+  // Unsorted: PostgreSQL would sort the wide rows (external merge beyond work_mem); the keys sort in
+  // a few milliseconds here. See ./ordering.ts for the orders.
+  const rows = await db.query<FamilyItemRow & ListSortKeys>(
+    `WITH ${RANKS}
+     SELECT ${ITEM_COLUMNS}, ${sortKeyColumns(spec.sort)} ${PUBLIC_FAMILIES_RANKED} ${where.map((w) => `AND ${w}`).join(' ')}`,
+    params,
+  );
+  const tags = await loadTags(db);
+  return sortFamilies(rows.rows, spec.sort).map((r) => toItem(r, tags));
+}
+
+/**
+ * One public family. Only a family id answers: a link id, an unknown id, or a family without goods
+ * is a 404. The family row is read before the tags (the HTTP test of "a value loaded across a bump is
+ * not stored" pauses a load between the two).
+ */
+export async function loadGoodDetail(db: Queryable, familyId: string): Promise<PublicGoodDetail> {
+  const r = await db.query<FamilyDetailRow>(
+    `SELECT f.id, g.name, g.image, g.description, g.country_id, g.category_id, g.tag_ids::text[] AS tag_ids,
+            f.lowest_price::text AS lowest_price, f.variants, f.size_chart, f.packaging_specs, f.price_matrix, f.media_by_color
+       FROM families f JOIN goods g ON g.id = f.representative_good_id
+      WHERE f.id = $1 AND f.good_count > 0`,
+    [familyId],
+  );
+  const row = r.rows[0];
+  if (!row) throw AppError.notFound('PUBLIC_GOOD.NOT_FOUND', `no public good ${familyId}`);
+  return goodDetail(row, await loadTags(db));
+}
+
+/** Home: live positions by sortOrder then id, each with one list item per family placed in it. */
+export async function loadHome(db: Queryable): Promise<{ positions: { id: string; name: string; items: PublicGoodItem[] }[] }> {
+  const placed = await db.query<PositionGoodRow>(
+    `SELECT p.id AS position_id, p.name AS position_name, g.family_id
+       FROM positions p
+       LEFT JOIN position_goods pg ON pg.position_id = p.id
+       LEFT JOIN goods g ON g.id = pg.good_id
+      WHERE NOT p.deleted
+      ORDER BY p.sort_order, p.id, pg.sort_order, pg.good_id`,
+  );
+  const familyIds = [...new Set(placed.rows.map((r) => r.family_id).filter((id): id is string => id !== null))];
+  const items = new Map<string, PublicGoodItem>();
+  if (familyIds.length) {
+    const rows = await db.query<FamilyItemRow>(`SELECT ${ITEM_COLUMNS} ${PUBLIC_FAMILIES} AND f.id = ANY($1::bigint[])`, [familyIds]);
+    const tags = await loadTags(db);
+    for (const row of rows.rows) items.set(row.id, toItem(row, tags));
+  }
+  return { positions: homePositions(placed.rows, items) };
+}
+
+async function liveCategories(db: Queryable): Promise<CategoryRow[]> {
+  const r = await db.query<CategoryRow>(`SELECT id, parent_id, name, effective_icon, sort_order FROM categories WHERE NOT removed`);
+  return r.rows;
+}
+
+/** The category tree with effective icons, public family counts and lowest prices per node. */
+export async function loadCategoryTree(db: Queryable): Promise<{ items: PublicCategoryNode[] }> {
+  const categories = await liveCategories(db);
+  const stats = await db.query<CategoryStatsRow>(
+    `SELECT g.category_id, count(*)::int AS families, min(f.lowest_price)::text AS lowest_price
+       FROM families f JOIN goods g ON g.id = f.representative_good_id
+      WHERE f.good_count > 0 AND g.category_id IS NOT NULL
+      GROUP BY g.category_id`,
+  );
+  return { items: categoryTree(categories, stats.rows) };
+}
+
+/** Tag groups (by id) and their tags (sortOrder, id) with the number of public families carrying each. */
+export async function loadTagGroups(db: Queryable): Promise<{
+  items: { id: string; name: string; dimension: string | null; tags: { id: string; name: string; sortOrder: number; familyCount: number }[] }[];
+}> {
+  const groups = await db.query<{ id: string; name: string; dimension: string | null }>(
+    `SELECT id, name, dimension FROM tag_groups WHERE NOT deleted ORDER BY id`,
+  );
+  const tags = await db.query<{ id: string; group_id: string; name: string; sort_order: number }>(
+    `SELECT id, group_id, name, sort_order FROM tags WHERE NOT deleted ORDER BY sort_order, id`,
+  );
+  // A family carries a tag when one of its goods does; count each family once per tag.
+  const counts = await db.query<{ tag_id: string; families: number }>(
+    `SELECT t.id::text AS tag_id, count(DISTINCT g.family_id)::int AS families
+       FROM goods g JOIN families f ON f.id = g.family_id CROSS JOIN LATERAL unnest(g.tag_ids) AS t(id)
+      WHERE f.good_count > 0
+      GROUP BY t.id`,
+  );
+  const countOf = new Map(counts.rows.map((c) => [c.tag_id, c.families]));
+  const byGroup = new Map<string, { id: string; name: string; sortOrder: number; familyCount: number }[]>();
+  for (const t of tags.rows) {
+    let list = byGroup.get(t.group_id);
+    if (!list) byGroup.set(t.group_id, (list = []));
+    list.push({ id: t.id, name: t.name, sortOrder: t.sort_order, familyCount: countOf.get(t.id) ?? 0 });
+  }
+  return { items: groups.rows.map((g) => ({ id: g.id, name: g.name, dimension: g.dimension, tags: byGroup.get(g.id) ?? [] })) };
+}
+
+async function liveCountries(db: Queryable): Promise<{ id: string; name: string; code: string; sortOrder: number }[]> {
+  const r = await db.query<{ id: string; name: string; code: string; sortOrder: number }>(
+    `SELECT id, name, code, sort_order AS "sortOrder" FROM countries WHERE NOT removed ORDER BY sort_order, id`,
+  );
+  return r.rows;
+}
+
+export async function loadCountries(db: Queryable): Promise<{ items: { id: string; name: string; code: string; sortOrder: number }[] }> {
+  return { items: await liveCountries(db) };
+}
+
+/** The orders a storefront needs to lay out its navigation: countries, and categories per parent. */
+export async function loadTreeOrder(db: Queryable): Promise<{ countries: string[]; categories: Record<string, string[]> }> {
+  const countries = await liveCountries(db);
+  return treeOrder(
+    countries.map((c) => c.id),
+    await liveCategories(db),
+  );
+}

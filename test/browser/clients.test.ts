@@ -1,0 +1,232 @@
+/**
+ * The browser clients end to end: the built admin SPA (/admin) and mobile storefront (/v2/h5),
+ * served by a real service (test/support/service.ts) with the demo catalog, driven in Debian's
+ * Chromium through playwright-core. Screenshots of every main page land in test-results/.
+ * Synchronisation is on selectors and network answers only, never on fixed sleeps.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { seedDemoCatalog } from '../../src/sync/demo';
+import { ADMIN, startTestService, type TestService } from '../support/service';
+
+jest.setTimeout(180_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+const SHOTS = path.join(ROOT, 'test-results');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let svc: TestService;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const shot = (name: string, p: Page = page) => p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
+  mkdirSync(SHOTS, { recursive: true });
+  // The clients under test are the ones in this tree: build them (about a second each).
+  const vite = path.join(ROOT, 'node_modules', '.bin', 'vite');
+  // Default API bases (same origin; /v2-api for the storefront), whatever VITE_* the shell has.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITE_')));
+  for (const app of ['admin', 'h5']) execFileSync(vite, ['build', '--config', `web/${app}/vite.config.mts`, '--logLevel', 'warn'], { cwd: ROOT, env, stdio: 'pipe' });
+  svc = await startTestService({ login: false });
+  await seedDemoCatalog(svc.services);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // playwright-core gives each launch a fresh temporary profile (--user-data-dir).
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  context = await browser.newContext({ baseURL: svc.url, viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await svc?.close();
+});
+
+/** Answers for `pathSuffix` (e.g. `/auth/refresh`) with the given status. */
+const answer = (p: Page, pathSuffix: string, status?: number) =>
+  p.waitForResponse((r) => new URL(r.url()).pathname.endsWith(pathSuffix) && (status === undefined || r.status() === status));
+
+describe('administrator SPA', () => {
+  it('registers the first administrator, then logs in', async () => {
+    await page.goto('/admin');
+    await page.getByRole('heading', { name: '管理员登录' }).waitFor();
+    await shot('admin-login');
+    await page.getByRole('button', { name: '首次使用？创建管理员' }).click();
+    await page.locator('input[name=username]').fill(ADMIN.username);
+    await page.locator('input[name=password]').fill(ADMIN.password);
+    await Promise.all([answer(page, '/auth/register', 201), page.getByRole('button', { name: '注册' }).click()]);
+    await page.getByText('管理员已创建，请登录').waitFor();
+    await page.locator('input[name=password]').fill(ADMIN.password);
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await page.getByTestId('current-user').filter({ hasText: ADMIN.username }).waitFor();
+  });
+
+  it('keeps the session across a reload and stores no token in the page', async () => {
+    await page.reload();
+    await page.getByTestId('current-user').filter({ hasText: ADMIN.username }).waitFor();
+    // A string: this file is type-checked without the DOM library.
+    const stored = await page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
+    expect(stored).not.toMatch(/eyJ|svc_at|svc_rt|token/i);
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'svc_at')?.httpOnly).toBe(true);
+    expect(cookies.find((c) => c.name === 'svc_rt')?.httpOnly).toBe(true);
+  });
+
+  it('refreshes once and retries when the access cookie has expired', async () => {
+    await context.clearCookies({ name: 'svc_at' });
+    const me401 = answer(page, '/auth/me', 401);
+    const refreshed = answer(page, '/auth/refresh', 200);
+    const me200 = answer(page, '/auth/me', 200);
+    await page.reload();
+    await Promise.all([me401, refreshed, me200]);
+    await page.getByTestId('current-user').filter({ hasText: ADMIN.username }).waitFor();
+    expect((await context.cookies()).some((c) => c.name === 'svc_at')).toBe(true);
+  });
+
+  it('starts a synchronisation and follows its progress to the end', async () => {
+    await page.goto('/admin/#/sync');
+    await page.getByRole('button', { name: '同步类目' }).click();
+    const live = page.getByTestId('live-run');
+    await live.waitFor();
+    await live.locator('.badge', { hasText: '成功' }).waitFor();
+    await shot('admin-sync');
+  });
+
+  it('runs the organisation and shows its report', async () => {
+    await page.goto('/admin/#/organise');
+    await page.getByRole('button', { name: '开始整理' }).click();
+    await page.getByTestId('organise-report').waitFor();
+    await expect(page.getByText('无法解析的链接').isVisible()).resolves.toBe(true);
+    await shot('admin-organise');
+  });
+
+  const pages: [string, string][] = [
+    ['tree', '[data-testid=tree-family]'],
+    ['goods', 'tbody tr'],
+    ['links', 'tbody tr'],
+    ['families', '[data-testid=family-row]'],
+    ['sorting', '[data-testid=sort-countries] tr'],
+    ['tag-groups', '.card b'],
+    ['positions', 'tbody tr'],
+    ['projections', 'tbody tr'],
+  ];
+  it.each(pages)('shows the %s page', async (name, ready) => {
+    await page.goto(`/admin/#/${name}`);
+    await page.getByTestId(`page-${name}`).waitFor();
+    await page.locator(ready).first().waitFor({ state: 'attached' });
+    if (name === 'goods' || name === 'links' || name === 'families') {
+      await page.locator(name === 'families' ? '[data-testid=family-row]' : 'tbody tr').first().click();
+      await page.getByTestId(name === 'goods' ? 'good-editor' : name === 'links' ? 'link-tags' : 'family-detail').waitFor();
+    }
+    await shot(`admin-${name}`);
+  });
+
+  it('a tree family row shows its configuration count only', async () => {
+    await page.goto('/admin/#/tree');
+    const row = page.getByTestId('tree-family').first();
+    await row.waitFor({ state: 'attached' });
+    expect(await row.textContent()).toMatch(/\d+ 个配置$/);
+  });
+
+  it('moves a country down with one request carrying the full order', async () => {
+    await page.goto('/admin/#/sorting');
+    const rows = page.locator('[data-testid=sort-countries] tr');
+    await rows.first().waitFor();
+    const first = (await rows.nth(0).locator('td').nth(1).textContent())!.trim();
+    const second = (await rows.nth(1).locator('td').nth(1).textContent())!.trim();
+    const [req] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith('/countries/sort') && r.method() === 'PATCH'),
+      answer(page, '/countries/sort'),
+      rows.nth(0).getByRole('button', { name: /下移/ }).click(),
+    ]);
+    const ids: string[] = req.postDataJSON().ids;
+    expect(ids.length).toBe(await rows.count());
+    await page.getByText('顺序已保存').waitFor();
+    await expect(rows.nth(0).locator('td').nth(1).textContent()).resolves.toContain(second);
+    await expect(rows.nth(1).locator('td').nth(1).textContent()).resolves.toContain(first);
+  });
+});
+
+describe('price override, admin to storefront', () => {
+  it('an override edited in the admin matrix is the price of that cell in the storefront detail', async () => {
+    const list: any = await (await fetch(`${svc.url}/v2-api/public/goods?pageSize=1`)).json();
+    const familyId: string = list.items[0].goodId;
+    const detail: any = await (await fetch(`${svc.url}/v2-api/public/goods/${familyId}`)).json();
+    const cell = detail.priceMatrix.cells[0];
+    const newPrice = (Number(cell.price) + 11.11).toFixed(2);
+
+    await page.goto(`/admin/#/families?id=${familyId}`);
+    await page.getByTestId('family-detail').waitFor();
+    for (const d of ['printCount', 'craft', 'logistics']) await page.getByTestId(`matrix-${d}`).selectOption(cell[d]);
+    const input = page.getByTestId(`cell-${cell.size}-${cell.color}`);
+    await input.fill(newPrice);
+    await Promise.all([answer(page, '/price-overrides', 200), input.press('Enter')]);
+    await page.getByTestId(`cell-${cell.size}-${cell.color}-clear`).waitFor();
+    await shot('admin-family-override');
+
+    const h5 = await context.newPage();
+    await h5.setViewportSize({ width: 390, height: 844 });
+    const q = new URLSearchParams({ size: cell.size, color: cell.color, printCount: cell.printCount, craft: cell.craft, logistics: cell.logistics });
+    await h5.goto(`/v2/h5/#/goods/${familyId}?${q}`);
+    await h5.getByTestId('cell-price').filter({ hasText: `¥${newPrice}` }).waitFor();
+    for (const [k, v] of Object.entries(Object.fromEntries(q))) {
+      await expect(h5.getByTestId(`sel-${k}`).locator('button.on').textContent()).resolves.toBe(v);
+    }
+    if (detail.mediaByColor?.[cell.color]?.length) await h5.getByTestId('media-color').filter({ hasText: cell.color }).waitFor();
+    await shot('h5-detail', h5);
+    await h5.close();
+  });
+});
+
+describe('mobile storefront', () => {
+  let h5: Page;
+  beforeAll(async () => {
+    h5 = await context.newPage();
+    await h5.setViewportSize({ width: 390, height: 844 });
+  });
+  afterAll(() => h5.close());
+
+  it('home', async () => {
+    const home = answer(h5, '/v2-api/public/home', 200);
+    await h5.goto('/v2/h5/');
+    await home;
+    await h5.getByTestId('h5-home').waitFor();
+    await h5.getByTestId('good-card').first().waitFor();
+    await shot('h5-home', h5);
+  });
+
+  it('category tree', async () => {
+    await h5.goto('/v2/h5/#/categories');
+    await h5.locator('.catbody h3').first().waitFor();
+    await shot('h5-categories', h5);
+  });
+
+  it('list: sorts, and a further page when scrolled to the end', async () => {
+    await h5.goto('/v2/h5/#/list?sort=PRICE_ASC');
+    const cards = h5.getByTestId('good-card');
+    await cards.nth(19).waitFor();
+    const prices = (await cards.locator('.price').allTextContents()).map((t) => Number(t.replace(/[^\d.]/g, '')));
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    await shot('h5-list', h5);
+    const page2 = answer(h5, '/public/goods', 200);
+    await h5.getByTestId('list-footer').scrollIntoViewIfNeeded();
+    await page2;
+    await cards.nth(20).waitFor();
+  });
+
+  it('never asks the API with a double slash', async () => {
+    const urls: string[] = [];
+    h5.on('request', (r) => urls.push(r.url()));
+    await h5.goto('/v2/h5/#/list');
+    await h5.getByTestId('good-card').first().waitFor();
+    expect(urls.filter((u) => u.includes('/public/')).length).toBeGreaterThan(0);
+    for (const u of urls) expect(new URL(u).pathname).not.toContain('//');
+  });
+});

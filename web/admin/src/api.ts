@@ -1,0 +1,16 @@
+import { createHttp } from '../../shared/http';
+
+export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
+
+let onLoggedOut: () => void = () => undefined;
+export const setOnLoggedOut = (f: () => void) => (onLoggedOut = f);
+
+/** The admin client: cookies only; a 401 refreshes once and retries (spec 5.10). */
+export const api = createHttp(API_BASE, { refresh: true, onUnauthenticated: () => onLoggedOut() });
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}

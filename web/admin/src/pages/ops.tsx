@@ -1,0 +1,229 @@
+import { useEffect, useState } from 'react';
+import { api, type Page } from '../api';
+import { ErrorLine, Status, fmtTime, useAction, useLoad } from './common';
+
+interface Run {
+  runId: string;
+  kind: string;
+  state: 'running' | 'succeeded' | 'failed';
+  startedAt: string;
+  finishedAt: string | null;
+  progress: { done: number; total: number };
+  counts: Record<string, number>;
+  errors: { message: string; item?: unknown }[];
+}
+
+const KIND: Record<string, string> = { categories: '类目', origin_goods: '商品链接', details: '链接详情' };
+const STATE: Record<string, [string, string]> = {
+  running: ['进行中', 'blue'],
+  succeeded: ['成功', 'green'],
+  failed: ['失败', 'red'],
+  rebuilding: ['重建中', 'amber'],
+  stopped: ['已停止', ''],
+};
+
+export function StateBadge({ s }: { s: string }) {
+  const [label, cls] = STATE[s] ?? [s, ''];
+  return <span className={`badge ${cls}`}>{label}</span>;
+}
+
+function RunProgress({ run }: { run: Run }) {
+  const pct = run.progress.total ? Math.round((run.progress.done / run.progress.total) * 100) : run.state === 'running' ? 0 : 100;
+  return (
+    <div className="row">
+      <div className="progress">
+        <div style={{ width: `${pct}%` }} />
+      </div>
+      <span data-testid="run-progress">
+        {run.progress.done}/{run.progress.total}
+      </span>
+    </div>
+  );
+}
+
+export function SyncPage() {
+  const runs = useLoad<{ items: Run[] }>('/sync/runs');
+  const [live, setLive] = useState<Run | null>(null);
+  const a = useAction();
+  // Poll the started run until it finishes.
+  useEffect(() => {
+    if (!live || live.state !== 'running') return;
+    const t = setTimeout(async () => {
+      try {
+        const r = await api.get<Run>(`/sync/runs/${live.runId}`);
+        setLive(r);
+        if (r.state !== 'running') runs.reload();
+      } catch {
+        /* keep the last known state; the next tick tries again */
+        setLive({ ...live });
+      }
+    }, 500);
+    return () => clearTimeout(t);
+  }, [live]);
+  const start = (path: string) =>
+    a.run(async () => {
+      const { runId } = await api.request<{ runId: string }>('POST', path);
+      setLive(await api.get<Run>(`/sync/runs/${runId}`));
+    });
+  return (
+    <>
+      <div className="card row">
+        <button disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/categories')}>同步类目</button>
+        <button disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/origin-goods')}>同步商品链接</button>
+        <button disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/details')}>同步链接详情</button>
+        <Status a={a} />
+      </div>
+      {live && (
+        <div className="card" data-testid="live-run">
+          <h2>
+            当前任务：{KIND[live.kind] ?? live.kind} <StateBadge s={live.state} />
+          </h2>
+          <RunProgress run={live} />
+          <Counts counts={live.counts} />
+          {live.errors.length > 0 && (
+            <ul className="error">
+              {live.errors.slice(0, 20).map((e, i) => (
+                <li key={i}>{e.message}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <h2>最近的同步</h2>
+      <ErrorLine error={runs.error} />
+      <table>
+        <thead>
+          <tr><th>类型</th><th>状态</th><th>进度</th><th>结果</th><th>开始</th><th>结束</th></tr>
+        </thead>
+        <tbody>
+          {runs.data?.items.map((r) => (
+            <tr key={r.runId}>
+              <td>{KIND[r.kind] ?? r.kind}</td>
+              <td><StateBadge s={r.state} /></td>
+              <td>{r.progress.done}/{r.progress.total}</td>
+              <td><Counts counts={r.counts} /></td>
+              <td>{fmtTime(r.startedAt)}</td>
+              <td>{fmtTime(r.finishedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+const COUNT_LABEL: Record<string, string> = { created: '新增', changed: '变更', unchanged: '未变', delisted: '下架', relisted: '重新上架', failed: '失败' };
+function Counts({ counts }: { counts: Record<string, number> }) {
+  return (
+    <span>
+      {Object.entries(counts).map(([k, v]) => (
+        <span key={k} className="badge">{COUNT_LABEL[k] ?? k} {v}</span>
+      ))}
+    </span>
+  );
+}
+
+const DIM_LABEL: Record<string, string> = { size: '尺码', color: '颜色', printCount: '印花面数', craft: '工艺', logistics: '物流' };
+
+interface Report {
+  parsed: number; derived: number; attached: number; created: number; merged: number; unchanged: number;
+  unparseable: { id: string; name: string }[];
+  incomplete?: { id: string; name: string; missing: string[] }[];
+  lockedSkipped?: { id: string; familyId: string }[];
+  review: { familyId: string; reason: string }[];
+}
+
+export function OrganisePage() {
+  const [report, setReport] = useState<Report | null>(null);
+  const a = useAction();
+  const stats: [keyof Report, string][] = [['parsed', '已解析'], ['derived', '已派生标签'], ['attached', '已归入系列'], ['created', '新建系列'], ['merged', '合并'], ['unchanged', '未变']];
+  return (
+    <>
+      <div className="card row">
+        <button disabled={a.busy} onClick={() => a.run(async () => setReport(await api.request<Report>('POST', '/product-families/organize')), '整理完成')}>
+          {a.busy ? '整理中…' : '开始整理'}
+        </button>
+        <button className="secondary" disabled={a.busy} onClick={() => a.run(async () => setReport(await api.request<Report>('POST', '/product-families/auto-group')), '分组完成')}>
+          仅自动分组
+        </button>
+        <Status a={a} />
+      </div>
+      {report && (
+        <div data-testid="organise-report">
+          <div className="card">
+            {stats.map(([k, l]) => (
+              <span className="stat" key={k}><b>{report[k] as number}</b>{l}</span>
+            ))}
+          </div>
+          <div className="card">
+            <h2>无法解析的链接（{report.unparseable.length}）</h2>
+            {report.unparseable.length === 0 ? <div className="muted">无</div> : (
+              <table><thead><tr><th>链接 ID</th><th>名称</th></tr></thead><tbody>
+                {report.unparseable.map((u) => <tr key={u.id}><td>{u.id}</td><td>{u.name}</td></tr>)}
+              </tbody></table>
+            )}
+            {report.incomplete && report.incomplete.length > 0 && (
+              <>
+                <h2>标签不完整（{report.incomplete.length}）</h2>
+                <table><thead><tr><th>链接 ID</th><th>名称</th><th>缺少维度</th></tr></thead><tbody>
+                  {report.incomplete.map((u) => <tr key={u.id}><td>{u.id}</td><td>{u.name}</td><td>{u.missing.map((d) => DIM_LABEL[d] ?? d).join('、')}</td></tr>)}
+                </tbody></table>
+              </>
+            )}
+          </div>
+          <div className="card">
+            <h2>人工复核（{report.review.length}）</h2>
+            {report.review.length === 0 ? <div className="muted">无</div> : (
+              <table><thead><tr><th>系列</th><th>原因</th></tr></thead><tbody>
+                {report.review.map((r, i) => <tr key={i}><td><a href={`#/families?id=${r.familyId}`}>{r.familyId}</a></td><td>{r.reason}</td></tr>)}
+              </tbody></table>
+            )}
+            {report.lockedSkipped && report.lockedSkipped.length > 0 && <div className="muted">因系列锁定而跳过：{report.lockedSkipped.length} 条</div>}
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
+
+interface Projection { name: string; state: string; position: string | number | null; lagEvents: number; lagSeconds: number; lastError: string | null; lastRebuildAt: string | null }
+
+export function ProjectionsPage() {
+  const p = useLoad<{ items: Projection[] }>('/projections');
+  const a = useAction();
+  const rebuilding = p.data?.items.some((x) => x.state === 'rebuilding');
+  useEffect(() => {
+    if (!rebuilding) return;
+    const t = setTimeout(p.reload, 1000);
+    return () => clearTimeout(t);
+  }, [p.data]);
+  return (
+    <>
+      <div className="row"><button className="secondary" onClick={p.reload}>刷新</button><Status a={a} /></div>
+      <ErrorLine error={p.error} />
+      <table>
+        <thead><tr><th>投影</th><th>状态</th><th>位置</th><th>延迟（事件）</th><th>延迟（秒）</th><th>上次重建</th><th>错误</th><th></th></tr></thead>
+        <tbody>
+          {p.data?.items.map((x) => (
+            <tr key={x.name}>
+              <td>{x.name}</td>
+              <td><StateBadge s={x.state} /></td>
+              <td>{String(x.position ?? '—')}</td>
+              <td>{x.lagEvents}</td>
+              <td>{x.lagSeconds}</td>
+              <td>{fmtTime(x.lastRebuildAt)}</td>
+              <td className="error">{x.lastError ?? ''}</td>
+              <td>
+                <button className="secondary" disabled={a.busy || x.state === 'rebuilding'}
+                  onClick={() => a.run(async () => { await api.request('POST', `/projections/${encodeURIComponent(x.name)}/rebuild`); p.reload(); }, `已开始重建 ${x.name}`)}>
+                  重建
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+export type { Page };
