@@ -265,6 +265,7 @@ export class EventStoreDbAdapter implements EventStore {
     if (opts.limit <= 0) return out;
     try {
       for await (const event of this.scanAll(FORWARDS, opts.after, opts.streamPrefixes)) {
+        if (opts.upTo && comparePositions(event.position, opts.upTo) > 0) break;
         out.push(toRecorded(event));
         if (out.length >= opts.limit) break;
       }

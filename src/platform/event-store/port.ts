@@ -89,6 +89,8 @@ export interface ReadAllOptions {
   limit: number;
   /** server-side filter on stream-id prefixes, e.g. `['link-', 'family-']` */
   streamPrefixes?: readonly string[];
+  /** inclusive upper bound: nothing after this position (a reader scanning up to a head it read) */
+  upTo?: LogPosition;
 }
 
 export interface LogLag {

@@ -166,13 +166,19 @@ export class PostgresEventStore implements EventStore {
   async readAll(opts: ReadAllOptions): Promise<RecordedEvent[]> {
     const [xid, seq] = positionParams(opts.after);
     const patterns = prefixPatterns(opts.streamPrefixes);
+    const params: unknown[] = [xid, seq, opts.limit];
+    let where = '';
+    if (patterns) where += ` AND stream_id LIKE ANY($${params.push(patterns)}::text[])`;
+    if (opts.upTo) {
+      const [uxid, useq] = positionParams(opts.upTo);
+      where += ` AND (tx_id, seq) <= ($${params.push(uxid)}::xid8, $${params.push(useq)}::bigint)`;
+    }
     const res = await this.query<EventRow>(
       `SELECT ${COLUMNS} FROM es_events
-        WHERE (tx_id, seq) > ($1::xid8, $2::bigint) AND ${READABLE}
-          ${patterns ? 'AND stream_id LIKE ANY($4::text[])' : ''}
+        WHERE (tx_id, seq) > ($1::xid8, $2::bigint) AND ${READABLE}${where}
         ORDER BY es_events.tx_id, es_events.seq
         LIMIT $3`,
-      patterns ? [xid, seq, opts.limit, patterns] : [xid, seq, opts.limit],
+      params,
     );
     return res.rows.map(toRecorded);
   }

@@ -186,11 +186,19 @@ export class ProjectionRunner {
 
   /** One unit of work. Returns false when there was nothing to do. */
   async step(): Promise<boolean> {
+    // The head is read first, and reads go no further than it: everything up to it has then been
+    // seen, so when none of it belongs to this projection the checkpoint can move there. Otherwise
+    // a projection whose streams are quiet would scan the whole log again after every append.
+    const head = await this.opts.store.headPosition();
     const cp = await this.readCheckpoint();
     if (!cp.failed) {
-      const events = await this.read(cp.position);
+      const events = await this.read(cp.position, head);
       if (events.length) {
         await this.applyOrFail(cp.position, events, { kind: 'live' });
+        return true;
+      }
+      if (comparePositions(head, cp.position) > 0) {
+        await this.skipTo(cp.position, head, { kind: 'live' });
         return true;
       }
     }
@@ -202,9 +210,13 @@ export class ProjectionRunner {
     if (!rb) return false;
     const from = toPosition(rb.commit_pos, rb.prepare_pos);
     const schema = shadowSchema(this.name);
-    const events = await this.read(from);
+    const events = await this.read(from, head);
     if (events.length) {
       await this.applyOrFail(from, events, { kind: 'shadow', schema });
+      return true;
+    }
+    if (comparePositions(head, from) > 0) {
+      await this.skipTo(from, head, { kind: 'shadow', schema });
       return true;
     }
     if (comparePositions(from, START) === 0) {
@@ -214,8 +226,20 @@ export class ProjectionRunner {
     return this.swap(from, cp);
   }
 
-  private read(after: LogPosition): Promise<RecordedEvent[]> {
-    return this.opts.store.readAll({ after, limit: this.opts.batchSize, streamPrefixes: this.opts.definition.streamPrefixes });
+  private read(after: LogPosition, upTo: LogPosition): Promise<RecordedEvent[]> {
+    return this.opts.store.readAll({ after, upTo, limit: this.opts.batchSize, streamPrefixes: this.opts.definition.streamPrefixes });
+  }
+
+  /** Moves a checkpoint over events that are none of this projection's (compare-and-set, nothing applied). */
+  private async skipTo(from: LogPosition, to: LogPosition, target: Target): Promise<void> {
+    await this.inTransaction(async (db) => {
+      if (target.kind === 'shadow' && comparePositions(from, START) === 0) await this.createShadow(target.schema);
+      await db.query(
+        `UPDATE ${target.kind === 'live' ? 'projection_checkpoints' : 'projection_rebuilds'} SET commit_pos = $2, prepare_pos = $3
+          WHERE name = $1 AND commit_pos = $4 AND prepare_pos = $5`,
+        [this.name, to.commit.toString(), to.prepare.toString(), from.commit.toString(), from.prepare.toString()],
+      );
+    });
   }
 
   private async readCheckpoint(): Promise<Checkpoint> {
@@ -352,10 +376,17 @@ export class ProjectionRunner {
       );
       const row = live.rows[0]!;
       const livePos = toPosition(row.commit_pos, row.prepare_pos);
-      // Swap only when the shadow holds exactly what the live tables hold (or the live side is stuck on a
-      // poison event the new code has just got past).
-      if (!row.failed && comparePositions(livePos, shadowAt) !== 0) return false;
       if (row.failed !== seen.failed) return false;
+      // Swap only when the shadow holds exactly what the live tables hold: no event of this projection's
+      // streams lies between the two positions (or the live side is stuck on a poison event the new
+      // code has just got past). The checkpoint becomes the later of the two.
+      let swapAt = shadowAt;
+      if (!row.failed && comparePositions(livePos, shadowAt) !== 0) {
+        const [lo, hi] = comparePositions(livePos, shadowAt) < 0 ? [livePos, shadowAt] : [shadowAt, livePos];
+        const between = await this.opts.store.readAll({ after: lo, upTo: hi, limit: 1, streamPrefixes: def.streamPrefixes });
+        if (between.length) return false;
+        swapAt = hi;
+      }
       const rb = await db.query<{ events_done: string }>(`SELECT events_done FROM projection_rebuilds WHERE name = $1 FOR UPDATE`, [this.name]);
       if (!rb.rows[0]) return false;
       const shadow = ident(shadowSchema(this.name));
@@ -376,12 +407,12 @@ export class ProjectionRunner {
             SET commit_pos = $2, prepare_pos = $3, events_applied = $4, state = 'running', last_error = NULL,
                 last_rebuild_at = clock_timestamp(), updated_at = now()
           WHERE name = $1`,
-        [this.name, shadowAt.commit.toString(), shadowAt.prepare.toString(), rb.rows[0].events_done],
+        [this.name, swapAt.commit.toString(), swapAt.prepare.toString(), rb.rows[0].events_done],
       );
       await db.query(`DELETE FROM projection_rebuilds WHERE name = $1`, [this.name]);
       // Every domain: a rule change can alter anything the public reads.
-      await this.notify(db, shadowAt, CACHE_DOMAINS, true);
-      this.log.info({ position: positionToString(shadowAt) }, 'rebuild swapped in');
+      await this.notify(db, swapAt, CACHE_DOMAINS, true);
+      this.log.info({ position: positionToString(swapAt) }, 'rebuild swapped in');
       return true;
     });
   }

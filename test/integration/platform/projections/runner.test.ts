@@ -57,6 +57,21 @@ describe('projection runner', () => {
     expect(Number((await checkpoint()).events_applied)).toBe(120);
   });
 
+  it('moves its checkpoint past other streams’ events, so a quiet projection does not rescan them', async () => {
+    const sum = await appended(appendTallies(es.store, 10));
+    const catalogue = tallyCatalogue();
+    let other = START;
+    for (let i = 0; i < 25; i++) {
+      other = (await es.store.appendToStream(`other-${i}`, [catalogue.encode('Tallied', { n: 1 }, eventMetadata('system:test', 'Elsewhere'))])).position;
+    }
+    await runner().start();
+    await eventually(async () => comparePositions((await checkpoint()).position, other) >= 0);
+    const snap = await tallySnapshot(db.pool);
+    expect(snap.log).toHaveLength(10);
+    expect(snap.tally.reduce((a, r) => a + Number(r.total), 0)).toBe(sum);
+    expect(Number((await checkpoint()).events_applied)).toBe(10);
+  });
+
   it('a batch delivered twice changes nothing the second time', async () => {
     await appendTallies(es.store, 30);
     const events = (await eventually(async () => {
