@@ -57,3 +57,13 @@ export function Status({ a }: { a: { error: string; message: string } }) {
 }
 
 export const fmtTime = (s: string | null | undefined) => (s ? new Date(s).toLocaleString('zh-CN') : '—');
+
+/** The keyword search above each admin list: submitting goes back to page 1. */
+export function KeywordSearch({ keyword, setKeyword, onSearch }: { keyword: string; setKeyword: (v: string) => void; onSearch: () => void }) {
+  return (
+    <form className="row" onSubmit={(e) => { e.preventDefault(); onSearch(); }}>
+      <input placeholder="关键词" value={keyword} onChange={(e) => setKeyword(e.target.value)} />
+      <button type="submit">搜索</button>
+    </form>
+  );
+}

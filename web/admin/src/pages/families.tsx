@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, Status, fmtTime, useAction, useLoad } from './common';
+import { ErrorLine, KeywordSearch, Status, fmtTime, useAction, useLoad } from './common';
 
 interface Cell { size: string; color: string; printCount: string; craft: string; logistics: string; price: string }
 type Key = Omit<Cell, 'price'>;
@@ -27,10 +27,7 @@ export function FamiliesPage() {
   return (
     <div className="grid2">
       <div className="card">
-        <form className="row" onSubmit={(e) => { e.preventDefault(); setPage(1); setQ(keyword); }}>
-          <input placeholder="关键词" value={keyword} onChange={(e) => setKeyword(e.target.value)} />
-          <button type="submit">搜索</button>
-        </form>
+        <KeywordSearch keyword={keyword} setKeyword={setKeyword} onSearch={() => { setPage(1); setQ(keyword); }} />
         <ErrorLine error={list.error} />
         <div className="scroll">
           <table>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, Status, useAction, useLoad } from './common';
+import { ErrorLine, KeywordSearch, Status, useAction, useLoad } from './common';
 import { TagPicker } from './tags';
 
 type TreeItem =
@@ -65,10 +65,7 @@ export function GoodsPage() {
   return (
     <div className="grid2">
       <div className="card">
-        <form className="row" onSubmit={(e) => { e.preventDefault(); setPage(1); setQ(keyword); }}>
-          <input placeholder="关键词" value={keyword} onChange={(e) => setKeyword(e.target.value)} />
-          <button type="submit">搜索</button>
-        </form>
+        <KeywordSearch keyword={keyword} setKeyword={setKeyword} onSearch={() => { setPage(1); setQ(keyword); }} />
         <ErrorLine error={list.error} />
         <div className="scroll">
           <table>
@@ -172,10 +169,7 @@ export function LinksPage() {
   return (
     <div className="grid2">
       <div className="card">
-        <form className="row" onSubmit={(e) => { e.preventDefault(); setPage(1); setQ(keyword); }}>
-          <input placeholder="关键词" value={keyword} onChange={(e) => setKeyword(e.target.value)} />
-          <button type="submit">搜索</button>
-        </form>
+        <KeywordSearch keyword={keyword} setKeyword={setKeyword} onSearch={() => { setPage(1); setQ(keyword); }} />
         <ErrorLine error={list.error} />
         <div className="scroll">
           <table>
