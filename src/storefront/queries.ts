@@ -76,7 +76,8 @@ const sortKeyColumns = (sort: PublicSort): string =>
   ].join(', ');
 
 /** `%kw%` with the LIKE wildcards of the keyword taken literally. */
-export const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
+export { likePattern } from '../platform/sql';
+import { likePattern } from '../platform/sql';
 
 /** Live tags (their group live too), by sort order then id, with their group's dimension. */
 export async function loadTags(db: Queryable): Promise<TagDictionary> {

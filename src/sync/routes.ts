@@ -5,6 +5,7 @@ import type { Pool } from '../platform/db';
 import { AppError } from '../platform/errors';
 import { parseWith } from '../platform/http/errors';
 import { parseId } from '../platform/ids';
+import { actorOf } from '../catalog/admin';
 import type { SyncService } from './service';
 import { getRun, listRuns, type SyncKind } from './runs';
 
@@ -15,15 +16,12 @@ const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.b
 const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: z.string().optional() }).strict();
 const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: z.coerce.number().int().min(1).max(100).optional() }).strict();
 
-/** The user id set by authentication, or the generic admin marker until it is. */
-const who = (req: { user?: { id: string } }) => req.user?.id ?? 'admin';
-
 export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler): Router {
   const r = Router();
   const trigger = (kind: SyncKind): RequestHandler => async (req, res) => {
     const q = parseWith(triggerQuery, req.query, 'query');
     const b = parseWith(triggerBody, req.body ?? {}, 'body');
-    const { runId } = await sync.start(kind, { dryRun: q.dryRun ?? b.dryRun, by: who(req as never) });
+    const { runId } = await sync.start(kind, { dryRun: q.dryRun ?? b.dryRun, by: actorOf(req, res).by });
     res.status(202).json({ runId });
   };
   r.post('/sync/categories', guard, trigger('categories'));
@@ -36,14 +34,14 @@ export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler)
       dryRun: q.dryRun ?? b.dryRun,
       onlyUnsynced: q.onlyUnsynced ?? b.onlyUnsynced,
       linkId: linkId === undefined ? undefined : parseId(linkId, 'linkId'),
-      by: who(req as never),
+      by: actorOf(req, res).by,
     });
     res.status(202).json({ runId });
   });
   // One link: small enough to answer with the finished run.
   r.post('/sync/origin-goods/:id/detail', guard, async (req, res) => {
     const q = parseWith(triggerQuery, req.query, 'query');
-    const { finished } = await sync.start('details', { linkId: parseId(req.params.id), dryRun: q.dryRun, by: who(req as never) });
+    const { finished } = await sync.start('details', { linkId: parseId(req.params.id), dryRun: q.dryRun, by: actorOf(req, res).by });
     const run = await finished;
     res.status(run.state === 'succeeded' ? 200 : 502).json(run);
   });

@@ -83,3 +83,9 @@ export async function startTestService(
     },
   };
 }
+
+/** After a suite: no projection stopped on a poison event along the way (its error says which). */
+export async function expectNoFailedProjections(svc: TestService): Promise<void> {
+  const failed = await svc.db.pool.query(`SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL`);
+  expect(failed.rows).toEqual([]);
+}

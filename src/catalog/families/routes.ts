@@ -6,6 +6,7 @@ import { runCommand, loadStream, type Actor } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { parseWith } from '../../platform/http/errors';
 import { parseQuery } from '../../platform/http/validate';
+import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { newId, parseId, idSchema } from '../../platform/ids';
 import { actorOf } from '../admin';
@@ -187,7 +188,7 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
     const { limit, offset } = limitOffset(q);
     const where: string[] = [];
     const params: unknown[] = [];
-    if (q.keyword) where.push(`name ILIKE $${params.push(`%${q.keyword.replace(/[\\%_]/g, (c) => '\\' + c)}%`)}`);
+    if (q.keyword) where.push(`name ILIKE $${params.push(likePattern(q.keyword))}`);
     if (q.locked) where.push(`locked = $${params.push(q.locked === 'true')}`);
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM families ${w}`, params);

@@ -7,13 +7,14 @@ import { runCommand, type Actor } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { parseWith } from '../../platform/http/errors';
 import { parseQuery } from '../../platform/http/validate';
+import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { idSchema, newId, parseId } from '../../platform/ids';
 import { comparePositions, type LogPosition } from '../../platform/event-store/port';
 import { linkStream } from '../links/state';
 import { actorOf } from '../admin';
 import { goodNameFromLink } from '../domain/names';
-import { DIMENSIONS } from '../domain/tags';
+import { dimensionTagIndex, tagsIn } from '../links/dimension-tags';
 import type { DimensionValues } from '../links/events';
 import { decideCreateGood, decideDeleteGood, decideSetOrigins, decideUpdateGood, type LinkForGood } from './decide';
 import { goodStream } from './state';
@@ -44,20 +45,6 @@ const listQuery = pageQuery
   })
   .strict();
 
-/** Tag ids of a link's dimension values (tags in the tag group of that dimension, by name). */
-async function dimensionTagIds(pool: Pool, tags: DimensionValues | null): Promise<string[]> {
-  if (!tags) return [];
-  const pairs = DIMENSIONS.flatMap((d) => tags[d].map((v) => [d, v] as const));
-  if (pairs.length === 0) return [];
-  const r = await pool.query<{ id: string }>(
-    `SELECT t.id FROM tags t JOIN tag_groups g ON g.id = t.group_id
-      WHERE NOT t.deleted AND NOT g.deleted AND (g.dimension, t.name) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-      ORDER BY t.sort_order, t.id`,
-    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-  );
-  return r.rows.map((x) => x.id);
-}
-
 export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGood> {
   const r = await pool.query<{
     id: string;
@@ -85,7 +72,7 @@ export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGo
     categoryId: l.category_id,
     countryId: l.country_id,
     image: l.image,
-    tagIds: await dimensionTagIds(pool, l.tags),
+    tagIds: tagsIn(await dimensionTagIndex({ pool }), l.tags).map((t) => t.id),
   };
 }
 
@@ -152,7 +139,7 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
       where.push(`g.category_id IN (WITH RECURSIVE sub AS (SELECT id FROM categories WHERE id = $${params.push(q.categoryId)}
                    UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`);
     }
-    if (q.keyword) where.push(`g.name ILIKE $${params.push(`%${q.keyword.replace(/[\\%_]/g, (c) => '\\' + c)}%`)}`);
+    if (q.keyword) where.push(`g.name ILIKE $${params.push(likePattern(q.keyword))}`);
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM goods g ${w}`, params);
     const items = await s.pool.query(`${GOOD_SELECT} ${w} ORDER BY g.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`, params);

@@ -22,7 +22,10 @@ const GROUP_NAMES: Record<Dimension, string> = { size: '尺码', color: '颜色'
 
 const key = (d: string, v: string) => `${d}\u0000${v}`;
 
-async function dimensionTagIndex(deps: AdminDeps): Promise<{ groups: Map<Dimension, string>; tags: Map<string, DimensionTag> }> {
+export type DimensionTagIndex = { groups: Map<Dimension, string>; tags: Map<string, DimensionTag> };
+
+/** Every live tag of a dimension group, by (dimension, name); load once per request, not per row. */
+export async function dimensionTagIndex(deps: Pick<AdminDeps, 'pool'>): Promise<DimensionTagIndex> {
   const groups = await deps.pool.query<{ id: string; dimension: Dimension }>(`SELECT id, dimension FROM tag_groups WHERE NOT deleted AND dimension IS NOT NULL`);
   const tags = await deps.pool.query<{ id: string; name: string; dimension: Dimension }>(
     `SELECT t.id, t.name, g.dimension FROM tags t JOIN tag_groups g ON g.id = t.group_id
@@ -35,9 +38,13 @@ async function dimensionTagIndex(deps: AdminDeps): Promise<{ groups: Map<Dimensi
 
 /** The tags of these values, in DIMENSIONS order; values without a tag are left out. */
 export async function tagsOf(deps: AdminDeps, values: Partial<DimensionValues> | null): Promise<DimensionTag[]> {
+  return values ? tagsIn(await dimensionTagIndex(deps), values) : [];
+}
+
+/** The same, from an index already loaded (lists: one index for the whole page). */
+export function tagsIn(index: DimensionTagIndex, values: Partial<DimensionValues> | null): DimensionTag[] {
   if (!values) return [];
-  const { tags } = await dimensionTagIndex(deps);
-  return DIMENSIONS.flatMap((d) => (values[d] ?? []).flatMap((v) => tags.get(key(d, v)) ?? []));
+  return DIMENSIONS.flatMap((d) => (values[d] ?? []).flatMap((v) => index.tags.get(key(d, v)) ?? []));
 }
 
 /** Administrators' tag ids → dimension values; a tag outside every dimension group is a 400. */

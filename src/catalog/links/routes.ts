@@ -6,6 +6,7 @@ import { runCommand, type PendingEvent } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { parseWith } from '../../platform/http/errors';
 import { parseQuery } from '../../platform/http/validate';
+import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { idSchema, parseId } from '../../platform/ids';
 import { actorOf } from '../admin';
@@ -13,7 +14,7 @@ import { familyNameKey, parseLinkName } from '../domain/names';
 import { deriveLinkTags, emptyDimensionValues, fillMissingDimensions } from '../domain/tags';
 import { decideGrouping } from '../organisation/group';
 import { setLinkFamily } from '../families/routes';
-import { ensureDimensionTags, tagsOf, valuesOfTagIds } from './dimension-tags';
+import { dimensionTagIndex, ensureDimensionTags, tagsIn, tagsOf, valuesOfTagIds, type DimensionTagIndex } from './dimension-tags';
 import type { DimensionValues } from './events';
 import { linkStream, type LinkState } from './state';
 
@@ -31,7 +32,7 @@ const SELECT = `
 
 type Row = Record<string, unknown> & { tags: DimensionValues | null; detail_synced_at: Date | null };
 
-async function view(s: Services, g: Row, withDetail: boolean) {
+function view(index: DimensionTagIndex, g: Row, withDetail: boolean) {
   return {
     id: g.id,
     name: g.name,
@@ -44,7 +45,7 @@ async function view(s: Services, g: Row, withDetail: boolean) {
     parsed: g.parsed_country
       ? { country: g.parsed_country, logistics: g.parsed_logistics, productName: g.parsed_product_name, sku: g.parsed_sku }
       : null,
-    tags: await tagsOf(s, g.tags),
+    tags: tagsIn(index, g.tags),
     tagValues: g.tags,
     tagsManual: g.tags_manual,
     tagsMissing: g.tags_missing,
@@ -58,7 +59,7 @@ async function view(s: Services, g: Row, withDetail: boolean) {
 async function readOriginGood(s: Services, id: string) {
   const r = await s.pool.query<Row>(`${SELECT} WHERE og.id = $1`, [id]);
   if (!r.rows[0]) throw AppError.notFound('ORIGIN_GOOD.NOT_FOUND', `no origin good ${id}`);
-  return view(s, r.rows[0], true);
+  return view(await dimensionTagIndex(s), r.rows[0], true);
 }
 
 /** A link never organised is parsed first (single-link organisation), so it can be matched to a family. */
@@ -80,11 +81,12 @@ export function originGoodRoutes(s: Services, guard: RequestHandler): Router {
     if (q.organised !== undefined) where.push(`og.parsed_country IS ${q.organised ? 'NOT ' : ''}NULL`);
     if (q.delisted !== undefined) where.push(`og.delisted = $${params.push(q.delisted)}`);
     if (q.familyId) where.push(`og.family_id = $${params.push(q.familyId)}`);
-    if (q.keyword) where.push(`og.name ILIKE $${params.push(`%${q.keyword.replace(/[\\%_]/g, (c) => '\\' + c)}%`)}`);
+    if (q.keyword) where.push(`og.name ILIKE $${params.push(likePattern(q.keyword))}`);
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM origin_goods og ${w}`, params);
     const rows = await s.pool.query<Row>(`${SELECT} ${w} ORDER BY og.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`, params);
-    const items = await Promise.all(rows.rows.map((row) => view(s, row, false)));
+    const index = await dimensionTagIndex(s);
+    const items = rows.rows.map((row) => view(index, row, false));
     res.json(paged(items, Number(total.rows[0]!.n), q.page, q.pageSize));
   });
 

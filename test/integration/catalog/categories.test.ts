@@ -1,5 +1,5 @@
 /** /categories over real HTTP: CRUD on the tree, icons inherited, living alongside the supplier mirror. */
-import { startTestService, type TestService } from '../../support/service';
+import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 import { eventually } from '../../support/eventually';
 
 type Category = { id: string; parentId: string | null; name: string; icon: string | null; effectiveIcon: string | null; sortOrder: number; level: number; source: string; revision: string };
@@ -17,8 +17,7 @@ describe('administrators manage categories', () => {
     svc = await startTestService();
   });
   afterAll(async () => {
-    const failed = await svc.db.pool.query(`SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL`);
-    expect(failed.rows).toEqual([]);
+    await expectNoFailedProjections(svc);
     await svc.close();
   });
 

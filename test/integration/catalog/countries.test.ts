@@ -1,5 +1,5 @@
 /** /countries over real HTTP: CRUD, the full-order sort, living alongside the supplier mirror. */
-import { startTestService, type TestService } from '../../support/service';
+import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 import { eventually } from '../../support/eventually';
 
 describe('administrators manage countries', () => {
@@ -16,8 +16,7 @@ describe('administrators manage countries', () => {
     svc = await startTestService();
   });
   afterAll(async () => {
-    const failed = await svc.db.pool.query(`SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL`);
-    expect(failed.rows).toEqual([]);
+    await expectNoFailedProjections(svc);
     await svc.close();
   });
 

@@ -1,5 +1,5 @@
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
-import { startTestService, type TestService } from '../../support/service';
+import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 import { eventually } from '../../support/eventually';
 
 describe('organisation and families over HTTP (simulator → sync → organise → overrides)', () => {
@@ -21,8 +21,7 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     for (const p of ['/sync/categories', '/sync/origin-goods', '/sync/details']) expect((await sync(p)).state).toBe('succeeded');
   });
   afterAll(async () => {
-    const failed = await svc.db.pool.query(`SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL`);
-    expect(failed.rows).toEqual([]);
+    await expectNoFailedProjections(svc);
     await svc.close();
     await sim.close();
   });

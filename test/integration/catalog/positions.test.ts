@@ -1,5 +1,5 @@
 /** /positions over real HTTP: CRUD with the goods placed in each, paging and the error answers. */
-import { startTestService, type TestService } from '../../support/service';
+import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 
 describe('administrators manage positions', () => {
   let svc: TestService;
@@ -12,8 +12,7 @@ describe('administrators manage positions', () => {
     svc = await startTestService();
   });
   afterAll(async () => {
-    const failed = await svc.db.pool.query(`SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL`);
-    expect(failed.rows).toEqual([]);
+    await expectNoFailedProjections(svc);
     await svc.close();
   });
 

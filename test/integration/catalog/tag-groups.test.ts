@@ -1,5 +1,5 @@
 /** /tag-groups over real HTTP: CRUD, the one-group-per-dimension rule, paging, and the error answers. */
-import { startTestService, type TestService } from '../../support/service';
+import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 
 describe('administrators manage tag groups', () => {
   let svc: TestService;
@@ -14,8 +14,7 @@ describe('administrators manage tag groups', () => {
     svc = await startTestService();
   });
   afterAll(async () => {
-    const failed = await svc.db.pool.query(`SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL`);
-    expect(failed.rows).toEqual([]);
+    await expectNoFailedProjections(svc);
     await svc.close();
   });
 

@@ -1,5 +1,5 @@
 /** /tags over real HTTP: CRUD, names unique per group, the full-order sort, paging and the error answers. */
-import { startTestService, type TestService } from '../../support/service';
+import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 
 describe('administrators manage tags', () => {
   let svc: TestService;
@@ -19,8 +19,7 @@ describe('administrators manage tags', () => {
     colours = (await api('POST', '/tag-groups', { name: '颜色', dimension: 'color' })).body.id;
   });
   afterAll(async () => {
-    const failed = await svc.db.pool.query(`SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL`);
-    expect(failed.rows).toEqual([]);
+    await expectNoFailedProjections(svc);
     await svc.close();
   });
 

@@ -1,5 +1,5 @@
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
-import { startTestService, type TestService } from '../../support/service';
+import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 import { eventually } from '../../support/eventually';
 
 const DOMAIN_CATEGORY_NAMES: [string, string][] = [
@@ -32,9 +32,7 @@ describe('supplier synchronisation over HTTP against the simulator', () => {
     svc = await startTestService({ env: { UPSTREAM_URL: sim.url, UPSTREAM_PAGE_SIZE: '50' } });
   });
   afterAll(async () => {
-    // No projection may have stopped on a poison event along the way.
-    const failed = await svc.db.pool.query(`SELECT name, last_error FROM projection_checkpoints WHERE last_error IS NOT NULL`);
-    expect(failed.rows).toEqual([]);
+    await expectNoFailedProjections(svc);
     await svc?.close();
     await sim?.close();
   });
