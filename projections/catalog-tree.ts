@@ -7,7 +7,7 @@ import { defineProjection } from '../src/platform/projections/definition';
 import { categoryMirrorHash } from '../src/sync/diff';
 import { contentHash } from '../src/sync/event-ids';
 import type { DataOf } from '../src/platform/events/catalogue';
-import type { CategoryCreated, CategoryUpdated } from '../src/catalog/categories/admin-events';
+import type { CategoriesReordered, CategoryCreated, CategoryUpdated } from '../src/catalog/categories/admin-events';
 import type { CountriesReordered, CountryCreated, CountryUpdated } from '../src/catalog/countries/admin-events';
 import { applyOrder, updateGuarded } from './sql';
 
@@ -21,10 +21,11 @@ export const catalogTreeProjection = defineProjection({
     'CategoryRemovedUpstream',
     'CountryMirrored',
     'CountryRemovedUpstream',
-    // administrators' edits; `country-` also covers the order stream `country-order`
+    // administrators' edits; the prefixes also cover the order streams `country-order` and `category-order-…`
     'CategoryCreated',
     'CategoryUpdated',
     'CategoryDeleted',
+    'CategoriesReordered',
     'CountryCreated',
     'CountryUpdated',
     'CountryDeleted',
@@ -110,6 +111,10 @@ export const catalogTreeProjection = defineProjection({
       }
       case 'CountryDeleted':
         await updateGuarded(db, 'countries', (e.data as { countryId: string }).countryId, e.revision, { removed: true });
+        return;
+      case 'CategoriesReordered':
+        // Sort orders only, as for countries; the categories' own revisions are left to their streams.
+        await applyOrder(db, 'categories', (e.data as DataOf<typeof CategoriesReordered>).categoryIds);
         return;
       case 'CountriesReordered':
         // Sort orders only: `revision` is the country stream's, which the mirror appends against.

@@ -1,7 +1,9 @@
 /**
  * Administrators' events on category streams (`category-<id>`, shared with the supplier mirror's
- * events in ./events.ts). Categories an administrator makes get allocated ids, which never collide
- * with the supplier's, so the mirror never touches them.
+ * events in ./events.ts) and on the order streams, one per parent, that hold the order of that
+ * parent's children (`category-order-<parentId>`, `category-order-root`). Categories an
+ * administrator makes get allocated ids, which never collide with the supplier's, so the mirror
+ * never touches them.
  */
 import { z } from 'zod';
 import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
@@ -27,5 +29,11 @@ export const CategoryUpdated = defineEvent('CategoryUpdated', 1, z.object({ cate
 /** Hidden from every list; a supplier category the supplier still lists comes back at the next synchronisation. */
 export const CategoryDeleted = defineEvent('CategoryDeleted', 1, z.object({ categoryId: idSchema }));
 
-export const categoryAdminEvents = [CategoryCreated, CategoryUpdated, CategoryDeleted] as const;
+/** The full new order of one parent's live children: `categoryIds[i]` gets sort order i. */
+export const CategoriesReordered = defineEvent('CategoriesReordered', 1, z.object({ parentId: idSchema.nullable(), categoryIds: z.array(idSchema) }));
+
+/** One order stream per parent, so reordering two parents' children never conflicts. */
+export const categoryOrderStreamId = (parentId: string | null) => `category-order-${parentId ?? 'root'}`;
+
+export const categoryAdminEvents = [CategoryCreated, CategoryUpdated, CategoryDeleted, CategoriesReordered] as const;
 export type CategoryAdminEvent = EventUnion<typeof categoryAdminEvents>;

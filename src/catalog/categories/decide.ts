@@ -7,6 +7,7 @@ import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
 import type { EventUnion } from '../../platform/events/catalogue';
+import { permutationProblems, sameOrder } from '../../platform/permutation';
 import type { CategoryAdminEvent } from './admin-events';
 import type { categoryEvents } from './events';
 
@@ -17,9 +18,10 @@ export interface CategoryFields {
   sortOrder: number;
 }
 
+/** sortOrder is not kept: reorders live on the parent's order stream, so the category's own would be stale. */
 export type CategoryState =
   | { status: 'none' }
-  | { status: 'active' | 'removed'; id: string; parentId: string | null; name: string; icon: string | null; sortOrder: number; source: 'supplier' | 'admin' };
+  | { status: 'active' | 'removed'; id: string; parentId: string | null; name: string; icon: string | null; source: 'supplier' | 'admin' };
 
 export const initialCategory = (): CategoryState => ({ status: 'none' });
 
@@ -30,22 +32,22 @@ export function evolveCategory(state: CategoryState, event: { type: string; data
   switch (e.type) {
     case 'CategoryMirrored': {
       const d = e.data;
-      // A later mirror carries no sortOrder: the administrators' stays.
-      const sortOrder = d.sortOrder ?? (state.status === 'none' ? d.supplierSort : state.sortOrder);
-      return { status: 'active', id: d.categoryId, parentId: d.parentId, name: d.name, icon: d.icon, sortOrder, source: 'supplier' };
+      return { status: 'active', id: d.categoryId, parentId: d.parentId, name: d.name, icon: d.icon, source: 'supplier' };
     }
     case 'CategoryCreated': {
-      const { categoryId, ...fields } = e.data;
+      const { categoryId, sortOrder: _order, ...fields } = e.data;
       return { status: 'active', id: categoryId, ...fields, source: 'admin' };
     }
     case 'CategoryUpdated': {
       if (state.status === 'none') return state;
-      const { categoryId: _id, ...changes } = e.data;
+      const { categoryId: _id, sortOrder: _order, ...changes } = e.data;
       return { ...state, ...changes };
     }
     case 'CategoryRemovedUpstream':
     case 'CategoryDeleted':
       return state.status === 'none' ? state : { ...state, status: 'removed' };
+    case 'CategoriesReordered':
+      return state; // lives on the parent's order stream, never on a category's
     default: {
       const _exhaustive: never = e;
       return state;
@@ -84,7 +86,10 @@ export function decideCategory(state: CategoryState, command: CategoryCommand): 
       return [{ type: 'CategoryCreated', data: { categoryId: command.categoryId, ...command.fields } }];
     case 'UpdateCategory': {
       if (state.status !== 'active') throw categoryNotFound(command.categoryId);
-      const changes = changedFields<CategoryFields>(state, command.changes);
+      const { sortOrder, ...rest } = command.changes;
+      const changes: Partial<CategoryFields> = changedFields(state, rest);
+      // Always written when asked for: the category's stream cannot tell whether a reorder moved it since.
+      if (sortOrder !== undefined) changes.sortOrder = sortOrder;
       if (changes.parentId !== undefined) checkParent(state.id, changes.parentId, command.parent);
       if (Object.keys(changes).length === 0) return [];
       return [{ type: 'CategoryUpdated', data: { categoryId: state.id, ...changes } }];
@@ -102,4 +107,18 @@ export function decideCategory(state: CategoryState, command: CategoryCommand): 
       throw new Error('unknown command');
     }
   }
+}
+
+/**
+ * The full new order of one parent's children. `current` is every live child of `parentId` in its
+ * present order; the new order must name each exactly once. The order it already has appends nothing.
+ */
+export function decideCategoryOrder(parentId: string | null, current: readonly string[], requested: readonly string[]): PendingEvent[] {
+  const problems = permutationProblems(current, requested);
+  if (problems) {
+    const whose = parentId === null ? 'top-level category' : `child of category ${parentId}`;
+    throw AppError.badRequest('CATEGORIES.NOT_A_PERMUTATION', `ids must list every ${whose} exactly once`, problems);
+  }
+  if (sameOrder(current, requested)) return [];
+  return [{ type: 'CategoriesReordered', data: { parentId, categoryIds: [...requested] } }];
 }

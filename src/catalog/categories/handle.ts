@@ -1,18 +1,21 @@
 /** Category commands of administrators: look up the tree around, then load → decide → append (runCommand). */
 import { loadStream, runCommand, type Actor, type StreamSpec } from '../../platform/commands';
+import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import type { AdminDeps } from '../admin';
-import { decideCategory, evolveCategory, initialCategory, type CategoryCommand, type CategoryState, type ParentFacts } from './decide';
+import { categoryOrderStreamId } from './admin-events';
+import { decideCategory, decideCategoryOrder, evolveCategory, initialCategory, type CategoryCommand, type CategoryState, type ParentFacts } from './decide';
 import { categoryStreamId } from './events';
-import { ancestorsOf, liveChildCount } from './queries';
+import { ancestorsOf, childOrder, liveChildCount } from './queries';
 import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
 
 export const categoryStream = (id: string): StreamSpec<CategoryState> => ({ streamId: categoryStreamId(id), initial: initialCategory, evolve: evolveCategory });
 
 /**
- * Serialises the commands that change the shape of the tree (create under a parent, move, delete):
- * "no cycle" and "no orphan" span streams. Renames, icons and sort orders do not take it.
+ * Serialises the commands that change the shape of the tree (create under a parent, move, delete)
+ * and the reorders, which read a parent's children: "no cycle", "no orphan" and "every child exactly
+ * once" span streams. Renames, icons and single sort orders do not take it.
  */
 export const CATEGORY_TREE_LOCK = 'category-tree';
 
@@ -55,5 +58,28 @@ export async function deleteCategory(deps: AdminDeps, categoryId: string, actor:
   await underTreeLock(deps, true, async () => {
     const childCount = await liveChildCount(deps.pool, categoryId);
     await run(deps, categoryId, actor, { type: 'DeleteCategory', categoryId, childCount }, expectedRevision);
+  });
+}
+
+/** The order stream's state is the last saved order; the decision itself reads the live children. */
+const categoryOrderStream = (parentId: string | null): StreamSpec<readonly string[] | null> => ({
+  streamId: categoryOrderStreamId(parentId),
+  initial: () => null,
+  evolve: (state, e) => (e.type === 'CategoriesReordered' ? (e.data as { categoryIds: string[] }).categoryIds : state),
+});
+
+/** Saves the full new order of one parent's children (null: the top level) as one event on that parent's order stream. */
+export async function sortCategories(deps: AdminDeps, parentId: string | null, ids: readonly string[], actor: Actor, expectedRevision?: bigint): Promise<void> {
+  await underTreeLock(deps, true, async () => {
+    if (parentId !== null && (await loadStream(deps, categoryStream(parentId))).state.status !== 'active') {
+      throw AppError.notFound('CATEGORY.NOT_FOUND', `no category ${parentId}`);
+    }
+    const current = await childOrder(deps.pool, parentId);
+    await runCommand(deps, categoryOrderStream(parentId), {
+      name: 'SortCategories',
+      actor,
+      ...(expectedRevision !== undefined ? { expectedRevision } : {}),
+      decide: () => decideCategoryOrder(parentId, current, ids),
+    });
   });
 }

@@ -80,3 +80,12 @@ export async function liveChildCount(db: Queryable, id: string): Promise<number>
   const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM categories WHERE parent_id = $1 AND NOT removed`, [id]);
   return r.rows[0]?.n ?? 0;
 }
+
+/** The live children of `parentId` (null: the top level) in their present order: sort order, then id. */
+export async function childOrder(db: Queryable, parentId: string | null): Promise<string[]> {
+  const r = await db.query<{ id: string }>(
+    `SELECT id FROM categories WHERE NOT removed AND parent_id IS NOT DISTINCT FROM $1::bigint ORDER BY sort_order, id`,
+    [parentId],
+  );
+  return r.rows.map((x) => x.id);
+}

@@ -27,6 +27,10 @@ export const updateCategoryBody = z
   .strict();
 export type UpdateCategoryBody = z.infer<typeof updateCategoryBody>;
 
+/** The full new order of one parent's children; `parentId` null is the top level. */
+export const sortCategoriesBody = z.object({ parentId: idSchema.nullable(), ids: z.array(idSchema).max(100_000) }).strict();
+export type SortCategoriesBody = z.infer<typeof sortCategoriesBody>;
+
 /** `parentId=root` lists the top level. */
 export const listCategoriesQuery = pageQuery.extend({ parentId: z.union([z.literal('root'), idSchema]).optional() }).strict();
 export type ListCategoriesQuery = z.infer<typeof listCategoriesQuery>;

@@ -1,4 +1,4 @@
-/** Administrator CRUD of categories: /categories (API.md). */
+/** Administrator CRUD of categories: /categories (API.md), and PATCH /categories/sort with one parent's full new order. */
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
@@ -6,14 +6,20 @@ import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import { actorOf, answerWrite, type AdminDeps } from '../admin';
 import { categoryNotFound } from './decide';
-import { createCategory, deleteCategory, updateCategory } from './handle';
-import { getCategory, listCategories } from './queries';
-import { createCategoryBody, listCategoriesQuery, updateCategoryBody } from './requests';
+import { createCategory, deleteCategory, sortCategories, updateCategory } from './handle';
+import { childOrder, getCategory, listCategories } from './queries';
+import { createCategoryBody, listCategoriesQuery, sortCategoriesBody, updateCategoryBody } from './requests';
 
 export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   const r = Router();
   r.get('/categories', guard, async (req, res) => {
     res.json(await listCategories(deps.pool, parseQuery(listCategoriesQuery, req.query)));
+  });
+  // Before /categories/:id, which would take "sort" for an id.
+  r.patch('/categories/sort', guard, async (req, res) => {
+    const body = parseWith(sortCategoriesBody, req.body, 'body');
+    await sortCategories(deps, body.parentId, body.ids, actorOf(req, res), expectedRevisionOf(req));
+    res.json({ parentId: body.parentId, ids: await childOrder(deps.pool, body.parentId) });
   });
   r.get('/categories/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);

@@ -113,6 +113,72 @@ describe('administrators manage categories', () => {
     expect((await api('GET', `/categories/${under.id}`)).body).toMatchObject({ parentId: target.id, level: target.level + 1 });
   });
 
+  describe('PATCH /categories/sort: one parent\'s full new order in one request', () => {
+    const children = async (parentId: string) => ((await api('GET', `/categories?parentId=${parentId}`)).body.items as Category[]).map((c) => c.id);
+    const treeOrder = async () => (await svc.request('GET', '/public/tree-order')).body as { categories: Record<string, string[]> };
+
+    it('saves the order as one CategoriesReordered on the parent\'s order stream; lists and /public/tree-order follow at once', async () => {
+      const parent = await create({ name: 'sorted parent' });
+      const [a, b, c] = [await create({ name: 'a', parentId: parent.id }), await create({ name: 'b', parentId: parent.id }), await create({ name: 'c', parentId: parent.id })];
+      expect(await children(parent.id)).toEqual([a.id, b.id, c.id]);
+      const before = (await treeOrder()).categories;
+      const r = await api('PATCH', '/categories/sort', { parentId: parent.id, ids: [c.id, a.id, b.id] });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ parentId: parent.id, ids: [c.id, a.id, b.id] });
+      expect(await children(parent.id)).toEqual([c.id, a.id, b.id]);
+      expect((await api('GET', `/categories/${a.id}`)).body.sortOrder).toBe(1);
+      const events = await svc.db.pool.query(`SELECT stream_id, data FROM es_events WHERE type = 'CategoriesReordered'`);
+      expect(events.rows).toEqual([{ stream_id: `category-order-${parent.id}`, data: { parentId: parent.id, categoryIds: [c.id, a.id, b.id] } }]);
+      // the public tree order (through the cache) shows it in the very next read, other parents untouched
+      const after = (await treeOrder()).categories;
+      expect(before[parent.id]).toEqual([a.id, b.id, c.id]);
+      expect(after[parent.id]).toEqual([c.id, a.id, b.id]);
+      for (const [k, v] of Object.entries(before)) if (k !== parent.id) expect(after[k]).toEqual(v);
+      // the same order again appends nothing
+      expect((await api('PATCH', '/categories/sort', { parentId: parent.id, ids: [c.id, a.id, b.id] })).status).toBe(200);
+      expect((await svc.db.pool.query(`SELECT count(*)::int AS n FROM es_events WHERE type = 'CategoriesReordered'`)).rows[0].n).toBe(1);
+    });
+
+    it('the top level is parentId null; a single sortOrder edit after a reorder still lands', async () => {
+      const roots = await children('root');
+      const reversed = [...roots].reverse();
+      expect((await api('PATCH', '/categories/sort', { parentId: null, ids: reversed })).status).toBe(200);
+      expect(await children('root')).toEqual(reversed);
+      // The category's own stream last recorded sortOrder 0 (its creation); the reorder moved it, so 0 must still be written.
+      const last = reversed[reversed.length - 1]!;
+      const own = (await svc.db.pool.query(`SELECT data->>'sortOrder' AS s FROM es_events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1`, [`category-${last}`])).rows[0]?.s;
+      const moved = await api('PATCH', `/categories/${last}`, { sortOrder: Number(own ?? 0) });
+      expect(moved.status).toBe(200);
+      expect(moved.body.sortOrder).toBe(Number(own ?? 0));
+    });
+
+    it('an order that is not exactly the parent\'s live children is 400 CATEGORIES.NOT_A_PERMUTATION and changes nothing; an unknown parent is 404', async () => {
+      const parent = await create({ name: 'strict parent' });
+      const [a, b] = [await create({ name: 'x', parentId: parent.id }), await create({ name: 'y', parentId: parent.id })];
+      const elsewhere = await create({ name: 'elsewhere' });
+      for (const [ids, details] of [
+        [[a.id], { missing: [b.id], unknown: [], duplicated: [] }],
+        [[a.id, b.id, elsewhere.id], { missing: [], unknown: [elsewhere.id], duplicated: [] }],
+        [[b.id, a.id, b.id], { missing: [], unknown: [], duplicated: [b.id] }],
+      ] as const) {
+        const r = await api('PATCH', '/categories/sort', { parentId: parent.id, ids });
+        expect(r.status).toBe(400);
+        expect(r.body.error).toMatchObject({ code: 'CATEGORIES.NOT_A_PERMUTATION', details });
+      }
+      // a deleted child no longer counts
+      const c = await create({ name: 'z', parentId: parent.id });
+      expect((await api('DELETE', `/categories/${c.id}`)).status).toBe(204);
+      expect((await api('PATCH', '/categories/sort', { parentId: parent.id, ids: [b.id, a.id] })).status).toBe(200);
+      expect(await children(parent.id)).toEqual([b.id, a.id]);
+
+      const unknown = await api('PATCH', '/categories/sort', { parentId: '1125899906842628997', ids: [] });
+      expect([unknown.status, unknown.body.error.code]).toEqual([404, 'CATEGORY.NOT_FOUND']);
+      for (const body of [{ ids: [a.id] }, { parentId: parent.id }, { parentId: 'top', ids: [] }, { parentId: parent.id, ids: [a.id], extra: 1 }]) {
+        expect((await api('PATCH', '/categories/sort', body)).status).toBe(400);
+      }
+    });
+  });
+
   it('unknown ids are 404 CATEGORY.NOT_FOUND; malformed ids are 400; bodies are strict; pageSize 1001 is 400; stale If-Match is 409', async () => {
     const unknown = '1125899906842628998';
     for (const [method, body] of [['GET'], ['PATCH', { name: 'x' }], ['DELETE']] as const) {

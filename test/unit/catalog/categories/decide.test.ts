@@ -1,4 +1,5 @@
-import { decideCategory, evolveCategory, initialCategory, type CategoryCommand, type CategoryState } from '../../../../src/catalog/categories/decide';
+import { decideCategory, decideCategoryOrder, evolveCategory, initialCategory, type CategoryCommand, type CategoryState } from '../../../../src/catalog/categories/decide';
+import { AppError } from '../../../../src/platform/errors';
 import { decider } from '../../../support/given-when-then';
 
 const spec = decider<CategoryState, CategoryCommand>({ initial: initialCategory, evolve: evolveCategory, decide: decideCategory });
@@ -54,14 +55,18 @@ describe('category decisions', () => {
         .then([{ type: 'CategoryUpdated', data: { categoryId: C, parentId: null } }]);
     });
 
-    it('a mirrored category takes admin edits; its sortOrder is the administrators\' from then on', () => {
+    it('a mirrored category takes admin edits', () => {
       spec
         .given([mirrored])
         .when({ type: 'UpdateCategory', categoryId: '5', changes: { sortOrder: 1 }, parent: null })
         .then([{ type: 'CategoryUpdated', data: { categoryId: '5', sortOrder: 1 } }]);
-      // a later mirror carries sortOrder null and leaves the administrators' alone
-      const later = { ...mirrored, data: { ...mirrored.data, sortOrder: null } };
-      expect(spec.stateAfter([mirrored, { type: 'CategoryUpdated', data: { categoryId: '5', sortOrder: 1 } }, later])).toMatchObject({ sortOrder: 1 });
+    });
+
+    it('a requested sortOrder is always recorded, even one equal to the last the stream saw (a reorder may have moved it since)', () => {
+      spec
+        .given([created, { type: 'CategoryUpdated', data: { categoryId: C, sortOrder: 4 } }])
+        .when({ type: 'UpdateCategory', categoryId: C, changes: { name: 'T恤', sortOrder: 4 }, parent: null })
+        .then([{ type: 'CategoryUpdated', data: { categoryId: C, sortOrder: 4 } }]);
     });
 
     it('an unknown, deleted or upstream-removed category is 404 CATEGORY.NOT_FOUND', () => {
@@ -84,6 +89,35 @@ describe('category decisions', () => {
 
     it('a category with children is 409 CATEGORY.HAS_CHILDREN', () => {
       spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, childCount: 2 }).thenFails('CATEGORY.HAS_CHILDREN', 409);
+    });
+  });
+
+  describe('order of a parent\'s children', () => {
+    const [A, B, D] = ['1125899906842628101', '1125899906842628102', '1125899906842628103'];
+
+    it('a permutation of the live children is one CategoriesReordered naming the parent', () => {
+      expect(decideCategoryOrder(PARENT, [A, B, D], [D, A, B])).toEqual([{ type: 'CategoriesReordered', data: { parentId: PARENT, categoryIds: [D, A, B] } }]);
+      expect(decideCategoryOrder(null, [A, B], [B, A])).toEqual([{ type: 'CategoriesReordered', data: { parentId: null, categoryIds: [B, A] } }]);
+    });
+
+    it('the order they already have appends nothing', () => {
+      expect(decideCategoryOrder(PARENT, [A, B, D], [A, B, D])).toEqual([]);
+    });
+
+    it('a child left out, an id that is no child, or one given twice is 400 CATEGORIES.NOT_A_PERMUTATION with what is wrong', () => {
+      const fails = (requested: string[]) => {
+        try {
+          decideCategoryOrder(PARENT, [A, B, D], requested);
+        } catch (e) {
+          return e as AppError;
+        }
+        throw new Error('expected a failure');
+      };
+      const missing = fails([A, B]);
+      expect([missing.code, missing.status]).toEqual(['CATEGORIES.NOT_A_PERMUTATION', 400]);
+      expect(missing.details).toEqual({ missing: [D], unknown: [], duplicated: [] });
+      expect(fails([A, B, D, C]).details).toEqual({ missing: [], unknown: [C], duplicated: [] });
+      expect(fails([A, B, D, A]).details).toEqual({ missing: [], unknown: [], duplicated: [A] });
     });
   });
 });
