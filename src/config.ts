@@ -25,6 +25,9 @@ const byteSize = z
     return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
   });
 
+/** `/`, `/api`, `/v2-api/` or `https://shop.example.com/api`: what a browser joins API paths to. */
+const clientApiBase = z.string().regex(/^(\/|https?:\/\/[^\s"'<>]+)[^\s"'<>]*$/, 'expected a path such as /api or an http(s) URL');
+
 const schema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -65,6 +68,9 @@ const schema = z.object({
     .string()
     .default('')
     .refine((v) => v === '' || /^\/[A-Za-z0-9._~\-/]*[^/]$/.test(v), 'expected a path such as /v2-api (no trailing slash)'),
+  // The browser clients' API base, told to them at run time (src/web/static.ts); unset: their build's.
+  ADMIN_API_BASE: clientApiBase.optional(),
+  H5_API_BASE: clientApiBase.optional(),
   PUBLIC_CACHE_DISABLED: bool.default(false),
   PUBLIC_CACHE_TTL_MS: positiveInt.default(60_000),
   PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(5000),
@@ -99,6 +105,8 @@ export interface Config {
   uploadDir: string;
   uploadMaxBytes: number;
   apiPrefix: string;
+  /** API bases the served browser clients use instead of their build's (undefined: the build's) */
+  clientApiBases: { admin: string | undefined; h5: string | undefined };
   publicCache: { disabled: boolean; ttlMs: number; maxEntries: number };
   categorySyncCron: string;
   projections: { batchSize: number; pollMs: number };
@@ -162,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(e.DATA_DIR, 'uploads')),
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     apiPrefix: e.API_PREFIX,
+    clientApiBases: { admin: e.ADMIN_API_BASE, h5: e.H5_API_BASE },
     publicCache: { disabled: e.PUBLIC_CACHE_DISABLED, ttlMs: e.PUBLIC_CACHE_TTL_MS, maxEntries: e.PUBLIC_CACHE_MAX_ENTRIES },
     categorySyncCron: e.CATEGORY_SYNC_CRON,
     projections: { batchSize: e.PROJECTION_BATCH_SIZE, pollMs: e.PROJECTION_POLL_MS },

@@ -184,7 +184,7 @@ export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}) {
 function rootRoutes(s: Services, api: Router): Router {
   const root = Router();
   root.use(healthRoutes({ pool: s.pool, store: s.store }));
-  root.use(webRoutes());
+  root.use(webRoutes({ apiBases: s.config.clientApiBases }));
   if (s.config.apiPrefix !== STOREFRONT_API_BASE) root.use(STOREFRONT_API_BASE, api);
   return root;
 }

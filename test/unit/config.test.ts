@@ -22,6 +22,8 @@ describe('config', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['CATEGORY_SYNC_CRON', 'every hour please'],
     ['API_PREFIX', 'v2-api/'],
+    ['ADMIN_API_BASE', 'api'],
+    ['H5_API_BASE', '/v2-api"><script>'],
   ])('a bad %s stops start-up with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
@@ -41,5 +43,14 @@ describe('config', () => {
     expect(c.publicCache.disabled).toBe(true);
     expect(c.bodyLimitBytes).toBe(512 * 1024);
     expect(c.trustProxy).toBe(1);
+  });
+
+  it('the clients\' API bases are the build\'s unless set; a path or an http(s) URL', () => {
+    expect(loadConfig({}).clientApiBases).toEqual({ admin: undefined, h5: undefined });
+    expect(loadConfig({ ADMIN_API_BASE: '/api', H5_API_BASE: 'https://shop.example.com/v2-api/' }).clientApiBases).toEqual({
+      admin: '/api',
+      h5: 'https://shop.example.com/v2-api/',
+    });
+    expect(loadConfig({ ADMIN_API_BASE: '/' }).clientApiBases.admin).toBe('/');
   });
 });

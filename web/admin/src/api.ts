@@ -1,6 +1,8 @@
+import { apiBase } from '../../shared/api-base';
 import { createHttp } from '../../shared/http';
 
-export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
+/** Announced by the serving process, else VITE_API_BASE at build time, else same origin (''). */
+export const API_BASE: string = apiBase(import.meta.env.VITE_API_BASE ?? '');
 
 let onLoggedOut: () => void = () => undefined;
 export const setOnLoggedOut = (f: () => void) => (onLoggedOut = f);

@@ -1,7 +1,8 @@
+import { apiBase } from '../../shared/api-base';
 import { createHttp } from '../../shared/http';
 
-/** The V2 storefront's API base: VITE_H5_API_BASE at build time, default /v2-api (spec section 9). */
-export const API_BASE: string = import.meta.env.VITE_H5_API_BASE ?? '/v2-api';
+/** The V2 storefront's API base: announced by the serving process, else VITE_H5_API_BASE, else /v2-api (spec section 9). */
+export const API_BASE: string = apiBase(import.meta.env.VITE_H5_API_BASE ?? '/v2-api');
 export const api = createHttp(API_BASE);
 
 export interface ListItem { goodId: string; name: string; image: string | null; price: string | null; countryId: string | null; categoryId: string | null; tags: { id: string; name: string }[]; tagFontColor: string | null }

@@ -1,0 +1,101 @@
+/**
+ * The built clients as the service serves them (src/web/static.ts), over real HTTP: the page carries
+ * the configured API base, assets are cached for good, client routes fall back to the page.
+ */
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import { webRoutes, type WebRoutesOptions } from '../../../src/web/static';
+import { apiBase } from '../../../web/shared/api-base';
+
+const PAGE = '<!doctype html>\n<html lang="zh-CN">\n  <head>\n    <meta charset="UTF-8" />\n  </head>\n  <body><div id="root"></div></body>\n</html>\n';
+
+describe('the served browser clients', () => {
+  let dist: string;
+  const servers: http.Server[] = [];
+
+  beforeAll(() => {
+    dist = mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
+    for (const app of ['admin', 'h5']) {
+      mkdirSync(path.join(dist, app, 'assets'), { recursive: true });
+      writeFileSync(path.join(dist, app, 'index.html'), PAGE);
+      writeFileSync(path.join(dist, app, 'assets', 'index-abc123.js'), 'console.log(1)');
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  async function serve(opts: WebRoutesOptions): Promise<string> {
+    const app = express();
+    app.use(webRoutes({ distDir: dist, ...opts }));
+    const server = http.createServer(app);
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** What a client's apiBase() would read from the page, without a browser. */
+  const announced = (html: string, buildDefault: string) =>
+    apiBase(buildDefault, {
+      querySelector: (sel) => {
+        const name = /meta\[name="([^"]+)"\]/.exec(sel)![1];
+        const m = new RegExp(`<meta name="${name}" content="([^"]*)"`).exec(html);
+        return m ? { getAttribute: () => m[1]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') } : null;
+      },
+    });
+
+  it('a configured base is announced in the page at every client route, index.html included; the other client keeps its build default', async () => {
+    const url = await serve({ apiBases: { admin: '/api' } });
+    for (const p of ['/admin/', '/admin/index.html', '/admin/families']) {
+      const r = await fetch(`${url}${p}`);
+      expect([p, r.status, r.headers.get('cache-control')]).toEqual([p, 200, 'no-cache']);
+      expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(announced(await r.text(), '')).toBe('/api');
+    }
+    const h5 = await (await fetch(`${url}/v2/h5/`)).text();
+    expect(h5).toBe(PAGE);
+    expect(announced(h5, '/v2-api')).toBe('/v2-api');
+  });
+
+  it('without configuration both pages are the build as it is', async () => {
+    const url = await serve({});
+    expect(await (await fetch(`${url}/admin/`)).text()).toBe(PAGE);
+    expect(await (await fetch(`${url}/admin/index.html`)).text()).toBe(PAGE);
+  });
+
+  it('the base is escaped into the attribute, so it cannot break out of the page', async () => {
+    const url = await serve({ apiBases: { h5: '/x"><script>alert(1)</script>' } });
+    const html = await (await fetch(`${url}/v2/h5/`)).text();
+    expect(html).not.toContain('<script>');
+    expect(announced(html, '/v2-api')).toBe('/x"><script>alert(1)</script>');
+  });
+
+  it('a rebuilt page is served at once, still announcing the base', async () => {
+    const url = await serve({ apiBases: { admin: '/api' } });
+    await fetch(`${url}/admin/`);
+    const file = path.join(dist, 'admin', 'index.html');
+    const rebuilt = PAGE.replace('<body>', '<body data-build="2">');
+    writeFileSync(file, rebuilt);
+    // A later modification time than the page read above, whatever the file system's resolution.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    const html = await (await fetch(`${url}/admin/`)).text();
+    expect(html).toContain('data-build="2"');
+    expect(announced(html, '')).toBe('/api');
+    writeFileSync(file, PAGE);
+  });
+
+  it('hashed assets are immutable for a year; a missing asset is 404, not the page; /admin redirects to /admin/', async () => {
+    const url = await serve({ apiBases: { admin: '/api' } });
+    const asset = await fetch(`${url}/admin/assets/index-abc123.js`);
+    expect([asset.status, asset.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+    expect((await fetch(`${url}/admin/assets/gone.js`)).status).toBe(404);
+    const bare = await fetch(`${url}/admin?x=1`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([301, '/admin/?x=1']);
+  });
+});
