@@ -4,68 +4,31 @@
  * Chromium through playwright-core. Screenshots of every main page land in test-results/.
  * Synchronisation is on selectors and network answers only, never on fixed sleeps.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { seedDemoCatalog } from '../../src/sync/demo';
-import { ADMIN, startTestService, type TestService } from '../support/service';
+import type { BrowserContext, Page } from 'playwright-core';
+import { answer, registerAndLogin, shot as shotOf, startBrowserSession, type BrowserSession } from '../support/browser';
+import { ADMIN, type TestService } from '../support/service';
 
 jest.setTimeout(180_000);
 
-const ROOT = path.resolve(__dirname, '../..');
-const SHOTS = path.join(ROOT, 'test-results');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
+let session: BrowserSession;
 let svc: TestService;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-const shot = (name: string, p: Page = page) => p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (name: string, p: Page = page) => shotOf(p, name);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
-  mkdirSync(SHOTS, { recursive: true });
-  // The clients under test are the ones in this tree: build them (about a second each).
-  const vite = path.join(ROOT, 'node_modules', '.bin', 'vite');
-  // Default API bases (same origin; /v2-api for the storefront), whatever VITE_* the shell has.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITE_')));
-  for (const app of ['admin', 'h5']) execFileSync(vite, ['build', '--config', `web/${app}/vite.config.mts`, '--logLevel', 'warn'], { cwd: ROOT, env, stdio: 'pipe' });
-  svc = await startTestService({ login: false });
-  await seedDemoCatalog(svc.services);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // playwright-core gives each launch a fresh temporary profile (--user-data-dir).
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  context = await browser.newContext({ baseURL: svc.url, viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
-  page = await context.newPage();
+  session = await startBrowserSession();
+  ({ svc, context, page } = session);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await svc?.close();
+  await session?.close();
 });
-
-/** Answers for `pathSuffix` (e.g. `/auth/refresh`) with the given status. */
-const answer = (p: Page, pathSuffix: string, status?: number) =>
-  p.waitForResponse((r) => new URL(r.url()).pathname.endsWith(pathSuffix) && (status === undefined || r.status() === status));
 
 describe('administrator SPA', () => {
   it('registers the first administrator, then logs in', async () => {
-    await page.goto('/admin');
-    await page.getByRole('heading', { name: '管理员登录' }).waitFor();
-    await shot('admin-login');
-    await page.getByRole('button', { name: '首次使用？创建管理员' }).click();
-    await page.locator('input[name=username]').fill(ADMIN.username);
-    await page.locator('input[name=password]').fill(ADMIN.password);
-    await Promise.all([answer(page, '/auth/register', 201), page.getByRole('button', { name: '注册' }).click()]);
-    await page.getByText('管理员已创建，请登录').waitFor();
-    await page.locator('input[name=password]').fill(ADMIN.password);
-    await page.getByRole('button', { name: '登录', exact: true }).click();
-    await page.getByTestId('current-user').filter({ hasText: ADMIN.username }).waitFor();
+    await registerAndLogin(page, { screenshot: 'admin-login' });
   });
 
   it('keeps the session across a reload and stores no token in the page', async () => {

@@ -1,5 +1,7 @@
+import type React from 'react';
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../api';
+import type { ApiError } from '../../../shared/http';
 
 /** Loads `path`; `reload()` fetches again. */
 export function useLoad<T>(path: string | null) {
@@ -26,6 +28,39 @@ export function ErrorLine({ error }: { error: string }) {
   return error ? <div className="error" role="alert">{error}</div> : null;
 }
 
+/** What the administrator is told for the API's error codes; the API's own message follows in brackets. */
+const CODE_TEXT: Record<string, string> = {
+  'GOOD.EXISTS_FOR_LINK': '该链接已有商品',
+  'GOOD.UNKNOWN_ORIGIN': '链接不存在',
+  'GOOD.PRIMARY_AS_SECONDARY': '主链接不能同时作为次要链接',
+  'GOOD.NAME_REQUIRED': '自定义商品需要名称',
+  'UPLOAD.UNSUPPORTED_TYPE': '不支持的文件类型，只接受 png、jpg、webp、gif 图片',
+  'UPLOAD.TOO_LARGE': '文件太大',
+  'FAMILY.NOT_EMPTY': '系列仍有成员或商品，不能删除',
+  'FAMILY.NOT_A_CUSTOM_GOOD': '只有自定义商品（没有来源链接）才能作为自定义成员',
+  'FAMILY.OVERRIDE_KEY_INVALID': '覆盖价的格子不存在',
+  'CATEGORIES.NOT_A_PERMUTATION': '类目已变化，请刷新后再排序',
+  'COUNTRIES.NOT_A_PERMUTATION': '国家已变化，请刷新后再排序',
+  'TAGS.NOT_A_PERMUTATION': '标签已变化，请刷新后再排序',
+  'TAG.NAME_TAKEN': '同组已有同名标签',
+  'TAG.ALREADY_EXISTS': '同组已有同名标签',
+  'TAG_GROUP.ALREADY_EXISTS': '已有同名标签组',
+  'TAG_GROUP.DIMENSION_TAKEN': '该维度已有标签组',
+  'TAG_GROUP.HAS_TAGS': '标签组仍有标签，不能删除',
+  'POSITION.DUPLICATE_GOODS': '同一商品在展示位中只能出现一次',
+  'ORIGIN_GOOD.UNPARSEABLE': '链接名称无法解析，不能自动派生标签',
+  'ORGANISE.ALREADY_RUNNING': '整理正在进行',
+  'SYNC.ALREADY_RUNNING': '同步正在进行',
+  'EVENT_STORE.WRONG_REVISION': '数据已被他人修改，请刷新后重试',
+};
+
+/** An error as the page shows it: the API's message, after a Chinese summary when the code is known. */
+export function errorText(e: unknown): string {
+  const err = e as Partial<ApiError> & Error;
+  const known = err.code ? CODE_TEXT[err.code] : undefined;
+  return known ? `${known}（${err.message}）` : err.message;
+}
+
 /** Runs an action, showing its error; returns a wrapped function and the state. */
 export function useAction() {
   const [busy, setBusy] = useState(false);
@@ -39,7 +74,7 @@ export function useAction() {
       await f();
       if (ok) setMessage(ok);
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
@@ -67,3 +102,80 @@ export function KeywordSearch({ keyword, setKeyword, onSearch }: { keyword: stri
     </form>
   );
 }
+
+/**
+ * Search box with results, each with an add button: for goods, links and the like.
+ * `search` answers the candidates for a keyword; `exclude` hides those already chosen.
+ */
+export function SearchPicker<T extends { id: string }>({
+  search, onPick, render, exclude = [], placeholder = '关键词', testId, disabled,
+}: {
+  search: (keyword: string) => Promise<T[]>;
+  onPick: (item: T) => void;
+  render: (item: T) => React.ReactNode;
+  exclude?: readonly string[];
+  placeholder?: string;
+  testId?: string;
+  disabled?: boolean;
+}) {
+  const [keyword, setKeyword] = useState('');
+  const [results, setResults] = useState<T[] | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      setResults(await search(keyword.trim()));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const shown = results?.filter((r) => !exclude.includes(r.id));
+  return (
+    <div className="picker" data-testid={testId}>
+      <form className="row" onSubmit={(e) => { e.preventDefault(); void run(); }}>
+        <input placeholder={placeholder} value={keyword} onChange={(e) => setKeyword(e.target.value)} style={{ flex: 1 }} />
+        <button type="submit" className="secondary" disabled={busy || disabled}>搜索</button>
+      </form>
+      <ErrorLine error={error} />
+      {shown && (
+        <ul className="results" data-testid={testId ? `${testId}-results` : undefined}>
+          {shown.length === 0 && <li className="muted">没有匹配的结果</li>}
+          {shown.map((r) => (
+            <li key={r.id} className="row">
+              <span style={{ flex: 1 }}>{render(r)}</span>
+              <button type="button" className="secondary" disabled={disabled} onClick={() => { onPick(r); setResults((xs) => (xs && xs.length > 1 ? xs : null)); }}>添加</button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Names of resources by id (`/goods/:id`, `/origin-goods/:id`), fetched once per page load. */
+const nameCache = new Map<string, Promise<string>>();
+export function useNames(kind: 'goods' | 'origin-goods', ids: readonly string[]): Record<string, string> {
+  const [names, setNames] = useState<Record<string, string>>({});
+  const key = ids.join(',');
+  useEffect(() => {
+    let live = true;
+    for (const id of ids) {
+      const k = `${kind}/${id}`;
+      if (!nameCache.has(k)) {
+        const p = api.get<{ name: string }>(`/${kind}/${id}`).then((x) => x.name, () => `（不存在）`);
+        nameCache.set(k, p);
+      }
+      void nameCache.get(k)!.then((n) => live && setNames((m) => (m[id] === n ? m : { ...m, [id]: n })));
+    }
+    return () => {
+      live = false;
+    };
+  }, [kind, key]);
+  return names;
+}
+/** Remember a name already known (a search result), so a picked item shows it at once. */
+export const rememberName = (kind: 'goods' | 'origin-goods', id: string, name: string) => nameCache.set(`${kind}/${id}`, Promise.resolve(name));

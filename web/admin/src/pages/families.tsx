@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, KeywordSearch, Status, fmtTime, useAction, useLoad } from './common';
+import { ErrorLine, KeywordSearch, SearchPicker, Status, fmtTime, rememberName, useAction, useLoad, useNames } from './common';
+import { DIMENSIONS, DIM_LABEL, dimensionValues, useTags, type Dimension } from './tags';
 
 interface Cell { size: string; color: string; printCount: string; craft: string; logistics: string; price: string }
 type Key = Omit<Cell, 'price'>;
 interface Family {
-  id: string; name: string; autoManaged: boolean; locked: boolean; memberCount: number; goodCount: number; lowestPrice: string | null;
-  members?: { id: string; name: string; delisted: boolean; organised: boolean; tagsManual: boolean; missing: string[] }[];
+  id: string; name: string; revision?: string; autoManaged: boolean; locked: boolean; memberCount: number; goodCount: number; lowestPrice: string | null;
+  members?: { id: string; name: string; delisted: boolean; organised: boolean; tagsManual: boolean; missing: string[] | null }[];
   customMembers?: { goodId: string; tags: Record<string, string[] | string>; price: string }[];
   overrides?: Cell[];
   invalidOverrides?: Cell[];
@@ -78,8 +79,9 @@ function FamilyDetail({ id, onChanged, onDeleted }: { id: string; onChanged: () 
   return (
     <div className="card" data-testid="family-detail">
       <div className="row">
-        <input value={name} onChange={(e) => setName(e.target.value)} style={{ fontWeight: 600, minWidth: 260 }} />
-        <button className="secondary" disabled={a.busy || name === fam.name} onClick={() => a.run(async () => { await api.request('PATCH', `/product-families/${id}`, { name }); changed(); }, '已重命名')}>重命名</button>
+        <input name="family-name" value={name} onChange={(e) => setName(e.target.value)} style={{ fontWeight: 600, minWidth: 260 }} />
+        {fam.locked && <span className="badge amber" data-testid="family-locked">已锁定</span>}
+        <button className="secondary" disabled={a.busy || !name.trim() || name === fam.name} onClick={() => a.run(async () => { await api.request('PATCH', `/product-families/${id}`, { name }); changed(); }, '已重命名')}>重命名</button>
         <button className="secondary" data-testid="toggle-lock" disabled={a.busy} onClick={() => a.run(async () => { await api.request('PATCH', `/product-families/${id}`, { locked: !fam.locked }); changed(); }, fam.locked ? '已解锁' : '已锁定')}>
           {fam.locked ? '解锁' : '锁定'}
         </button>
@@ -96,7 +98,7 @@ function FamilyDetail({ id, onChanged, onDeleted }: { id: string; onChanged: () 
       </div>
       {tab === 'matrix' && <Matrix fam={fam} onChanged={changed} />}
       {tab === 'members' && <Members fam={fam} onChanged={changed} />}
-      {tab === 'history' && <History id={id} />}
+      {tab === 'history' && <History key={fam.revision ?? ''} id={id} />}
     </div>
   );
 }
@@ -185,95 +187,194 @@ function PriceCell({ price, overridden, disabled, onSet, onClear, testId }: { pr
   );
 }
 
+interface GoodHit { id: string; name: string; originGoodId: string | null }
+interface LinkHit { id: string; name: string; delisted: boolean; family: { id: string } | null }
+
+const MONEY = /^\d{1,10}(\.\d{1,4})?$/;
+const noValues = (): Record<Dimension, string[]> => ({ size: [], color: [], printCount: [], craft: [], logistics: [] });
+const fmtValues = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join('/') : '—') : String(v));
+
 function Members({ fam, onChanged }: { fam: Family; onChanged: () => void }) {
   const a = useAction();
+  const c = useAction();
   const [linkId, setLinkId] = useState('');
-  const [custom, setCustom] = useState({ goodId: '', size: '', color: '', printCount: '', craft: '', logistics: '', price: '' });
+  const vocab = useTags();
+  const values = useMemo(() => (vocab ? dimensionValues(vocab) : null), [vocab]);
+  const [good, setGood] = useState<GoodHit | null>(null);
+  const [tags, setTags] = useState(noValues);
+  const [price, setPrice] = useState('');
+  const customIds = (fam.customMembers ?? []).map((m) => m.goodId);
+  const goodNames = useNames('goods', customIds);
+  const memberIds = (fam.members ?? []).map((m) => m.id);
+  const addLink = (lid: string) =>
+    a.run(async () => { await api.request('POST', `/product-families/${fam.id}/members`, { originGoodId: lid }); setLinkId(''); onChanged(); }, '已添加链接');
+  const incomplete = (['size', 'color', 'craft', 'logistics'] as const).filter((d) => tags[d].length === 0);
+  const priceOk = MONEY.test(price);
+  const addCustom = () =>
+    c.run(async () => {
+      // The API wants all five dimensions, each an array (possibly empty), and the price as a decimal string.
+      await api.request('POST', `/product-families/${fam.id}/custom-members`, { goodId: good!.id, tags, price });
+      setGood(null); setTags(noValues()); setPrice('');
+      onChanged();
+    }, '已添加自定义成员');
   return (
     <div>
       <h2>链接成员（{fam.members?.length ?? 0}）</h2>
-      <table>
+      <table data-testid="link-members">
         <thead><tr><th>链接</th><th>状态</th><th></th></tr></thead>
         <tbody>
+          {fam.members?.length === 0 && <tr><td colSpan={3} className="muted">没有链接成员</td></tr>}
           {fam.members?.map((m) => (
-            <tr key={m.id}>
+            <tr key={m.id} data-testid="link-member">
               <td><a href={`#/links?id=${m.id}`}>{m.name}</a><div className="muted">#{m.id}</div></td>
               <td>
                 {m.delisted && <span className="badge red">已下架</span>}
                 {m.tagsManual && <span className="badge amber">人工标签</span>}
-                {m.missing?.length > 0 && <span className="badge red">缺 {m.missing.join('、')}</span>}
+                {(m.missing?.length ?? 0) > 0 && <span className="badge red">缺 {m.missing!.map((d) => DIM_LABEL[d as Dimension] ?? d).join('、')}</span>}
               </td>
-              <td><button className="danger" disabled={a.busy} onClick={() => a.run(async () => { await api.request('DELETE', `/product-families/${fam.id}/members/${m.id}`); onChanged(); }, '已移除')}>移除</button></td>
+              <td><button className="danger" disabled={a.busy} aria-label={`移除链接 ${m.id}`} onClick={() => a.run(async () => { await api.request('DELETE', `/product-families/${fam.id}/members/${m.id}`); onChanged(); }, '已移除链接')}>移除</button></td>
             </tr>
           ))}
         </tbody>
       </table>
-      <div className="row" style={{ marginTop: 8 }}>
-        <input placeholder="链接 ID" value={linkId} onChange={(e) => setLinkId(e.target.value)} />
-        <button disabled={!linkId || a.busy} onClick={() => a.run(async () => { await api.request('POST', `/product-families/${fam.id}/members`, { originGoodId: linkId }); setLinkId(''); onChanged(); }, '已添加')}>添加链接</button>
-        <Status a={a} />
+      <div className="row" style={{ marginTop: 8, alignItems: 'flex-start' }}>
+        <div style={{ flex: 2, minWidth: 260 }}>
+          <SearchPicker<LinkHit>
+            testId="member-search"
+            placeholder="搜索链接名称"
+            disabled={a.busy}
+            exclude={memberIds}
+            search={async (k) => (await api.get<Page<LinkHit>>(`/origin-goods?pageSize=20${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
+            render={(l) => <>{l.name} <span className="muted">#{l.id}</span>{l.family && <span className="badge">已在系列 #{l.family.id}</span>}{l.delisted && <span className="badge red">已下架</span>}</>}
+            onPick={(l) => void addLink(l.id)}
+          />
+        </div>
+        <form className="row" style={{ flex: 1, flexWrap: 'nowrap' }} onSubmit={(e) => { e.preventDefault(); if (linkId.trim()) void addLink(linkId.trim()); }}>
+          <input placeholder="或输入链接 ID" value={linkId} onChange={(e) => setLinkId(e.target.value)} style={{ width: 150 }} />
+          <button type="submit" disabled={!linkId.trim() || a.busy}>添加链接</button>
+        </form>
       </div>
+      <Status a={a} />
+
       <h2>自定义成员（{fam.customMembers?.length ?? 0}）</h2>
-      <table>
+      <table data-testid="custom-members">
         <thead><tr><th>商品</th><th>标签</th><th>价格</th><th></th></tr></thead>
         <tbody>
-          {fam.customMembers?.map((c) => (
-            <tr key={c.goodId}>
-              <td>#{c.goodId}</td>
-              <td>{Object.entries(c.tags).map(([d, v]) => <span key={d} className="badge">{DIMS.find((x) => x[0] === d)?.[1] ?? d}: {Array.isArray(v) ? v.join('/') : v}</span>)}</td>
-              <td>¥{c.price}</td>
-              <td><button className="danger" disabled={a.busy} onClick={() => a.run(async () => { await api.request('DELETE', `/product-families/${fam.id}/custom-members/${c.goodId}`); onChanged(); }, '已移除')}>移除</button></td>
+          {fam.customMembers?.length === 0 && <tr><td colSpan={4} className="muted">没有自定义成员</td></tr>}
+          {fam.customMembers?.map((m) => (
+            <tr key={m.goodId} data-testid="custom-member">
+              <td><a href={`#/goods?id=${m.goodId}`}>{goodNames[m.goodId] ?? '…'}</a><div className="muted">#{m.goodId}</div></td>
+              <td>{DIMENSIONS.map((d) => <span key={d} className="badge">{DIM_LABEL[d]}：{fmtValues(m.tags[d] ?? [])}</span>)}</td>
+              <td>¥{m.price}</td>
+              <td><button className="danger" disabled={c.busy} aria-label={`移除自定义成员 ${m.goodId}`} onClick={() => c.run(async () => { await api.request('DELETE', `/product-families/${fam.id}/custom-members/${m.goodId}`); onChanged(); }, '已移除自定义成员')}>移除</button></td>
             </tr>
           ))}
         </tbody>
       </table>
-      <div className="row" style={{ marginTop: 8 }}>
-        <input placeholder="商品 ID" value={custom.goodId} onChange={(e) => setCustom({ ...custom, goodId: e.target.value })} style={{ width: 120 }} />
-        {DIMS.map(([d, l]) => <input key={d} placeholder={l} value={custom[d]} onChange={(e) => setCustom({ ...custom, [d]: e.target.value })} style={{ width: 80 }} />)}
-        <input placeholder="价格" value={custom.price} onChange={(e) => setCustom({ ...custom, price: e.target.value })} style={{ width: 80 }} />
-        <button disabled={a.busy || !custom.goodId || !custom.price} onClick={() => a.run(async () => {
-          const { goodId, price, ...dims } = custom;
-          const tags = Object.fromEntries(Object.entries(dims).filter(([, v]) => v).map(([k, v]) => [k, [v]]));
-          await api.request('POST', `/product-families/${fam.id}/custom-members`, { goodId, tags, price });
-          onChanged();
-        }, '已添加自定义成员')}>添加</button>
+      <div className="card inset" data-testid="custom-member-form">
+        <h2 style={{ marginTop: 0 }}>添加自定义成员</h2>
+        <div className="row">
+          <b style={{ minWidth: 64 }}>商品</b>
+          {good ? (
+            <span data-testid="custom-good">{good.name} <span className="muted">#{good.id}</span> <button className="link" onClick={() => setGood(null)}>更换</button></span>
+          ) : (
+            <div style={{ flex: 1 }}>
+              <SearchPicker<GoodHit>
+                testId="custom-good-search"
+                placeholder="搜索自定义商品（没有来源链接的商品）"
+                exclude={customIds}
+                search={async (k) => (await api.get<Page<GoodHit>>(`/goods?pageSize=200${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items.filter((g) => !g.originGoodId)}
+                render={(g) => <>{g.name} <span className="muted">#{g.id}</span></>}
+                onPick={(g) => { rememberName('goods', g.id, g.name); setGood(g); }}
+              />
+            </div>
+          )}
+        </div>
+        {!values && <div className="muted">加载标签…</div>}
+        {values && DIMENSIONS.map((d) => (
+          <div key={d} className="row" style={{ marginTop: 4 }} data-testid={`custom-${d}`}>
+            <b style={{ minWidth: 64 }}>{DIM_LABEL[d]}</b>
+            {values[d].length === 0 && <span className="muted">（该维度没有标签，请先在标签组中添加）</span>}
+            {values[d].map((v) => (
+              <label key={v} className="check">
+                <input type="checkbox" checked={tags[d].includes(v)} onChange={(e) => setTags({ ...tags, [d]: e.target.checked ? [...tags[d], v] : tags[d].filter((x) => x !== v) })} />
+                {v}
+              </label>
+            ))}
+          </div>
+        ))}
+        <div className="row" style={{ marginTop: 8 }}>
+          <b style={{ minWidth: 64 }}>价格</b>
+          <input name="custom-price" placeholder="如 39.90" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value.trim())} style={{ width: 120 }} />
+          {price && !priceOk && <span className="error">价格须为数字，最多 4 位小数</span>}
+        </div>
+        {good && incomplete.length > 0 && <p className="muted">未选择{incomplete.map((d) => DIM_LABEL[d]).join('、')}：该成员不会产生价格格子。</p>}
+        <div className="row" style={{ marginTop: 8 }}>
+          <button disabled={c.busy || !good || !priceOk} onClick={addCustom}>添加自定义成员</button>
+          <Status a={c} />
+        </div>
       </div>
     </div>
   );
 }
 
+/** The event types of the family stream (src/catalog/families/events.ts). */
 const EVENT_LABEL: Record<string, string> = {
   FamilyCreated: '创建', FamilyRenamed: '重命名', FamilyLocked: '锁定', FamilyUnlocked: '解锁', FamilyMemberAdded: '加入链接', FamilyMemberRemoved: '移除链接',
-  FamilyCustomMemberAdded: '加入自定义成员', FamilyCustomMemberRemoved: '移除自定义成员', FamilyPriceOverrideSet: '设置覆盖价', FamilyPriceOverrideRemoved: '清除覆盖价', FamilyDeleted: '删除', FamilyMerged: '合并',
+  FamilyCustomMemberAdded: '加入自定义成员', FamilyCustomMemberRemoved: '移除自定义成员', FamilyPriceOverrideSet: '设置覆盖价', FamilyPriceOverrideRemoved: '清除覆盖价',
+  FamilyMergedInto: '并入其他系列', FamilyDeleted: '删除',
 };
 
+/** The commands recorded as the events' "why". */
+const WHY_LABEL: Record<string, string> = {
+  Organise: '整理', CreateFamily: '新建系列', UpdateFamily: '修改系列', DeleteFamily: '删除系列', AddFamilyMember: '添加链接', RemoveFamilyMember: '移除链接',
+  AddCustomMember: '添加自定义成员', RemoveCustomMember: '移除自定义成员', SetPriceOverride: '设置覆盖价', RemovePriceOverride: '清除覆盖价', UpdateLinkTags: '修改链接标签',
+};
+
+function describeData(data: Record<string, unknown>): string {
+  return Object.entries(data)
+    .filter(([k]) => k !== 'familyId')
+    .map(([k, v]) => {
+      if (k === 'tags' && v && typeof v === 'object') return Object.entries(v).map(([d, x]) => `${DIM_LABEL[d as Dimension] ?? d}=${fmtValues(x)}`).join(' ');
+      return `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`;
+    })
+    .join('；');
+}
+
+interface HistoryItem { position: string; version: string; type: string; at: string; by: string; why: string; data: Record<string, unknown> }
+
 function History({ id }: { id: string }) {
-  const h = useLoad<{ items: { position: string; version: string; type: string; at: string; by: string; why: string; data: Record<string, unknown> }[] }>(`/product-families/${id}/history`);
+  const h = useLoad<{ items: HistoryItem[] }>(`/product-families/${id}/history`);
   const [at, setAt] = useState<string | null>(null);
   const snap = useLoad<{ at: string; family: Family }>(at ? `/product-families/${id}/history?at=${encodeURIComponent(at)}` : null);
   return (
     <div>
       <ErrorLine error={h.error} />
-      <table>
+      <table data-testid="family-history">
         <thead><tr><th>#</th><th>时间</th><th>事件</th><th>操作人</th><th>原因</th><th>内容</th><th></th></tr></thead>
         <tbody>
           {h.data?.items.map((e) => (
-            <tr key={e.position}>
+            <tr key={e.position} data-testid="history-row" className={e.at === at ? 'selected' : ''}>
               <td>{e.version}</td>
               <td>{fmtTime(e.at)}</td>
-              <td>{EVENT_LABEL[e.type] ?? e.type}</td>
+              <td data-testid="history-type">{EVENT_LABEL[e.type] ?? e.type}</td>
               <td>{e.by}</td>
-              <td>{e.why}</td>
-              <td className="muted">{Object.entries(e.data).filter(([k]) => k !== 'familyId').map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('；')}</td>
-              <td><button className="link" onClick={() => setAt(e.at)}>查看此时</button></td>
+              <td title={e.why}>{WHY_LABEL[e.why] ?? e.why}</td>
+              <td className="muted">{describeData(e.data)}</td>
+              <td style={{ whiteSpace: 'nowrap' }}><button className="link" onClick={() => setAt(e.at)}>查看此时</button></td>
             </tr>
           ))}
         </tbody>
       </table>
-      {at && snap.data && (
-        <div className="card">
+      {at && (
+        <div className="card inset" data-testid="family-snapshot">
           <h2>{fmtTime(at)} 时的系列</h2>
-          <p>名称：{snap.data.family.name} · {snap.data.family.locked ? '锁定' : '未锁定'} · 成员 {snap.data.family.members?.length ?? 0} · 矩阵格子 {snap.data.family.priceMatrix?.cells.length ?? 0} · 覆盖价 {snap.data.family.overrides?.length ?? 0}</p>
+          <ErrorLine error={snap.error} />
+          {snap.data && snap.data.at === new Date(at).toISOString() ? (
+            <p>
+              名称：<b data-testid="snapshot-name">{snap.data.family.name}</b> · <span data-testid="snapshot-locked">{snap.data.family.locked ? '锁定' : '未锁定'}</span> · 成员 {snap.data.family.members?.length ?? 0} · 自定义成员 {snap.data.family.customMembers?.length ?? 0} · 矩阵格子 {snap.data.family.priceMatrix?.cells.length ?? 0} · 覆盖价 {snap.data.family.overrides?.length ?? 0}
+            </p>
+          ) : !snap.error && <p className="muted">加载中…</p>}
         </div>
       )}
     </div>

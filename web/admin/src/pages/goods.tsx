@@ -1,12 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, KeywordSearch, Status, useAction, useLoad } from './common';
-import { TagPicker } from './tags';
+import { ApiError } from '../../../shared/http';
+import { ErrorLine, KeywordSearch, SearchPicker, Status, errorText, rememberName, useAction, useLoad, useNames } from './common';
+import { DIM_LABEL, TagPicker, type Dimension } from './tags';
 
+interface TreeGood { id: string; name: string }
+// GET /goods/tree: a category holds families (with their goods) and, in one node, the goods without a family.
 type TreeItem =
-  | { kind: 'family'; id: string; name: string; configurationCount: number; goods?: { id: string; name: string }[] }
-  | { kind: 'good'; id: string; name: string };
-interface TreeCountry { id: string; name: string; categories: { id: string; name: string; items: TreeItem[] }[] }
+  | { kind: 'family'; id: string; name: string; configurationCount: number; goods?: TreeGood[] }
+  | { kind: 'goods'; goods: TreeGood[] };
+interface TreeCountry { id: string | null; name: string | null; categories: { id: string | null; name: string | null; items: TreeItem[] }[] }
+
+const goodCount = (items: TreeItem[]) => items.reduce((n, it) => n + (it.kind === 'family' ? 1 : it.goods.length), 0);
 
 export function GoodsTreePage() {
   const t = useLoad<{ items: TreeCountry[] }>('/goods/tree');
@@ -15,28 +20,28 @@ export function GoodsTreePage() {
       <ErrorLine error={t.error} />
       {!t.data && !t.error && <div className="muted">加载中…</div>}
       {t.data?.items.map((c) => (
-        <details key={c.id} open>
-          <summary><b>{c.name}</b> <span className="muted">{c.categories.length} 个类目</span></summary>
+        <details key={String(c.id)} open>
+          <summary><b>{c.name ?? '未知国家'}</b> <span className="muted">{c.categories.length} 个类目</span></summary>
           <ul>
             {c.categories.map((cat) => (
-              <li key={cat.id}>
+              <li key={String(cat.id)}>
                 <details>
-                  <summary>{cat.name} <span className="muted">（{cat.items.length}）</span></summary>
+                  <summary>{cat.name ?? '未分类'} <span className="muted">（{goodCount(cat.items)}）</span></summary>
                   <ul>
-                    {cat.items.map((it) => (
-                      <li key={`${it.kind}-${it.id}`} data-testid={`tree-${it.kind}`}>
-                        {it.kind === 'family' ? (
-                          <>
-                            <span className="badge blue">系列</span> <a href={`#/families?id=${it.id}`}>{it.name}</a>{' '}
-                            <span className="muted">{it.configurationCount} 个配置</span>
-                          </>
-                        ) : (
-                          <>
-                            <span className="badge">商品</span> <a href={`#/goods?id=${it.id}`}>{it.name}</a>
-                          </>
-                        )}
-                      </li>
-                    ))}
+                    {cat.items.flatMap((it) =>
+                      it.kind === 'family'
+                        ? [
+                            <li key={`family-${it.id}`} data-testid="tree-family">
+                              <span className="badge blue">系列</span> <a href={`#/families?id=${it.id}`}>{it.name}</a>{' '}
+                              <span className="muted">{it.configurationCount} 个配置</span>
+                            </li>,
+                          ]
+                        : it.goods.map((g) => (
+                            <li key={`good-${g.id}`} data-testid="tree-good">
+                              <span className="badge">商品</span> <a href={`#/goods?id=${g.id}`}>{g.name}</a>
+                            </li>
+                          )),
+                    )}
                   </ul>
                 </details>
               </li>
@@ -48,7 +53,7 @@ export function GoodsTreePage() {
   );
 }
 
-interface Good {
+export interface Good {
   id: string; name: string; description: string | null; image: string | null; goodPriority: number; tagIds: string[];
   categoryId: string | null; countryId: string | null; familyId: string | null; originGoodId: string | null;
   secondaryOriginGoodIds: string[]; originGood?: { id: string; name: string; delisted: boolean; family: { id: string; memberCount: number } | null } | null;
@@ -65,15 +70,19 @@ export function GoodsPage() {
   return (
     <div className="grid2">
       <div className="card">
-        <KeywordSearch keyword={keyword} setKeyword={setKeyword} onSearch={() => { setPage(1); setQ(keyword); }} />
+        <div className="row" style={{ justifyContent: 'space-between' }}>
+          <KeywordSearch keyword={keyword} setKeyword={setKeyword} onSearch={() => { setPage(1); setQ(keyword); }} />
+          <button className={selected === 'new' ? '' : 'secondary'} data-testid="new-good-open" onClick={() => setSelected('new')}>新建自定义商品</button>
+        </div>
         <ErrorLine error={list.error} />
         <div className="scroll">
           <table>
             <thead><tr><th>商品</th><th>优先级</th><th>系列成员</th></tr></thead>
             <tbody>
+              {list.data?.items.length === 0 && <tr><td colSpan={3} className="muted">没有商品</td></tr>}
               {list.data?.items.map((g) => (
-                <tr key={g.id} className={g.id === selected ? 'selected' : ''} onClick={() => setSelected(g.id)} style={{ cursor: 'pointer' }}>
-                  <td>{g.name}<div className="muted">#{g.id}</div></td>
+                <tr key={g.id} data-testid="good-row" className={g.id === selected ? 'selected' : ''} onClick={() => setSelected(g.id)} style={{ cursor: 'pointer' }}>
+                  <td>{g.name}{!g.originGoodId && <span className="badge amber">自定义</span>}<div className="muted">#{g.id}</div></td>
                   <td>{g.goodPriority}</td>
                   <td>{g.originGood?.family?.memberCount ?? '—'}</td>
                 </tr>
@@ -89,65 +98,171 @@ export function GoodsPage() {
           </div>
         )}
       </div>
-      {selected ? <GoodEditor key={selected} id={selected} onSaved={list.reload} /> : <div className="card muted">选择一个商品进行编辑</div>}
+      {selected === 'new' ? (
+        <NewGood onCreated={(id) => { list.reload(); setSelected(id); }} onCancel={() => setSelected(null)} />
+      ) : selected ? (
+        <GoodEditor key={selected} id={selected} onSaved={list.reload} />
+      ) : (
+        <div className="card muted">选择一个商品进行编辑，或新建自定义商品</div>
+      )}
     </div>
   );
 }
 
-function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
-  const g = useLoad<Good>(`/goods/${id}`);
-  const [form, setForm] = useState<Good | null>(null);
-  const [origins, setOrigins] = useState('');
-  const a = useAction();
-  useEffect(() => {
-    if (g.data) {
-      setForm(g.data);
-      setOrigins(g.data.secondaryOriginGoodIds.join(', '));
-    }
-  }, [g.data]);
-  if (g.error) return <div className="card"><ErrorLine error={g.error} /></div>;
-  if (!form) return <div className="card muted">加载中…</div>;
-  const save = () =>
-    a.run(async () => {
-      const saved = await api.request<Good>('PATCH', `/goods/${id}`, {
-        name: form.name, description: form.description, image: form.image, goodPriority: Number(form.goodPriority), tagIds: form.tagIds,
-      });
-      if (saved && typeof saved === 'object' && 'id' in saved) g.setData(saved);
-      onSaved();
-    }, '已保存');
+/** The image of a good: a preview, an address field and an upload that shows the uploaded file at once. */
+function ImageField({ image, onChange }: { image: string | null; onChange: (url: string | null) => void }) {
+  const up = useAction();
+  const file = useRef<HTMLInputElement>(null);
   return (
-    <div className="card" data-testid="good-editor">
-      <h2>编辑商品 #{id}</h2>
-      <div className="row" style={{ alignItems: 'flex-start' }}>
-        {form.image ? <img className="thumb" src={form.image} alt="" style={{ width: 96, height: 96 }} /> : <div className="thumb" style={{ width: 96, height: 96 }} />}
-        <div style={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 8 }}>
-          <label>名称<input value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} /></label>
-          <label>优先级（越大越靠前）<input name="goodPriority" type="number" value={form.goodPriority} onChange={(e) => setForm({ ...form, goodPriority: e.target.value as unknown as number })} /></label>
-          <label>图片地址<input value={form.image ?? ''} onChange={(e) => setForm({ ...form, image: e.target.value || null })} /></label>
-          <label>上传图片
-            <input type="file" accept="image/*" onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) a.run(async () => { const r = await api.upload('/upload', f); setForm((x) => x && { ...x, image: r.url }); }, '已上传，保存后生效');
-            }} />
-          </label>
-        </div>
+    <div className="row" style={{ alignItems: 'flex-start', flexWrap: 'nowrap' }}>
+      {image ? <img className="thumb" data-testid="good-image" src={image} alt="" style={{ width: 96, height: 96 }} /> : <div className="thumb" style={{ width: 96, height: 96 }} />}
+      <div style={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 8 }}>
+        <label>图片地址<input name="image" value={image ?? ''} onChange={(e) => onChange(e.target.value || null)} /></label>
+        <label>上传图片（png、jpg、webp、gif）
+          <input ref={file} type="file" data-testid="good-upload" accept="image/png,image/jpeg,image/webp,image/gif" disabled={up.busy} onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (!f) return;
+            void up.run(async () => {
+              try {
+                const r = await api.upload('/upload', f);
+                onChange(r.url);
+              } finally {
+                if (file.current) file.current.value = '';
+              }
+            }, '已上传，保存后生效');
+          }} />
+        </label>
+        <div data-testid="upload-status"><Status a={up} /></div>
       </div>
-      <label>描述<textarea rows={3} value={form.description ?? ''} onChange={(e) => setForm({ ...form, description: e.target.value || null })} /></label>
+    </div>
+  );
+}
+
+function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onCancel: () => void }) {
+  const [form, setForm] = useState({ name: '', goodPriority: '0', image: null as string | null, description: '', tagIds: [] as string[] });
+  const a = useAction();
+  const create = () => a.run(async () => {
+    const g = await api.request<Good>('POST', '/goods', {
+      name: form.name.trim(),
+      goodPriority: Number(form.goodPriority) || 0,
+      image: form.image,
+      description: form.description || null,
+      tagIds: form.tagIds,
+    });
+    rememberName('goods', g.id, g.name);
+    onCreated(g.id);
+  });
+  return (
+    <div className="card" data-testid="new-good">
+      <h2>新建自定义商品</h2>
+      <p className="muted">自定义商品没有来源链接，可作为商品系列的自定义成员。</p>
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+        <label>名称<input name="name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} /></label>
+        <label>优先级（越大越靠前）<input name="goodPriority" type="number" value={form.goodPriority} onChange={(e) => setForm({ ...form, goodPriority: e.target.value })} /></label>
+        <ImageField image={form.image} onChange={(image) => setForm((f) => ({ ...f, image }))} />
+        <label>描述<textarea rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} /></label>
+      </div>
       <h2>标签</h2>
       <TagPicker value={form.tagIds} onChange={(tagIds) => setForm({ ...form, tagIds })} />
       <div className="row" style={{ marginTop: 12 }}>
-        <button disabled={a.busy} onClick={save}>保存</button>
+        <button disabled={a.busy || !form.name.trim()} onClick={create}>创建</button>
+        <button className="secondary" onClick={onCancel}>取消</button>
+        <Status a={a} />
+      </div>
+    </div>
+  );
+}
+
+interface LinkHit { id: string; name: string; delisted: boolean }
+
+function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
+  const g = useLoad<Good>(`/goods/${id}`);
+  const [form, setForm] = useState<Good | null>(null);
+  const [originId, setOriginId] = useState('');
+  const a = useAction();
+  const o = useAction();
+  useEffect(() => {
+    if (g.data) setForm(g.data);
+  }, [g.data]);
+  const secondary = g.data?.secondaryOriginGoodIds ?? [];
+  const names = useNames('origin-goods', secondary);
+  if (g.error) return <div className="card"><ErrorLine error={g.error} /></div>;
+  if (!form || !g.data) return <div className="card muted">加载中…</div>;
+  const saved = g.data;
+  const save = () =>
+    a.run(async () => {
+      const r = await api.request<Good>('PATCH', `/goods/${id}`, {
+        name: form.name, description: form.description, image: form.image, goodPriority: Number(form.goodPriority) || 0, tagIds: form.tagIds,
+      });
+      if (r && typeof r === 'object' && 'id' in r) {
+        g.setData(r);
+        rememberName('goods', r.id, r.name);
+      }
+      onSaved();
+    }, '已保存');
+  // PUT /goods/:id/origins takes the full list of secondary links.
+  const setOrigins = (ids: string[], ok: string) =>
+    o.run(async () => {
+      const r = await api.request<Good>('PUT', `/goods/${id}/origins`, { secondaryOriginGoodIds: ids });
+      g.setData(r);
+      setForm((f) => f && { ...f, secondaryOriginGoodIds: r.secondaryOriginGoodIds });
+    }, ok);
+  const unsaved = form.image !== saved.image;
+  return (
+    <div className="card" data-testid="good-editor">
+      <h2>编辑商品 #{id} {!saved.originGoodId && <span className="badge amber">自定义</span>}</h2>
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+        <label>名称<input name="name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} /></label>
+        <label>优先级（越大越靠前）<input name="goodPriority" type="number" value={form.goodPriority} onChange={(e) => setForm({ ...form, goodPriority: e.target.value as unknown as number })} /></label>
+        <ImageField image={form.image} onChange={(image) => setForm((f) => f && { ...f, image })} />
+        {unsaved && <span className="muted">图片已更改，尚未保存</span>}
+      </div>
+      <label style={{ marginTop: 8 }}>描述<textarea rows={3} value={form.description ?? ''} onChange={(e) => setForm({ ...form, description: e.target.value || null })} /></label>
+      <h2>标签</h2>
+      <TagPicker value={form.tagIds} onChange={(tagIds) => setForm({ ...form, tagIds })} />
+      <div className="row" style={{ marginTop: 12 }}>
+        <button disabled={a.busy} onClick={save} data-testid="good-save">保存</button>
         <Status a={a} />
       </div>
       <h2>合并的链接</h2>
-      <div className="muted">主链接：{form.originGood ? `${form.originGood.name} (#${form.originGood.id})` : '—'}</div>
-      <div className="row">
-        <input style={{ flex: 1 }} placeholder="次要链接 ID，用逗号分隔" value={origins} onChange={(e) => setOrigins(e.target.value)} />
-        <button className="secondary" disabled={a.busy} onClick={() => a.run(async () => {
-          const ids = origins.split(/[\s,，]+/).filter(Boolean);
-          await api.request('PUT', `/goods/${id}/origins`, { secondaryOriginGoodIds: ids });
-          g.reload();
-        }, '合并链接已更新')}>更新合并</button>
+      <div data-testid="good-origins">
+        <div className="muted">主链接：{saved.originGood ? <a href={`#/links?id=${saved.originGood.id}`}>{saved.originGood.name} (#{saved.originGood.id})</a> : '无（自定义商品）'}</div>
+        <table style={{ margin: '8px 0' }}>
+          <thead><tr><th>次要链接</th><th></th></tr></thead>
+          <tbody>
+            {secondary.length === 0 && <tr><td colSpan={2} className="muted">没有合并的次要链接</td></tr>}
+            {secondary.map((lid) => (
+              <tr key={lid} data-testid="secondary-origin">
+                <td><a href={`#/links?id=${lid}`}>{names[lid] ?? '…'}</a> <span className="muted">#{lid}</span></td>
+                <td style={{ width: 70 }}>
+                  <button className="danger" disabled={o.busy} aria-label={`移除链接 ${lid}`} onClick={() => setOrigins(secondary.filter((x) => x !== lid), '已移除合并链接')}>移除</button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="row" style={{ alignItems: 'flex-start' }}>
+          <div style={{ flex: 2, minWidth: 260 }}>
+            <SearchPicker<LinkHit>
+              testId="origin-search"
+              placeholder="搜索链接名称"
+              disabled={o.busy}
+              exclude={[...secondary, ...(saved.originGoodId ? [saved.originGoodId] : [])]}
+              search={async (k) => (await api.get<Page<LinkHit>>(`/origin-goods?pageSize=20${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
+              render={(l) => <>{l.name} <span className="muted">#{l.id}</span>{l.delisted && <span className="badge red">已下架</span>}</>}
+              onPick={(l) => { rememberName('origin-goods', l.id, l.name); void setOrigins([...secondary, l.id], '已添加合并链接'); }}
+            />
+          </div>
+          <form className="row" style={{ flex: 1, flexWrap: 'nowrap' }} onSubmit={(e) => {
+            e.preventDefault();
+            const lid = originId.trim();
+            if (lid) void setOrigins([...secondary, lid], '已添加合并链接').then(() => setOriginId(''));
+          }}>
+            <input placeholder="或输入链接 ID" value={originId} onChange={(e) => setOriginId(e.target.value)} style={{ width: 150 }} />
+            <button type="submit" className="secondary" disabled={o.busy || !originId.trim()}>按 ID 添加</button>
+          </form>
+        </div>
+        <Status a={o} />
       </div>
     </div>
   );
@@ -156,7 +271,7 @@ function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
 interface Link {
   id: string; name: string; price: string; delisted: boolean; craftLabel: string | null;
   parsed: { country: string; logistics: string; productName: string; sku: string } | null;
-  tags: { id: string; name: string; dimension: string }[]; tagsManual: boolean; tagsMissing?: string[];
+  tags: { id: string; name: string; dimension: string }[]; tagsManual: boolean; tagsMissing?: string[] | null;
   family: { id: string; memberCount: number } | null;
 }
 
@@ -175,8 +290,9 @@ export function LinksPage() {
           <table>
             <thead><tr><th>链接</th><th>价格</th><th>标签</th></tr></thead>
             <tbody>
+              {list.data?.items.length === 0 && <tr><td colSpan={3} className="muted">没有链接</td></tr>}
               {list.data?.items.map((l) => (
-                <tr key={l.id} className={l.id === selected ? 'selected' : ''} onClick={() => setSelected(l.id)} style={{ cursor: 'pointer' }}>
+                <tr key={l.id} data-testid="link-row" className={l.id === selected ? 'selected' : ''} onClick={() => setSelected(l.id)} style={{ cursor: 'pointer' }}>
                   <td>{l.name}{l.delisted && <span className="badge red">已下架</span>}<div className="muted">#{l.id}</div></td>
                   <td>¥{l.price}</td>
                   <td>{l.tagsManual ? <span className="badge amber">人工</span> : <span className="badge">自动</span>}</td>
@@ -198,10 +314,45 @@ export function LinksPage() {
   );
 }
 
+const dimLabel = (d: string) => DIM_LABEL[d as Dimension] ?? d;
+
+/** POST /goods {originGoodId}: the good of a link; a link has at most one (409 GOOD.EXISTS_FOR_LINK). */
+function LinkGood({ linkId }: { linkId: string }) {
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ kind: 'created' | 'exists' | 'error'; goodId?: string; message?: string } | null>(null);
+  const create = async () => {
+    setBusy(true);
+    setResult(null);
+    try {
+      const g = await api.request<Good>('POST', '/goods', { originGoodId: linkId });
+      setResult({ kind: 'created', goodId: g.id });
+    } catch (e) {
+      const err = e as ApiError;
+      const existing = (err.details as { goodId?: string } | undefined)?.goodId;
+      if (err.code === 'GOOD.EXISTS_FOR_LINK') setResult({ kind: 'exists', ...(existing ? { goodId: existing } : {}), message: err.message });
+      else setResult({ kind: 'error', message: errorText(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="row" data-testid="link-good">
+      <button className="secondary" disabled={busy} onClick={create}>为此链接创建商品</button>
+      {result?.kind === 'created' && <span className="ok">已创建商品 <a href={`#/goods?id=${result.goodId}`}>#{result.goodId}</a></span>}
+      {result?.kind === 'exists' && (
+        <span className="error" role="alert">
+          该链接已有商品{result.goodId ? <> <a href={`#/goods?id=${result.goodId}`}>#{result.goodId}</a>，不能再创建</> : `（${result.message}）`}
+        </span>
+      )}
+      {result?.kind === 'error' && <span className="error" role="alert">{result.message}</span>}
+    </div>
+  );
+}
+
 function LinkTags({ id, onSaved }: { id: string; onSaved: () => void }) {
   const l = useLoad<Link>(`/origin-goods/${id}`);
   const [tagIds, setTagIds] = useState<string[]>([]);
-  const [filled, setFilled] = useState<{ name: string; dimension: string }[]>([]);
+  const [filled, setFilled] = useState<{ name: string; dimension: string }[] | null>(null);
   const a = useAction();
   useEffect(() => { if (l.data) setTagIds(l.data.tags.map((t) => t.id)); }, [l.data]);
   if (l.error) return <div className="card"><ErrorLine error={l.error} /></div>;
@@ -216,19 +367,29 @@ function LinkTags({ id, onSaved }: { id: string; onSaved: () => void }) {
         {d.parsed ? <span className="muted">解析：{d.parsed.country} / {d.parsed.productName} / {d.parsed.sku} / {d.parsed.logistics}</span> : <span className="badge red">未解析</span>}
         {d.family ? <a href={`#/families?id=${d.family.id}`}>系列（{d.family.memberCount} 个成员）</a> : <span className="muted">未归入系列</span>}
       </div>
-      <p>标签来源：{d.tagsManual ? <span className="badge amber">人工接管</span> : <span className="badge">自动派生</span>}
-        {d.tagsMissing && d.tagsMissing.length > 0 && <span className="error"> 缺少维度：{d.tagsMissing.join('、')}</span>}</p>
+      <LinkGood linkId={id} />
+      <p>标签来源：<span data-testid="tags-source">{d.tagsManual ? <span className="badge amber">人工接管</span> : <span className="badge">自动派生</span>}</span>
+        {d.tagsMissing && d.tagsMissing.length > 0 && <span className="error"> 缺少维度：{d.tagsMissing.map(dimLabel).join('、')}</span>}</p>
       <TagPicker value={tagIds} onChange={setTagIds} />
+      <p className="muted">保存即人工接管：留空的维度由链接名称自动补全。</p>
       <div className="row" style={{ marginTop: 12 }}>
         <button disabled={a.busy} onClick={() => a.run(async () => {
           const r = await api.request<{ filledDimensionTags: { name: string; dimension: string }[]; attachedFamilyId: string | null }>('PUT', `/origin-goods/${id}/tags`, { tagIds });
           setFilled(r.filledDimensionTags ?? []);
           l.reload(); onSaved();
         }, '已人工接管标签')}>保存（人工接管）</button>
-        <button className="secondary" disabled={a.busy || !d.tagsManual} onClick={() => a.run(async () => { await api.request('POST', `/origin-goods/${id}/tags/restore-auto`); l.reload(); onSaved(); }, '已恢复自动标签')}>恢复自动</button>
+        <button className="secondary" disabled={a.busy || !d.tagsManual} onClick={() => a.run(async () => {
+          await api.request('POST', `/origin-goods/${id}/tags/restore-auto`);
+          setFilled(null);
+          l.reload(); onSaved();
+        }, '已恢复自动标签')}>恢复自动</button>
         <Status a={a} />
       </div>
-      {filled.length > 0 && <div className="muted">自动补全的维度标签：{filled.map((f) => `${f.dimension}=${f.name}`).join('，')}</div>}
+      {filled && (
+        <div className="muted" data-testid="filled-tags">
+          {filled.length ? <>自动补全的维度标签：{filled.map((f) => <span key={`${f.dimension}-${f.name}`} className="badge blue">{dimLabel(f.dimension)}：{f.name}</span>)}</> : '没有需要自动补全的维度'}
+        </div>
+      )}
     </div>
   );
 }

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import type React from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, Status, useAction, useLoad } from './common';
+import { ErrorLine, SearchPicker, Status, rememberName, useAction, useLoad, useNames } from './common';
 import { loadTagVocabulary, type Tag, type TagGroup } from './tags';
 
 function move<T>(xs: T[], i: number, d: -1 | 1): T[] {
@@ -11,14 +12,53 @@ function move<T>(xs: T[], i: number, d: -1 | 1): T[] {
   return out;
 }
 
-/** A list with up/down buttons; `onOrder` receives the full new order. */
+/** `xs` with the item at `from` taken out and put at `to` (an index of the result). */
+function moveTo<T>(xs: T[], from: number, to: number): T[] {
+  const out = [...xs];
+  const [x] = out.splice(from, 1);
+  out.splice(to, 0, x!);
+  return out;
+}
+
+/**
+ * A list reordered with the ↑/↓ buttons or by dragging a row by its handle (HTML5 drag and drop);
+ * either way `onOrder` receives the full new order, once per move.
+ */
 function SortList<T extends { id: string; name: string }>({ items, onOrder, busy, testId, extra }: { items: T[]; onOrder: (next: T[], moved: [number, number]) => void; busy: boolean; testId: string; extra?: (x: T) => React.ReactNode }) {
+  const [dragging, setDragging] = useState<number | null>(null);
+  const [over, setOver] = useState<number | null>(null);
+  // A row drags only when the drag began on its handle: the rest of the row stays selectable text.
+  const fromHandle = useRef(false);
+  const end = () => { setDragging(null); setOver(null); fromHandle.current = false; };
+  const drop = (to: number) => {
+    const from = dragging;
+    end();
+    if (from === null || from === to || busy) return;
+    onOrder(moveTo(items, from, to), [from, to]);
+  };
+  if (items.length === 0) return <p className="muted" data-testid={testId}>没有可排序的项目</p>;
   return (
-    <table data-testid={testId}>
+    <table data-testid={testId} className="sortable">
       <tbody>
         {items.map((x, i) => (
-          <tr key={x.id}>
-            <td style={{ width: 40 }} className="muted">{i + 1}</td>
+          <tr
+            key={x.id}
+            data-id={x.id}
+            draggable={!busy}
+            className={[dragging === i ? 'dragging' : '', over === i && dragging !== null && dragging !== i ? (dragging < i ? 'drop-below' : 'drop-above') : ''].join(' ').trim() || undefined}
+            onDragStart={(e) => {
+              if (!fromHandle.current) { e.preventDefault(); return; }
+              e.dataTransfer.effectAllowed = 'move';
+              e.dataTransfer.setData('text/plain', x.id);
+              setDragging(i);
+            }}
+            onDragOver={(e) => { if (dragging === null) return; e.preventDefault(); e.dataTransfer.dropEffect = 'move'; if (over !== i) setOver(i); }}
+            onDrop={(e) => { e.preventDefault(); drop(i); }}
+            onDragEnd={end}
+          >
+            <td style={{ width: 64, whiteSpace: 'nowrap' }} className="muted">
+              <span className="handle" data-testid="drag-handle" title="拖动以排序" onMouseDown={() => (fromHandle.current = true)} onMouseUp={() => (fromHandle.current = false)}>⠿</span> {i + 1}
+            </td>
             <td>{x.name} {extra?.(x)}</td>
             <td style={{ width: 110, whiteSpace: 'nowrap' }}>
               <button className="secondary" aria-label={`上移 ${x.name}`} disabled={busy || i === 0} onClick={() => onOrder(move(items, i, -1), [i, i - 1])}>↑</button>{' '}
@@ -73,23 +113,36 @@ function CategorySort() {
   const [parent, setParent] = useState<string>('');
   const a = useAction();
   const all = c.data?.items ?? [];
-  const siblings = all.filter((x) => (x.parentId ?? '') === parent).sort((x, y) => x.sortOrder - y.sortOrder || Number(x.id) - Number(y.id));
-  const parents = all.filter((x) => all.some((y) => y.parentId === x.id));
+  const byOrder = (x: Category, y: Category) => x.sortOrder - y.sortOrder || Number(x.id) - Number(y.id);
+  const childrenOf = (pid: string) => all.filter((x) => (x.parentId ?? '') === pid).sort(byOrder);
+  const siblings = childrenOf(parent);
+  // Parents (categories with children) in tree order, indented by depth.
+  const parents: { c: Category; depth: number }[] = [];
+  const walk = (pid: string, depth: number) => {
+    for (const x of childrenOf(pid)) {
+      if (all.some((y) => y.parentId === x.id)) parents.push({ c: x, depth });
+      walk(x.id, depth + 1);
+    }
+  };
+  if (all.length) walk('', 0);
   return (
     <div className="card">
-      <label style={{ flexDirection: 'row', alignItems: 'center' }}>上级类目
-        <select value={parent} onChange={(e) => setParent(e.target.value)}>
-          <option value="">（顶级）</option>
-          {parents.map((p) => <option key={p.id} value={p.id}>{'　'.repeat(p.level - 1)}{p.name}</option>)}
-        </select>
-      </label>
+      <div className="row">
+        <label style={{ flexDirection: 'row', alignItems: 'center' }}>上级类目
+          <select data-testid="sort-category-parent" value={parent} onChange={(e) => setParent(e.target.value)}>
+            <option value="">（顶级）</option>
+            {parents.map(({ c: p, depth }) => <option key={p.id} value={p.id}>{'　'.repeat(depth)}{p.name}</option>)}
+          </select>
+        </label>
+        <span className="muted">拖动 ⠿ 或用 ↑/↓ 调整顺序，每次调整即保存。</span>
+      </div>
       <ErrorLine error={c.error} />
       <Status a={a} />
       <SortList testId="sort-categories" items={siblings} busy={a.busy}
         onOrder={(next) => a.run(async () => {
-          // Categories have no bulk sort route: give each sibling whose position changed its new sortOrder.
-          const changed = next.map((x, i) => ({ x, i })).filter(({ x, i }) => x.sortOrder !== i + 1);
-          for (const { x, i } of changed) await api.request('PATCH', `/categories/${x.id}`, { sortOrder: i + 1 });
+          // One request with the full new order of this parent's children.
+          c.setData({ ...c.data!, items: all.map((x) => { const k = next.findIndex((y) => y.id === x.id); return k < 0 ? x : { ...x, sortOrder: k }; }) });
+          await api.request('PATCH', '/categories/sort', { parentId: parent || null, ids: next.map((x) => x.id) });
         }, '顺序已保存').then(c.reload)} />
     </div>
   );
@@ -124,7 +177,8 @@ function TagSort() {
   );
 }
 
-const DIMENSIONS: [string, string][] = [['', '无（普通标签）'], ['size', '尺码'], ['color', '颜色'], ['printCount', '印花面数'], ['craft', '工艺'], ['logistics', '物流']];
+const GROUP_DIMENSIONS: [string, string][] = [['', '无（普通标签）'], ['size', '尺码'], ['color', '颜色'], ['printCount', '印花面数'], ['craft', '工艺'], ['logistics', '物流']];
+const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
 export function TagGroupsPage() {
   const g = useLoad<Page<TagGroup>>('/tag-groups?pageSize=1000');
@@ -132,78 +186,172 @@ export function TagGroupsPage() {
   const a = useAction();
   const [name, setName] = useState('');
   const [dimension, setDimension] = useState('');
-  const [tagName, setTagName] = useState<Record<string, string>>({});
   const refresh = () => { g.reload(); loadTagVocabulary(true).then(setV, () => undefined); };
   useEffect(() => { loadTagVocabulary().then(setV, () => undefined); }, []);
   return (
     <>
-      <div className="card row">
-        <input placeholder="新标签组名称" value={name} onChange={(e) => setName(e.target.value)} />
-        <select value={dimension} onChange={(e) => setDimension(e.target.value)}>{DIMENSIONS.map(([k, l]) => <option key={k} value={k}>{l}</option>)}</select>
-        <button disabled={!name || a.busy} onClick={() => a.run(async () => { await api.request('POST', '/tag-groups', { name, dimension: dimension || null }); setName(''); refresh(); }, '已创建')}>创建标签组</button>
+      <form className="card row" onSubmit={(e) => { e.preventDefault(); if (name.trim()) void a.run(async () => { await api.request('POST', '/tag-groups', { name, dimension: dimension || null }); setName(''); refresh(); }, '已创建'); }}>
+        <input name="new-group" placeholder="新标签组名称" value={name} onChange={(e) => setName(e.target.value)} />
+        <select value={dimension} onChange={(e) => setDimension(e.target.value)}>{GROUP_DIMENSIONS.map(([k, l]) => <option key={k} value={k}>{l}</option>)}</select>
+        <button type="submit" disabled={!name.trim() || a.busy}>创建标签组</button>
         <Status a={a} />
-      </div>
+      </form>
       <ErrorLine error={g.error} />
       {g.data?.items.map((grp) => (
-        <div className="card" key={grp.id}>
-          <div className="row">
-            <b>{grp.name}</b>
-            <span className="badge">{DIMENSIONS.find(([k]) => k === (grp.dimension ?? ''))?.[1]}</span>
-            <span className="muted">{grp.tagCount} 个标签</span>
-            <button className="danger" disabled={a.busy} onClick={() => confirm(`删除标签组「${grp.name}」？`) && a.run(async () => { await api.request('DELETE', `/tag-groups/${grp.id}`); refresh(); }, '已删除')}>删除</button>
-          </div>
-          <div style={{ margin: '8px 0' }}>
-            {v?.tags.filter((t) => t.groupId === grp.id).sort((x, y) => x.sortOrder - y.sortOrder).map((t) => (
-              <span key={t.id} className="badge">{t.name} <button className="link" aria-label={`删除标签 ${t.name}`} onClick={() => a.run(async () => { await api.request('DELETE', `/tags/${t.id}`); refresh(); })}>×</button></span>
-            ))}
-          </div>
-          <div className="row">
-            <input placeholder="新标签" value={tagName[grp.id] ?? ''} onChange={(e) => setTagName({ ...tagName, [grp.id]: e.target.value })} />
-            <button className="secondary" disabled={!tagName[grp.id] || a.busy} onClick={() => a.run(async () => { await api.request('POST', '/tags', { name: tagName[grp.id], groupId: grp.id }); setTagName({ ...tagName, [grp.id]: '' }); refresh(); }, '已添加标签')}>添加标签</button>
-          </div>
-        </div>
+        <TagGroupCard key={grp.id} grp={grp} tags={v?.tags.filter((t) => t.groupId === grp.id).sort((x, y) => x.sortOrder - y.sortOrder || Number(x.id) - Number(y.id)) ?? []} onChanged={refresh} />
       ))}
     </>
   );
 }
 
+function TagGroupCard({ grp, tags, onChanged }: { grp: TagGroup; tags: Tag[]; onChanged: () => void }) {
+  const a = useAction();
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [newTag, setNewTag] = useState('');
+  const [editing, setEditing] = useState<{ id: string; name: string; color: string } | null>(null);
+  const colorOk = editing ? editing.color === '' || HEX.test(editing.color) : true;
+  return (
+    <div className="card" data-testid="tag-group" data-group-id={grp.id}>
+      <div className="row">
+        {renaming === null ? (
+          <>
+            <b data-testid="tag-group-name">{grp.name}</b>
+            <span className="badge">{GROUP_DIMENSIONS.find(([k]) => k === (grp.dimension ?? ''))?.[1]}</span>
+            <span className="muted">{grp.tagCount} 个标签</span>
+            <button className="secondary" disabled={a.busy} onClick={() => setRenaming(grp.name)}>重命名</button>
+          </>
+        ) : (
+          <form className="row" onSubmit={(e) => {
+            e.preventDefault();
+            void a.run(async () => { await api.request('PATCH', `/tag-groups/${grp.id}`, { name: renaming }); setRenaming(null); onChanged(); }, '已重命名');
+          }}>
+            <input name="group-name" value={renaming} onChange={(e) => setRenaming(e.target.value)} autoFocus />
+            <button type="submit" disabled={a.busy || !renaming.trim() || renaming === grp.name}>保存名称</button>
+            <button type="button" className="secondary" onClick={() => setRenaming(null)}>取消</button>
+          </form>
+        )}
+        <button className="danger" disabled={a.busy} onClick={() => confirm(`删除标签组「${grp.name}」？`) && a.run(async () => { await api.request('DELETE', `/tag-groups/${grp.id}`); onChanged(); }, '已删除')}>删除</button>
+        <Status a={a} />
+      </div>
+      <div style={{ margin: '8px 0' }}>
+        {tags.length === 0 ? <span className="muted">还没有标签</span> : <span className="muted" style={{ marginRight: 6 }}>点击标签修改名称和颜色：</span>}
+        {tags.map((t) => (
+          <span key={t.id} className={`badge tag${editing?.id === t.id ? ' editing' : ''}`} data-testid="tag" data-tag-id={t.id}>
+            {t.color && <span className="swatch" style={{ background: t.color }} />}
+            <button className="link" style={{ color: t.color ?? 'inherit' }} title="编辑名称和颜色" onClick={() => setEditing({ id: t.id, name: t.name, color: t.color ?? '' })}>{t.name}</button>{' '}
+            <button className="link" aria-label={`删除标签 ${t.name}`} disabled={a.busy} onClick={() => a.run(async () => { await api.request('DELETE', `/tags/${t.id}`); if (editing?.id === t.id) setEditing(null); onChanged(); }, `已删除标签 ${t.name}`)}>×</button>
+          </span>
+        ))}
+      </div>
+      {editing && (
+        <form className="row inset" data-testid="tag-editor" onSubmit={(e) => {
+          e.preventDefault();
+          void a.run(async () => {
+            await api.request('PATCH', `/tags/${editing.id}`, { name: editing.name, color: editing.color || null });
+            setEditing(null);
+            onChanged();
+          }, '标签已保存');
+        }}>
+          <span className="muted">编辑标签 #{editing.id}</span>
+          <label style={{ flexDirection: 'row', alignItems: 'center' }}>名称<input name="tag-name" value={editing.name} onChange={(e) => setEditing({ ...editing, name: e.target.value })} /></label>
+          <label style={{ flexDirection: 'row', alignItems: 'center' }}>颜色
+            <input type="color" aria-label="选择颜色" value={HEX.test(editing.color) && editing.color.length === 7 ? editing.color : '#000000'} onChange={(e) => setEditing({ ...editing, color: e.target.value })} style={{ padding: 0, width: 36, height: 32 }} />
+            <input name="tag-color" placeholder="#ff0000，留空为无颜色" value={editing.color} onChange={(e) => setEditing({ ...editing, color: e.target.value.trim() })} style={{ width: 150 }} />
+          </label>
+          {!colorOk && <span className="error">颜色须为 #rgb 或 #rrggbb</span>}
+          <button type="submit" disabled={a.busy || !editing.name.trim() || !colorOk}>保存标签</button>
+          <button type="button" className="secondary" onClick={() => setEditing(null)}>取消</button>
+        </form>
+      )}
+      <form className="row" onSubmit={(e) => {
+        e.preventDefault();
+        if (newTag.trim()) void a.run(async () => { await api.request('POST', '/tags', { name: newTag, groupId: grp.id }); setNewTag(''); onChanged(); }, '已添加标签');
+      }}>
+        <input name="new-tag" placeholder="新标签" value={newTag} onChange={(e) => setNewTag(e.target.value)} />
+        <button type="submit" className="secondary" disabled={!newTag.trim() || a.busy}>添加标签</button>
+      </form>
+    </div>
+  );
+}
+
 interface Position { id: string; name: string; sortOrder: number; goodIds: string[] }
+interface GoodHit { id: string; name: string; originGoodId: string | null; familyId: string | null }
+
+/** The goods of a position: search and add, reorder, remove. */
+function GoodsPicker({ value, onChange }: { value: string[]; onChange: (ids: string[]) => void }) {
+  const names = useNames('goods', value);
+  return (
+    <div data-testid="position-goods">
+      <table className="sortable">
+        <tbody>
+          {value.length === 0 && <tr><td className="muted">还没有商品：在下面搜索并添加</td></tr>}
+          {value.map((id, i) => (
+            <tr key={id} data-testid="position-good">
+              <td style={{ width: 40 }} className="muted">{i + 1}</td>
+              <td>{names[id] ?? '…'} <span className="muted">#{id}</span></td>
+              <td style={{ width: 170, whiteSpace: 'nowrap' }}>
+                <button type="button" className="secondary" aria-label={`上移 ${names[id] ?? id}`} disabled={i === 0} onClick={() => onChange(move(value, i, -1))}>↑</button>{' '}
+                <button type="button" className="secondary" aria-label={`下移 ${names[id] ?? id}`} disabled={i === value.length - 1} onClick={() => onChange(move(value, i, 1))}>↓</button>{' '}
+                <button type="button" className="danger" aria-label={`移除 ${names[id] ?? id}`} onClick={() => onChange(value.filter((x) => x !== id))}>移除</button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <SearchPicker<GoodHit>
+        testId="position-good-search"
+        placeholder="搜索商品名称"
+        exclude={value}
+        search={async (k) => (await api.get<Page<GoodHit>>(`/goods?pageSize=30${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
+        render={(g) => <>{g.name} <span className="muted">#{g.id}</span>{!g.familyId && <span className="badge amber" title="首页只展示属于商品系列的商品">无系列</span>}</>}
+        onPick={(g) => { rememberName('goods', g.id, g.name); onChange([...value, g.id]); }}
+      />
+    </div>
+  );
+}
+
+const emptyDraft = () => ({ name: '', sortOrder: '0', goodIds: [] as string[] }) as { id?: string; name: string; sortOrder: string; goodIds: string[] };
 
 export function PositionsPage() {
   const p = useLoad<Page<Position>>('/positions?pageSize=1000');
   const a = useAction();
-  const [draft, setDraft] = useState<{ id?: string; name: string; sortOrder: string; goodIds: string }>({ name: '', sortOrder: '0', goodIds: '' });
+  const del = useAction();
+  const [draft, setDraft] = useState(emptyDraft);
   const save = () => a.run(async () => {
-    const body = { name: draft.name, sortOrder: Number(draft.sortOrder) || 0, goodIds: draft.goodIds.split(/[\s,，]+/).filter(Boolean) };
+    const body = { name: draft.name, sortOrder: Number(draft.sortOrder) || 0, goodIds: draft.goodIds };
     if (draft.id) await api.request('PATCH', `/positions/${draft.id}`, body);
     else await api.request('POST', '/positions', body);
-    setDraft({ name: '', sortOrder: '0', goodIds: '' });
+    setDraft(emptyDraft());
     p.reload();
   }, '已保存');
   return (
     <>
-      <div className="card">
+      <div className="card" data-testid="position-editor">
         <h2>{draft.id ? `编辑展示位 #${draft.id}` : '新建展示位'}</h2>
         <div className="row">
-          <input placeholder="名称" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-          <input placeholder="排序" type="number" value={draft.sortOrder} onChange={(e) => setDraft({ ...draft, sortOrder: e.target.value })} style={{ width: 80 }} />
-          <input placeholder="商品系列 ID，逗号分隔" value={draft.goodIds} onChange={(e) => setDraft({ ...draft, goodIds: e.target.value })} style={{ flex: 1 }} />
-          <button disabled={!draft.name || a.busy} onClick={save}>保存</button>
-          {draft.id && <button className="secondary" onClick={() => setDraft({ name: '', sortOrder: '0', goodIds: '' })}>取消</button>}
+          <label style={{ flexDirection: 'row', alignItems: 'center' }}>名称<input name="position-name" placeholder="名称" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
+          <label style={{ flexDirection: 'row', alignItems: 'center' }}>排序<input name="position-sort" placeholder="排序" type="number" value={draft.sortOrder} onChange={(e) => setDraft({ ...draft, sortOrder: e.target.value })} style={{ width: 80 }} /></label>
+        </div>
+        <h2>商品（按顺序展示）</h2>
+        <GoodsPicker value={draft.goodIds} onChange={(goodIds) => setDraft((d) => ({ ...d, goodIds }))} />
+        <div className="row" style={{ marginTop: 12 }}>
+          <button disabled={!draft.name.trim() || a.busy} onClick={save}>保存</button>
+          {draft.id && <button className="secondary" onClick={() => setDraft(emptyDraft())}>取消</button>}
           <Status a={a} />
         </div>
       </div>
       <ErrorLine error={p.error} />
-      <table>
-        <thead><tr><th>名称</th><th>排序</th><th>商品数</th><th></th></tr></thead>
+      <Status a={del} />
+      <table data-testid="positions">
+        <thead><tr><th>名称</th><th>排序</th><th>商品</th><th></th></tr></thead>
         <tbody>
           {p.data?.items.length === 0 && <tr><td colSpan={4} className="muted">还没有展示位</td></tr>}
           {p.data?.items.map((x) => (
-            <tr key={x.id}>
-              <td>{x.name}</td><td>{x.sortOrder}</td><td>{x.goodIds.length}</td>
+            <tr key={x.id} data-testid="position-row" className={draft.id === x.id ? 'selected' : ''}>
+              <td>{x.name}</td><td>{x.sortOrder}</td><td>{x.goodIds.length} 个</td>
               <td className="row">
-                <button className="secondary" onClick={() => setDraft({ id: x.id, name: x.name, sortOrder: String(x.sortOrder), goodIds: x.goodIds.join(', ') })}>编辑</button>
-                <button className="danger" onClick={() => confirm(`删除展示位「${x.name}」？`) && a.run(async () => { await api.request('DELETE', `/positions/${x.id}`); p.reload(); }, '已删除')}>删除</button>
+                <button className="secondary" onClick={() => setDraft({ id: x.id, name: x.name, sortOrder: String(x.sortOrder), goodIds: x.goodIds })}>编辑</button>
+                <button className="danger" disabled={del.busy} onClick={() => confirm(`删除展示位「${x.name}」？`) && del.run(async () => { await api.request('DELETE', `/positions/${x.id}`); if (draft.id === x.id) setDraft(emptyDraft()); p.reload(); }, '已删除')}>删除</button>
               </td>
             </tr>
           ))}

@@ -22,8 +22,8 @@ const STATE: Record<string, [string, string]> = {
   stopped: ['已停止', ''],
 };
 
-export function StateBadge({ s }: { s: string }) {
-  const [label, cls] = STATE[s] ?? [s, ''];
+export function StateBadge({ s, labels = STATE }: { s: string; labels?: Record<string, [string, string]> }) {
+  const [label, cls] = labels[s] ?? STATE[s] ?? [s, ''];
   return <span className={`badge ${cls}`}>{label}</span>;
 }
 
@@ -186,37 +186,71 @@ export function OrganisePage() {
   );
 }
 
-interface Projection { name: string; state: string; position: string | number | null; lagEvents: number; lagSeconds: number; lastError: string | null; lastRebuildAt: string | null }
+interface Projection {
+  name: string; state: string; position: string | number | null; lagEvents: number; lagSeconds: number;
+  lastError: unknown; lastRebuildAt: string | null; rebuild?: { eventsDone: number; startedAt: string } | null;
+}
+
+const PROJECTION_STATE: Record<string, [string, string]> = { running: ['运行中', 'green'], rebuilding: ['重建中', 'amber'], stopped: ['已停止', ''], failed: ['失败', 'red'] };
+
+const errorText = (e: unknown) => (e == null ? '' : typeof e === 'string' ? e : typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : JSON.stringify(e));
 
 export function ProjectionsPage() {
   const p = useLoad<{ items: Projection[] }>('/projections');
   const a = useAction();
-  const rebuilding = p.data?.items.some((x) => x.state === 'rebuilding');
+  // Rebuilds asked for here, with the lastRebuildAt they started from: finished when the state is
+  // running again with a newer lastRebuildAt (API.md "Projections").
+  const [pending, setPending] = useState<Record<string, string | null>>({});
+  const [rebuilt, setRebuilt] = useState<string[]>([]);
+  const done = (x: Projection) => x.state === 'running' && x.lastRebuildAt !== null && (pending[x.name] === null || new Date(x.lastRebuildAt) > new Date(pending[x.name]!));
+  const waiting = p.data?.items.some((x) => x.state === 'rebuilding' || (x.name in pending && !done(x)));
   useEffect(() => {
-    if (!rebuilding) return;
-    const t = setTimeout(p.reload, 1000);
+    const finished = p.data?.items.filter((x) => x.name in pending && done(x)) ?? [];
+    if (finished.length) {
+      setPending((m) => { const n = { ...m }; for (const x of finished) delete n[x.name]; return n; });
+      setRebuilt(finished.map((x) => x.name));
+    }
+    if (!waiting) return;
+    const t = setTimeout(p.reload, 500);
     return () => clearTimeout(t);
   }, [p.data]);
   return (
     <>
-      <div className="row"><button className="secondary" onClick={p.reload}>刷新</button><Status a={a} /></div>
+      <div className="row">
+        <button className="secondary" onClick={p.reload}>刷新</button>
+        <Status a={a} />
+        {rebuilt.length > 0 && <span className="ok" data-testid="rebuild-done">重建完成：{rebuilt.join('、')}</span>}
+      </div>
       <ErrorLine error={p.error} />
-      <table>
+      <table data-testid="projections">
         <thead><tr><th>投影</th><th>状态</th><th>位置</th><th>延迟（事件）</th><th>延迟（秒）</th><th>上次重建</th><th>错误</th><th></th></tr></thead>
         <tbody>
           {p.data?.items.map((x) => (
-            <tr key={x.name}>
+            <tr key={x.name} data-testid="projection-row" data-name={x.name}>
               <td>{x.name}</td>
-              <td><StateBadge s={x.state} /></td>
+              <td data-testid="projection-state">
+                <StateBadge s={x.state} labels={PROJECTION_STATE} />
+                {x.state === 'rebuilding' && x.rebuild && <span className="muted"> 已处理 {x.rebuild.eventsDone} 个事件</span>}
+              </td>
               <td>{String(x.position ?? '—')}</td>
               <td>{x.lagEvents}</td>
               <td>{x.lagSeconds}</td>
-              <td>{fmtTime(x.lastRebuildAt)}</td>
-              <td className="error">{x.lastError ?? ''}</td>
+              <td data-testid="projection-rebuilt-at">{fmtTime(x.lastRebuildAt)}</td>
+              <td className="error">{errorText(x.lastError)}</td>
               <td>
-                <button className="secondary" disabled={a.busy || x.state === 'rebuilding'}
-                  onClick={() => a.run(async () => { await api.request('POST', `/projections/${encodeURIComponent(x.name)}/rebuild`); p.reload(); }, `已开始重建 ${x.name}`)}>
-                  重建
+                <button className="secondary" disabled={a.busy || x.state === 'rebuilding' || x.name in pending}
+                  onClick={() => a.run(async () => {
+                    setRebuilt([]);
+                    setPending((m) => ({ ...m, [x.name]: x.lastRebuildAt }));
+                    try {
+                      await api.request('POST', `/projections/${encodeURIComponent(x.name)}/rebuild`);
+                    } catch (e) {
+                      setPending((m) => { const n = { ...m }; delete n[x.name]; return n; });
+                      throw e;
+                    }
+                    p.reload();
+                  }, `已开始重建 ${x.name}`)}>
+                  {x.name in pending ? '重建中…' : '重建'}
                 </button>
               </td>
             </tr>

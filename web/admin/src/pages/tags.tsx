@@ -34,7 +34,7 @@ export function TagPicker({ value, onChange }: { value: string[]; onChange: (ids
         const tags = v.tags.filter((t) => (t.groupId ?? '') === g.id).sort((a, b) => a.sortOrder - b.sortOrder);
         if (!tags.length) return null;
         return (
-          <div key={g.id} className="row" style={{ marginBottom: 4 }}>
+          <div key={g.id} className="row" style={{ marginBottom: 4 }} data-testid={`tag-picker-${g.dimension ?? `group-${g.id || 'none'}`}`}>
             <b style={{ minWidth: 64 }}>{g.name}</b>
             {tags.map((t) => (
               <label key={t.id} className="row" style={{ flexDirection: 'row', gap: 2 }}>
@@ -51,4 +51,19 @@ export function TagPicker({ value, onChange }: { value: string[]; onChange: (ids
       })}
     </div>
   );
+}
+
+export const DIMENSIONS = ['size', 'color', 'printCount', 'craft', 'logistics'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+export const DIM_LABEL: Record<Dimension, string> = { size: '尺码', color: '颜色', printCount: '印花面数', craft: '工艺', logistics: '物流' };
+
+/** Each dimension's tag names (the values a family matrix uses), in tag order, from the groups that carry the dimension. */
+export function dimensionValues(v: { tags: Tag[]; groups: TagGroup[] }): Record<Dimension, string[]> {
+  const out = Object.fromEntries(DIMENSIONS.map((d) => [d, [] as string[]])) as Record<Dimension, string[]>;
+  const groupDim = new Map(v.groups.map((g) => [g.id, g.dimension]));
+  for (const t of [...v.tags].sort((a, b) => a.sortOrder - b.sortOrder || Number(a.id) - Number(b.id))) {
+    const d = groupDim.get(t.groupId ?? '') as Dimension | null | undefined;
+    if (d && out[d] && !out[d].includes(t.name)) out[d].push(t.name);
+  }
+  return out;
 }

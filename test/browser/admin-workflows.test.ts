@@ -1,0 +1,490 @@
+/**
+ * The administrator's daily workflows, clicked through the built admin SPA against a real service
+ * with the demo catalog (test/support/browser.ts). Every test reads back what the server then holds.
+ * Synchronisation is on selectors and network answers only, never on fixed sleeps.
+ */
+import { deflateSync } from 'node:zlib';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { answer, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, type BrowserSession } from '../support/browser';
+import type { TestService } from '../support/service';
+
+jest.setTimeout(180_000);
+
+let session: BrowserSession;
+let svc: TestService;
+let context: BrowserContext;
+let page: Page;
+let api: ReturnType<typeof sessionApi>;
+
+beforeAll(async () => {
+  session = await startBrowserSession();
+  ({ svc, context, page } = session);
+  api = sessionApi(context, svc.url);
+  // confirm() before deletions: the administrator agrees.
+  page.on('dialog', (d) => void d.accept());
+});
+
+afterAll(async () => {
+  await session?.close();
+});
+
+/** A full load of an admin page (a hash change alone would keep the page's selection). */
+let loads = 0;
+async function open(route: string): Promise<void> {
+  await page.goto(`/admin/?load=${++loads}#/${route}`);
+  await page.getByTestId(`page-${route.split('?')[0]}`).waitFor();
+}
+
+/** The row of a search picker's results naming `#id`, and its add button. */
+const pickResult = (picker: Locator, id: string) => picker.locator('ul.results li', { hasText: `#${id}` }).getByRole('button', { name: '添加' });
+
+/** Waits until the rows of a sortable list carry these ids in this order. */
+const waitForOrder = (testId: string, ids: string[]) =>
+  page.waitForFunction(
+    `[...document.querySelectorAll('[data-testid=${testId}] tr')].map((r) => r.getAttribute('data-id')).join(',') === ${JSON.stringify(ids.join(','))}`,
+  );
+
+/** A PNG of one opaque pixel, chunk by chunk (signature, IHDR, IDAT, IEND, each with its CRC). */
+function onePixelPng(rgb: [number, number, number]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(1, 0); // width
+  ihdr.writeUInt32BE(1, 4); // height
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, no filter method variants, no interlace
+  const scanline = Buffer.from([0, ...rgb]); // filter type 0, then the pixel
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(scanline)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+// A tiny valid PNG, and an SVG (text that may carry script: refused by the upload).
+const PNG = onePixelPng([216, 27, 96]);
+const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><script>alert(1)</script></svg>');
+
+interface Family { id: string; name: string; locked: boolean; memberCount: number; goodCount: number }
+interface Good { id: string; name: string; image: string | null; familyId: string | null; originGoodId: string | null; secondaryOriginGoodIds: string[] }
+let families: Family[];
+let goods: Good[];
+
+describe('administrator workflows', () => {
+  it('registers the first administrator, then logs in', async () => {
+    await registerAndLogin(page);
+    families = (await api.get<{ items: Family[] }>('/product-families?pageSize=100')).items;
+    goods = (await api.get<{ items: Good[] }>('/goods?pageSize=1000')).items;
+    expect(families.length).toBeGreaterThan(8);
+    expect(goods.length).toBeGreaterThan(20);
+  });
+
+  it('uploads an image to a good: shown at once, kept on save, served as image/png; an SVG is refused', async () => {
+    const good = goods[0]!;
+    await open(`goods?id=${good.id}`);
+    const editor = page.getByTestId('good-editor');
+    await editor.waitFor();
+    const [uploaded] = await Promise.all([
+      answer(page, '/upload', 201, 'POST'),
+      editor.getByTestId('good-upload').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG }),
+    ]);
+    const url: string = (await uploaded.json()).url;
+    expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
+    // Shown in the editor before saving, and loaded by the browser.
+    await editor.getByText('已上传，保存后生效').waitFor();
+    await expect(editor.getByTestId('good-image').getAttribute('src')).resolves.toBe(url);
+    await page.waitForFunction(`(() => { const i = document.querySelector('[data-testid=good-image]'); return i && i.complete && i.naturalWidth === 1; })()`);
+    await shot(page, 'admin-wf-good-image-uploaded');
+
+    await Promise.all([answer(page, `/goods/${good.id}`, 200, 'PATCH'), editor.getByTestId('good-save').click()]);
+    await editor.getByText('已保存').waitFor();
+    expect((await api.get<Good>(`/goods/${good.id}`)).image).toBe(url);
+    const served = await fetch(svc.url + url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+
+    // After a reload the editor shows the saved image.
+    await open(`goods?id=${good.id}`);
+    await expect(page.getByTestId('good-image').getAttribute('src')).resolves.toBe(url);
+
+    await Promise.all([
+      answer(page, '/upload', 415, 'POST'),
+      page.getByTestId('good-upload').setInputFiles({ name: 'evil.svg', mimeType: 'image/svg+xml', buffer: SVG }),
+    ]);
+    await page.getByTestId('upload-status').getByRole('alert').filter({ hasText: '不支持的文件类型' }).waitFor();
+    await expect(page.getByTestId('good-image').getAttribute('src')).resolves.toBe(url);
+    await shot(page, 'admin-wf-good-image-svg-refused');
+    expect((await api.get<Good>(`/goods/${good.id}`)).image).toBe(url);
+  });
+
+  it('merges a secondary link into a good, lists it by name, and removes it', async () => {
+    const good = goods[1]!;
+    const links = (await api.get<{ items: { id: string; name: string }[] }>('/origin-goods?pageSize=100')).items;
+    const secondary = links.find((l) => l.id !== good.originGoodId && !goods.some((g) => g.secondaryOriginGoodIds.includes(l.id)))!;
+    await open(`goods?id=${good.id}`);
+    const origins = page.getByTestId('good-origins');
+    await origins.getByText('没有合并的次要链接').waitFor();
+    const picker = origins.getByTestId('origin-search');
+    await picker.getByPlaceholder('搜索链接名称').fill(secondary.name);
+    await Promise.all([answer(page, '/origin-goods', 200, 'GET'), picker.getByRole('button', { name: '搜索' }).click()]);
+    const [put] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith(`/goods/${good.id}/origins`) && r.method() === 'PUT'),
+      answer(page, `/goods/${good.id}/origins`, 200, 'PUT'),
+      pickResult(picker, secondary.id).click(),
+    ]);
+    expect(put.postDataJSON()).toEqual({ secondaryOriginGoodIds: [secondary.id] });
+    const row = origins.getByTestId('secondary-origin').filter({ hasText: `#${secondary.id}` });
+    await row.filter({ hasText: secondary.name }).waitFor();
+    await shot(page, 'admin-wf-good-merged-origin');
+    expect((await api.get<Good>(`/goods/${good.id}`)).secondaryOriginGoodIds).toEqual([secondary.id]);
+
+    await Promise.all([answer(page, `/goods/${good.id}/origins`, 200, 'PUT'), row.getByRole('button', { name: '移除' }).click()]);
+    await origins.getByText('没有合并的次要链接').waitFor();
+    expect((await api.get<Good>(`/goods/${good.id}`)).secondaryOriginGoodIds).toEqual([]);
+  });
+
+  it('creates the good of a link that has none, and says clearly when the link already has one', async () => {
+    const unorganised = (await api.get<{ items: { id: string }[] }>('/origin-goods?organised=false&pageSize=100')).items;
+    const link = unorganised.find((l) => !goods.some((g) => g.originGoodId === l.id))!;
+    expect(link).toBeDefined();
+    await open(`links?id=${link.id}`);
+    const box = page.getByTestId('link-good');
+    const [created] = await Promise.all([answer(page, '/goods', 201, 'POST'), box.getByRole('button', { name: '为此链接创建商品' }).click()]);
+    const goodId: string = (await created.json()).id;
+    await box.getByText(`已创建商品 #${goodId}`).waitFor();
+    expect((await api.get<Good>(`/goods/${goodId}`)).originGoodId).toBe(link.id);
+
+    await Promise.all([answer(page, '/goods', 409, 'POST'), box.getByRole('button', { name: '为此链接创建商品' }).click()]);
+    await box.getByRole('alert').filter({ hasText: `该链接已有商品 #${goodId}` }).waitFor();
+    await shot(page, 'admin-wf-link-good-exists');
+  });
+
+  it('takes over a link’s tags by hand (missing dimensions filled from its name), then restores the derived tags', async () => {
+    // A link of a family no other test here touches, with more than one size.
+    let linkId = '';
+    for (const f of [families[2]!, ...families.slice(5)]) {
+      const members = (await api.get<{ members: { id: string; tags: { size?: string[] } }[] }>(`/product-families/${f.id}`)).members;
+      linkId = members.find((m) => (m.tags.size?.length ?? 0) > 1)?.id ?? '';
+      if (linkId) break;
+    }
+    const before = await api.get<{ tags: { id: string; name: string; dimension: string }[]; tagsManual: boolean }>(`/origin-goods/${linkId}`);
+    expect(before.tagsManual).toBe(false);
+    const logistics = before.tags.filter((t) => t.dimension === 'logistics');
+    const sizes = before.tags.filter((t) => t.dimension === 'size');
+    expect(logistics.length).toBeGreaterThan(0);
+    expect(sizes.length).toBeGreaterThan(1);
+
+    await open(`links?id=${linkId}`);
+    const panel = page.getByTestId('link-tags');
+    await panel.getByTestId('tags-source').getByText('自动派生').waitFor();
+    // Leave logistics empty (filled from the name) and drop one size.
+    for (const t of logistics) await panel.getByTestId('tag-picker-logistics').getByLabel(t.name, { exact: true }).uncheck();
+    const dropped = sizes[sizes.length - 1]!;
+    await panel.getByTestId('tag-picker-size').getByLabel(dropped.name, { exact: true }).uncheck();
+    const [saved] = await Promise.all([answer(page, `/origin-goods/${linkId}/tags`, 200, 'PUT'), panel.getByRole('button', { name: '保存（人工接管）' }).click()]);
+    const filled: { dimension: string; name: string }[] = (await saved.json()).filledDimensionTags;
+    expect(filled.map((f) => f.dimension)).toEqual(logistics.map(() => 'logistics'));
+    await panel.getByTestId('tags-source').getByText('人工接管').waitFor();
+    for (const f of filled) await panel.getByTestId('filled-tags').getByText(`物流：${f.name}`).waitFor();
+    await shot(page, 'admin-wf-link-tags-manual');
+    const manual = await api.get<{ tags: { id: string }[]; tagsManual: boolean }>(`/origin-goods/${linkId}`);
+    expect(manual.tagsManual).toBe(true);
+    expect(manual.tags.map((t) => t.id)).not.toContain(dropped.id);
+
+    await Promise.all([answer(page, `/origin-goods/${linkId}/tags/restore-auto`, 200, 'POST'), panel.getByRole('button', { name: '恢复自动' }).click()]);
+    await panel.getByTestId('tags-source').getByText('自动派生').waitFor();
+    const restored = await api.get<{ tags: { id: string }[]; tagsManual: boolean }>(`/origin-goods/${linkId}`);
+    expect(restored.tagsManual).toBe(false);
+    expect(restored.tags.map((t) => t.id).sort()).toEqual(before.tags.map((t) => t.id).sort());
+  });
+
+  it('creates a custom good and makes it a custom member of a family with dimension values and a price; then removes it', async () => {
+    await open('goods');
+    await page.getByTestId('new-good-open').click();
+    const form = page.getByTestId('new-good');
+    const name = '自定义马克杯 MUG01';
+    await form.locator('input[name=name]').fill(name);
+    await form.locator('input[name=goodPriority]').fill('7');
+    await shot(page, 'admin-wf-new-good');
+    const [created] = await Promise.all([answer(page, '/goods', 201, 'POST'), form.getByRole('button', { name: '创建' }).click()]);
+    const goodId: string = (await created.json()).id;
+    await page.getByTestId('good-editor').getByText(`编辑商品 #${goodId}`).waitFor();
+    const good = await api.get<Good & { goodPriority: number }>(`/goods/${goodId}`);
+    expect(good).toMatchObject({ originGoodId: null, goodPriority: 7 });
+    expect(good.name).toContain('MUG01');
+    // A good without a family is listed in the goods tree too.
+    await open('tree');
+    await page.getByTestId('tree-good').filter({ hasText: good.name }).waitFor({ state: 'attached' });
+
+    // A cell the family does not have yet: a size none of its cells uses.
+    const family = families[0]!;
+    const before = await api.get<{ priceMatrix: { cells: Record<string, string>[] } }>(`/product-families/${family.id}`);
+    const groups = (await api.get<{ items: { id: string; dimension: string | null }[] }>('/tag-groups?pageSize=100')).items;
+    const tags = (await api.get<{ items: { name: string; groupId: string }[] }>('/tags?pageSize=1000')).items;
+    const valuesOf = (d: string) => tags.filter((t) => groups.find((g) => g.id === t.groupId)?.dimension === d).map((t) => t.name);
+    const size = valuesOf('size').find((v) => !before.priceMatrix.cells.some((c) => c.size === v))!;
+    const chosen = { size: [size], color: [valuesOf('color')[0]!], printCount: [valuesOf('printCount')[0]!], craft: [valuesOf('craft')[0]!], logistics: [valuesOf('logistics')[0]!] };
+
+    await open(`families?id=${family.id}`);
+    await page.getByTestId('family-detail').getByRole('button', { name: '成员', exact: true }).click();
+    const cm = page.getByTestId('custom-member-form');
+    const picker = cm.getByTestId('custom-good-search');
+    await picker.getByRole('textbox').fill('MUG01');
+    await Promise.all([answer(page, '/goods', 200, 'GET'), picker.getByRole('button', { name: '搜索' }).click()]);
+    await pickResult(picker, goodId).click();
+    await cm.getByTestId('custom-good').filter({ hasText: name }).waitFor();
+    for (const [d, vs] of Object.entries(chosen)) for (const v of vs) await cm.getByTestId(`custom-${d}`).getByLabel(v, { exact: true }).check();
+    await cm.locator('input[name=custom-price]').fill('88.8');
+    await shot(page, 'admin-wf-custom-member-form');
+    const [post] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith(`/product-families/${family.id}/custom-members`) && r.method() === 'POST'),
+      answer(page, `/product-families/${family.id}/custom-members`, 201, 'POST'),
+      cm.getByRole('button', { name: '添加自定义成员' }).click(),
+    ]);
+    expect(post.postDataJSON()).toEqual({ goodId, tags: chosen, price: '88.8' });
+    const row = page.getByTestId('custom-member').filter({ hasText: `#${goodId}` });
+    await row.filter({ hasText: name }).waitFor();
+    await row.getByText('¥88.80').waitFor();
+    await shot(page, 'admin-wf-custom-member-added');
+
+    const key = { size, color: chosen.color[0], printCount: chosen.printCount[0], craft: chosen.craft[0], logistics: chosen.logistics[0] };
+    const after = await api.get<{ customMembers: { goodId: string; tags: unknown; price: string }[]; priceMatrix: { cells: Record<string, string>[] } }>(`/product-families/${family.id}`);
+    expect(after.customMembers).toEqual([{ goodId, tags: chosen, price: '88.80' }]);
+    expect(after.priceMatrix.cells).toContainEqual({ ...key, price: '88.80' });
+
+    await Promise.all([answer(page, `/product-families/${family.id}/custom-members/${goodId}`, 200, 'DELETE'), row.getByRole('button', { name: '移除' }).click()]);
+    await page.getByTestId('custom-members').getByText('没有自定义成员').waitFor();
+    const removed = await api.get<{ customMembers: unknown[]; priceMatrix: { cells: Record<string, string>[] } }>(`/product-families/${family.id}`);
+    expect(removed.customMembers).toEqual([]);
+    expect(removed.priceMatrix.cells.some((c) => c.size === size)).toBe(false);
+  });
+
+  it('locks, unlocks and renames a family; the history lists those events and shows the family as it was', async () => {
+    const family = families[1]!;
+    expect(family.locked).toBe(false);
+    await open(`families?id=${family.id}`);
+    const detail = page.getByTestId('family-detail');
+    await Promise.all([answer(page, `/product-families/${family.id}`, 200, 'PATCH'), detail.getByTestId('toggle-lock').click()]);
+    await detail.getByTestId('family-locked').waitFor();
+    await page.getByTestId('family-row').filter({ hasText: family.name }).getByText('锁定').waitFor();
+    expect((await api.get<Family>(`/product-families/${family.id}`)).locked).toBe(true);
+    await shot(page, 'admin-wf-family-locked');
+
+    await Promise.all([answer(page, `/product-families/${family.id}`, 200, 'PATCH'), detail.getByTestId('toggle-lock').click()]);
+    await detail.getByTestId('family-locked').waitFor({ state: 'detached' });
+    expect((await api.get<Family>(`/product-families/${family.id}`)).locked).toBe(false);
+
+    const newName = `${family.name} 改名`;
+    await detail.locator('input[name=family-name]').fill(newName);
+    await Promise.all([answer(page, `/product-families/${family.id}`, 200, 'PATCH'), detail.getByRole('button', { name: '重命名' }).click()]);
+    await page.getByTestId('family-row').filter({ hasText: newName }).waitFor();
+    expect((await api.get<Family>(`/product-families/${family.id}`)).name).toBe(newName);
+
+    await detail.getByRole('button', { name: '历史' }).click();
+    await detail.getByTestId('history-row').last().filter({ hasText: '重命名' }).waitFor();
+    const types = await detail.getByTestId('history-type').allTextContents();
+    expect(types.slice(-3)).toEqual(['锁定', '解锁', '重命名']);
+    expect(types[0]).toBe('创建');
+    // Every type the server emitted has its label (no raw event type names).
+    for (const t of types) expect(t).not.toMatch(/^Family/);
+    const rows = detail.getByTestId('history-row');
+    const unlockRow = rows.nth((await rows.count()) - 2);
+    await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), unlockRow.getByRole('button', { name: '查看此时' }).click()]);
+    await detail.getByTestId('snapshot-name').filter({ hasText: family.name }).waitFor();
+    expect(await detail.getByTestId('snapshot-name').textContent()).toBe(family.name);
+    await expect(detail.getByTestId('snapshot-locked').textContent()).resolves.toBe('未锁定');
+    const lockRow = rows.nth((await rows.count()) - 3);
+    await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), lockRow.getByRole('button', { name: '查看此时' }).click()]);
+    await detail.getByTestId('snapshot-locked').filter({ hasText: /^锁定$/ }).waitFor();
+    await shot(page, 'admin-wf-family-history');
+  });
+
+  it('creates a manual family, adds a link to it and removes it again, then deletes the family', async () => {
+    const source = families[3]!;
+    const link = (await api.get<{ members: { id: string; name: string }[] }>(`/product-families/${source.id}`)).members[0]!;
+    await open('families');
+    const name = '手动测试系列';
+    await page.getByPlaceholder('系列名称').fill(name);
+    const [created] = await Promise.all([answer(page, '/product-families', 201, 'POST'), page.getByRole('button', { name: '创建', exact: true }).click()]);
+    const familyId: string = (await created.json()).id;
+    const detail = page.getByTestId('family-detail');
+    await detail.getByText(`#${familyId}`).waitFor();
+    await detail.getByRole('button', { name: '成员', exact: true }).click();
+    const picker = detail.getByTestId('member-search');
+    await picker.getByRole('textbox').fill(link.name);
+    await Promise.all([answer(page, '/origin-goods', 200, 'GET'), picker.getByRole('button', { name: '搜索' }).click()]);
+    await Promise.all([answer(page, `/product-families/${familyId}/members`, 201, 'POST'), pickResult(picker, link.id).click()]);
+    const member = detail.getByTestId('link-member').filter({ hasText: `#${link.id}` });
+    await member.waitFor();
+    await shot(page, 'admin-wf-family-link-member');
+    expect((await api.get<{ members: { id: string }[] }>(`/product-families/${familyId}`)).members.map((m) => m.id)).toEqual([link.id]);
+
+    await Promise.all([answer(page, `/product-families/${familyId}/members/${link.id}`, 200, 'DELETE'), member.getByRole('button', { name: '移除' }).click()]);
+    await detail.getByTestId('link-members').getByText('没有链接成员').waitFor();
+    expect((await api.get<{ members: unknown[] }>(`/product-families/${familyId}`)).members).toEqual([]);
+    expect((await api.get<{ family: unknown }>(`/origin-goods/${link.id}`)).family).toBeNull();
+
+    await Promise.all([answer(page, `/product-families/${familyId}`, 204, 'DELETE'), detail.getByRole('button', { name: '删除' }).click()]);
+    await page.getByText('选择一个系列').waitFor();
+    expect((await api.call('GET', `/product-families/${familyId}`)).status).toBe(404);
+  });
+
+  it('tag groups: create and rename a group; create, rename, colour and delete a tag', async () => {
+    await open('tag-groups');
+    await page.locator('input[name=new-group]').fill('测试标签组');
+    const [created] = await Promise.all([answer(page, '/tag-groups', 201, 'POST'), page.getByRole('button', { name: '创建标签组' }).click()]);
+    const groupId: string = (await created.json()).id;
+    const card = page.locator(`[data-testid=tag-group][data-group-id="${groupId}"]`);
+    await card.getByTestId('tag-group-name').filter({ hasText: '测试标签组' }).waitFor();
+
+    await card.getByRole('button', { name: '重命名' }).click();
+    await card.locator('input[name=group-name]').fill('测试标签组（改）');
+    await Promise.all([answer(page, `/tag-groups/${groupId}`, 200, 'PATCH'), card.getByRole('button', { name: '保存名称' }).click()]);
+    await card.getByTestId('tag-group-name').filter({ hasText: '测试标签组（改）' }).waitFor();
+    expect((await api.get<{ name: string }>(`/tag-groups/${groupId}`)).name).toBe('测试标签组（改）');
+
+    await card.locator('input[name=new-tag]').fill('甲');
+    const [tagCreated] = await Promise.all([answer(page, '/tags', 201, 'POST'), card.getByRole('button', { name: '添加标签' }).click()]);
+    const tagId: string = (await tagCreated.json()).id;
+    const tag = card.locator(`[data-testid=tag][data-tag-id="${tagId}"]`);
+    await tag.getByRole('button', { name: '甲', exact: true }).click();
+    const editor = card.getByTestId('tag-editor');
+    await editor.locator('input[name=tag-name]').fill('乙');
+    await editor.locator('input[name=tag-color]').fill('#d81b60');
+    await shot(page, 'admin-wf-tag-editor');
+    await Promise.all([answer(page, `/tags/${tagId}`, 200, 'PATCH'), editor.getByRole('button', { name: '保存标签' }).click()]);
+    await tag.getByRole('button', { name: '乙', exact: true }).waitFor();
+    await expect(tag.locator('.swatch').getAttribute('style')).resolves.toMatch(/background: rgb\(216, 27, 96\)/);
+    await shot(page, 'admin-wf-tag-groups');
+    expect(await api.get(`/tags/${tagId}`)).toMatchObject({ name: '乙', color: '#d81b60', groupId });
+
+    await Promise.all([answer(page, `/tags/${tagId}`, 204, 'DELETE'), tag.getByRole('button', { name: '删除标签 乙' }).click()]);
+    await tag.waitFor({ state: 'detached' });
+    expect((await api.call('GET', `/tags/${tagId}`)).status).toBe(404);
+  });
+
+  it('positions: created with two goods chosen in the picker, shown on the storefront home, edited, deleted', async () => {
+    const home = async () => (await (await fetch(`${svc.url}/v2-api/public/home`)).json()) as { positions: { id: string; name: string; items: { goodId: string }[] }[] };
+    // Two goods of two families (the home page shows a family once per position).
+    const first = goods.find((g) => g.familyId && g.originGoodId)!;
+    const second = goods.find((g) => g.familyId && g.familyId !== first.familyId)!;
+    await open('positions');
+    const editor = page.getByTestId('position-editor');
+    await editor.locator('input[name=position-name]').fill('本周推荐');
+    await editor.locator('input[name=position-sort]').fill('3');
+    const picker = editor.getByTestId('position-good-search');
+    for (const g of [first, second]) {
+      await picker.getByRole('textbox').fill(g.name);
+      await Promise.all([answer(page, '/goods', 200, 'GET'), picker.getByRole('button', { name: '搜索' }).click()]);
+      await pickResult(picker, g.id).click();
+      await editor.getByTestId('position-good').filter({ hasText: `#${g.id}` }).filter({ hasText: g.name }).waitFor();
+    }
+    // Second first.
+    await editor.getByTestId('position-good').first().getByRole('button', { name: /^下移/ }).click();
+    await editor.getByTestId('position-good').first().filter({ hasText: `#${second.id}` }).waitFor();
+    await shot(page, 'admin-wf-position-editor');
+    const [post] = await Promise.all([
+      page.waitForRequest((r) => new URL(r.url()).pathname === '/positions' && r.method() === 'POST'),
+      answer(page, '/positions', 201, 'POST'),
+      editor.getByRole('button', { name: '保存' }).click(),
+    ]);
+    expect(post.postDataJSON()).toEqual({ name: '本周推荐', sortOrder: 3, goodIds: [second.id, first.id] });
+    const positionId: string = (await (await post.response())!.json()).id;
+    const row = page.getByTestId('position-row').filter({ hasText: '本周推荐' });
+    await row.getByText('2 个').waitFor();
+    expect(await api.get(`/positions/${positionId}`)).toMatchObject({ name: '本周推荐', sortOrder: 3, goodIds: [second.id, first.id] });
+    const shown = (await home()).positions.find((p) => p.id === positionId);
+    expect(shown).toEqual({ id: positionId, name: '本周推荐', items: [expect.objectContaining({ goodId: second.familyId }), expect.objectContaining({ goodId: first.familyId })] });
+
+    await row.getByRole('button', { name: '编辑' }).click();
+    await editor.getByText(`编辑展示位 #${positionId}`).waitFor();
+    await editor.locator('input[name=position-name]').fill('本周推荐（改）');
+    await editor.getByTestId('position-good').filter({ hasText: `#${second.id}` }).getByRole('button', { name: /^移除/ }).click();
+    await Promise.all([answer(page, `/positions/${positionId}`, 200, 'PATCH'), editor.getByRole('button', { name: '保存' }).click()]);
+    await page.getByTestId('position-row').filter({ hasText: '本周推荐（改）' }).getByText('1 个').waitFor();
+    expect(await api.get(`/positions/${positionId}`)).toMatchObject({ name: '本周推荐（改）', goodIds: [first.id] });
+    expect((await home()).positions.find((p) => p.id === positionId)).toEqual({
+      id: positionId, name: '本周推荐（改）', items: [expect.objectContaining({ goodId: first.familyId })],
+    });
+    await shot(page, 'admin-wf-positions');
+
+    await Promise.all([answer(page, `/positions/${positionId}`, 204, 'DELETE'), page.getByTestId('position-row').filter({ hasText: '本周推荐（改）' }).getByRole('button', { name: '删除' }).click()]);
+    await page.getByTestId('positions').getByText('还没有展示位').waitFor();
+    expect((await home()).positions.some((p) => p.id === positionId)).toBe(false);
+  });
+
+  describe('category order', () => {
+    const treeOrder = async () => ((await (await fetch(`${svc.url}/public/tree-order`)).json()) as { categories: Record<string, string[]> }).categories;
+    const rowIds = () => page.locator('[data-testid=sort-categories] tr').evaluateAll((rows: any[]) => rows.map((r) => r.getAttribute('data-id') as string));
+
+    /** Runs `act`, expecting exactly one PATCH /categories/sort with this body, and no other category write. */
+    async function oneSortRequest(act: () => Promise<void>, parentId: string | null, ids: string[]) {
+      const rec = recordRequests(page, (r) => r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/categories'));
+      // The answer, then the list read again after it.
+      await Promise.all([answer(page, '/categories/sort', 200, 'PATCH'), answer(page, '/categories', 200, 'GET'), act()]);
+      await waitForOrder('sort-categories', ids);
+      rec.stop();
+      expect(rec.requests.map((r) => `${r.method()} ${new URL(r.url()).pathname}`)).toEqual(['PATCH /categories/sort']);
+      expect(rec.requests[0]!.postDataJSON()).toEqual({ parentId, ids });
+      expect((await treeOrder())[parentId ?? 'root']).toEqual(ids);
+    }
+
+    it('moves a top-level category down with the button: one request with the full order', async () => {
+      await open('sorting');
+      await page.getByRole('button', { name: '类目', exact: true }).click();
+      await page.locator('[data-testid=sort-categories] tr').first().waitFor();
+      const ids = await rowIds();
+      expect(ids).toEqual((await treeOrder()).root);
+      const next = [ids[1]!, ids[0]!, ...ids.slice(2)];
+      await oneSortRequest(() => page.locator('[data-testid=sort-categories] tr').first().getByRole('button', { name: /^下移/ }).click(), null, next);
+      await shot(page, 'admin-wf-sort-categories-button');
+    });
+
+    it('reorders the children of a category by drag and drop: one request with the full order', async () => {
+      const before = await treeOrder();
+      const parentId = Object.keys(before).filter((k) => k !== 'root').sort((a, b) => before[b]!.length - before[a]!.length)[0]!;
+      const ids = before[parentId]!;
+      expect(ids.length).toBeGreaterThan(2);
+      await page.getByTestId('sort-category-parent').selectOption(parentId);
+      await waitForOrder('sort-categories', ids);
+      const rows = page.locator('[data-testid=sort-categories] tr');
+      const to = ids.length - 1;
+      const next = [...ids.slice(1, to + 1), ids[0]!, ...ids.slice(to + 1)];
+      await oneSortRequest(() => rows.first().getByTestId('drag-handle').dragTo(rows.nth(to)), parentId, next);
+      await shot(page, 'admin-wf-sort-categories-drag');
+    });
+  });
+
+  it('rebuilds a projection from the page and waits until it runs again with a newer lastRebuildAt', async () => {
+    const name = 'positions';
+    const before = (await api.get<{ items: { name: string; lastRebuildAt: string | null }[] }>('/projections')).items.find((x) => x.name === name)!;
+    await open('projections');
+    const row = page.locator(`[data-testid=projection-row][data-name="${name}"]`);
+    await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), row.getByRole('button', { name: '重建' }).click()]);
+    await page.getByTestId('rebuild-done').filter({ hasText: name }).waitFor();
+    await row.getByTestId('projection-state').getByText('运行中').waitFor();
+    await shot(page, 'admin-wf-projections');
+    const after = (await api.get<{ items: { name: string; state: string; lastRebuildAt: string | null }[] }>('/projections')).items.find((x) => x.name === name)!;
+    expect(after.state).toBe('running');
+    expect(after.lastRebuildAt).not.toBeNull();
+    if (before.lastRebuildAt) expect(new Date(after.lastRebuildAt!).getTime()).toBeGreaterThan(new Date(before.lastRebuildAt).getTime());
+    expect(await row.getByTestId('projection-rebuilt-at').textContent()).not.toBe('—');
+  });
+});
