@@ -3,9 +3,9 @@
  * with the demo catalog (test/support/browser.ts). Every test reads back what the server then holds.
  * Synchronisation is on selectors and network answers only, never on fixed sleeps.
  */
-import { deflateSync } from 'node:zlib';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { answer, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, type BrowserSession } from '../support/browser';
+import { IMAGES, SVG } from '../support/images';
 import type { TestService } from '../support/service';
 
 jest.setTimeout(180_000);
@@ -44,42 +44,6 @@ const waitForOrder = (testId: string, ids: string[]) =>
     `[...document.querySelectorAll('[data-testid=${testId}] tr')].map((r) => r.getAttribute('data-id')).join(',') === ${JSON.stringify(ids.join(','))}`,
   );
 
-/** A PNG of one opaque pixel, chunk by chunk (signature, IHDR, IDAT, IEND, each with its CRC). */
-function onePixelPng(rgb: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0); // width
-  ihdr.writeUInt32BE(1, 4); // height
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, no filter method variants, no interlace
-  const scanline = Buffer.from([0, ...rgb]); // filter type 0, then the pixel
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(scanline)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-// A tiny valid PNG, and an SVG (text that may carry script: refused by the upload).
-const PNG = onePixelPng([216, 27, 96]);
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><script>alert(1)</script></svg>');
 
 interface Family { id: string; name: string; locked: boolean; memberCount: number; goodCount: number }
 interface Good { id: string; name: string; image: string | null; familyId: string | null; originGoodId: string | null; secondaryOriginGoodIds: string[] }
@@ -102,7 +66,7 @@ describe('administrator workflows', () => {
     await editor.waitFor();
     const [uploaded] = await Promise.all([
       answer(page, '/upload', 201, 'POST'),
-      editor.getByTestId('good-upload').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG }),
+      editor.getByTestId('good-upload').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: IMAGES.png }),
     ]);
     const url: string = (await uploaded.json()).url;
     expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
@@ -118,7 +82,7 @@ describe('administrator workflows', () => {
     const served = await fetch(svc.url + url);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(Buffer.from(await served.arrayBuffer()).equals(IMAGES.png)).toBe(true);
 
     // After a reload the editor shows the saved image.
     await open(`goods?id=${good.id}`);
@@ -161,18 +125,27 @@ describe('administrator workflows', () => {
   });
 
   it('creates the good of a link that has none, and says clearly when the link already has one', async () => {
-    const unorganised = (await api.get<{ items: { id: string }[] }>('/origin-goods?organised=false&pageSize=100')).items;
-    const link = unorganised.find((l) => !goods.some((g) => g.originGoodId === l.id))!;
-    expect(link).toBeDefined();
-    await open(`links?id=${link.id}`);
+    const unorganised = (await api.get<{ items: { id: string; good: unknown }[] }>('/origin-goods?organised=false&pageSize=100')).items;
+    const [link, raced] = unorganised.filter((l) => l.good === null);
+    expect(link && raced).toBeTruthy();
+    await open(`links?id=${link!.id}`);
     const box = page.getByTestId('link-good');
     const [created] = await Promise.all([answer(page, '/goods', 201, 'POST'), box.getByRole('button', { name: '为此链接创建商品' }).click()]);
     const goodId: string = (await created.json()).id;
-    await box.getByText(`已创建商品 #${goodId}`).waitFor();
-    expect((await api.get<Good>(`/goods/${goodId}`)).originGoodId).toBe(link.id);
+    // the box now names the good instead of offering to create one, also after a reload
+    await box.getByText(`#${goodId}`).waitFor();
+    expect((await api.get<Good>(`/goods/${goodId}`)).originGoodId).toBe(link!.id);
+    await open(`links?id=${link!.id}`);
+    await box.getByText(`#${goodId}`).waitFor();
+    expect(await box.getByRole('button', { name: '为此链接创建商品' }).count()).toBe(0);
 
+    // Another administrator makes the good of a link while this page still offers to: the 409 names it.
+    await open(`links?id=${raced!.id}`);
+    await box.getByRole('button', { name: '为此链接创建商品' }).waitFor();
+    const theirs = await api.call('POST', '/goods', { originGoodId: raced!.id });
+    expect(theirs.status).toBe(201);
     await Promise.all([answer(page, '/goods', 409, 'POST'), box.getByRole('button', { name: '为此链接创建商品' }).click()]);
-    await box.getByRole('alert').filter({ hasText: `该链接已有商品 #${goodId}` }).waitFor();
+    await box.getByRole('alert').filter({ hasText: `该链接已有商品 #${theirs.body.id}` }).waitFor();
     await shot(page, 'admin-wf-link-good-exists');
   });
 

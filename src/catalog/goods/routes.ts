@@ -42,6 +42,8 @@ const listQuery = pageQuery
     categoryId: idSchema.optional(),
     familyId: idSchema.optional(),
     keyword: z.string().max(100).optional(),
+    /** true: custom goods only (no primary link); false: goods made from a link only */
+    custom: z.enum(['true', 'false']).optional(),
   })
   .strict();
 
@@ -140,6 +142,7 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
                    UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`);
     }
     if (q.keyword) where.push(`g.name ILIKE $${params.push(likePattern(q.keyword))}`);
+    if (q.custom) where.push(`g.origin_good_id IS ${q.custom === 'true' ? '' : 'NOT '}NULL`);
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM goods g ${w}`, params);
     const items = await s.pool.query(`${GOOD_SELECT} ${w} ORDER BY g.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`, params);

@@ -27,7 +27,8 @@ const listQuery = pageQuery
 const SELECT = `
   SELECT og.id, og.name, og.category_id, og.craft_label, og.price::text AS price, og.image, og.delisted, og.delisted_reason,
          og.parsed_country, og.parsed_logistics, og.parsed_product_name, og.parsed_sku, og.tags, og.tags_manual, og.tags_missing,
-         og.family_id, f.member_count, og.detail, og.detail_synced_at, og.revision
+         og.family_id, f.member_count, og.detail, og.detail_synced_at, og.revision,
+         (SELECT json_build_object('id', g.id::text, 'name', g.name) FROM goods g WHERE g.origin_good_id = og.id ORDER BY g.id LIMIT 1) AS good
     FROM origin_goods og LEFT JOIN families f ON f.id = og.family_id`;
 
 type Row = Record<string, unknown> & { tags: DimensionValues | null; detail_synced_at: Date | null };
@@ -50,6 +51,8 @@ function view(index: DimensionTagIndex, g: Row, withDetail: boolean) {
     tagsManual: g.tags_manual,
     tagsMissing: g.tags_missing,
     family: g.family_id ? { id: g.family_id, memberCount: g.member_count } : null,
+    /** the good made from this link (its primary origin), if any */
+    good: (g.good as { id: string; name: string } | null) ?? null,
     ...(withDetail ? { detail: g.detail } : {}),
     detailSyncedAt: g.detail_synced_at ? g.detail_synced_at.toISOString() : null,
     revision: g.revision,

@@ -7,15 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { login, registerAdmin, startAuthHarness, type AuthHarness, type TestApp } from '../../support/auth-http';
-
-// Smallest real files of each accepted kind (1×1 pixels).
-const FILES = {
-  png: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex'),
-  gif: Buffer.from('47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b', 'hex'),
-  jpg: Buffer.from('ffd8ffe000104a46494600010100000100010000ffdb004300080606070605080707070909080a0c140d0c0b0b0c1912130f141d1a1f1e1d1a1c1c20242e2720222c231c1c2837292c30313434341f27393d38323c2e333432ffc0000b080001000101011100ffc4001f0000010501010101010100000000000000000102030405060708090a0bffda0008010100003f00d2cf20ffd9', 'hex'),
-  webp: Buffer.from('524946461a000000574542505650384c0d0000002f0000001007101111888808', 'hex'),
-};
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+import { IMAGES, SVG } from '../../support/images';
 
 describe('upload', () => {
   let h: AuthHarness;
@@ -43,7 +35,7 @@ describe('upload', () => {
     return app.call('POST', '/upload', { body: form, headers: opts.headers ?? { cookie } });
   };
 
-  it.each(Object.entries(FILES))('accepts a %s, stores it under a generated name and serves it back', async (kind, bytes) => {
+  it.each(Object.entries(IMAGES))('accepts a %s, stores it under a generated name and serves it back', async (kind, bytes) => {
     const r = await send(bytes, `../../evil name.${kind}`, 'application/octet-stream');
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ url: expect.stringMatching(new RegExp(`^/uploads/[0-9a-f-]{36}\\.${kind}$`)) });
@@ -76,15 +68,15 @@ describe('upload', () => {
   });
 
   it('refuses a file over UPLOAD_MAX_BYTES with 413', async () => {
-    const big = Buffer.concat([FILES.png, Buffer.alloc(64 * 1024)]);
+    const big = Buffer.concat([IMAGES.png, Buffer.alloc(64 * 1024)]);
     const r = await send(big, 'big.png', 'image/png');
     expect(r.status).toBe(413);
     expect(r.body.error.code).toBe('UPLOAD.TOO_LARGE');
   });
 
   it('needs a session (401) and a file in the field "file" (400)', async () => {
-    expect((await send(FILES.png, 'a.png', 'image/png', { headers: {} })).status).toBe(401);
-    expect((await send(FILES.png, 'a.png', 'image/png', { field: 'image' })).status).toBe(400);
+    expect((await send(IMAGES.png, 'a.png', 'image/png', { headers: {} })).status).toBe(401);
+    expect((await send(IMAGES.png, 'a.png', 'image/png', { field: 'image' })).status).toBe(400);
     expect((await app.call('POST', '/upload', { body: { file: 'x' }, headers: { cookie } })).status).toBe(400);
   });
 
@@ -115,7 +107,7 @@ describe('upload', () => {
     const prefixed = await h.app({ env: { API_PREFIX: '/v2-api', UPLOAD_DIR: uploadDir, UPLOAD_MAX_BYTES: String(64 * 1024) } });
     const { cookie: c } = await login({ ...prefixed, call: (m, p, o) => prefixed.call(m, '/v2-api' + p, o) });
     const form = new FormData();
-    form.append('file', new Blob([FILES.gif]), 'a.gif');
+    form.append('file', new Blob([IMAGES.gif]), 'a.gif');
     const r = await prefixed.call('POST', '/v2-api/upload', { body: form, headers: { cookie: c } });
     expect(r.status).toBe(201);
     expect(r.body.url).toMatch(/^\/v2-api\/uploads\/[0-9a-f-]{36}\.gif$/);

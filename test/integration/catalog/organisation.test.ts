@@ -158,6 +158,13 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect(list.body).toMatchObject({ total: members.length, page: 1, pageSize: 1000 });
     expect(list.body.items[0].originGood.family.memberCount).toBe(members.length);
     expect((await svc.request('GET', '/goods?pageSize=1001')).status).toBe(400);
+
+    // a link names the good made from it; one without a good says null
+    expect((await svc.request('GET', `/origin-goods/${members[0]}`)).body.good).toEqual({ id: first, name: '纯棉短袖T恤 G5000' });
+    const linked = (await svc.request('GET', `/origin-goods?familyId=${fid}&pageSize=1000`)).body.items as { id: string; good: { id: string } | null }[];
+    expect(linked.map((l) => l.good?.id)).toEqual(members.map((m) => batch.body.created[members.indexOf(m)]));
+    const bare = (await svc.db.pool.query(`SELECT id FROM origin_goods og WHERE NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id) LIMIT 1`)).rows[0].id;
+    expect((await svc.request('GET', `/origin-goods/${bare}`)).body.good).toBeNull();
   });
 
   it('a custom good as a custom member adds its cells; merged secondary origins add media', async () => {
@@ -165,6 +172,15 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     const custom = await svc.request('POST', '/goods', { name: '定制款 (Gildan 5000) G5000', goodPriority: 0 });
     expect(custom.status).toBe(201);
     expect(custom.body).toMatchObject({ name: '定制款 G5000', originGoodId: null, familyId: null });
+    // custom=true lists goods without a primary link only, custom=false the others
+    const customOnly = (await svc.request('GET', '/goods?custom=true&pageSize=1000')).body;
+    expect(customOnly.items.map((g: { id: string }) => g.id)).toContain(custom.body.id);
+    expect(customOnly.items.every((g: { originGoodId: string | null }) => g.originGoodId === null)).toBe(true);
+    const fromLinks = (await svc.request('GET', '/goods?custom=false&pageSize=1000')).body;
+    expect(fromLinks.total).toBeGreaterThan(0);
+    expect(fromLinks.items.every((g: { originGoodId: string | null }) => g.originGoodId !== null)).toBe(true);
+    expect(customOnly.total + fromLinks.total).toBe((await svc.request('GET', '/goods?pageSize=1')).body.total);
+    expect((await svc.request('GET', '/goods?custom=yes')).status).toBe(400);
     const tags = { size: ['XXL'], color: ['金色'], printCount: ['单面印花'], craft: ['刺绣'], logistics: ['包邮'] };
     const added = await svc.request('POST', `/product-families/${fid}/custom-members`, { goodId: custom.body.id, tags, price: '99.9' });
     expect(added.status).toBe(201);

@@ -283,7 +283,7 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => void }) {
                 testId="custom-good-search"
                 placeholder="搜索自定义商品（没有来源链接的商品）"
                 exclude={customIds}
-                search={async (k) => (await api.get<Page<GoodHit>>(`/goods?pageSize=200${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items.filter((g) => !g.originGoodId)}
+                search={async (k) => (await api.get<Page<GoodHit>>(`/goods?custom=true&pageSize=50${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
                 render={(g) => <>{g.name} <span className="muted">#{g.id}</span></>}
                 onPick={(g) => { rememberName('goods', g.id, g.name); setGood(g); }}
               />

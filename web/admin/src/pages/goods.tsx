@@ -273,6 +273,8 @@ interface Link {
   parsed: { country: string; logistics: string; productName: string; sku: string } | null;
   tags: { id: string; name: string; dimension: string }[]; tagsManual: boolean; tagsMissing?: string[] | null;
   family: { id: string; memberCount: number } | null;
+  /** the good made from this link, if any */
+  good: { id: string; name: string } | null;
 }
 
 export function LinksPage() {
@@ -316,16 +318,19 @@ export function LinksPage() {
 
 const dimLabel = (d: string) => DIM_LABEL[d as Dimension] ?? d;
 
-/** POST /goods {originGoodId}: the good of a link; a link has at most one (409 GOOD.EXISTS_FOR_LINK). */
-function LinkGood({ linkId }: { linkId: string }) {
+/**
+ * The good made from a link, or POST /goods {originGoodId} to make it. A link has at most one: when
+ * another administrator made it meanwhile, the 409 GOOD.EXISTS_FOR_LINK names it.
+ */
+function LinkGood({ linkId, good, onCreated }: { linkId: string; good: { id: string; name: string } | null; onCreated: () => void }) {
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ kind: 'created' | 'exists' | 'error'; goodId?: string; message?: string } | null>(null);
+  const [result, setResult] = useState<{ kind: 'exists' | 'error'; goodId?: string; message?: string } | null>(null);
   const create = async () => {
     setBusy(true);
     setResult(null);
     try {
-      const g = await api.request<Good>('POST', '/goods', { originGoodId: linkId });
-      setResult({ kind: 'created', goodId: g.id });
+      await api.request<Good>('POST', '/goods', { originGoodId: linkId });
+      onCreated();
     } catch (e) {
       const err = e as ApiError;
       const existing = (err.details as { goodId?: string } | undefined)?.goodId;
@@ -337,8 +342,11 @@ function LinkGood({ linkId }: { linkId: string }) {
   };
   return (
     <div className="row" data-testid="link-good">
-      <button className="secondary" disabled={busy} onClick={create}>为此链接创建商品</button>
-      {result?.kind === 'created' && <span className="ok">已创建商品 <a href={`#/goods?id=${result.goodId}`}>#{result.goodId}</a></span>}
+      {good ? (
+        <span>商品：<a href={`#/goods?id=${good.id}`}>{good.name}</a> <span className="muted">#{good.id}</span></span>
+      ) : (
+        <button className="secondary" disabled={busy} onClick={create}>为此链接创建商品</button>
+      )}
       {result?.kind === 'exists' && (
         <span className="error" role="alert">
           该链接已有商品{result.goodId ? <> <a href={`#/goods?id=${result.goodId}`}>#{result.goodId}</a>，不能再创建</> : `（${result.message}）`}
@@ -367,7 +375,7 @@ function LinkTags({ id, onSaved }: { id: string; onSaved: () => void }) {
         {d.parsed ? <span className="muted">解析：{d.parsed.country} / {d.parsed.productName} / {d.parsed.sku} / {d.parsed.logistics}</span> : <span className="badge red">未解析</span>}
         {d.family ? <a href={`#/families?id=${d.family.id}`}>系列（{d.family.memberCount} 个成员）</a> : <span className="muted">未归入系列</span>}
       </div>
-      <LinkGood linkId={id} />
+      <LinkGood linkId={id} good={d.good} onCreated={() => { l.reload(); onSaved(); }} />
       <p>标签来源：<span data-testid="tags-source">{d.tagsManual ? <span className="badge amber">人工接管</span> : <span className="badge">自动派生</span>}</span>
         {d.tagsMissing && d.tagsMissing.length > 0 && <span className="error"> 缺少维度：{d.tagsMissing.map(dimLabel).join('、')}</span>}</p>
       <TagPicker value={tagIds} onChange={setTagIds} />
