@@ -67,7 +67,15 @@ describe('administrator SPA', () => {
     await page.getByRole('button', { name: '开始整理' }).click();
     await page.getByTestId('organise-report').waitFor();
     await expect(page.getByText('无法解析的链接').isVisible()).resolves.toBe(true);
+    // the run's status: finished, every link of the catalog gone through
+    const status = page.getByTestId('organise-status');
+    await status.locator('.badge', { hasText: '成功' }).waitFor();
+    const links = (await (await page.request.get(`${svc.url}/origin-goods?pageSize=1`)).json()).total as number;
+    await expect(status.getByTestId('organise-progress').textContent()).resolves.toBe(`${links}/${links}`);
     await shot('admin-organise');
+    // reopened later, the page still shows how the last run ended
+    await page.reload();
+    await page.getByTestId('organise-status').locator('.badge', { hasText: '成功' }).waitFor();
   });
 
   const pages: [string, string][] = [

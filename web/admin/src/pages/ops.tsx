@@ -27,19 +27,21 @@ export function StateBadge({ s, labels = STATE }: { s: string; labels?: Record<s
   return <span className={`badge ${cls}`}>{label}</span>;
 }
 
-function RunProgress({ run }: { run: Run }) {
-  const pct = run.progress.total ? Math.round((run.progress.done / run.progress.total) * 100) : run.state === 'running' ? 0 : 100;
+function ProgressBar({ done, total, running, testId }: { done: number; total: number; running: boolean; testId: string }) {
+  const pct = total ? Math.round((done / total) * 100) : running ? 0 : 100;
   return (
     <div className="row">
       <div className="progress">
         <div style={{ width: `${pct}%` }} />
       </div>
-      <span data-testid="run-progress">
-        {run.progress.done}/{run.progress.total}
+      <span data-testid={testId}>
+        {done}/{total}
       </span>
     </div>
   );
 }
+
+const RunProgress = ({ run }: { run: Run }) => <ProgressBar done={run.progress.done} total={run.progress.total} running={run.state === 'running'} testId="run-progress" />;
 
 export function SyncPage() {
   const runs = useLoad<{ items: Run[] }>('/sync/runs');
@@ -133,21 +135,55 @@ interface Report {
   review: { familyId: string; reason: string }[];
 }
 
+interface OrganiseStatus {
+  state: 'idle' | 'running' | 'succeeded' | 'failed';
+  phase: 'parse' | 'group' | 'consolidate' | 'recompute' | null;
+  done: number;
+  total: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: string | null;
+}
+const PHASE: Record<string, string> = { parse: '解析链接名称、派生标签', group: '自动分组', consolidate: '合并碎片系列', recompute: '重算系列' };
+
 export function OrganisePage() {
   const [report, setReport] = useState<Report | null>(null);
+  const [status, setStatus] = useState<OrganiseStatus | null>(null);
   const a = useAction();
   const stats: [keyof Report, string][] = [['parsed', '已解析'], ['derived', '已派生标签'], ['attached', '已归入系列'], ['created', '新建系列'], ['merged', '合并'], ['unchanged', '未变']];
+  // The report comes with the answer to the POST; meanwhile (and when the page opens on a run
+  // started elsewhere) the status endpoint gives the phase and the progress.
+  const running = a.busy || status?.state === 'running';
+  useEffect(() => {
+    let live = true;
+    const poll = () => api.get<OrganiseStatus>('/product-families/organize/status').then((st) => live && setStatus(st), () => undefined);
+    void poll();
+    if (!running) return () => { live = false; };
+    const t = setInterval(poll, 500);
+    return () => { live = false; clearInterval(t); };
+  }, [running]);
+  const start = (path: string, ok: string) => a.run(async () => setReport(await api.request<Report>('POST', path)), ok);
   return (
     <>
       <div className="card row">
-        <button disabled={a.busy} onClick={() => a.run(async () => setReport(await api.request<Report>('POST', '/product-families/organize')), '整理完成')}>
-          {a.busy ? '整理中…' : '开始整理'}
+        <button disabled={running} onClick={() => start('/product-families/organize', '整理完成')}>
+          {running ? '整理中…' : '开始整理'}
         </button>
-        <button className="secondary" disabled={a.busy} onClick={() => a.run(async () => setReport(await api.request<Report>('POST', '/product-families/auto-group')), '分组完成')}>
+        <button className="secondary" disabled={running} onClick={() => start('/product-families/auto-group', '分组完成')}>
           仅自动分组
         </button>
         <Status a={a} />
       </div>
+      {status && status.state !== 'idle' && (
+        <div className="card" data-testid="organise-status">
+          <h2>
+            {status.state === 'running' ? `正在${PHASE[status.phase ?? ''] ?? '整理'}` : '上次整理'} <StateBadge s={status.state} />
+          </h2>
+          <ProgressBar done={status.done} total={status.total} running={status.state === 'running'} testId="organise-progress" />
+          <div className="muted">开始 {fmtTime(status.startedAt)} · 结束 {fmtTime(status.finishedAt)}</div>
+          {status.error && <div className="error" role="alert">{status.error}</div>}
+        </div>
+      )}
       {report && (
         <div data-testid="organise-report">
           <div className="card">
@@ -159,14 +195,14 @@ export function OrganisePage() {
             <h2>无法解析的链接（{report.unparseable.length}）</h2>
             {report.unparseable.length === 0 ? <div className="muted">无</div> : (
               <table><thead><tr><th>链接 ID</th><th>名称</th></tr></thead><tbody>
-                {report.unparseable.map((u) => <tr key={u.id}><td>{u.id}</td><td>{u.name}</td></tr>)}
+                {report.unparseable.map((u) => <tr key={u.id}><td><a href={`#/links?id=${u.id}`}>{u.id}</a></td><td>{u.name}</td></tr>)}
               </tbody></table>
             )}
             {report.incomplete && report.incomplete.length > 0 && (
               <>
                 <h2>标签不完整（{report.incomplete.length}）</h2>
                 <table><thead><tr><th>链接 ID</th><th>名称</th><th>缺少维度</th></tr></thead><tbody>
-                  {report.incomplete.map((u) => <tr key={u.id}><td>{u.id}</td><td>{u.name}</td><td>{u.missing.map((d) => DIM_LABEL[d] ?? d).join('、')}</td></tr>)}
+                  {report.incomplete.map((u) => <tr key={u.id}><td><a href={`#/links?id=${u.id}`}>{u.id}</a></td><td>{u.name}</td><td>{u.missing.map((d) => DIM_LABEL[d] ?? d).join('、')}</td></tr>)}
                 </tbody></table>
               </>
             )}
