@@ -64,15 +64,18 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** Clients built, a service with the demo catalog and nobody registered, a browser page on it. */
-export async function startBrowserSession(): Promise<BrowserSession> {
+/**
+ * Clients built, a service (with the demo catalog unless `demo` is false) and nobody registered, a
+ * browser page on it. `env` configures the service.
+ */
+export async function startBrowserSession(opts: { env?: Record<string, string>; demo?: boolean } = {}): Promise<BrowserSession> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
   mkdirSync(SHOTS, { recursive: true });
   await buildClientsOnce();
-  const svc = await startTestService({ login: false });
+  const svc = await startTestService({ login: false, ...(opts.env ? { env: opts.env } : {}) });
   let browser: Browser | undefined;
   try {
-    await seedDemoCatalog(svc.services);
+    if (opts.demo !== false) await seedDemoCatalog(svc.services);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
