@@ -43,8 +43,9 @@ export async function startEmbeddedPostgres(opts: {
   const log = opts.log ?? (() => undefined);
   const asRoot = userInfo().uid === 0;
   if (asRoot) {
-    // the data, and this checkout, whose node_modules holds the PostgreSQL binaries
-    for (const target of [databaseDir, __dirname]) {
+    // The folder holding the data (the data folder itself is postgres's own, mode 0700, as
+    // PostgreSQL demands) and this checkout, whose node_modules holds the PostgreSQL binaries.
+    for (const target of [opts.dataDir, __dirname]) {
       const closed = closedToOthers(target);
       if (closed) {
         throw new Error(
