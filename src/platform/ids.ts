@@ -23,6 +23,14 @@ export function parseId(value: unknown, name = 'id'): string {
 
 export const idSchema = z.string().refine(isInt64, { message: 'must be a decimal 64-bit integer' });
 
+/** A query parameter `1,2,3`: at most `max` ids; an empty value is an empty list. */
+export const idListParam = (max: number) =>
+  z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()))
+    .transform((ids) => (ids.length === 1 && ids[0] === '' ? [] : ids))
+    .pipe(z.array(idSchema).max(max));
+
 /**
  * Allocated ids: milliseconds since 2024-01-01 << 22 | 22 bits of sequence. The smallest value
  * (about 2^51 today) is far above the supplier's id range, and ids sort by creation time.

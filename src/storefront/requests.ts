@@ -3,7 +3,7 @@
  * each one maps to. Parse with `parseQuery` (repeated or nested parameters are a 400).
  */
 import { z } from 'zod';
-import { idSchema } from '../platform/ids';
+import { idListParam, idSchema } from '../platform/ids';
 
 export const PUBLIC_SORTS = ['DEFAULT', 'PRICE_ASC', 'PRICE_DESC', 'NEWEST'] as const;
 export type PublicSort = (typeof PUBLIC_SORTS)[number];
@@ -20,12 +20,7 @@ export const MAX_TAG_FILTER = 20;
  * selection sends `tagIds=`); duplicates collapse and the order is irrelevant, so the ids are sorted
  * to give one cache key per set.
  */
-const tagIdsField = z
-  .string()
-  .transform((v) => v.split(',').map((s) => s.trim()))
-  .transform((ids) => (ids.length === 1 && ids[0] === '' ? [] : ids))
-  .pipe(z.array(idSchema).max(MAX_TAG_FILTER))
-  .transform((ids) => [...new Set(ids)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)));
+const tagIdsField = idListParam(MAX_TAG_FILTER).transform((ids) => [...new Set(ids)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)));
 
 /** Blank is no filter; the text is matched literally (ILIKE wildcards escaped by the query). */
 const keywordField = z

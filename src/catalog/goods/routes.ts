@@ -9,7 +9,7 @@ import { parseWith } from '../../platform/http/errors';
 import { parseQuery } from '../../platform/http/validate';
 import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
-import { idSchema, newId, parseId } from '../../platform/ids';
+import { idListParam, idSchema, newId, parseId } from '../../platform/ids';
 import { comparePositions, type LogPosition } from '../../platform/event-store/port';
 import { linkStream } from '../links/state';
 import { actorOf } from '../admin';
@@ -44,6 +44,8 @@ const listQuery = pageQuery
     keyword: z.string().max(100).optional(),
     /** true: custom goods only (no primary link); false: goods made from a link only */
     custom: z.enum(['true', 'false']).optional(),
+    /** `1,2,3`: these goods only (a client naming the goods it shows, in one request) */
+    ids: idListParam(1000).optional(),
   })
   .strict();
 
@@ -143,6 +145,7 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
     }
     if (q.keyword) where.push(`g.name ILIKE $${params.push(likePattern(q.keyword))}`);
     if (q.custom) where.push(`g.origin_good_id IS ${q.custom === 'true' ? '' : 'NOT '}NULL`);
+    if (q.ids) where.push(`g.id = ANY($${params.push(q.ids)}::bigint[])`);
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM goods g ${w}`, params);
     const items = await s.pool.query(`${GOOD_SELECT} ${w} ORDER BY g.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`, params);

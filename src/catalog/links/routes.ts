@@ -8,7 +8,7 @@ import { parseWith } from '../../platform/http/errors';
 import { parseQuery } from '../../platform/http/validate';
 import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
-import { idSchema, parseId } from '../../platform/ids';
+import { idListParam, idSchema, parseId } from '../../platform/ids';
 import { actorOf } from '../admin';
 import { familyNameKey, parseLinkName } from '../domain/names';
 import { deriveLinkTags, emptyDimensionValues, fillMissingDimensions } from '../domain/tags';
@@ -21,15 +21,23 @@ import { linkStream, type LinkState } from './state';
 const tagsBody = z.object({ tagIds: z.array(idSchema).max(200) }).strict();
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
 const listQuery = pageQuery
-  .extend({ organised: bool.optional(), delisted: bool.optional(), familyId: idSchema.optional(), keyword: z.string().max(100).optional() })
+  .extend({
+    organised: bool.optional(),
+    delisted: bool.optional(),
+    familyId: idSchema.optional(),
+    keyword: z.string().max(100).optional(),
+    /** `1,2,3`: these links only (a client naming the links it shows, in one request) */
+    ids: idListParam(1000).optional(),
+  })
   .strict();
 
-const SELECT = `
+/** The detail (variants, media: the bulk of a row) only where one link is read. A link is the primary origin of at most one good. */
+const select = (withDetail: boolean) => `
   SELECT og.id, og.name, og.category_id, og.craft_label, og.price::text AS price, og.image, og.delisted, og.delisted_reason,
          og.parsed_country, og.parsed_logistics, og.parsed_product_name, og.parsed_sku, og.tags, og.tags_manual, og.tags_missing,
-         og.family_id, f.member_count, og.detail, og.detail_synced_at, og.revision,
-         (SELECT json_build_object('id', g.id::text, 'name', g.name) FROM goods g WHERE g.origin_good_id = og.id ORDER BY g.id LIMIT 1) AS good
-    FROM origin_goods og LEFT JOIN families f ON f.id = og.family_id`;
+         og.family_id, f.member_count, ${withDetail ? 'og.detail, ' : ''}og.detail_synced_at, og.revision,
+         CASE WHEN g.id IS NULL THEN NULL ELSE json_build_object('id', g.id::text, 'name', g.name) END AS good
+    FROM origin_goods og LEFT JOIN families f ON f.id = og.family_id LEFT JOIN goods g ON g.origin_good_id = og.id`;
 
 type Row = Record<string, unknown> & { tags: DimensionValues | null; detail_synced_at: Date | null };
 
@@ -60,7 +68,7 @@ function view(index: DimensionTagIndex, g: Row, withDetail: boolean) {
 }
 
 async function readOriginGood(s: Services, id: string) {
-  const r = await s.pool.query<Row>(`${SELECT} WHERE og.id = $1`, [id]);
+  const r = await s.pool.query<Row>(`${select(true)} WHERE og.id = $1`, [id]);
   if (!r.rows[0]) throw AppError.notFound('ORIGIN_GOOD.NOT_FOUND', `no origin good ${id}`);
   return view(await dimensionTagIndex(s), r.rows[0], true);
 }
@@ -85,9 +93,10 @@ export function originGoodRoutes(s: Services, guard: RequestHandler): Router {
     if (q.delisted !== undefined) where.push(`og.delisted = $${params.push(q.delisted)}`);
     if (q.familyId) where.push(`og.family_id = $${params.push(q.familyId)}`);
     if (q.keyword) where.push(`og.name ILIKE $${params.push(likePattern(q.keyword))}`);
+    if (q.ids) where.push(`og.id = ANY($${params.push(q.ids)}::bigint[])`);
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM origin_goods og ${w}`, params);
-    const rows = await s.pool.query<Row>(`${SELECT} ${w} ORDER BY og.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`, params);
+    const rows = await s.pool.query<Row>(`${select(false)} ${w} ORDER BY og.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`, params);
     const index = await dimensionTagIndex(s);
     const items = rows.rows.map((row) => view(index, row, false));
     res.json(paged(items, Number(total.rows[0]!.n), q.page, q.pageSize));

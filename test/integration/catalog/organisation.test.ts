@@ -165,6 +165,20 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect(linked.map((l) => l.good?.id)).toEqual(members.map((m) => batch.body.created[members.indexOf(m)]));
     const bare = (await svc.db.pool.query(`SELECT id FROM origin_goods og WHERE NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id) LIMIT 1`)).rows[0].id;
     expect((await svc.request('GET', `/origin-goods/${bare}`)).body.good).toBeNull();
+
+    // ids=…: just those, in one request (a client naming what it shows)
+    const two = [batch.body.created[1], batch.body.created[0]];
+    const named = (await svc.request('GET', `/goods?ids=${two.join(',')}`)).body;
+    expect(named.total).toBe(2);
+    expect(named.items.map((g: { id: string }) => g.id).sort()).toEqual([...two].sort());
+    const links = (await svc.request('GET', `/origin-goods?ids=${members[0]},${bare}`)).body;
+    expect(links.items.map((l: { id: string }) => l.id).sort()).toEqual([members[0], bare].sort());
+    expect(links.items[0]).not.toHaveProperty('detail'); // the bulk of a row is only in the single read
+    expect((await svc.request('GET', `/origin-goods/${members[0]}`)).body).toHaveProperty('detail');
+    for (const q of ['ids=1,x', `ids=${Array.from({ length: 1001 }, (_, i) => i + 1).join(',')}`]) {
+      expect((await svc.request('GET', `/goods?${q}`)).status).toBe(400);
+      expect((await svc.request('GET', `/origin-goods?${q}`)).status).toBe(400);
+    }
   });
 
   it('a custom good as a custom member adds its cells; merged secondary origins add media', async () => {
