@@ -25,8 +25,11 @@ const byteSize = z
     return Number(m[1]) * (unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1);
   });
 
-/** `/`, `/api`, `/v2-api/` or `https://shop.example.com/api`: what a browser joins API paths to. */
-const clientApiBase = z.string().regex(/^(\/|https?:\/\/[^\s"'<>]+)[^\s"'<>]*$/, 'expected a path such as /api or an http(s) URL');
+/**
+ * `/`, `/api`, `/v2-api/`: what a browser joins API paths to. A path on the page's own origin only:
+ * the pages' CSP allows no other, and the session cookies are SameSite=Lax.
+ */
+const clientApiBase = z.string().regex(/^\/(?!\/)[^\s"'<>\\]*$/, 'expected a path on the same origin, such as /api');
 
 const schema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),

@@ -2,7 +2,7 @@
  * The built clients as the service serves them (src/web/static.ts), over real HTTP: the page carries
  * the configured API base, assets are cached for good, client routes fall back to the page.
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -14,25 +14,32 @@ import { apiBase } from '../../../web/shared/api-base';
 const PAGE = '<!doctype html>\n<html lang="zh-CN">\n  <head>\n    <meta charset="UTF-8" />\n  </head>\n  <body><div id="root"></div></body>\n</html>\n';
 
 describe('the served browser clients', () => {
-  let dist: string;
+  const dists: string[] = [];
   const servers: http.Server[] = [];
 
-  beforeAll(() => {
-    dist = mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
+  /** A fresh dist folder with both clients built (each test that changes files gets its own). */
+  function makeDist(page = PAGE): string {
+    const d = mkdtempSync(path.join(os.tmpdir(), 'web-dist-'));
+    dists.push(d);
     for (const app of ['admin', 'h5']) {
-      mkdirSync(path.join(dist, app, 'assets'), { recursive: true });
-      writeFileSync(path.join(dist, app, 'index.html'), PAGE);
-      writeFileSync(path.join(dist, app, 'assets', 'index-abc123.js'), 'console.log(1)');
+      mkdirSync(path.join(d, app, 'assets'), { recursive: true });
+      writeFileSync(path.join(d, app, 'index.html'), page);
+      writeFileSync(path.join(d, app, 'assets', 'index-abc123.js'), 'console.log(1)');
     }
+    return d;
+  }
+  let dist: string;
+  beforeAll(() => {
+    dist = makeDist();
   });
   afterAll(async () => {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-    rmSync(dist, { recursive: true, force: true });
+    for (const d of dists) rmSync(d, { recursive: true, force: true });
   });
 
-  async function serve(opts: WebRoutesOptions): Promise<string> {
+  async function serve(opts: WebRoutesOptions, distDir = dist): Promise<string> {
     const app = express();
-    app.use(webRoutes({ distDir: dist, ...opts }));
+    app.use(webRoutes({ distDir, ...opts }));
     const server = http.createServer(app);
     servers.push(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -49,17 +56,22 @@ describe('the served browser clients', () => {
       },
     });
 
-  it('a configured base is announced in the page at every client route, index.html included; the other client keeps its build default', async () => {
+  it('a configured base is announced in the page at every client route, index.html however spelt; the other client keeps its build default', async () => {
     const url = await serve({ apiBases: { admin: '/api' } });
-    for (const p of ['/admin/', '/admin/index.html', '/admin/families']) {
+    for (const p of ['/admin/', '/admin/index.html', '/admin/families', '/admin/%69ndex.html', '/admin//index.html', '/admin/./INDEX.html']) {
       const r = await fetch(`${url}${p}`);
       expect([p, r.status, r.headers.get('cache-control')]).toEqual([p, 200, 'no-cache']);
       expect(r.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(announced(await r.text(), '')).toBe('/api');
+      expect([p, announced(await r.text(), '')]).toEqual([p, '/api']);
     }
     const h5 = await (await fetch(`${url}/v2/h5/`)).text();
     expect(h5).toBe(PAGE);
     expect(announced(h5, '/v2-api')).toBe('/v2-api');
+  });
+
+  it('a <head> with attributes takes the meta too', async () => {
+    const url = await serve({ apiBases: { admin: '/api' } }, makeDist(PAGE.replace('<head>', '<head data-x="1">')));
+    expect(announced(await (await fetch(`${url}/admin/`)).text(), '')).toBe('/api');
   });
 
   it('without configuration both pages are the build as it is', async () => {
@@ -75,19 +87,18 @@ describe('the served browser clients', () => {
     expect(announced(html, '/v2-api')).toBe('/x"><script>alert(1)</script>');
   });
 
-  it('a rebuilt page is served at once, still announcing the base', async () => {
-    const url = await serve({ apiBases: { admin: '/api' } });
+  it('while a rebuild has removed the page: 404 with a hint, not 500; the rebuilt page is served at once, still announcing the base', async () => {
+    const own = makeDist();
+    const url = await serve({ apiBases: { admin: '/api' } }, own);
     await fetch(`${url}/admin/`);
-    const file = path.join(dist, 'admin', 'index.html');
-    const rebuilt = PAGE.replace('<body>', '<body data-build="2">');
-    writeFileSync(file, rebuilt);
-    // A later modification time than the page read above, whatever the file system's resolution.
-    const later = new Date(Date.now() + 5000);
-    utimesSync(file, later, later);
+    const file = path.join(own, 'admin', 'index.html');
+    rmSync(file);
+    const gone = await fetch(`${url}/admin/`);
+    expect([gone.status, await gone.text()]).toEqual([404, '/admin: client not built; run npm run build']);
+    writeFileSync(file, PAGE.replace('<body>', '<body data-build="2">'));
     const html = await (await fetch(`${url}/admin/`)).text();
     expect(html).toContain('data-build="2"');
     expect(announced(html, '')).toBe('/api');
-    writeFileSync(file, PAGE);
   });
 
   it('hashed assets are immutable for a year; a missing asset is 404, not the page; /admin redirects to /admin/', async () => {
