@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { authOf } from '../auth/guard';
 import type { Pool } from '../platform/db';
-import type { Actor, CommandDeps } from '../platform/commands';
+import { runCommand, type Actor, type CommandDeps, type PendingEvent } from '../platform/commands';
 import { setRevisionTag } from '../platform/http/revision';
 
 /** `Services` satisfies it; tests may hand in less. */
@@ -51,4 +51,18 @@ export async function answerWrite(
     return;
   }
   res.status(202).json({ id, revision: revision?.toString() ?? null });
+}
+
+/**
+ * Appends a full new order (countries, tags, one parent's categories) to its order stream. The
+ * decision reads the live members, not the stream, so the stream is folded to nothing; it gives
+ * the revision an If-Match is checked against.
+ */
+export async function saveOrder(
+  deps: AdminDeps,
+  streamId: string,
+  command: { name: string; actor: Actor; expectedRevision?: bigint | undefined; decide: () => PendingEvent[] },
+): Promise<void> {
+  const { expectedRevision, ...rest } = command;
+  await runCommand(deps, { streamId, initial: () => null, evolve: () => null }, { ...rest, ...(expectedRevision !== undefined ? { expectedRevision } : {}) });
 }

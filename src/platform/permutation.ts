@@ -1,4 +1,6 @@
-/** Whether a client's "full new order" is exactly a reordering of what exists. Pure. */
+/** Whether a client's "full new order" is exactly a reordering of what exists, and the decision on it. Pure. */
+import type { PendingEvent } from './commands';
+import { AppError } from './errors';
 
 export interface PermutationProblems {
   /** existing ids the order leaves out */
@@ -26,3 +28,20 @@ export function permutationProblems(existing: readonly string[], given: readonly
 }
 
 export const sameOrder = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The decision on a full new order: `requested` must name every id of `current` (the live members
+ * in their present order) exactly once, else 400 `rejection.code` listing what is wrong; the order
+ * they already have appends nothing; otherwise one event, `reordered(requested)`.
+ */
+export function decideReorder(
+  current: readonly string[],
+  requested: readonly string[],
+  rejection: { code: string; message: string },
+  reordered: (ids: string[]) => PendingEvent,
+): PendingEvent[] {
+  const problems = permutationProblems(current, requested);
+  if (problems) throw AppError.badRequest(rejection.code, rejection.message, problems);
+  if (sameOrder(current, requested)) return [];
+  return [reordered([...requested])];
+}

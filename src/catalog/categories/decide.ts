@@ -7,7 +7,7 @@ import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
 import type { EventUnion } from '../../platform/events/catalogue';
-import { permutationProblems, sameOrder } from '../../platform/permutation';
+import { decideReorder } from '../../platform/permutation';
 import type { CategoryAdminEvent } from './admin-events';
 import type { categoryEvents } from './events';
 
@@ -114,11 +114,9 @@ export function decideCategory(state: CategoryState, command: CategoryCommand): 
  * present order; the new order must name each exactly once. The order it already has appends nothing.
  */
 export function decideCategoryOrder(parentId: string | null, current: readonly string[], requested: readonly string[]): PendingEvent[] {
-  const problems = permutationProblems(current, requested);
-  if (problems) {
-    const whose = parentId === null ? 'top-level category' : `child of category ${parentId}`;
-    throw AppError.badRequest('CATEGORIES.NOT_A_PERMUTATION', `ids must list every ${whose} exactly once`, problems);
-  }
-  if (sameOrder(current, requested)) return [];
-  return [{ type: 'CategoriesReordered', data: { parentId, categoryIds: [...requested] } }];
+  const whose = parentId === null ? 'top-level category' : `child of category ${parentId}`;
+  return decideReorder(current, requested, { code: 'CATEGORIES.NOT_A_PERMUTATION', message: `ids must list every ${whose} exactly once` }, (categoryIds) => ({
+    type: 'CategoriesReordered',
+    data: { parentId, categoryIds },
+  }));
 }

@@ -1,11 +1,10 @@
 /** Category commands of administrators: look up the tree around, then load → decide → append (runCommand). */
 import { loadStream, runCommand, type Actor, type StreamSpec } from '../../platform/commands';
-import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import type { AdminDeps } from '../admin';
+import { saveOrder, type AdminDeps } from '../admin';
 import { categoryOrderStreamId } from './admin-events';
-import { decideCategory, decideCategoryOrder, evolveCategory, initialCategory, type CategoryCommand, type CategoryState, type ParentFacts } from './decide';
+import { categoryNotFound, decideCategory, decideCategoryOrder, evolveCategory, initialCategory, type CategoryCommand, type CategoryState, type ParentFacts } from './decide';
 import { categoryStreamId } from './events';
 import { ancestorsOf, childOrder, liveChildCount } from './queries';
 import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
@@ -13,9 +12,10 @@ import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
 export const categoryStream = (id: string): StreamSpec<CategoryState> => ({ streamId: categoryStreamId(id), initial: initialCategory, evolve: evolveCategory });
 
 /**
- * Serialises the commands that change the shape of the tree (create under a parent, move, delete)
+ * Serialises the administrators' commands that change the shape of the tree (create, move, delete)
  * and the reorders, which read a parent's children: "no cycle", "no orphan" and "every child exactly
- * once" span streams. Renames, icons and single sort orders do not take it.
+ * once" span streams. Renames, icons and single sort orders do not take it. The supplier mirror does
+ * not either: a category it adds while a reorder is decided keeps its supplier sort order.
  */
 export const CATEGORY_TREE_LOCK = 'category-tree';
 
@@ -39,7 +39,8 @@ const underTreeLock = <T>(deps: AdminDeps, needed: boolean, fn: () => Promise<T>
 
 export async function createCategory(deps: AdminDeps, body: CreateCategoryBody, actor: Actor) {
   const categoryId = newId();
-  const result = await underTreeLock(deps, body.parentId !== null, async () => {
+  // Always: a create changes its parent's (or the top level's) children, which a reorder reads.
+  const result = await underTreeLock(deps, true, async () => {
     const parent = await parentFacts(deps, body.parentId);
     return run(deps, categoryId, actor, { type: 'CreateCategory', categoryId, fields: body, parent });
   });
@@ -61,25 +62,11 @@ export async function deleteCategory(deps: AdminDeps, categoryId: string, actor:
   });
 }
 
-/** The order stream's state is the last saved order; the decision itself reads the live children. */
-const categoryOrderStream = (parentId: string | null): StreamSpec<readonly string[] | null> => ({
-  streamId: categoryOrderStreamId(parentId),
-  initial: () => null,
-  evolve: (state, e) => (e.type === 'CategoriesReordered' ? (e.data as { categoryIds: string[] }).categoryIds : state),
-});
-
 /** Saves the full new order of one parent's children (null: the top level) as one event on that parent's order stream. */
 export async function sortCategories(deps: AdminDeps, parentId: string | null, ids: readonly string[], actor: Actor, expectedRevision?: bigint): Promise<void> {
   await underTreeLock(deps, true, async () => {
-    if (parentId !== null && (await loadStream(deps, categoryStream(parentId))).state.status !== 'active') {
-      throw AppError.notFound('CATEGORY.NOT_FOUND', `no category ${parentId}`);
-    }
+    if (parentId !== null && (await loadStream(deps, categoryStream(parentId))).state.status !== 'active') throw categoryNotFound(parentId);
     const current = await childOrder(deps.pool, parentId);
-    await runCommand(deps, categoryOrderStream(parentId), {
-      name: 'SortCategories',
-      actor,
-      ...(expectedRevision !== undefined ? { expectedRevision } : {}),
-      decide: () => decideCategoryOrder(parentId, current, ids),
-    });
+    await saveOrder(deps, categoryOrderStreamId(parentId), { name: 'SortCategories', actor, expectedRevision, decide: () => decideCategoryOrder(parentId, current, ids) });
   });
 }

@@ -6,7 +6,7 @@ import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
 import type { EventUnion } from '../../platform/events/catalogue';
-import { permutationProblems, sameOrder } from '../../platform/permutation';
+import { decideReorder } from '../../platform/permutation';
 import type { CountryAdminEvent } from './admin-events';
 import type { countryEvents } from './events';
 
@@ -84,9 +84,8 @@ export function decideCountry(state: CountryState, command: CountryCommand): Pen
  * The full new order of all countries. `current` is every live country id in its present order; the
  * new order must name each exactly once. The order it already has appends nothing.
  */
-export function decideCountryOrder(current: readonly string[], requested: readonly string[]): PendingEvent[] {
-  const problems = permutationProblems(current, requested);
-  if (problems) throw AppError.badRequest('COUNTRIES.NOT_A_PERMUTATION', 'ids must list every country exactly once', problems);
-  if (sameOrder(current, requested)) return [];
-  return [{ type: 'CountriesReordered', data: { countryIds: [...requested] } }];
-}
+export const decideCountryOrder = (current: readonly string[], requested: readonly string[]): PendingEvent[] =>
+  decideReorder(current, requested, { code: 'COUNTRIES.NOT_A_PERMUTATION', message: 'ids must list every country exactly once' }, (countryIds) => ({
+    type: 'CountriesReordered',
+    data: { countryIds },
+  }));

@@ -1,7 +1,7 @@
 /** Country commands of administrators: load → decide → append (runCommand). */
 import { runCommand, type Actor, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
-import type { AdminDeps } from '../admin';
+import { saveOrder, type AdminDeps } from '../admin';
 import { COUNTRY_ORDER_STREAM } from './admin-events';
 import { decideCountry, decideCountryOrder, evolveCountry, initialCountry, type CountryCommand, type CountryState } from './decide';
 import { countryStreamId } from './events';
@@ -9,12 +9,6 @@ import { countryOrder } from './queries';
 import type { CreateCountryBody, UpdateCountryBody } from './requests';
 
 export const countryStream = (id: string): StreamSpec<CountryState> => ({ streamId: countryStreamId(id), initial: initialCountry, evolve: evolveCountry });
-
-const countryOrderStream: StreamSpec<readonly string[] | null> = {
-  streamId: COUNTRY_ORDER_STREAM,
-  initial: () => null,
-  evolve: (state, e) => (e.type === 'CountriesReordered' ? (e.data as { countryIds: string[] }).countryIds : state),
-};
 
 function run(deps: AdminDeps, countryId: string, actor: Actor, command: CountryCommand, expectedRevision?: bigint) {
   return runCommand(deps, countryStream(countryId), {
@@ -43,10 +37,5 @@ export async function deleteCountry(deps: AdminDeps, countryId: string, actor: A
 /** Saves the full new order of all countries as one event on the order stream. */
 export async function sortCountries(deps: AdminDeps, ids: readonly string[], actor: Actor, expectedRevision?: bigint): Promise<void> {
   const current = await countryOrder(deps.pool);
-  await runCommand(deps, countryOrderStream, {
-    name: 'SortCountries',
-    actor,
-    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
-    decide: () => decideCountryOrder(current, ids),
-  });
+  await saveOrder(deps, COUNTRY_ORDER_STREAM, { name: 'SortCountries', actor, expectedRevision, decide: () => decideCountryOrder(current, ids) });
 }

@@ -6,7 +6,7 @@
 import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
-import { permutationProblems, sameOrder } from '../../platform/permutation';
+import { decideReorder } from '../../platform/permutation';
 import { nameKey } from '../admin';
 import type { TagEvent } from './events';
 
@@ -97,9 +97,8 @@ export function decideTag(state: TagState, command: TagCommand): PendingEvent[] 
  * The full new order of all tags. `current` is every live tag id in its present order; the new
  * order must name each exactly once. The order it already has appends nothing.
  */
-export function decideTagOrder(current: readonly string[], requested: readonly string[]): PendingEvent[] {
-  const problems = permutationProblems(current, requested);
-  if (problems) throw AppError.badRequest('TAGS.NOT_A_PERMUTATION', 'ids must list every tag exactly once', problems);
-  if (sameOrder(current, requested)) return [];
-  return [{ type: 'TagsReordered', data: { tagIds: [...requested] } }];
-}
+export const decideTagOrder = (current: readonly string[], requested: readonly string[]): PendingEvent[] =>
+  decideReorder(current, requested, { code: 'TAGS.NOT_A_PERMUTATION', message: 'ids must list every tag exactly once' }, (tagIds) => ({
+    type: 'TagsReordered',
+    data: { tagIds },
+  }));

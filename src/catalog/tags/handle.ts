@@ -2,7 +2,7 @@
 import { loadStream, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { cleanName, type AdminDeps } from '../admin';
+import { cleanName, saveOrder, type AdminDeps } from '../admin';
 import { tagGroupLock, tagGroupStream } from '../tag-groups/handle';
 import { decideTag, decideTagOrder, evolveTag, initialTag, tagNotFound, type GroupFacts, type TagCommand, type TagState } from './decide';
 import { TAG_ORDER_STREAM, tagStreamId } from './events';
@@ -10,13 +10,6 @@ import { nextTagSortOrder, otherNameKeys, tagOrder } from './queries';
 import type { CreateTagInput, UpdateTagBody } from './requests';
 
 export const tagStream = (id: string): StreamSpec<TagState> => ({ streamId: tagStreamId(id), initial: initialTag, evolve: evolveTag });
-
-/** The order stream's state is the last saved order; the decision itself reads the live tags. */
-const tagOrderStream: StreamSpec<readonly string[] | null> = {
-  streamId: TAG_ORDER_STREAM,
-  initial: () => null,
-  evolve: (state, e) => (e.type === 'TagsReordered' ? (e.data as { tagIds: string[] }).tagIds : state),
-};
 
 async function groupFacts(deps: AdminDeps, groupId: string, tagId: string): Promise<GroupFacts> {
   const group = await loadStream(deps, tagGroupStream(groupId));
@@ -66,10 +59,5 @@ export async function deleteTag(deps: AdminDeps, tagId: string, actor: Actor, ex
 /** Saves the full new order of all tags as one event on the order stream. */
 export async function sortTags(deps: AdminDeps, ids: readonly string[], actor: Actor, expectedRevision?: bigint): Promise<void> {
   const current = await tagOrder(deps.pool);
-  await runCommand(deps, tagOrderStream, {
-    name: 'SortTags',
-    actor,
-    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
-    decide: () => decideTagOrder(current, ids),
-  });
+  await saveOrder(deps, TAG_ORDER_STREAM, { name: 'SortTags', actor, expectedRevision, decide: () => decideTagOrder(current, ids) });
 }
