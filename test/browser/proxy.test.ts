@@ -1,9 +1,10 @@
 /**
  * Behind the reverse proxy of docker-compose.yml (specification section 9): the shipped nginx
  * template (web/proxy/default.conf.template) rendered as the nginx image would render it, run by
- * Debian's nginx in front of a real service, and the browser clients driven through it. The admin
- * SPA must talk to /api (its page announces ADMIN_API_BASE), the storefront to /v2-api, never with
- * a double slash, and the session cookies must pass through both prefixes.
+ * Debian's nginx in front of two real services, V1 behind /api and V2 behind /v2-api, and the
+ * browser clients driven through it. The admin SPA (served by V2) must talk to /api (its page
+ * announces ADMIN_API_BASE), the storefront to /v2-api, never with a double slash; the session
+ * cookies must pass through both prefixes, and an upload be served where it was stored.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,13 +15,14 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { ROOT, answer, recordRequests, registerAndLogin, shot, startBrowserSession, type BrowserSession } from '../support/browser';
 import { eventually } from '../support/eventually';
 import { IMAGES } from '../support/images';
-import { ADMIN } from '../support/service';
+import { ADMIN, startTestService, type TestService } from '../support/service';
 
 jest.setTimeout(180_000);
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 let session: BrowserSession;
+let v1: TestService;
 let nginx: ChildProcess;
 let dir: string;
 let proxy: string;
@@ -38,9 +40,12 @@ const freePort = () =>
   });
 
 /** The template as the nginx image's entrypoint renders it (envsubst of V1_UPSTREAM, V2_UPSTREAM), on a loopback port. */
-function renderProxyConfig(upstream: string, port: number): string {
+function renderProxyConfig(upstreams: { v1: string; v2: string }, port: number): string {
   const template = readFileSync(path.join(ROOT, 'web/proxy/default.conf.template'), 'utf8');
-  const site = template.replace(/\$\{V[12]_UPSTREAM\}/g, upstream).replace(/listen 80;/, `listen 127.0.0.1:${port};`);
+  const site = template
+    .replace(/\$\{V1_UPSTREAM\}/g, upstreams.v1)
+    .replace(/\$\{V2_UPSTREAM\}/g, upstreams.v2)
+    .replace(/listen 80;/, `listen 127.0.0.1:${port};`);
   expect(site).not.toContain('${');
   return [
     'worker_processes 1;',
@@ -58,10 +63,12 @@ function renderProxyConfig(upstream: string, port: number): string {
 
 beforeAll(async () => {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: apt-get install -y nginx-light (.ci/run does this)`);
-  session = await startBrowserSession({ env: { ADMIN_API_BASE: '/api' }, demo: false });
   dir = mkdtempSync(path.join(os.tmpdir(), 'proxy-'));
+  // Each deployment keeps its own uploads, so a file served from the wrong one is a 404.
+  session = await startBrowserSession({ env: { ADMIN_API_BASE: '/api', UPLOAD_DIR: path.join(dir, 'v2-uploads') }, demo: false });
+  v1 = await startTestService({ login: false, env: { UPLOAD_DIR: path.join(dir, 'v1-uploads') } });
   const port = await freePort();
-  writeFileSync(path.join(dir, 'nginx.conf'), renderProxyConfig(new URL(session.svc.url).host, port));
+  writeFileSync(path.join(dir, 'nginx.conf'), renderProxyConfig({ v1: new URL(v1.url).host, v2: new URL(session.svc.url).host }, port));
   nginx = spawn(NGINX, ['-p', dir, '-e', `${dir}/error.log`, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'], { stdio: 'ignore' });
   proxy = `http://127.0.0.1:${port}`;
   await eventually(async () => (await fetch(`${proxy}/v2-api/public/countries`).catch(() => null))?.ok || null, 20_000);
@@ -70,8 +77,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  nginx?.kill('SIGTERM');
+  if (nginx && nginx.exitCode === null) await new Promise((r) => (nginx.once('exit', r), nginx.kill('SIGTERM')));
   await session?.close();
+  await v1?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -96,6 +104,10 @@ describe('behind the reverse proxy', () => {
         ['svc_rt', '/', true],
       ]),
     );
+    // the administrator exists on V1, behind /api, and not on V2
+    const login = (url: string) => fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+    expect((await login(v1.url)).status).toBe(200);
+    expect((await login(session.svc.url)).status).toBe(401);
     await shot(page, 'proxy-admin');
   });
 
@@ -108,7 +120,7 @@ describe('behind the reverse proxy', () => {
     await page.getByTestId('current-user').filter({ hasText: ADMIN.username }).waitFor();
   });
 
-  it('an upload through /api is served at the /uploads/ URL it answers', async () => {
+  it('an upload through /api is served at the /uploads/ URL it answers, by the deployment that stored it', async () => {
     const r = await context.request.post(`${proxy}/api/upload`, { multipart: { file: { name: 'dot.png', mimeType: 'image/png', buffer: IMAGES.png } } });
     expect(r.status()).toBe(201);
     const { url } = (await r.json()) as { url: string };
