@@ -44,11 +44,16 @@ const waitForOrder = (testId: string, ids: string[]) =>
     `[...document.querySelectorAll('[data-testid=${testId}] tr')].map((r) => r.getAttribute('data-id')).join(',') === ${JSON.stringify(ids.join(','))}`,
   );
 
-
 interface Family { id: string; name: string; locked: boolean; memberCount: number; goodCount: number }
 interface Good { id: string; name: string; image: string | null; familyId: string | null; originGoodId: string | null; secondaryOriginGoodIds: string[] }
 let families: Family[];
 let goods: Good[];
+/** The two goods the positions test shows: of two different families (the home page shows a family once per position). */
+const positionGoods = (): [Good, Good] => {
+  const first = goods.find((g) => g.familyId && g.originGoodId)!;
+  const second = goods.find((g) => g.familyId && g.familyId !== first.familyId)!;
+  return [first, second];
+};
 
 describe('administrator workflows', () => {
   it('registers the first administrator, then logs in', async () => {
@@ -124,6 +129,44 @@ describe('administrator workflows', () => {
     expect((await api.get<Good>(`/goods/${good.id}`)).secondaryOriginGoodIds).toEqual([]);
   });
 
+  it('keeps unsaved edits of a good when a link is merged by id, and clears the id only once added', async () => {
+    const good = goods.find((g, i) => i > 1 && g.originGoodId && !positionGoods().some((p) => p.id === g.id))!;
+    const links = (await api.get<{ items: { id: string; name: string }[] }>('/origin-goods?pageSize=100')).items;
+    const taken = new Set(goods.flatMap((g) => [g.originGoodId, ...g.secondaryOriginGoodIds]));
+    const secondary = links.filter((l) => !taken.has(l.id)).at(-1)!;
+    await open(`goods?id=${good.id}`);
+    const editor = page.getByTestId('good-editor');
+    const origins = editor.getByTestId('good-origins');
+    await origins.getByText('没有合并的次要链接').waitFor();
+    const newName = `${good.name} 未保存的改名`;
+    await editor.locator('input[name=name]').fill(newName);
+
+    // An id that names no link: refused, and the id stays in the field to be corrected.
+    const byId = origins.getByPlaceholder('或输入链接 ID');
+    await byId.fill('999999999');
+    const [refused] = await Promise.all([answer(page, `/goods/${good.id}/origins`, undefined, 'PUT'), origins.getByRole('button', { name: '按 ID 添加' }).click()]);
+    expect(refused.status()).toBeGreaterThanOrEqual(400);
+    await origins.getByRole('alert').waitFor();
+    await expect(byId.inputValue()).resolves.toBe('999999999');
+
+    await byId.fill(secondary.id);
+    await Promise.all([answer(page, `/goods/${good.id}/origins`, 200, 'PUT'), origins.getByRole('button', { name: '按 ID 添加' }).click()]);
+    await origins.getByTestId('secondary-origin').filter({ hasText: `#${secondary.id}` }).filter({ hasText: secondary.name }).waitFor();
+    await expect(byId.inputValue()).resolves.toBe('');
+    // The merged link did not reset the form: the name edited before is still there.
+    await expect(editor.locator('input[name=name]').inputValue()).resolves.toBe(newName);
+    await shot(page, 'admin-wf-good-merged-by-id-unsaved-name');
+
+    await Promise.all([answer(page, `/goods/${good.id}`, 200, 'PATCH'), editor.getByTestId('good-save').click()]);
+    await editor.getByText('已保存').waitFor();
+    // Both on the server (the name as it normalises names: the code last), and the form shows it.
+    const saved = await api.get<Good>(`/goods/${good.id}`);
+    expect(saved.secondaryOriginGoodIds).toEqual([secondary.id]);
+    expect(saved.name).toContain('未保存的改名');
+    expect(saved.name).not.toBe(good.name);
+    await page.waitForFunction(`document.querySelector('[data-testid=good-editor] input[name=name]').value === ${JSON.stringify(saved.name)}`);
+  });
+
   it('creates the good of a link that has none, and says clearly when the link already has one', async () => {
     const unorganised = (await api.get<{ items: { id: string; good: unknown }[] }>('/origin-goods?organised=false&pageSize=100')).items;
     const [link, raced] = unorganised.filter((l) => l.good === null);
@@ -145,6 +188,11 @@ describe('administrator workflows', () => {
     const theirs = await api.call('POST', '/goods', { originGoodId: raced!.id });
     expect(theirs.status).toBe(201);
     await Promise.all([answer(page, '/goods', 409, 'POST'), box.getByRole('button', { name: '为此链接创建商品' }).click()]);
+    await box.getByRole('alert').filter({ hasText: `该链接已有商品 #${theirs.body.id}` }).waitFor();
+    // The link is read again: the box names their good next to the error, and offers to create none.
+    await box.getByRole('button', { name: '为此链接创建商品' }).waitFor({ state: 'detached' });
+    await box.getByRole('link', { name: theirs.body.name, exact: true }).waitFor();
+    await expect(box.getByRole('link', { name: theirs.body.name, exact: true }).getAttribute('href')).resolves.toBe(`#/goods?id=${theirs.body.id}`);
     await box.getByRole('alert').filter({ hasText: `该链接已有商品 #${theirs.body.id}` }).waitFor();
     await shot(page, 'admin-wf-link-good-exists');
   });
@@ -275,8 +323,11 @@ describe('administrator workflows', () => {
     const types = await detail.getByTestId('history-type').allTextContents();
     expect(types.slice(-3)).toEqual(['锁定', '解锁', '重命名']);
     expect(types[0]).toBe('创建');
-    // Every type the server emitted has its label (no raw event type names).
+    // Every type the server emitted, and every command recorded as why, has its label (no raw names).
     for (const t of types) expect(t).not.toMatch(/^Family/);
+    const whys = await detail.getByTestId('history-why').allTextContents();
+    expect(whys.length).toBe(types.length);
+    for (const w of whys) expect(w).not.toMatch(/^[A-Z][A-Za-z]+$/);
     const rows = detail.getByTestId('history-row');
     const unlockRow = rows.nth((await rows.count()) - 2);
     await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), unlockRow.getByRole('button', { name: '查看此时' }).click()]);
@@ -355,9 +406,7 @@ describe('administrator workflows', () => {
 
   it('positions: created with two goods chosen in the picker, shown on the storefront home, edited, deleted', async () => {
     const home = async () => (await (await fetch(`${svc.url}/v2-api/public/home`)).json()) as { positions: { id: string; name: string; items: { goodId: string }[] }[] };
-    // Two goods of two families (the home page shows a family once per position).
-    const first = goods.find((g) => g.familyId && g.originGoodId)!;
-    const second = goods.find((g) => g.familyId && g.familyId !== first.familyId)!;
+    const [first, second] = positionGoods();
     await open('positions');
     const editor = page.getByTestId('position-editor');
     await editor.locator('input[name=position-name]').fill('本周推荐');
@@ -386,8 +435,15 @@ describe('administrator workflows', () => {
     const shown = (await home()).positions.find((p) => p.id === positionId);
     expect(shown).toEqual({ id: positionId, name: '本周推荐', items: [expect.objectContaining({ goodId: second.familyId }), expect.objectContaining({ goodId: first.familyId })] });
 
+    // Opened afresh, the editor asks for the names of the position's goods in one request.
+    await open('positions');
+    const names = recordRequests(page, (r) => r.method() === 'GET' && new URL(r.url()).pathname.startsWith('/goods'));
     await row.getByRole('button', { name: '编辑' }).click();
     await editor.getByText(`编辑展示位 #${positionId}`).waitFor();
+    for (const g of [second, first]) await editor.getByTestId('position-good').filter({ hasText: `#${g.id}` }).filter({ hasText: g.name }).waitFor();
+    names.stop();
+    expect(names.requests.map((r) => new URL(r.url()).pathname)).toEqual(['/goods']);
+    expect(new URL(names.requests[0]!.url()).searchParams.get('ids')!.split(',').sort()).toEqual([second.id, first.id].sort());
     await editor.locator('input[name=position-name]').fill('本周推荐（改）');
     await editor.getByTestId('position-good').filter({ hasText: `#${second.id}` }).getByRole('button', { name: /^移除/ }).click();
     await Promise.all([answer(page, `/positions/${positionId}`, 200, 'PATCH'), editor.getByRole('button', { name: '保存' }).click()]);
@@ -405,14 +461,29 @@ describe('administrator workflows', () => {
 
   describe('category order', () => {
     const treeOrder = async () => ((await (await fetch(`${svc.url}/public/tree-order`)).json()) as { categories: Record<string, string[]> }).categories;
-    const rowIds = () => page.locator('[data-testid=sort-categories] tr').evaluateAll((rows: any[]) => rows.map((r) => r.getAttribute('data-id') as string));
+    const rows = () => page.locator('[data-testid=sort-categories] tr');
+    const rowIds = () => rows().evaluateAll((rs: any[]) => rs.map((r) => r.getAttribute('data-id') as string));
 
-    /** Runs `act`, expecting exactly one PATCH /categories/sort with this body, and no other category write. */
-    async function oneSortRequest(act: () => Promise<void>, parentId: string | null, ids: string[]) {
-      const rec = recordRequests(page, (r) => r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/categories'));
-      // The answer, then the list read again after it.
-      await Promise.all([answer(page, '/categories/sort', 200, 'PATCH'), answer(page, '/categories', 200, 'GET'), act()]);
+    /** The sorting page on its categories tab, showing the children of `parentId` (null: the top level) in this order. */
+    async function openCategories(parentId: string | null, ids: string[]) {
+      await open('sorting');
+      await page.getByRole('button', { name: '类目', exact: true }).click();
+      if (parentId !== null) await page.getByTestId('sort-category-parent').selectOption(parentId);
       await waitForOrder('sort-categories', ids);
+    }
+
+    /**
+     * Runs `act`, expecting exactly one PATCH /categories/sort with this body and no other category
+     * request: the page shows the order the answer says was saved, without reading the list again.
+     */
+    async function oneSortRequest(act: () => Promise<void>, parentId: string | null, ids: string[]) {
+      const rec = recordRequests(page, (r) => new URL(r.url()).pathname.startsWith('/categories'));
+      const [saved] = await Promise.all([answer(page, '/categories/sort', 200, 'PATCH'), act()]);
+      expect(await saved.json()).toEqual({ parentId, ids });
+      await page.getByText('顺序已保存').waitFor();
+      await waitForOrder('sort-categories', ids);
+      // A request the page makes after any it would have made on the answer: then none is missed.
+      await page.evaluate(`fetch('/auth/me', { credentials: 'include' }).then((r) => r.status)`);
       rec.stop();
       expect(rec.requests.map((r) => `${r.method()} ${new URL(r.url()).pathname}`)).toEqual(['PATCH /categories/sort']);
       expect(rec.requests[0]!.postDataJSON()).toEqual({ parentId, ids });
@@ -420,44 +491,94 @@ describe('administrator workflows', () => {
     }
 
     it('moves a top-level category down with the button: one request with the full order', async () => {
-      await open('sorting');
-      await page.getByRole('button', { name: '类目', exact: true }).click();
-      await page.locator('[data-testid=sort-categories] tr').first().waitFor();
-      const ids = await rowIds();
-      expect(ids).toEqual((await treeOrder()).root);
+      const ids = (await treeOrder()).root!;
+      await openCategories(null, ids);
       const next = [ids[1]!, ids[0]!, ...ids.slice(2)];
-      await oneSortRequest(() => page.locator('[data-testid=sort-categories] tr').first().getByRole('button', { name: /^下移/ }).click(), null, next);
+      await oneSortRequest(() => rows().first().getByRole('button', { name: /^下移/ }).click(), null, next);
       await shot(page, 'admin-wf-sort-categories-button');
     });
 
-    it('reorders the children of a category by drag and drop: one request with the full order', async () => {
+    it('reorders the children of a category by drag and drop from the handle only: one request with the full order', async () => {
       const before = await treeOrder();
       const parentId = Object.keys(before).filter((k) => k !== 'root').sort((a, b) => before[b]!.length - before[a]!.length)[0]!;
       const ids = before[parentId]!;
       expect(ids.length).toBeGreaterThan(2);
-      await page.getByTestId('sort-category-parent').selectOption(parentId);
-      await waitForOrder('sort-categories', ids);
-      const rows = page.locator('[data-testid=sort-categories] tr');
+      // The children are asked for by parent, not picked out of the whole tree.
+      const lists = recordRequests(page, (r) => r.method() === 'GET' && new URL(r.url()).pathname === '/categories');
+      await openCategories(parentId, ids);
+      lists.stop();
+      expect(lists.requests.map((r) => new URL(r.url()).searchParams.get('parentId'))).toContain(parentId);
+      await expect(rowIds()).resolves.toEqual(ids);
       const to = ids.length - 1;
-      const next = [...ids.slice(1, to + 1), ids[0]!, ...ids.slice(to + 1)];
-      await oneSortRequest(() => rows.first().getByTestId('drag-handle').dragTo(rows.nth(to)), parentId, next);
+
+      // Pressed on a handle but released elsewhere with no drag: a drag from a row's text is no move.
+      // (Any request it made would be recorded before the button's below.)
+      await rows().first().getByTestId('drag-handle').dispatchEvent('mousedown');
+      await page.locator('body').dispatchEvent('mouseup');
+      const rec = recordRequests(page, (r) => r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/categories'));
+      await rows().first().locator('td').nth(1).dragTo(rows().nth(to));
+      const swapped = [ids[1]!, ids[0]!, ...ids.slice(2)];
+      await oneSortRequest(() => rows().first().getByRole('button', { name: /^下移/ }).click(), parentId, swapped);
+      rec.stop();
+      expect(rec.requests.map((r) => r.postDataJSON())).toEqual([{ parentId, ids: swapped }]);
+
+      const next = [...swapped.slice(1, to + 1), swapped[0]!, ...swapped.slice(to + 1)];
+      await oneSortRequest(() => rows().first().getByTestId('drag-handle').dragTo(rows().nth(to)), parentId, next);
       await shot(page, 'admin-wf-sort-categories-drag');
     });
   });
 
   it('rebuilds a projection from the page and waits until it runs again with a newer lastRebuildAt', async () => {
     const name = 'positions';
-    const before = (await api.get<{ items: { name: string; lastRebuildAt: string | null }[] }>('/projections')).items.find((x) => x.name === name)!;
+    type Projection = { name: string; state: string; lastRebuildAt: string | null };
+    const before = (await api.get<{ items: Projection[] }>('/projections')).items.find((x) => x.name === name)!;
+    // The database's clock, which stamps lastRebuildAt: the rebuild finishes after this.
+    const asked: Date = (await svc.db.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]!.now;
     await open('projections');
     const row = page.locator(`[data-testid=projection-row][data-name="${name}"]`);
     await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), row.getByRole('button', { name: '重建' }).click()]);
     await page.getByTestId('rebuild-done').filter({ hasText: name }).waitFor();
     await row.getByTestId('projection-state').getByText('运行中').waitFor();
+    await row.getByRole('button', { name: '重建', exact: true }).waitFor();
     await shot(page, 'admin-wf-projections');
-    const after = (await api.get<{ items: { name: string; state: string; lastRebuildAt: string | null }[] }>('/projections')).items.find((x) => x.name === name)!;
+    const after = (await api.get<{ items: Projection[] }>('/projections')).items.find((x) => x.name === name)!;
     expect(after.state).toBe('running');
+    // From what it was (null on a fresh service) to a time after the request.
     expect(after.lastRebuildAt).not.toBeNull();
-    if (before.lastRebuildAt) expect(new Date(after.lastRebuildAt!).getTime()).toBeGreaterThan(new Date(before.lastRebuildAt).getTime());
+    expect(after.lastRebuildAt).not.toBe(before.lastRebuildAt);
+    expect(new Date(after.lastRebuildAt!).getTime()).toBeGreaterThanOrEqual(asked.getTime());
+    if (before.lastRebuildAt !== null) expect(new Date(after.lastRebuildAt!).getTime()).toBeGreaterThan(new Date(before.lastRebuildAt).getTime());
     expect(await row.getByTestId('projection-rebuilt-at').textContent()).not.toBe('—');
+  });
+
+  it('a rebuild that ends with the projection failed is shown as failed, and the page stops waiting', async () => {
+    const name = 'positions';
+    const initial = (await api.get<{ items: { name: string; lastRebuildAt: string | null }[] }>('/projections')).items.find((x) => x.name === name)!.lastRebuildAt;
+    await open('projections');
+    const row = page.locator(`[data-testid=projection-row][data-name="${name}"]`);
+    // A poison event is not something this catalog has: once the rebuild was asked for (the real
+    // projection is rebuilding, or has rebuilt), the answers say it failed, as the runner records it.
+    await page.route(
+      (u) => u.pathname === '/projections',
+      async (route) => {
+        const real = await route.fetch();
+        const body = (await real.json()) as { items: { name: string; state: string; lastRebuildAt: string | null; lastError: unknown }[] };
+        for (const x of body.items) {
+          if (x.name === name && (x.state === 'rebuilding' || x.lastRebuildAt !== initial)) Object.assign(x, { state: 'failed', lastError: { message: 'poison event 42', during: 'rebuild' } });
+        }
+        await route.fulfill({ response: real, json: body });
+      },
+    );
+    try {
+      await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), row.getByRole('button', { name: '重建' }).click()]);
+      await page.getByTestId('rebuild-failed').filter({ hasText: name }).filter({ hasText: 'poison event 42' }).waitFor();
+      await row.getByRole('button', { name: '重建', exact: true }).waitFor();
+      await expect(row.getByRole('button', { name: '重建', exact: true }).isEnabled()).resolves.toBe(true);
+      await row.getByTestId('projection-state').getByText('失败').waitFor();
+      expect(await page.getByTestId('rebuild-done').count()).toBe(0);
+      await shot(page, 'admin-wf-projection-rebuild-failed');
+    } finally {
+      await page.unroute((u) => u.pathname === '/projections');
+    }
   });
 });

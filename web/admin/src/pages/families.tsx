@@ -15,7 +15,6 @@ interface Family {
 }
 
 const queryId = () => new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('id');
-const DIMS: [keyof Key, string][] = [['size', '尺码'], ['color', '颜色'], ['printCount', '印花面数'], ['craft', '工艺'], ['logistics', '物流']];
 
 export function FamiliesPage() {
   const [page, setPage] = useState(1);
@@ -128,7 +127,7 @@ function Matrix({ fam, onChanged }: { fam: Family; onChanged: () => void }) {
       <div className="row" style={{ margin: '12px 0' }}>
         {(['printCount', 'craft', 'logistics'] as const).map((d) => (
           <label key={d} style={{ flexDirection: 'row', alignItems: 'center' }}>
-            {DIMS.find((x) => x[0] === d)![1]}
+            {DIM_LABEL[d]}
             <select data-testid={`matrix-${d}`} value={pick[d]} onChange={(e) => setPick({ ...pick, [d]: e.target.value })}>
               {dims[d].map((v) => <option key={v}>{v}</option>)}
             </select>
@@ -190,6 +189,7 @@ function PriceCell({ price, overridden, disabled, onSet, onClear, testId }: { pr
 interface GoodHit { id: string; name: string; originGoodId: string | null }
 interface LinkHit { id: string; name: string; delisted: boolean; family: { id: string } | null }
 
+/** The prices the API takes (src/catalog/families/routes.ts `money`). */
 const MONEY = /^\d{1,10}(\.\d{1,4})?$/;
 const noValues = (): Record<Dimension, string[]> => ({ size: [], color: [], printCount: [], craft: [], logistics: [] });
 const fmtValues = (v: unknown) => (Array.isArray(v) ? (v.length ? v.join('/') : '—') : String(v));
@@ -325,10 +325,18 @@ const EVENT_LABEL: Record<string, string> = {
   FamilyMergedInto: '并入其他系列', FamilyDeleted: '删除',
 };
 
-/** The commands recorded as the events' "why". */
+/**
+ * The commands recorded as the events' "why" (the `name` of src/catalog/** commands, the
+ * organisation's and the synchronisation's own).
+ */
 const WHY_LABEL: Record<string, string> = {
-  Organise: '整理', CreateFamily: '新建系列', UpdateFamily: '修改系列', DeleteFamily: '删除系列', AddFamilyMember: '添加链接', RemoveFamilyMember: '移除链接',
-  AddCustomMember: '添加自定义成员', RemoveCustomMember: '移除自定义成员', SetPriceOverride: '设置覆盖价', RemovePriceOverride: '清除覆盖价', UpdateLinkTags: '修改链接标签',
+  Organise: '整理', AutoGroup: '自动分组',
+  CreateFamily: '新建系列', UpdateFamily: '修改系列', DeleteFamily: '删除系列', AddFamilyMember: '添加链接', RemoveFamilyMember: '移除链接',
+  AddCustomMember: '添加自定义成员', RemoveCustomMember: '移除自定义成员', SetPriceOverride: '设置覆盖价', RemovePriceOverride: '清除覆盖价',
+  UpdateLinkTags: '修改链接标签', RestoreAutoLinkTags: '恢复自动标签',
+  CreateGood: '新建商品', UpdateGood: '修改商品', DeleteGood: '删除商品', SetGoodOrigins: '修改合并链接',
+  SyncCategories: '同步类目', SyncOriginGoods: '同步商品链接', SyncDetails: '同步链接详情',
+  SortCategories: '类目排序', SortCountries: '国家排序', SortTags: '标签排序',
 };
 
 function describeData(data: Record<string, unknown>): string {
@@ -359,7 +367,7 @@ function History({ id }: { id: string }) {
               <td>{fmtTime(e.at)}</td>
               <td data-testid="history-type">{EVENT_LABEL[e.type] ?? e.type}</td>
               <td>{e.by}</td>
-              <td title={e.why}>{WHY_LABEL[e.why] ?? e.why}</td>
+              <td title={e.why} data-testid="history-why">{WHY_LABEL[e.why] ?? e.why}</td>
               <td className="muted">{describeData(e.data)}</td>
               <td style={{ whiteSpace: 'nowrap' }}><button className="link" onClick={() => setAt(e.at)}>查看此时</button></td>
             </tr>

@@ -181,8 +181,11 @@ function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
   const [originId, setOriginId] = useState('');
   const a = useAction();
   const o = useAction();
+  // The form starts as the loaded good. Later answers (a save, a merged link) bring only the links
+  // into it: the other fields may hold edits not saved yet.
   useEffect(() => {
-    if (g.data) setForm(g.data);
+    const d = g.data;
+    if (d) setForm((f) => (f ? { ...f, secondaryOriginGoodIds: d.secondaryOriginGoodIds } : d));
   }, [g.data]);
   const secondary = g.data?.secondaryOriginGoodIds ?? [];
   const names = useNames('origin-goods', secondary);
@@ -195,31 +198,29 @@ function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
         name: form.name, description: form.description, image: form.image, goodPriority: Number(form.goodPriority) || 0, tagIds: form.tagIds,
       });
       if (r && typeof r === 'object' && 'id' in r) {
+        // Saved: the form shows the good as the server keeps it (names normalised).
         g.setData(r);
+        setForm(r);
         rememberName('goods', r.id, r.name);
       }
       onSaved();
     }, '已保存');
-  // PUT /goods/:id/origins takes the full list of secondary links.
+  // PUT /goods/:id/origins takes the full list of secondary links and answers the good as saved.
   const setOrigins = (ids: string[], ok: string) =>
-    o.run(async () => {
-      const r = await api.request<Good>('PUT', `/goods/${id}/origins`, { secondaryOriginGoodIds: ids });
-      g.setData(r);
-      setForm((f) => f && { ...f, secondaryOriginGoodIds: r.secondaryOriginGoodIds });
-    }, ok);
+    o.run(async () => g.setData(await api.request<Good>('PUT', `/goods/${id}/origins`, { secondaryOriginGoodIds: ids })), ok);
   const unsaved = form.image !== saved.image;
   return (
     <div className="card" data-testid="good-editor">
       <h2>编辑商品 #{id} {!saved.originGoodId && <span className="badge amber">自定义</span>}</h2>
       <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
-        <label>名称<input name="name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} /></label>
-        <label>优先级（越大越靠前）<input name="goodPriority" type="number" value={form.goodPriority} onChange={(e) => setForm({ ...form, goodPriority: e.target.value as unknown as number })} /></label>
+        <label>名称<input name="name" value={form.name} onChange={(e) => { const name = e.target.value; setForm((f) => f && { ...f, name }); }} /></label>
+        <label>优先级（越大越靠前）<input name="goodPriority" type="number" value={form.goodPriority} onChange={(e) => { const v = e.target.value; setForm((f) => f && { ...f, goodPriority: v as unknown as number }); }} /></label>
         <ImageField image={form.image} onChange={(image) => setForm((f) => f && { ...f, image })} />
         {unsaved && <span className="muted">图片已更改，尚未保存</span>}
       </div>
-      <label style={{ marginTop: 8 }}>描述<textarea rows={3} value={form.description ?? ''} onChange={(e) => setForm({ ...form, description: e.target.value || null })} /></label>
+      <label style={{ marginTop: 8 }}>描述<textarea rows={3} value={form.description ?? ''} onChange={(e) => { const description = e.target.value || null; setForm((f) => f && { ...f, description }); }} /></label>
       <h2>标签</h2>
-      <TagPicker value={form.tagIds} onChange={(tagIds) => setForm({ ...form, tagIds })} />
+      <TagPicker value={form.tagIds} onChange={(tagIds) => setForm((f) => f && { ...f, tagIds })} />
       <div className="row" style={{ marginTop: 12 }}>
         <button disabled={a.busy} onClick={save} data-testid="good-save">保存</button>
         <Status a={a} />
@@ -256,7 +257,8 @@ function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
           <form className="row" style={{ flex: 1, flexWrap: 'nowrap' }} onSubmit={(e) => {
             e.preventDefault();
             const lid = originId.trim();
-            if (lid) void setOrigins([...secondary, lid], '已添加合并链接').then(() => setOriginId(''));
+            // Cleared only once added: after an error the id stays to be corrected.
+            if (lid) void setOrigins([...secondary, lid], '已添加合并链接').then((ok) => ok && setOriginId(''));
           }}>
             <input placeholder="或输入链接 ID" value={originId} onChange={(e) => setOriginId(e.target.value)} style={{ width: 150 }} />
             <button type="submit" className="secondary" disabled={o.busy || !originId.trim()}>按 ID 添加</button>
@@ -320,9 +322,10 @@ const dimLabel = (d: string) => DIM_LABEL[d as Dimension] ?? d;
 
 /**
  * The good made from a link, or POST /goods {originGoodId} to make it. A link has at most one: when
- * another administrator made it meanwhile, the 409 GOOD.EXISTS_FOR_LINK names it.
+ * another administrator made it meanwhile, the 409 GOOD.EXISTS_FOR_LINK names it, and the link is
+ * read again so the box shows that good instead of offering to create one.
  */
-function LinkGood({ linkId, good, onCreated }: { linkId: string; good: { id: string; name: string } | null; onCreated: () => void }) {
+function LinkGood({ linkId, good, onChanged }: { linkId: string; good: { id: string; name: string } | null; onChanged: () => void }) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ kind: 'exists' | 'error'; goodId?: string; message?: string } | null>(null);
   const create = async () => {
@@ -330,12 +333,14 @@ function LinkGood({ linkId, good, onCreated }: { linkId: string; good: { id: str
     setResult(null);
     try {
       await api.request<Good>('POST', '/goods', { originGoodId: linkId });
-      onCreated();
+      onChanged();
     } catch (e) {
       const err = e as ApiError;
       const existing = (err.details as { goodId?: string } | undefined)?.goodId;
-      if (err.code === 'GOOD.EXISTS_FOR_LINK') setResult({ kind: 'exists', ...(existing ? { goodId: existing } : {}), message: err.message });
-      else setResult({ kind: 'error', message: errorText(err) });
+      if (err.code === 'GOOD.EXISTS_FOR_LINK') {
+        setResult({ kind: 'exists', ...(existing ? { goodId: existing } : {}), message: err.message });
+        onChanged();
+      } else setResult({ kind: 'error', message: errorText(err) });
     } finally {
       setBusy(false);
     }
@@ -375,7 +380,7 @@ function LinkTags({ id, onSaved }: { id: string; onSaved: () => void }) {
         {d.parsed ? <span className="muted">解析：{d.parsed.country} / {d.parsed.productName} / {d.parsed.sku} / {d.parsed.logistics}</span> : <span className="badge red">未解析</span>}
         {d.family ? <a href={`#/families?id=${d.family.id}`}>系列（{d.family.memberCount} 个成员）</a> : <span className="muted">未归入系列</span>}
       </div>
-      <LinkGood linkId={id} good={d.good} onCreated={() => { l.reload(); onSaved(); }} />
+      <LinkGood linkId={id} good={d.good} onChanged={() => { l.reload(); onSaved(); }} />
       <p>标签来源：<span data-testid="tags-source">{d.tagsManual ? <span className="badge amber">人工接管</span> : <span className="badge">自动派生</span>}</span>
         {d.tagsMissing && d.tagsMissing.length > 0 && <span className="error"> 缺少维度：{d.tagsMissing.map(dimLabel).join('、')}</span>}</p>
       <TagPicker value={tagIds} onChange={setTagIds} />

@@ -1,8 +1,8 @@
 import type React from 'react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, SearchPicker, Status, rememberName, useAction, useLoad, useNames } from './common';
-import { loadTagVocabulary, type Tag, type TagGroup } from './tags';
+import { ErrorLine, SearchPicker, Status, compareIds, rememberName, useAction, useLoad, useNames } from './common';
+import { DIMENSIONS, DIM_LABEL, loadTagVocabulary, type Tag, type TagGroup } from './tags';
 
 function move<T>(xs: T[], i: number, d: -1 | 1): T[] {
   const j = i + d;
@@ -29,6 +29,16 @@ function SortList<T extends { id: string; name: string }>({ items, onOrder, busy
   const [over, setOver] = useState<number | null>(null);
   // A row drags only when the drag began on its handle: the rest of the row stays selectable text.
   const fromHandle = useRef(false);
+  // Released anywhere (also off the handle, with no drag begun): the next drag must start on a handle again.
+  useEffect(() => {
+    const release = () => (fromHandle.current = false);
+    document.addEventListener('pointerup', release);
+    document.addEventListener('mouseup', release);
+    return () => {
+      document.removeEventListener('pointerup', release);
+      document.removeEventListener('mouseup', release);
+    };
+  }, []);
   const end = () => { setDragging(null); setOver(null); fromHandle.current = false; };
   const drop = (to: number) => {
     const from = dragging;
@@ -57,7 +67,7 @@ function SortList<T extends { id: string; name: string }>({ items, onOrder, busy
             onDragEnd={end}
           >
             <td style={{ width: 64, whiteSpace: 'nowrap' }} className="muted">
-              <span className="handle" data-testid="drag-handle" title="拖动以排序" onMouseDown={() => (fromHandle.current = true)} onMouseUp={() => (fromHandle.current = false)}>⠿</span> {i + 1}
+              <span className="handle" data-testid="drag-handle" title="拖动以排序" onMouseDown={() => (fromHandle.current = true)}>⠿</span> {i + 1}
             </td>
             <td>{x.name} {extra?.(x)}</td>
             <td style={{ width: 110, whiteSpace: 'nowrap' }}>
@@ -72,7 +82,9 @@ function SortList<T extends { id: string; name: string }>({ items, onOrder, busy
 }
 
 interface Country { id: string; name: string; code: string; sortOrder: number }
-interface Category { id: string; parentId: string | null; name: string; sortOrder: number; level: number }
+interface Category { id: string; parentId: string | null; name: string; sortOrder: number }
+
+const bySortOrder = (x: { id: string; sortOrder: number }, y: { id: string; sortOrder: number }) => x.sortOrder - y.sortOrder || compareIds(x.id, y.id);
 
 export function SortingPage() {
   const [tab, setTab] = useState<'countries' | 'categories' | 'tags'>('countries');
@@ -108,23 +120,40 @@ function CountrySort() {
   );
 }
 
+/**
+ * One parent's children in order: the parents to choose from come from the whole tree (read once),
+ * the children from `GET /categories?parentId=`.
+ */
 function CategorySort() {
-  const c = useLoad<Page<Category>>('/categories?pageSize=1000');
+  const tree = useLoad<Page<Category>>('/categories?pageSize=1000');
   const [parent, setParent] = useState<string>('');
-  const a = useAction();
-  const all = c.data?.items ?? [];
-  const byOrder = (x: Category, y: Category) => x.sortOrder - y.sortOrder || Number(x.id) - Number(y.id);
-  const childrenOf = (pid: string) => all.filter((x) => (x.parentId ?? '') === pid).sort(byOrder);
-  const siblings = childrenOf(parent);
   // Parents (categories with children) in tree order, indented by depth.
-  const parents: { c: Category; depth: number }[] = [];
-  const walk = (pid: string, depth: number) => {
-    for (const x of childrenOf(pid)) {
-      if (all.some((y) => y.parentId === x.id)) parents.push({ c: x, depth });
-      walk(x.id, depth + 1);
+  const parents = useMemo(() => {
+    const byParent = new Map<string, Category[]>();
+    for (const x of tree.data?.items ?? []) {
+      const k = x.parentId ?? '';
+      const xs = byParent.get(k);
+      if (xs) xs.push(x);
+      else byParent.set(k, [x]);
     }
+    const out: { c: Category; depth: number }[] = [];
+    const seen = new Set<string>();
+    const walk = (pid: string, depth: number) => {
+      for (const x of [...(byParent.get(pid) ?? [])].sort(bySortOrder)) {
+        if (seen.has(x.id)) continue;
+        seen.add(x.id);
+        if (byParent.has(x.id)) out.push({ c: x, depth });
+        walk(x.id, depth + 1);
+      }
+    };
+    walk('', 0);
+    return out;
+  }, [tree.data]);
+  // A saved order: the parents list follows it too.
+  const onSaved = (ids: string[]) => {
+    const at = new Map(ids.map((id, k) => [id, k]));
+    tree.setData((t) => t && { ...t, items: t.items.map((x) => (at.has(x.id) ? { ...x, sortOrder: at.get(x.id)! } : x)) });
   };
-  if (all.length) walk('', 0);
   return (
     <div className="card">
       <div className="row">
@@ -136,15 +165,43 @@ function CategorySort() {
         </label>
         <span className="muted">拖动 ⠿ 或用 ↑/↓ 调整顺序，每次调整即保存。</span>
       </div>
-      <ErrorLine error={c.error} />
-      <Status a={a} />
-      <SortList testId="sort-categories" items={siblings} busy={a.busy}
-        onOrder={(next) => a.run(async () => {
-          // One request with the full new order of this parent's children.
-          c.setData({ ...c.data!, items: all.map((x) => { const k = next.findIndex((y) => y.id === x.id); return k < 0 ? x : { ...x, sortOrder: k }; }) });
-          await api.request('PATCH', '/categories/sort', { parentId: parent || null, ids: next.map((x) => x.id) });
-        }, '顺序已保存').then(c.reload)} />
+      <ErrorLine error={tree.error} />
+      <CategoryChildren key={parent} parentId={parent || null} onSaved={onSaved} />
     </div>
+  );
+}
+
+/** A move sends the full new order of the children and shows the order the answer says was saved. */
+function CategoryChildren({ parentId, onSaved }: { parentId: string | null; onSaved: (ids: string[]) => void }) {
+  const c = useLoad<Page<Category>>(`/categories?parentId=${parentId ?? 'root'}&pageSize=1000`);
+  const a = useAction();
+  if (c.error) return <ErrorLine error={c.error} />;
+  if (!c.data) return <p className="muted">加载中…</p>;
+  const shown = c.data;
+  const onOrder = (next: Category[]) =>
+    void a.run(async () => {
+      c.setData({ ...shown, items: next });
+      try {
+        const saved = await api.request<{ parentId: string | null; ids: string[] }>('PATCH', '/categories/sort', { parentId, ids: next.map((x) => x.id) });
+        const byId = new Map(shown.items.map((x) => [x.id, x]));
+        const items = saved.ids.flatMap((id, k) => {
+          const x = byId.get(id);
+          return x ? [{ ...x, sortOrder: k }] : [];
+        });
+        // A child made elsewhere meanwhile, which this page does not know: read the list again.
+        if (items.length !== saved.ids.length) c.reload();
+        else c.setData({ ...shown, items, total: items.length });
+        onSaved(saved.ids);
+      } catch (e) {
+        c.setData(shown);
+        throw e;
+      }
+    }, '顺序已保存');
+  return (
+    <>
+      <Status a={a} />
+      <SortList testId="sort-categories" items={c.data.items} busy={a.busy} onOrder={onOrder} />
+    </>
   );
 }
 
@@ -155,7 +212,7 @@ function TagSort() {
   const load = () => loadTagVocabulary(true).then((x) => { setV(x); setGroup((g) => g || x.groups[0]?.id || ''); });
   useEffect(() => { void load(); }, []);
   if (!v) return <div className="muted">加载中…</div>;
-  const sorted = [...v.tags].sort((x, y) => x.sortOrder - y.sortOrder || Number(x.id) - Number(y.id));
+  const sorted = [...v.tags].sort(bySortOrder);
   const inGroup = sorted.filter((t) => (t.groupId ?? '') === group);
   return (
     <div className="card">
@@ -177,7 +234,8 @@ function TagSort() {
   );
 }
 
-const GROUP_DIMENSIONS: [string, string][] = [['', '无（普通标签）'], ['size', '尺码'], ['color', '颜色'], ['printCount', '印花面数'], ['craft', '工艺'], ['logistics', '物流']];
+const GROUP_DIMENSIONS: [string, string][] = [['', '无（普通标签）'], ...DIMENSIONS.map((d): [string, string] => [d, DIM_LABEL[d]])];
+/** The colours the API takes (src/catalog/tags/requests.ts): #rgb, #rrggbb or #rrggbbaa. */
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
 export function TagGroupsPage() {
@@ -198,7 +256,7 @@ export function TagGroupsPage() {
       </form>
       <ErrorLine error={g.error} />
       {g.data?.items.map((grp) => (
-        <TagGroupCard key={grp.id} grp={grp} tags={v?.tags.filter((t) => t.groupId === grp.id).sort((x, y) => x.sortOrder - y.sortOrder || Number(x.id) - Number(y.id)) ?? []} onChanged={refresh} />
+        <TagGroupCard key={grp.id} grp={grp} tags={v?.tags.filter((t) => t.groupId === grp.id).sort(bySortOrder) ?? []} onChanged={refresh} />
       ))}
     </>
   );
@@ -258,7 +316,7 @@ function TagGroupCard({ grp, tags, onChanged }: { grp: TagGroup; tags: Tag[]; on
             <input type="color" aria-label="选择颜色" value={HEX.test(editing.color) && editing.color.length === 7 ? editing.color : '#000000'} onChange={(e) => setEditing({ ...editing, color: e.target.value })} style={{ padding: 0, width: 36, height: 32 }} />
             <input name="tag-color" placeholder="#ff0000，留空为无颜色" value={editing.color} onChange={(e) => setEditing({ ...editing, color: e.target.value.trim() })} style={{ width: 150 }} />
           </label>
-          {!colorOk && <span className="error">颜色须为 #rgb 或 #rrggbb</span>}
+          {!colorOk && <span className="error">颜色须为 #rgb、#rrggbb 或 #rrggbbaa</span>}
           <button type="submit" disabled={a.busy || !editing.name.trim() || !colorOk}>保存标签</button>
           <button type="button" className="secondary" onClick={() => setEditing(null)}>取消</button>
         </form>

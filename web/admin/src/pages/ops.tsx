@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type Page } from '../api';
 import { ErrorLine, Status, fmtTime, useAction, useLoad } from './common';
+import { DIM_LABEL, type Dimension } from './tags';
 
 interface Run {
   runId: string;
@@ -125,8 +126,6 @@ function Counts({ counts }: { counts: Record<string, number> }) {
   );
 }
 
-const DIM_LABEL: Record<string, string> = { size: '尺码', color: '颜色', printCount: '印花面数', craft: '工艺', logistics: '物流' };
-
 interface Report {
   parsed: number; derived: number; attached: number; created: number; merged: number; unchanged: number;
   unparseable: { id: string; name: string }[];
@@ -149,33 +148,97 @@ const PHASE: Record<string, string> = { parse: '解析链接名称、派生标�
 export function OrganisePage() {
   const [report, setReport] = useState<Report | null>(null);
   const [status, setStatus] = useState<OrganiseStatus | null>(null);
+  const [statusLoaded, setStatusLoaded] = useState(false);
+  // After a click: the startedAt of the run the page knew then. A status of that run (or older) is
+  // not the run just asked for, however late it arrives; meanwhile the card says the run is starting.
+  const previous = useRef<{ startedAt: string | null } | null>(null);
+  const [starting, setStarting] = useState(false);
   const a = useAction();
   const stats: [keyof Report, string][] = [['parsed', '已解析'], ['derived', '已派生标签'], ['attached', '已归入系列'], ['created', '新建系列'], ['merged', '合并'], ['unchanged', '未变']];
   // The report comes with the answer to the POST; meanwhile (and when the page opens on a run
   // started elsewhere) the status endpoint gives the phase and the progress.
-  const running = a.busy || status?.state === 'running';
+  const running = a.busy || starting || status?.state === 'running';
+  const keepPolling = useRef(running);
+  keepPolling.current = running;
+  const alive = useRef(true);
+  const polling = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const wake = useRef<() => void>(undefined);
+  // One request at a time: the next is asked for 500 ms after the previous answer, while running.
+  const poll = useCallback(async () => {
+    if (polling.current) return;
+    polling.current = true;
+    try {
+      for (;;) {
+        try {
+          const st = await api.get<OrganiseStatus>('/product-families/organize/status');
+          if (!alive.current) return;
+          const p = previous.current;
+          const stale = p !== null && (!st.startedAt || (p.startedAt !== null && new Date(st.startedAt) <= new Date(p.startedAt)));
+          if (!stale) {
+            previous.current = null;
+            setStarting(false);
+            setStatus(st);
+          }
+        } catch {
+          /* keep the last known status; the next poll tries again */
+        }
+        if (!alive.current) return;
+        setStatusLoaded(true);
+        if (!keepPolling.current) return;
+        await new Promise<void>((r) => {
+          wake.current = r;
+          timer.current = setTimeout(r, 500);
+        });
+        if (!alive.current) return;
+      }
+    } finally {
+      polling.current = false;
+    }
+  }, []);
   useEffect(() => {
-    let live = true;
-    const poll = () => api.get<OrganiseStatus>('/product-families/organize/status').then((st) => live && setStatus(st), () => undefined);
+    alive.current = true;
+    return () => {
+      alive.current = false;
+      clearTimeout(timer.current);
+      wake.current?.();
+    };
+  }, []);
+  useEffect(() => {
     void poll();
-    if (!running) return () => { live = false; };
-    const t = setInterval(poll, 500);
-    return () => { live = false; clearInterval(t); };
   }, [running]);
-  const start = (path: string, ok: string) => a.run(async () => setReport(await api.request<Report>('POST', path)), ok);
+  const start = (path: string, ok: string) => {
+    previous.current = { startedAt: status?.startedAt ?? null };
+    setStarting(true);
+    return a.run(async () => {
+      try {
+        setReport(await api.request<Report>('POST', path));
+      } catch (e) {
+        // No run of ours to wait for.
+        previous.current = null;
+        setStarting(false);
+        throw e;
+      }
+    }, ok);
+  };
   return (
     <>
       <div className="card row">
-        <button disabled={running} onClick={() => start('/product-families/organize', '整理完成')}>
+        <button disabled={running || !statusLoaded} onClick={() => start('/product-families/organize', '整理完成')}>
           {running ? '整理中…' : '开始整理'}
         </button>
-        <button className="secondary" disabled={running} onClick={() => start('/product-families/auto-group', '分组完成')}>
+        <button className="secondary" disabled={running || !statusLoaded} onClick={() => start('/product-families/auto-group', '分组完成')}>
           仅自动分组
         </button>
         <Status a={a} />
       </div>
-      {status && status.state !== 'idle' && (
+      {starting ? (
         <div className="card" data-testid="organise-status">
+          <h2>正在整理… <StateBadge s="running" /></h2>
+          <div className="muted">等待本次整理开始</div>
+        </div>
+      ) : status && status.state !== 'idle' && (
+        <div className="card" data-testid="organise-status" data-started-at={status.startedAt ?? undefined}>
           <h2>
             {status.state === 'running' ? `正在${PHASE[status.phase ?? ''] ?? '整理'}` : '上次整理'} <StateBadge s={status.state} />
           </h2>
@@ -202,7 +265,7 @@ export function OrganisePage() {
               <>
                 <h2>标签不完整（{report.incomplete.length}）</h2>
                 <table><thead><tr><th>链接 ID</th><th>名称</th><th>缺少维度</th></tr></thead><tbody>
-                  {report.incomplete.map((u) => <tr key={u.id}><td><a href={`#/links?id=${u.id}`}>{u.id}</a></td><td>{u.name}</td><td>{u.missing.map((d) => DIM_LABEL[d] ?? d).join('、')}</td></tr>)}
+                  {report.incomplete.map((u) => <tr key={u.id}><td><a href={`#/links?id=${u.id}`}>{u.id}</a></td><td>{u.name}</td><td>{u.missing.map((d) => DIM_LABEL[d as Dimension] ?? d).join('、')}</td></tr>)}
                 </tbody></table>
               </>
             )}
@@ -229,33 +292,51 @@ interface Projection {
 
 const PROJECTION_STATE: Record<string, [string, string]> = { running: ['运行中', 'green'], rebuilding: ['重建中', 'amber'], stopped: ['已停止', ''], failed: ['失败', 'red'] };
 
-const errorText = (e: unknown) => (e == null ? '' : typeof e === 'string' ? e : typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : JSON.stringify(e));
+/** A projection's lastError as text (the runner records an object with a message). */
+const lastErrorText = (e: unknown) => (e == null ? '' : typeof e === 'string' ? e : typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : JSON.stringify(e));
+
+/** A rebuild asked for here: the lastRebuildAt it started from, and whether the server has accepted it. */
+interface PendingRebuild { from: string | null; accepted: boolean }
+
+/**
+ * How a rebuild asked for here stands (API.md "Projections"): finished when the projection runs again
+ * with a newer lastRebuildAt; failed when it stopped or failed instead (or carries an error);
+ * otherwise still going. Nothing is judged before the server has accepted the request.
+ */
+function rebuildOutcome(x: Projection, p: PendingRebuild): 'waiting' | 'done' | 'failed' {
+  if (!p.accepted || x.state === 'rebuilding') return 'waiting';
+  if (x.state === 'failed' || x.state === 'stopped' || x.lastError != null) return 'failed';
+  if (x.state === 'running' && x.lastRebuildAt !== null && (p.from === null || new Date(x.lastRebuildAt) > new Date(p.from))) return 'done';
+  return 'waiting';
+}
 
 export function ProjectionsPage() {
   const p = useLoad<{ items: Projection[] }>('/projections');
   const a = useAction();
-  // Rebuilds asked for here, with the lastRebuildAt they started from: finished when the state is
-  // running again with a newer lastRebuildAt (API.md "Projections").
-  const [pending, setPending] = useState<Record<string, string | null>>({});
+  const [pending, setPending] = useState<Record<string, PendingRebuild>>({});
   const [rebuilt, setRebuilt] = useState<string[]>([]);
-  const done = (x: Projection) => x.state === 'running' && x.lastRebuildAt !== null && (pending[x.name] === null || new Date(x.lastRebuildAt) > new Date(pending[x.name]!));
-  const waiting = p.data?.items.some((x) => x.state === 'rebuilding' || (x.name in pending && !done(x)));
+  const [failed, setFailed] = useState<{ name: string; error: string }[]>([]);
+  const settle = (names: string[]) => setPending((m) => { const n = { ...m }; for (const k of names) delete n[k]; return n; });
   useEffect(() => {
-    const finished = p.data?.items.filter((x) => x.name in pending && done(x)) ?? [];
-    if (finished.length) {
-      setPending((m) => { const n = { ...m }; for (const x of finished) delete n[x.name]; return n; });
-      setRebuilt(finished.map((x) => x.name));
-    }
-    if (!waiting) return;
+    const items = p.data?.items ?? [];
+    const asked = items.filter((x) => pending[x.name]);
+    const done = asked.filter((x) => rebuildOutcome(x, pending[x.name]!) === 'done');
+    const bad = asked.filter((x) => rebuildOutcome(x, pending[x.name]!) === 'failed');
+    if (done.length || bad.length) settle([...done, ...bad].map((x) => x.name));
+    if (done.length) setRebuilt(done.map((x) => x.name));
+    if (bad.length) setFailed((f) => [...f.filter((y) => !bad.some((x) => x.name === y.name)), ...bad.map((x) => ({ name: x.name, error: lastErrorText(x.lastError) || (PROJECTION_STATE[x.state]?.[0] ?? x.state) }))]);
+    const waiting = items.some((x) => x.state === 'rebuilding' || (pending[x.name] && rebuildOutcome(x, pending[x.name]!) === 'waiting'));
+    if (!waiting && !(p.error && Object.keys(pending).length)) return;
     const t = setTimeout(p.reload, 500);
     return () => clearTimeout(t);
-  }, [p.data]);
+  }, [p.data, p.error]);
   return (
     <>
       <div className="row">
         <button className="secondary" onClick={p.reload}>刷新</button>
         <Status a={a} />
         {rebuilt.length > 0 && <span className="ok" data-testid="rebuild-done">重建完成：{rebuilt.join('、')}</span>}
+        {failed.map((f) => <span key={f.name} className="error" role="alert" data-testid="rebuild-failed">重建失败：{f.name}（{f.error}）</span>)}
       </div>
       <ErrorLine error={p.error} />
       <table data-testid="projections">
@@ -272,18 +353,20 @@ export function ProjectionsPage() {
               <td>{x.lagEvents}</td>
               <td>{x.lagSeconds}</td>
               <td data-testid="projection-rebuilt-at">{fmtTime(x.lastRebuildAt)}</td>
-              <td className="error">{errorText(x.lastError)}</td>
+              <td className="error">{lastErrorText(x.lastError)}</td>
               <td>
                 <button className="secondary" disabled={a.busy || x.state === 'rebuilding' || x.name in pending}
                   onClick={() => a.run(async () => {
                     setRebuilt([]);
-                    setPending((m) => ({ ...m, [x.name]: x.lastRebuildAt }));
+                    setFailed((f) => f.filter((y) => y.name !== x.name));
+                    setPending((m) => ({ ...m, [x.name]: { from: x.lastRebuildAt, accepted: false } }));
                     try {
                       await api.request('POST', `/projections/${encodeURIComponent(x.name)}/rebuild`);
                     } catch (e) {
-                      setPending((m) => { const n = { ...m }; delete n[x.name]; return n; });
+                      settle([x.name]);
                       throw e;
                     }
+                    setPending((m) => ({ ...m, [x.name]: { from: x.lastRebuildAt, accepted: true } }));
                     p.reload();
                   }, `已开始重建 ${x.name}`)}>
                   {x.name in pending ? '重建中…' : '重建'}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
+import { compareIds } from './common';
 
 export interface Tag { id: string; name: string; groupId: string | null; sortOrder: number; color: string | null }
 export interface TagGroup { id: string; name: string; dimension: string | null; tagCount: number }
@@ -53,6 +54,7 @@ export function TagPicker({ value, onChange }: { value: string[]; onChange: (ids
   );
 }
 
+/** The five dimensions of a family's price matrix and their labels: the one list the pages use. */
 export const DIMENSIONS = ['size', 'color', 'printCount', 'craft', 'logistics'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 export const DIM_LABEL: Record<Dimension, string> = { size: '尺码', color: '颜色', printCount: '印花面数', craft: '工艺', logistics: '物流' };
@@ -61,7 +63,7 @@ export const DIM_LABEL: Record<Dimension, string> = { size: '尺码', color: '�
 export function dimensionValues(v: { tags: Tag[]; groups: TagGroup[] }): Record<Dimension, string[]> {
   const out = Object.fromEntries(DIMENSIONS.map((d) => [d, [] as string[]])) as Record<Dimension, string[]>;
   const groupDim = new Map(v.groups.map((g) => [g.id, g.dimension]));
-  for (const t of [...v.tags].sort((a, b) => a.sortOrder - b.sortOrder || Number(a.id) - Number(b.id))) {
+  for (const t of [...v.tags].sort((a, b) => a.sortOrder - b.sortOrder || compareIds(a.id, b.id))) {
     const d = groupDim.get(t.groupId ?? '') as Dimension | null | undefined;
     if (d && out[d] && !out[d].includes(t.name)) out[d].push(t.name);
   }
