@@ -1,12 +1,10 @@
 /**
- * What the browser test files share: the clients built from this tree (once per jest run, however
- * many files ask), a real service with the demo catalog, Debian's Chromium through playwright-core,
- * registration and login through the admin UI, screenshots into test-results/, and waits on network
- * answers (never fixed sleeps).
+ * What the browser test files share: a real service (with the demo catalog) serving the clients
+ * that global set-up built from this tree, Debian's Chromium through playwright-core, registration
+ * and login through the admin UI, screenshots into test-results/, and waits on network answers
+ * (never fixed sleeps).
  */
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
 import { seedDemoCatalog } from '../../src/sync/demo';
@@ -15,89 +13,6 @@ import { ADMIN, startTestService, type TestService } from './service';
 export const ROOT = path.resolve(__dirname, '../..');
 export const SHOTS = path.join(ROOT, 'test-results');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const DIST = path.join(ROOT, 'dist', 'web');
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Whether process `pid` is alive (a process of another user counts: kill answers EPERM, not ESRCH). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
-const holderOf = (dir: string): number | null => {
-  try {
-    const pid = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-};
-
-/**
- * Takes the lock directory `lock`, which names its holder's pid: made aside with the pid in it,
- * then renamed into place (a rename onto a directory that has a pid in it fails), so a lock always
- * names its holder. A lock whose holder has died is broken; a live holder is waited for, however
- * slow its build.
- */
-async function takeLock(lock: string): Promise<void> {
-  for (const started = Date.now(); ; ) {
-    const mine = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    mkdirSync(mine);
-    writeFileSync(path.join(mine, 'pid'), String(process.pid));
-    try {
-      renameSync(mine, lock);
-      return;
-    } catch (e) {
-      rmSync(mine, { recursive: true, force: true });
-      if (!['EEXIST', 'ENOTEMPTY', 'ENOTDIR'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
-    }
-    const holder = holderOf(lock);
-    if (holder !== null && !alive(holder)) {
-      // Moved aside before it is removed: should another process have taken the lock since the pid
-      // was read, its lock is put back.
-      const aside = `${lock}.dead.${process.pid}.${randomBytes(4).toString('hex')}`;
-      try {
-        renameSync(lock, aside);
-        if (holderOf(aside) === holder) rmSync(aside, { recursive: true, force: true });
-        else renameSync(aside, lock);
-      } catch {
-        /* gone meanwhile, or taken again: try again */
-      }
-      continue;
-    }
-    if (Date.now() - started > 600_000) throw new Error(`${lock} held by process ${holder ?? '?'} for ten minutes`);
-    await pause(100);
-  }
-}
-
-/**
- * Builds both clients into dist/web, once per jest run: test files run in parallel workers and must
- * not empty the output directory under each other's service. A lock directory serialises them; a
- * marker names the run (TEST_RUN_ID, which global set-up sets) that built last.
- */
-export async function buildClientsOnce(): Promise<void> {
-  const run = process.env.TEST_RUN_ID;
-  if (!run) throw new Error('TEST_RUN_ID unset: run the tests through jest (global set-up names the run)');
-  const lock = path.join(ROOT, 'dist', '.web-build.lock');
-  const marker = path.join(DIST, '.built-for-test-run');
-  mkdirSync(path.dirname(lock), { recursive: true });
-  await takeLock(lock);
-  try {
-    if (existsSync(marker) && readFileSync(marker, 'utf8') === run) return;
-    const vite = path.join(ROOT, 'node_modules', '.bin', 'vite');
-    // Default API bases (same origin; /v2-api for the storefront), whatever VITE_* the shell has.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITE_')));
-    for (const app of ['admin', 'h5']) execFileSync(vite, ['build', '--config', `web/${app}/vite.config.mts`, '--logLevel', 'warn'], { cwd: ROOT, env, stdio: 'pipe' });
-    writeFileSync(marker, run);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
 
 export interface BrowserSession {
   svc: TestService;
@@ -107,14 +22,10 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/**
- * Clients built, a service (with the demo catalog unless `demo` is false) and nobody registered, a
- * browser page on it. `env` configures the service.
- */
+/** A service (with the demo catalog unless `demo` is false) and nobody registered, a browser page on it. `env` configures the service. */
 export async function startBrowserSession(opts: { env?: Record<string, string>; demo?: boolean } = {}): Promise<BrowserSession> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
   mkdirSync(SHOTS, { recursive: true });
-  await buildClientsOnce();
   const svc = await startTestService({ login: false, ...(opts.env ? { env: opts.env } : {}) });
   let browser: Browser | undefined;
   try {

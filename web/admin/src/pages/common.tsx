@@ -9,6 +9,9 @@ import type { ApiError } from '../../../shared/http';
  */
 export const compareIds = (a: string, b: string): number => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
+/** Display order as the server lists it: sortOrder, then id. */
+export const bySortOrder = (x: { id: string; sortOrder: number }, y: { id: string; sortOrder: number }): number => x.sortOrder - y.sortOrder || compareIds(x.id, y.id);
+
 /** Loads `path`; `reload()` fetches again. */
 export function useLoad<T>(path: string | null) {
   const [data, setData] = useState<T | null>(null);

@@ -1,7 +1,7 @@
 import type React from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, SearchPicker, Status, compareIds, rememberName, useAction, useLoad, useNames } from './common';
+import { ErrorLine, SearchPicker, Status, bySortOrder, rememberName, useAction, useLoad, useNames } from './common';
 import { DIMENSIONS, DIM_LABEL, loadTagVocabulary, type Tag, type TagGroup } from './tags';
 
 function move<T>(xs: T[], i: number, d: -1 | 1): T[] {
@@ -83,8 +83,6 @@ function SortList<T extends { id: string; name: string }>({ items, onOrder, busy
 
 interface Country { id: string; name: string; code: string; sortOrder: number }
 interface Category { id: string; parentId: string | null; name: string; sortOrder: number }
-
-const bySortOrder = (x: { id: string; sortOrder: number }, y: { id: string; sortOrder: number }) => x.sortOrder - y.sortOrder || compareIds(x.id, y.id);
 
 export function SortingPage() {
   const [tab, setTab] = useState<'countries' | 'categories' | 'tags'>('countries');

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, type Page } from '../api';
 import { ErrorLine, Status, fmtTime, useAction, useLoad } from './common';
 import { DIM_LABEL, type Dimension } from './tags';
@@ -158,58 +158,45 @@ export function OrganisePage() {
   // The report comes with the answer to the POST; meanwhile (and when the page opens on a run
   // started elsewhere) the status endpoint gives the phase and the progress.
   const running = a.busy || starting || status?.state === 'running';
-  const keepPolling = useRef(running);
-  keepPolling.current = running;
-  const alive = useRef(true);
-  const polling = useRef(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const wake = useRef<() => void>(undefined);
-  // One request at a time: the next is asked for 500 ms after the previous answer, while running.
-  const poll = useCallback(async () => {
-    if (polling.current) return;
-    polling.current = true;
-    try {
-      for (;;) {
-        try {
-          const st = await api.get<OrganiseStatus>('/product-families/organize/status');
-          if (!alive.current) return;
-          const p = previous.current;
-          const stale = p !== null && (!st.startedAt || (p.startedAt !== null && new Date(st.startedAt) <= new Date(p.startedAt)));
-          if (!stale) {
-            previous.current = null;
-            setStarting(false);
-            setStatus(st);
-          }
-        } catch {
-          /* keep the last known status; the next poll tries again */
-        }
-        if (!alive.current) return;
-        setStatusLoaded(true);
-        if (!keepPolling.current) return;
-        await new Promise<void>((r) => {
-          wake.current = r;
-          timer.current = setTimeout(r, 500);
-        });
-        if (!alive.current) return;
-      }
-    } finally {
-      polling.current = false;
-    }
-  }, []);
+  const runningNow = useRef(running);
+  runningNow.current = running;
+  const kick = useRef<() => void>(() => undefined);
+  // One status request at a time for as long as the page is open: the next 500 ms after the
+  // previous answer while a run goes, otherwise when a run is started here (kick).
   useEffect(() => {
-    alive.current = true;
+    let open = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let next: () => void = () => undefined;
+    void (async () => {
+      while (open) {
+        // A failed request keeps the last known status; the next one tries again.
+        const st = await api.get<OrganiseStatus>('/product-families/organize/status').catch(() => null);
+        if (!open) return;
+        const p = previous.current;
+        const stale = !st || (p !== null && (!st.startedAt || (p.startedAt !== null && new Date(st.startedAt) <= new Date(p.startedAt))));
+        if (!stale) {
+          previous.current = null;
+          setStarting(false);
+          setStatus(st);
+        }
+        setStatusLoaded(true);
+        await new Promise<void>((r) => {
+          next = r;
+          if (runningNow.current) timer = setTimeout(r, 500);
+        });
+      }
+    })();
+    kick.current = () => next();
     return () => {
-      alive.current = false;
-      clearTimeout(timer.current);
-      wake.current?.();
+      open = false;
+      clearTimeout(timer);
+      next();
     };
   }, []);
-  useEffect(() => {
-    void poll();
-  }, [running]);
   const start = (path: string, ok: string) => {
     previous.current = { startedAt: status?.startedAt ?? null };
     setStarting(true);
+    kick.current();
     return a.run(async () => {
       try {
         setReport(await api.request<Report>('POST', path));

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import { compareIds } from './common';
+import { bySortOrder } from './common';
 
 export interface Tag { id: string; name: string; groupId: string | null; sortOrder: number; color: string | null }
 export interface TagGroup { id: string; name: string; dimension: string | null; tagCount: number }
@@ -32,7 +32,7 @@ export function TagPicker({ value, onChange }: { value: string[]; onChange: (ids
   return (
     <div>
       {groups.map((g) => {
-        const tags = v.tags.filter((t) => (t.groupId ?? '') === g.id).sort((a, b) => a.sortOrder - b.sortOrder);
+        const tags = v.tags.filter((t) => (t.groupId ?? '') === g.id).sort(bySortOrder);
         if (!tags.length) return null;
         return (
           <div key={g.id} className="row" style={{ marginBottom: 4 }} data-testid={`tag-picker-${g.dimension ?? `group-${g.id || 'none'}`}`}>
@@ -63,7 +63,7 @@ export const DIM_LABEL: Record<Dimension, string> = { size: '尺码', color: '�
 export function dimensionValues(v: { tags: Tag[]; groups: TagGroup[] }): Record<Dimension, string[]> {
   const out = Object.fromEntries(DIMENSIONS.map((d) => [d, [] as string[]])) as Record<Dimension, string[]>;
   const groupDim = new Map(v.groups.map((g) => [g.id, g.dimension]));
-  for (const t of [...v.tags].sort((a, b) => a.sortOrder - b.sortOrder || compareIds(a.id, b.id))) {
+  for (const t of [...v.tags].sort(bySortOrder)) {
     const d = groupDim.get(t.groupId ?? '') as Dimension | null | undefined;
     if (d && out[d] && !out[d].includes(t.name)) out[d].push(t.name);
   }
