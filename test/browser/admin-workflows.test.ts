@@ -4,7 +4,7 @@
  * Synchronisation is on selectors and network answers only, never on fixed sleeps.
  */
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { answer, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, type BrowserSession } from '../support/browser';
+import { answer, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, until, type BrowserSession, type InPage } from '../support/browser';
 import { IMAGES, SVG } from '../support/images';
 import type { TestService } from '../support/service';
 
@@ -41,7 +41,11 @@ const pickResult = (picker: Locator, id: string) => picker.locator('ul.results l
 /** Waits until the rows of a sortable list carry these ids in this order. */
 const waitForOrder = (testId: string, ids: string[]) =>
   page.waitForFunction(
-    `[...document.querySelectorAll('[data-testid=${testId}] tr')].map((r) => r.getAttribute('data-id')).join(',') === ${JSON.stringify(ids.join(','))}`,
+    ({ testId, order }) => {
+      const { document } = globalThis as unknown as InPage;
+      return [...document.querySelectorAll(`[data-testid=${testId}] tr`)].map((r) => r.getAttribute('data-id')).join(',') === order;
+    },
+    { testId, order: ids.join(',') },
   );
 
 interface Family { id: string; name: string; locked: boolean; memberCount: number; goodCount: number }
@@ -77,8 +81,11 @@ describe('administrator workflows', () => {
     expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
     // Shown in the editor before saving, and loaded by the browser.
     await editor.getByText('已上传，保存后生效').waitFor();
-    await expect(editor.getByTestId('good-image').getAttribute('src')).resolves.toBe(url);
-    await page.waitForFunction(`(() => { const i = document.querySelector('[data-testid=good-image]'); return i && i.complete && i.naturalWidth === 1; })()`);
+    await until(() => editor.getByTestId('good-image').getAttribute('src'), (src) => expect(src).toBe(url));
+    await page.waitForFunction(() => {
+      const i = (globalThis as unknown as InPage).document.querySelector('[data-testid=good-image]');
+      return i !== null && i.complete === true && i.naturalWidth === 1;
+    });
     await shot(page, 'admin-wf-good-image-uploaded');
 
     await Promise.all([answer(page, `/goods/${good.id}`, 200, 'PATCH'), editor.getByTestId('good-save').click()]);
@@ -91,14 +98,14 @@ describe('administrator workflows', () => {
 
     // After a reload the editor shows the saved image.
     await open(`goods?id=${good.id}`);
-    await expect(page.getByTestId('good-image').getAttribute('src')).resolves.toBe(url);
+    await until(() => page.getByTestId('good-image').getAttribute('src'), (src) => expect(src).toBe(url));
 
     await Promise.all([
       answer(page, '/upload', 415, 'POST'),
       page.getByTestId('good-upload').setInputFiles({ name: 'evil.svg', mimeType: 'image/svg+xml', buffer: SVG }),
     ]);
     await page.getByTestId('upload-status').getByRole('alert').filter({ hasText: '不支持的文件类型' }).waitFor();
-    await expect(page.getByTestId('good-image').getAttribute('src')).resolves.toBe(url);
+    await until(() => page.getByTestId('good-image').getAttribute('src'), (src) => expect(src).toBe(url));
     await shot(page, 'admin-wf-good-image-svg-refused');
     expect((await api.get<Good>(`/goods/${good.id}`)).image).toBe(url);
   });
@@ -152,7 +159,7 @@ describe('administrator workflows', () => {
     await byId.fill(secondary.id);
     await Promise.all([answer(page, `/goods/${good.id}/origins`, 200, 'PUT'), origins.getByRole('button', { name: '按 ID 添加' }).click()]);
     await origins.getByTestId('secondary-origin').filter({ hasText: `#${secondary.id}` }).filter({ hasText: secondary.name }).waitFor();
-    await expect(byId.inputValue()).resolves.toBe('');
+    await until(() => byId.inputValue(), (v) => expect(v).toBe(''));
     // The merged link did not reset the form: the name edited before is still there.
     await expect(editor.locator('input[name=name]').inputValue()).resolves.toBe(newName);
     await shot(page, 'admin-wf-good-merged-by-id-unsaved-name');
@@ -164,7 +171,7 @@ describe('administrator workflows', () => {
     expect(saved.secondaryOriginGoodIds).toEqual([secondary.id]);
     expect(saved.name).toContain('未保存的改名');
     expect(saved.name).not.toBe(good.name);
-    await page.waitForFunction(`document.querySelector('[data-testid=good-editor] input[name=name]').value === ${JSON.stringify(saved.name)}`);
+    await until(() => editor.locator('input[name=name]').inputValue(), (v) => expect(v).toBe(saved.name));
   });
 
   it('creates the good of a link that has none, and says clearly when the link already has one', async () => {
@@ -192,7 +199,7 @@ describe('administrator workflows', () => {
     // The link is read again: the box names their good next to the error, and offers to create none.
     await box.getByRole('button', { name: '为此链接创建商品' }).waitFor({ state: 'detached' });
     await box.getByRole('link', { name: theirs.body.name, exact: true }).waitFor();
-    await expect(box.getByRole('link', { name: theirs.body.name, exact: true }).getAttribute('href')).resolves.toBe(`#/goods?id=${theirs.body.id}`);
+    await until(() => box.getByRole('link', { name: theirs.body.name, exact: true }).getAttribute('href'), (href) => expect(href).toBe(`#/goods?id=${theirs.body.id}`));
     await box.getByRole('alert').filter({ hasText: `该链接已有商品 #${theirs.body.id}` }).waitFor();
     await shot(page, 'admin-wf-link-good-exists');
   });
@@ -333,7 +340,7 @@ describe('administrator workflows', () => {
     await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), unlockRow.getByRole('button', { name: '查看此时' }).click()]);
     await detail.getByTestId('snapshot-name').filter({ hasText: family.name }).waitFor();
     expect(await detail.getByTestId('snapshot-name').textContent()).toBe(family.name);
-    await expect(detail.getByTestId('snapshot-locked').textContent()).resolves.toBe('未锁定');
+    await until(() => detail.getByTestId('snapshot-locked').textContent(), (t) => expect(t).toBe('未锁定'));
     const lockRow = rows.nth((await rows.count()) - 3);
     await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), lockRow.getByRole('button', { name: '查看此时' }).click()]);
     await detail.getByTestId('snapshot-locked').filter({ hasText: /^锁定$/ }).waitFor();
@@ -395,7 +402,7 @@ describe('administrator workflows', () => {
     await shot(page, 'admin-wf-tag-editor');
     await Promise.all([answer(page, `/tags/${tagId}`, 200, 'PATCH'), editor.getByRole('button', { name: '保存标签' }).click()]);
     await tag.getByRole('button', { name: '乙', exact: true }).waitFor();
-    await expect(tag.locator('.swatch').getAttribute('style')).resolves.toMatch(/background: rgb\(216, 27, 96\)/);
+    await until(() => tag.locator('.swatch').getAttribute('style'), (style) => expect(style).toMatch(/background: rgb\(216, 27, 96\)/));
     await shot(page, 'admin-wf-tag-groups');
     expect(await api.get(`/tags/${tagId}`)).toMatchObject({ name: '乙', color: '#d81b60', groupId });
 
@@ -483,7 +490,7 @@ describe('administrator workflows', () => {
       await page.getByText('顺序已保存').waitFor();
       await waitForOrder('sort-categories', ids);
       // A request the page makes after any it would have made on the answer: then none is missed.
-      await page.evaluate(`fetch('/auth/me', { credentials: 'include' }).then((r) => r.status)`);
+      await page.evaluate(() => (globalThis as unknown as InPage).fetch('/auth/me', { credentials: 'include' }).then((r) => r.status));
       rec.stop();
       expect(rec.requests.map((r) => `${r.method()} ${new URL(r.url()).pathname}`)).toEqual(['PATCH /categories/sort']);
       expect(rec.requests[0]!.postDataJSON()).toEqual({ parentId, ids });
@@ -548,7 +555,7 @@ describe('administrator workflows', () => {
     expect(after.lastRebuildAt).not.toBe(before.lastRebuildAt);
     expect(new Date(after.lastRebuildAt!).getTime()).toBeGreaterThanOrEqual(asked.getTime());
     if (before.lastRebuildAt !== null) expect(new Date(after.lastRebuildAt!).getTime()).toBeGreaterThan(new Date(before.lastRebuildAt).getTime());
-    expect(await row.getByTestId('projection-rebuilt-at').textContent()).not.toBe('—');
+    await until(() => row.getByTestId('projection-rebuilt-at').textContent(), (t) => expect(t).not.toBe('—'));
   });
 
   it('a rebuild that ends with the projection failed is shown as failed, and the page stops waiting', async () => {
@@ -573,7 +580,7 @@ describe('administrator workflows', () => {
       await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), row.getByRole('button', { name: '重建' }).click()]);
       await page.getByTestId('rebuild-failed').filter({ hasText: name }).filter({ hasText: 'poison event 42' }).waitFor();
       await row.getByRole('button', { name: '重建', exact: true }).waitFor();
-      await expect(row.getByRole('button', { name: '重建', exact: true }).isEnabled()).resolves.toBe(true);
+      await until(() => row.getByRole('button', { name: '重建', exact: true }).isEnabled(), (enabled) => expect(enabled).toBe(true));
       await row.getByTestId('projection-state').getByText('失败').waitFor();
       expect(await page.getByTestId('rebuild-done').count()).toBe(0);
       await shot(page, 'admin-wf-projection-rebuild-failed');

@@ -5,7 +5,7 @@
  * Synchronisation is on selectors and network answers only, never on fixed sleeps.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { answer, registerAndLogin, shot as shotOf, startBrowserSession, type BrowserSession } from '../support/browser';
+import { answer, registerAndLogin, shot as shotOf, startBrowserSession, until, type BrowserSession, type InPage } from '../support/browser';
 import { ADMIN, type TestService } from '../support/service';
 
 jest.setTimeout(180_000);
@@ -34,8 +34,10 @@ describe('administrator SPA', () => {
   it('keeps the session across a reload and stores no token in the page', async () => {
     await page.reload();
     await page.getByTestId('current-user').filter({ hasText: ADMIN.username }).waitFor();
-    // A string: this file is type-checked without the DOM library.
-    const stored = await page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
+    const stored = await page.evaluate(() => {
+      const { localStorage, sessionStorage, document } = globalThis as unknown as InPage;
+      return JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie });
+    });
     expect(stored).not.toMatch(/eyJ|svc_at|svc_rt|token/i);
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'svc_at')?.httpOnly).toBe(true);
@@ -66,12 +68,12 @@ describe('administrator SPA', () => {
     await page.goto('/admin/#/organise');
     await page.getByRole('button', { name: '开始整理' }).click();
     await page.getByTestId('organise-report').waitFor();
-    await expect(page.getByText('无法解析的链接').isVisible()).resolves.toBe(true);
+    await page.getByText('无法解析的链接').waitFor();
     // the run's status: finished, every link of the catalog gone through
     const status = page.getByTestId('organise-status');
     await status.locator('.badge', { hasText: '成功' }).waitFor();
     const links = (await (await page.request.get(`${svc.url}/origin-goods?pageSize=1`)).json()).total as number;
-    await expect(status.getByTestId('organise-progress').textContent()).resolves.toBe(`${links}/${links}`);
+    await until(() => status.getByTestId('organise-progress').textContent(), (t) => expect(t).toBe(`${links}/${links}`));
     await shot('admin-organise');
     // reopened later, the page still shows how the last run ended
     await page.reload();
@@ -107,11 +109,14 @@ describe('administrator SPA', () => {
         inFlight++;
         most = Math.max(most, inFlight);
         arrivals++;
+        // Decided when the request arrives, not when its answer is ready: a request that arrived
+        // while the status was stale is answered stale however long the real read takes.
+        const answerStale = stale;
         for (const [n, r] of waiting) if (arrivals >= n) r();
         try {
           await postAnswered;
           const real = await route.fetch();
-          await route.fulfill({ response: real, json: stale ? previous : await real.json() });
+          await route.fulfill({ response: real, json: answerStale ? previous : await real.json() });
         } finally {
           inFlight--;
         }
@@ -132,7 +137,7 @@ describe('administrator SPA', () => {
       expect(current).toMatchObject({ state: 'succeeded' });
       expect(new Date(current.startedAt).getTime()).toBeGreaterThan(new Date(previous.startedAt).getTime());
       await status.and(page.locator(`[data-started-at="${current.startedAt}"]`)).locator('.badge', { hasText: '成功' }).waitFor();
-      await expect(status.locator('h2').textContent()).resolves.toContain('上次整理');
+      await until(() => status.locator('h2').textContent(), (t) => expect(t).toContain('上次整理'));
       expect(most).toBe(1);
       expect(arrivals).toBeGreaterThanOrEqual(3);
     } finally {
@@ -183,8 +188,8 @@ describe('administrator SPA', () => {
     const ids: string[] = req.postDataJSON().ids;
     expect(ids.length).toBe(await rows.count());
     await page.getByText('顺序已保存').waitFor();
-    await expect(rows.nth(0).locator('td').nth(1).textContent()).resolves.toContain(second);
-    await expect(rows.nth(1).locator('td').nth(1).textContent()).resolves.toContain(first);
+    await until(() => rows.nth(0).locator('td').nth(1).textContent(), (t) => expect(t).toContain(second));
+    await until(() => rows.nth(1).locator('td').nth(1).textContent(), (t) => expect(t).toContain(first));
   });
 });
 
@@ -211,7 +216,7 @@ describe('price override, admin to storefront', () => {
     await h5.goto(`/v2/h5/#/goods/${familyId}?${q}`);
     await h5.getByTestId('cell-price').filter({ hasText: `¥${newPrice}` }).waitFor();
     for (const [k, v] of Object.entries(Object.fromEntries(q))) {
-      await expect(h5.getByTestId(`sel-${k}`).locator('button.on').textContent()).resolves.toBe(v);
+      await until(() => h5.getByTestId(`sel-${k}`).locator('button.on').textContent(), (t) => expect(t).toBe(v));
     }
     if (detail.mediaByColor?.[cell.color]?.length) await h5.getByTestId('media-color').filter({ hasText: cell.color }).waitFor();
     await shot('h5-detail', h5);

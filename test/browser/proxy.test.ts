@@ -61,17 +61,35 @@ function renderProxyConfig(upstreams: { v1: string; v2: string }, port: number):
   ].join('\n');
 }
 
+/**
+ * nginx on a free loopback port. The port is picked, then bound by nginx: another process may take
+ * it in between, and then nginx exits (after its own bind retries) and another port is tried. nginx
+ * writes its pid file only once its listening sockets are bound, so a pid file and a live process
+ * mean the port is nginx's, not some other server's that happens to answer there.
+ */
+async function startNginx(upstreams: { v1: string; v2: string }): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    writeFileSync(path.join(dir, 'nginx.conf'), renderProxyConfig(upstreams, port));
+    rmSync(path.join(dir, 'nginx.pid'), { force: true });
+    const child = spawn(NGINX, ['-p', dir, '-e', `${dir}/error.log`, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'], { stdio: 'ignore' });
+    const bound = await eventually(() => (child.exitCode !== null || child.signalCode !== null ? 'exited' : existsSync(path.join(dir, 'nginx.pid')) ? 'bound' : null), 30_000);
+    if (bound === 'bound') {
+      nginx = child;
+      return `http://127.0.0.1:${port}`;
+    }
+    if (attempt === 3) throw new Error(`nginx did not start: ${readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
+  }
+}
+
 beforeAll(async () => {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: apt-get install -y nginx-light (.ci/run does this)`);
   dir = mkdtempSync(path.join(os.tmpdir(), 'proxy-'));
   // Each deployment keeps its own uploads, so a file served from the wrong one is a 404.
   session = await startBrowserSession({ env: { ADMIN_API_BASE: '/api', UPLOAD_DIR: path.join(dir, 'v2-uploads') }, demo: false });
   v1 = await startTestService({ login: false, env: { UPLOAD_DIR: path.join(dir, 'v1-uploads') } });
-  const port = await freePort();
-  writeFileSync(path.join(dir, 'nginx.conf'), renderProxyConfig({ v1: new URL(v1.url).host, v2: new URL(session.svc.url).host }, port));
-  nginx = spawn(NGINX, ['-p', dir, '-e', `${dir}/error.log`, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'], { stdio: 'ignore' });
-  proxy = `http://127.0.0.1:${port}`;
-  await eventually(async () => (await fetch(`${proxy}/v2-api/public/countries`).catch(() => null))?.ok || null, 20_000);
+  proxy = await startNginx({ v1: new URL(v1.url).host, v2: new URL(session.svc.url).host });
+  await eventually(async () => (await fetch(`${proxy}/v2-api/public/countries`).catch(() => null))?.ok || null, 30_000);
   context = await session.browser.newContext({ baseURL: proxy, viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
   page = await context.newPage();
 });

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
 import { seedDemoCatalog } from '../../src/sync/demo';
+import { eventually } from './eventually';
 import { ADMIN, startTestService, type TestService } from './service';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -56,9 +57,49 @@ export async function startBrowserSession(opts: { env?: Record<string, string>; 
   }
 }
 
+/**
+ * The page's globals as a function run in the page sees them. Test code is type-checked without the
+ * DOM library (the server's code must not see browser globals), so an in-page function reaches them
+ * through a cast: `const { document } = globalThis as unknown as InPage;` (types only: nothing of
+ * this module runs in the page).
+ *
+ * In-page waits are always functions, never strings: the pages' CSP forbids eval, and Playwright
+ * evaluates a string predicate again at every poll, so a string wait passes only when its condition
+ * already holds at the first check.
+ */
+export interface InPage {
+  document: {
+    cookie: string;
+    querySelector(selector: string): InPageElement | null;
+    querySelectorAll(selector: string): Iterable<InPageElement>;
+  };
+  localStorage: Record<string, string>;
+  sessionStorage: Record<string, string>;
+  scrollTo(x: number, y: number): void;
+  fetch(url: string, init?: { credentials?: 'include' }): Promise<{ status: number }>;
+}
+interface InPageElement {
+  getAttribute(name: string): string | null;
+  value?: string;
+  complete?: boolean;
+  naturalWidth?: number;
+}
+
+/**
+ * A locator assertion (playwright-core has none of its own): reads again until `check` passes, so a
+ * check right after a network answer does not race the render that follows it. Fails with the last
+ * failed expectation after `timeoutMs`.
+ */
+export async function until<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 30_000): Promise<void> {
+  await eventually(async () => {
+    check(await read());
+    return true;
+  }, timeoutMs, 50);
+}
+
 /** A full-page screenshot, from the top (the sticky side bar would otherwise stay where the page was scrolled). */
 export async function shot(p: Page, name: string): Promise<void> {
-  await p.evaluate('window.scrollTo(0, 0)');
+  await p.evaluate(() => (globalThis as unknown as InPage).scrollTo(0, 0));
   await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
