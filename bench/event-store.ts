@@ -163,7 +163,7 @@ export const eventStoreSuite: Suite = {
           `raw sides: one INSERT … VALUES (…),(…) of ${size} rows per append into a bare table ${BARE_COLUMNS} (no index, constraint or default); ` +
             `pgp inlines the values as SQL text, the parametrised statement sends ${7 * size} bind parameters.`,
           `adapter side: SELECT es_append(…) with 5 arrays: es_streams upsert, es_events insert (identity seq, tx_id and recorded_at defaults, ` +
-            `primary key, UNIQUE(event_id), UNIQUE(stream_id, revision), index (tx_id, seq)), pg_notify; one round trip per append.`,
+            `primary key, UNIQUE(event_id), UNIQUE(stream_id, revision), index (tx_id, seq)); one round trip per append, and one NOTIFY after each burst of appends, outside them.`,
         ],
       };
     } finally {

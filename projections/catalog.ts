@@ -1,161 +1,391 @@
 /**
  * The organised catalog: links (origin_goods), families and goods in one projection, so a family's
- * aggregates are always computed from one consistent snapshot. Handlers record which families an
- * event touched (catalog_dirty_families); after the batch each touched family is recomputed once
- * (variants, size chart, packaging, price matrix, lowest price, media by colour, representative).
+ * aggregates are always computed from one consistent snapshot.
+ *
+ * A batch is applied set-based, in four steps of a few statements each, whatever its size:
+ * 1. links: the batch's link events folded per link, in log order, over the link's stored revision
+ *    (an event at or below it changes nothing, so a replay is a no-op), then one INSERT of the new
+ *    links and one UPDATE per set of changed columns;
+ * 2. goods, the same way per good;
+ * 3. families folded the same way (every family event moves the row's revision, so it is the
+ *    stream's), new ones in one INSERT; custom members and overrides (administrators' few edits) in
+ *    log order;
+ * 4. goods follow their primary link's family, and each family the batch touched is recomputed
+ *    (variants, size chart, packaging, price matrix, lowest price, media by colour, representative).
+ * The rows equal those of applying the events one at a time (test/integration/catalog/
+ * catalog-projection.test.ts compares the two). The order of the steps is what makes that hold:
+ * links read nothing of goods or families; a good takes its family from its link, which step 1 has
+ * settled and step 4 enforces again; family events touch goods only through custom members, whose
+ * goods step 2 has created. A family marked as touched is recomputed from the final rows, so marking
+ * one more than needed changes nothing.
  */
 import type { DimensionValues, LinkDetail, LinkMirrorData } from '../src/catalog/links/events';
 import type { OverrideKey } from '../src/catalog/families/events';
-import { recomputeFamilies } from '../src/catalog/families/recompute';
+import { recomputeFamilies } from './catalog-recompute';
+import type { DecodedEvent } from '../src/platform/events/catalogue';
 import { defineProjection, type ProjectionDb } from '../src/platform/projections/definition';
 import { linkMirrorHash } from '../src/sync/diff';
 import { contentHash } from '../src/sync/event-ids';
+import { type Columns, RowChanges, insertRows, updateRows } from './sql';
 
-const dirty = (db: ProjectionDb, familyId: string | null | undefined) =>
-  familyId ? db.query(`INSERT INTO catalog_dirty_families (family_id) VALUES ($1) ON CONFLICT DO NOTHING`, [familyId]) : Promise.resolve();
+const LINK_EVENTS = [
+  'LinkMirrored',
+  'LinkDelisted',
+  'LinkRelisted',
+  'LinkDetailSynced',
+  'LinkParsed',
+  'LinkTagsDerived',
+  'LinkTagsTakenOver',
+  'LinkTagsRestored',
+  'LinkJoinedFamily',
+  'LinkLeftFamily',
+  'LinkGoodAssigned',
+  'LinkGoodUnassigned',
+] as const;
+const GOOD_EVENTS = ['GoodCreated', 'GoodUpdated', 'GoodOriginsSet', 'GoodDeleted'] as const;
+const FAMILY_EVENTS = [
+  'FamilyCreated',
+  'FamilyMemberAdded',
+  'FamilyMemberRemoved',
+  'FamilyRenamed',
+  'FamilyLocked',
+  'FamilyUnlocked',
+  'FamilyCustomMemberAdded',
+  'FamilyCustomMemberRemoved',
+  'FamilyPriceOverrideSet',
+  'FamilyPriceOverrideRemoved',
+  'FamilyMergedInto',
+  'FamilyDeleted',
+] as const;
 
-/** The link's family (after the update), marked dirty: its inputs changed. */
-async function touchLinkFamily(db: ProjectionDb, sql: string, params: unknown[]): Promise<void> {
-  const r = await db.query<{ family_id: string | null }>(sql + ' RETURNING family_id', params);
-  await dirty(db, r.rows[0]?.family_id);
-}
+const LINK_COLUMNS: Columns = {
+  id: 'bigint',
+  name: 'text',
+  category_id: 'bigint',
+  craft_label: 'text',
+  price: 'numeric',
+  image: 'text',
+  status: 'text',
+  supplier_updated_at: 'timestamptz',
+  delisted: 'boolean',
+  delisted_reason: 'text',
+  mirror_hash: 'text',
+  detail: 'jsonb',
+  detail_hash: 'text',
+  detail_synced_at: 'timestamptz',
+  revision: 'bigint',
+  first_seen_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  parsed_country: 'text',
+  parsed_logistics: 'text',
+  parsed_product_name: 'text',
+  parsed_sku: 'text',
+  family_name_key: 'text',
+  tags: 'jsonb',
+  tags_manual: 'boolean',
+  tags_missing: 'jsonb',
+  family_id: 'bigint',
+};
+
+const GOOD_COLUMNS: Columns = {
+  id: 'bigint',
+  name: 'text',
+  description: 'text',
+  image: 'text',
+  good_priority: 'numeric',
+  tag_ids: 'bigint[]',
+  tag_font_color: 'text',
+  category_id: 'bigint',
+  country_id: 'bigint',
+  origin_good_id: 'bigint',
+  family_id: 'bigint',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  revision: 'bigint',
+};
+
+const FAMILY_COLUMNS: Columns = {
+  id: 'bigint',
+  name: 'text',
+  family_name_key: 'text',
+  auto_managed: 'boolean',
+  locked: 'boolean',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  revision: 'bigint',
+};
 
 const missingOf = (tags: DimensionValues) => (['craft', 'logistics'] as const).filter((d) => tags[d].length === 0);
 
-export const catalogProjection = defineProjection({
-  name: 'catalog',
-  handles: [
-    'LinkMirrored',
-    'LinkDelisted',
-    'LinkRelisted',
-    'LinkDetailSynced',
-    'LinkParsed',
-    'LinkTagsDerived',
-    'LinkTagsTakenOver',
-    'LinkTagsRestored',
-    'LinkJoinedFamily',
-    'LinkLeftFamily',
-    'LinkGoodAssigned',
-    'LinkGoodUnassigned',
-    'FamilyCreated',
-    'FamilyRenamed',
-    'FamilyLocked',
-    'FamilyUnlocked',
-    'FamilyCustomMemberAdded',
-    'FamilyCustomMemberRemoved',
-    'FamilyPriceOverrideSet',
-    'FamilyPriceOverrideRemoved',
-    'FamilyMergedInto',
-    'FamilyDeleted',
-    'GoodCreated',
-    'GoodUpdated',
-    'GoodOriginsSet',
-    'GoodDeleted',
-  ],
-  streamPrefixes: ['link-', 'family-', 'good-'],
-  tables: ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods', 'catalog_dirty_families'],
-  domains: ['goods', 'matrix', 'meta'],
-  async apply(db, e) {
-    const rev = e.revision.toString();
+type Data = Record<string, unknown> & { linkId: string; familyId: string; goodId: string };
+
+/** What one batch changes, collected by the steps. */
+interface BatchEffects {
+  /** families whose aggregates the batch may have changed */
+  touched: Set<string>;
+  /** links whose family changed: their goods must follow */
+  moved: Set<string>;
+  /** goods the batch created: they take their link's family */
+  created: Set<string>;
+  /** links whose detail or listing changed: the families of goods that merge them as secondary origins change too */
+  reshown: Set<string>;
+}
+
+const touch = (fx: BatchEffects, familyId: string | null | undefined) => {
+  if (familyId) fx.touched.add(familyId);
+};
+
+interface RowState {
+  exists: boolean;
+  revision: bigint;
+  familyId: string | null;
+}
+
+/** Step 1: links. */
+async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent[], fx: BatchEffects): Promise<void> {
+  if (events.length === 0) return;
+  const ids = [...new Set(events.map((e) => (e.data as Data).linkId))];
+  const stored = await db.query<{ id: string; revision: string; family_id: string | null }>(
+    `SELECT id, revision, family_id FROM origin_goods WHERE id = ANY($1::bigint[])`,
+    [ids],
+  );
+  const state = new Map<string, RowState>(stored.rows.map((r) => [r.id, { exists: true, revision: BigInt(r.revision), familyId: r.family_id }]));
+  const inserts = new RowChanges();
+  const updates = new RowChanges();
+
+  for (const e of events) {
+    const d = e.data as Data;
+    const id = d.linkId;
+    let st = state.get(id);
+    if (!st) state.set(id, (st = { exists: false, revision: -1n, familyId: null }));
+    const rev = e.revision;
     const at = e.recordedAt;
-    const d = e.data as Record<string, unknown> & { linkId: string; familyId: string; goodId: string };
-    // Each write is guarded by the stream revision, so a replayed event changes nothing.
-    switch (e.type) {
-      case 'LinkMirrored': {
-        const m = e.data as LinkMirrorData;
-        await touchLinkFamily(
-          db,
-          `INSERT INTO origin_goods (id, name, category_id, craft_label, price, image, status, supplier_updated_at, mirror_hash, revision, first_seen_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
-           ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category_id = EXCLUDED.category_id, craft_label = EXCLUDED.craft_label,
-             price = EXCLUDED.price, image = EXCLUDED.image, status = EXCLUDED.status, supplier_updated_at = EXCLUDED.supplier_updated_at,
-             mirror_hash = EXCLUDED.mirror_hash, revision = EXCLUDED.revision, updated_at = EXCLUDED.updated_at
-           WHERE origin_goods.revision < EXCLUDED.revision`,
-          [m.linkId, m.name, m.categoryId, m.craftLabel, m.price, m.image, m.status, m.supplierUpdatedAt, linkMirrorHash(m), rev, at],
-        );
-        return;
+    const write = (values: Record<string, unknown>) => (inserts.has(id) ? inserts : updates).set(id, { ...values, revision: rev.toString() });
+
+    if (e.type === 'LinkMirrored') {
+      const m = e.data as LinkMirrorData;
+      const mirror = {
+        name: m.name,
+        category_id: m.categoryId,
+        craft_label: m.craftLabel,
+        price: m.price,
+        image: m.image,
+        status: m.status,
+        supplier_updated_at: m.supplierUpdatedAt,
+        mirror_hash: linkMirrorHash(m),
+        updated_at: at,
+      };
+      if (!st.exists) {
+        inserts.set(id, { ...mirror, first_seen_at: at, revision: rev.toString() });
+        st.exists = true;
+        st.revision = rev;
+      } else if (st.revision < rev) {
+        write(mirror);
+        st.revision = rev;
+        touch(fx, st.familyId);
       }
+      continue;
+    }
+    // Every other link event updates an existing row, and only with a newer revision.
+    if (!st.exists || st.revision >= rev) continue;
+    st.revision = rev;
+    switch (e.type) {
       case 'LinkDelisted':
-        await touchLinkFamily(
-          db,
-          `UPDATE origin_goods SET delisted = true, delisted_reason = $2, revision = $3, updated_at = $4 WHERE id = $1 AND revision < $3`,
-          [d.linkId, d.reason, rev, at],
-        );
-        return;
+        write({ delisted: true, delisted_reason: d.reason, updated_at: at });
+        touch(fx, st.familyId);
+        fx.reshown.add(id);
+        break;
       case 'LinkRelisted':
-        await touchLinkFamily(
-          db,
-          `UPDATE origin_goods SET delisted = false, delisted_reason = NULL, revision = $2, updated_at = $3 WHERE id = $1 AND revision < $2`,
-          [d.linkId, rev, at],
-        );
-        return;
+        write({ delisted: false, delisted_reason: null, updated_at: at });
+        touch(fx, st.familyId);
+        fx.reshown.add(id);
+        break;
       case 'LinkDetailSynced': {
         const detail = d.detail as LinkDetail;
-        await touchLinkFamily(
-          db,
-          `UPDATE origin_goods SET detail = $2, detail_hash = $3, detail_synced_at = $4, revision = $5, updated_at = $4 WHERE id = $1 AND revision < $5`,
-          [d.linkId, detail, contentHash(detail), at, rev],
-        );
-        return;
+        write({ detail, detail_hash: contentHash(detail), detail_synced_at: at, updated_at: at });
+        touch(fx, st.familyId);
+        fx.reshown.add(id);
+        break;
       }
       case 'LinkParsed':
-        await touchLinkFamily(
-          db,
-          `UPDATE origin_goods SET parsed_country = $2, parsed_logistics = $3, parsed_product_name = $4, parsed_sku = $5, family_name_key = $6,
-                  revision = $7, updated_at = $8
-            WHERE id = $1 AND revision < $7`,
-          [d.linkId, d.country, d.logistics, d.productName, d.sku, d.familyNameKey, rev, at],
-        );
-        return;
+        write({
+          parsed_country: d.country,
+          parsed_logistics: d.logistics,
+          parsed_product_name: d.productName,
+          parsed_sku: d.sku,
+          family_name_key: d.familyNameKey,
+          updated_at: at,
+        });
+        touch(fx, st.familyId);
+        break;
       case 'LinkTagsDerived':
       case 'LinkTagsRestored':
       case 'LinkTagsTakenOver': {
         const tags = d.tags as DimensionValues;
-        await touchLinkFamily(
-          db,
-          `UPDATE origin_goods SET tags = $2, tags_manual = $3, tags_missing = $4, revision = $5, updated_at = $6 WHERE id = $1 AND revision < $5`,
-          [d.linkId, tags, e.type === 'LinkTagsTakenOver', JSON.stringify(missingOf(tags)), rev, at],
-        );
-        return;
+        write({ tags, tags_manual: e.type === 'LinkTagsTakenOver', tags_missing: missingOf(tags), updated_at: at });
+        touch(fx, st.familyId);
+        break;
       }
       case 'LinkJoinedFamily':
       case 'LinkLeftFamily': {
-        const joined = e.type === 'LinkJoinedFamily';
-        const r = await db.query(`UPDATE origin_goods SET family_id = $2, revision = $3, updated_at = $4 WHERE id = $1 AND revision < $3`, [
-          d.linkId,
-          joined ? d.familyId : null,
-          rev,
-          at,
-        ]);
-        if (r.rowCount) await dirty(db, d.familyId);
-        return;
+        const familyId = e.type === 'LinkJoinedFamily' ? d.familyId : null;
+        write({ family_id: familyId, updated_at: at });
+        st.familyId = familyId;
+        touch(fx, d.familyId);
+        fx.moved.add(id);
+        break;
       }
       case 'LinkGoodAssigned':
       case 'LinkGoodUnassigned':
         // The goods table holds the relation; the link's revision must still follow its stream,
         // since synchronisation appends expecting it.
-        await db.query(`UPDATE origin_goods SET revision = $2 WHERE id = $1 AND revision < $2`, [d.linkId, rev]);
-        return;
-      case 'FamilyCreated':
-        await db.query(
-          `INSERT INTO families (id, name, family_name_key, auto_managed, locked, created_at, updated_at, revision)
-           VALUES ($1, $2, $3, $4, $5, $6, $6, $7) ON CONFLICT (id) DO NOTHING`,
-          [d.familyId, d.name, d.familyNameKey, d.autoManaged, d.locked, at, rev],
-        );
-        await dirty(db, d.familyId);
-        return;
-      case 'FamilyRenamed':
-      case 'FamilyLocked':
-      case 'FamilyUnlocked': {
-        const set = e.type === 'FamilyRenamed' ? `name = $4` : `locked = ${e.type === 'FamilyLocked'}`;
-        await db.query(`UPDATE families SET ${set}, revision = $2, updated_at = $3 WHERE id = $1 AND revision < $2`, [
-          d.familyId,
-          rev,
-          at,
-          ...(e.type === 'FamilyRenamed' ? [d.name] : []),
-        ]);
-        return;
+        write({});
+        break;
+    }
+  }
+  for (const g of inserts.groups('id')) await insertRows(db, 'origin_goods', LINK_COLUMNS, g.names, g.rows);
+  for (const g of updates.groups('id')) await updateRows(db, 'origin_goods', LINK_COLUMNS, g.names, g.rows, 't.revision < u.revision');
+}
+
+/** Step 2: goods and their merged secondary origins. */
+async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[], fx: BatchEffects): Promise<void> {
+  if (events.length === 0) return;
+  const ids = [...new Set(events.map((e) => (e.data as Data).goodId))];
+  const stored = await db.query<{ id: string; revision: string; family_id: string | null }>(
+    `SELECT id, revision, family_id FROM goods WHERE id = ANY($1::bigint[])`,
+    [ids],
+  );
+  // A new good's family is its primary link's family (custom goods get one as custom members).
+  const origins = events.flatMap((e) => (e.type === 'GoodCreated' && (e.data as Data).originGoodId ? [(e.data as Data).originGoodId as string] : []));
+  const linkFamily = new Map<string, string | null>();
+  if (origins.length) {
+    const r = await db.query<{ id: string; family_id: string | null }>(`SELECT id, family_id FROM origin_goods WHERE id = ANY($1::bigint[])`, [origins]);
+    for (const row of r.rows) linkFamily.set(row.id, row.family_id);
+  }
+  const state = new Map<string, RowState>(stored.rows.map((r) => [r.id, { exists: true, revision: BigInt(r.revision), familyId: r.family_id }]));
+  const inserts = new RowChanges();
+  const updates = new RowChanges();
+  const originLists = new Map<string, string[]>();
+  const deleted = new Set<string>();
+
+  for (const e of events) {
+    const d = e.data as Data;
+    const id = d.goodId;
+    let st = state.get(id);
+    if (!st) state.set(id, (st = { exists: false, revision: -1n, familyId: null }));
+    const rev = e.revision;
+    const at = e.recordedAt;
+    switch (e.type) {
+      case 'GoodCreated': {
+        if (st.exists) break;
+        const familyId = d.originGoodId ? (linkFamily.get(d.originGoodId as string) ?? null) : null;
+        inserts.set(id, {
+          name: d.name,
+          description: d.description,
+          image: d.image,
+          good_priority: d.goodPriority,
+          tag_ids: d.tagIds,
+          tag_font_color: d.tagFontColor,
+          category_id: d.categoryId,
+          country_id: d.countryId,
+          origin_good_id: d.originGoodId,
+          family_id: familyId,
+          created_at: at,
+          updated_at: at,
+          revision: rev.toString(),
+        });
+        Object.assign(st, { exists: true, revision: rev, familyId });
+        fx.created.add(id);
+        touch(fx, familyId);
+        break;
       }
+      case 'GoodUpdated':
+      case 'GoodOriginsSet': {
+        if (!st.exists || st.revision >= rev) break;
+        st.revision = rev;
+        const values: Record<string, unknown> = { revision: rev.toString(), updated_at: at };
+        if (e.type === 'GoodUpdated') {
+          Object.assign(values, {
+            name: d.name,
+            description: d.description,
+            image: d.image,
+            good_priority: d.goodPriority,
+            tag_ids: d.tagIds,
+            tag_font_color: d.tagFontColor,
+            category_id: d.categoryId,
+            country_id: d.countryId,
+          });
+        } else {
+          originLists.set(id, d.secondaryOriginGoodIds as string[]);
+        }
+        (inserts.has(id) ? inserts : updates).set(id, values);
+        touch(fx, st.familyId);
+        break;
+      }
+      case 'GoodDeleted':
+        // Unguarded, as a delete is: whatever the good's revision, it is gone.
+        if (st.exists) touch(fx, st.familyId);
+        st.exists = false;
+        inserts.delete(id);
+        updates.delete(id);
+        originLists.delete(id);
+        deleted.add(id);
+        break;
+    }
+  }
+  if (deleted.size) {
+    await db.query(`DELETE FROM goods WHERE id = ANY($1::bigint[])`, [[...deleted]]);
+    await db.query(`DELETE FROM good_origin_goods WHERE good_id = ANY($1::bigint[])`, [[...deleted]]);
+  }
+  for (const g of inserts.groups('id')) await insertRows(db, 'goods', GOOD_COLUMNS, g.names, g.rows, 'ON CONFLICT (id) DO NOTHING');
+  for (const g of updates.groups('id')) await updateRows(db, 'goods', GOOD_COLUMNS, g.names, g.rows, 't.revision < u.revision');
+  if (originLists.size) {
+    const goods = [...originLists.keys()];
+    await db.query(`DELETE FROM good_origin_goods WHERE good_id = ANY($1::bigint[])`, [goods]);
+    const rows = goods.flatMap((good) => originLists.get(good)!.map((origin, i) => [good, origin, i + 1]));
+    await insertRows(db, 'good_origin_goods', { good_id: 'bigint', origin_good_id: 'bigint', position: 'integer' }, ['good_id', 'origin_good_id', 'position'], rows);
+  }
+}
+
+/**
+ * Step 3: families, their custom members and overrides. The family row is folded like a link's:
+ * every family event that is newer than the row moves its revision (so the row's revision is its
+ * stream's, which organisation appends against), a rename or a lock also its columns; created
+ * families go in one INSERT, the rest in one UPDATE per set of columns. Custom members and overrides
+ * (administrators' edits, few) and the removal of a merged or deleted family run in log order.
+ */
+async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent[], fx: BatchEffects): Promise<void> {
+  if (events.length === 0) return;
+  const ids = [...new Set(events.map((e) => (e.data as Data).familyId))];
+  const stored = await db.query<{ id: string; revision: string }>(`SELECT id, revision FROM families WHERE id = ANY($1::bigint[])`, [ids]);
+  const state = new Map<string, RowState>(stored.rows.map((r) => [r.id, { exists: true, revision: BigInt(r.revision), familyId: r.id }]));
+  const inserts = new RowChanges();
+  const updates = new RowChanges();
+
+  for (const e of events) {
+    const d = e.data as Data;
+    const id = d.familyId;
+    let st = state.get(id);
+    if (!st) state.set(id, (st = { exists: false, revision: -1n, familyId: id }));
+    const rev = e.revision;
+    const at = e.recordedAt;
+    if (e.type === 'FamilyCreated') {
+      if (!st.exists) {
+        inserts.set(id, { name: d.name, family_name_key: d.familyNameKey, auto_managed: d.autoManaged, locked: d.locked, created_at: at, updated_at: at, revision: rev.toString() });
+        Object.assign(st, { exists: true, revision: rev });
+      }
+      touch(fx, id);
+      continue;
+    }
+    // The row takes the event (its revision, and a rename's or lock's columns) only when it is newer.
+    if (st.exists && st.revision < rev) {
+      st.revision = rev;
+      const values: Record<string, unknown> = { revision: rev.toString() };
+      if (e.type === 'FamilyRenamed') Object.assign(values, { name: d.name, updated_at: at });
+      if (e.type === 'FamilyLocked' || e.type === 'FamilyUnlocked') Object.assign(values, { locked: e.type === 'FamilyLocked', updated_at: at });
+      (inserts.has(id) ? inserts : updates).set(id, values);
+    }
+    switch (e.type) {
       case 'FamilyCustomMemberAdded':
         await db.query(
           `INSERT INTO family_custom_members (family_id, good_id, tags, price) VALUES ($1, $2, $3, $4)
@@ -163,13 +393,13 @@ export const catalogProjection = defineProjection({
           [d.familyId, d.goodId, d.tags, d.price],
         );
         await db.query(`UPDATE goods SET family_id = $1 WHERE id = $2 AND origin_good_id IS NULL`, [d.familyId, d.goodId]);
-        await dirty(db, d.familyId);
-        return;
+        touch(fx, d.familyId);
+        break;
       case 'FamilyCustomMemberRemoved':
         await db.query(`DELETE FROM family_custom_members WHERE family_id = $1 AND good_id = $2`, [d.familyId, d.goodId]);
         await db.query(`UPDATE goods SET family_id = NULL WHERE id = $2 AND family_id = $1 AND origin_good_id IS NULL`, [d.familyId, d.goodId]);
-        await dirty(db, d.familyId);
-        return;
+        touch(fx, d.familyId);
+        break;
       case 'FamilyPriceOverrideSet':
       case 'FamilyPriceOverrideRemoved': {
         const k = e.data as OverrideKey & { familyId: string; price?: string };
@@ -186,8 +416,8 @@ export const catalogProjection = defineProjection({
             key,
           );
         }
-        await dirty(db, k.familyId);
-        return;
+        touch(fx, k.familyId);
+        break;
       }
       case 'FamilyMergedInto':
       case 'FamilyDeleted':
@@ -196,82 +426,72 @@ export const catalogProjection = defineProjection({
         await db.query(`DELETE FROM family_custom_members WHERE family_id = $1`, [d.familyId]);
         await db.query(`DELETE FROM family_overrides WHERE family_id = $1`, [d.familyId]);
         await db.query(`DELETE FROM families WHERE id = $1`, [d.familyId]);
-        await db.query(`DELETE FROM catalog_dirty_families WHERE family_id = $1`, [d.familyId]);
-        if (e.type === 'FamilyMergedInto') await dirty(db, d.intoFamilyId as string);
-        return;
-      case 'GoodCreated': {
-        // Attribution: a good's family is its primary link's family (a custom good gets one when added as a custom member).
-        const r = await db.query<{ family_id: string | null }>(
-          `INSERT INTO goods (id, name, description, image, good_priority, tag_ids, tag_font_color, category_id, country_id, origin_good_id, family_id, created_at, updated_at, revision)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, (SELECT family_id FROM origin_goods WHERE id = $10), $11, $11, $12)
-           ON CONFLICT (id) DO NOTHING RETURNING family_id`,
-          [d.goodId, d.name, d.description, d.image, d.goodPriority, d.tagIds, d.tagFontColor, d.categoryId, d.countryId, d.originGoodId, at, rev],
-        );
-        await dirty(db, r.rows[0]?.family_id);
-        return;
-      }
-      case 'GoodUpdated': {
-        const cols: [string, unknown][] = (
-          [
-            ['name', d.name],
-            ['description', d.description],
-            ['image', d.image],
-            ['good_priority', d.goodPriority],
-            ['tag_ids', d.tagIds],
-            ['tag_font_color', d.tagFontColor],
-            ['category_id', d.categoryId],
-            ['country_id', d.countryId],
-          ] as [string, unknown][]
-        ).filter(([, v]) => v !== undefined);
-        await touchLinkFamily(
-          db,
-          `UPDATE goods SET ${cols.map(([c], i) => `${c} = $${i + 4}`).join(', ')}${cols.length ? ',' : ''} revision = $2, updated_at = $3
-            WHERE id = $1 AND revision < $2`,
-          [d.goodId, rev, at, ...cols.map(([, v]) => v)],
-        );
-        return;
-      }
-      case 'GoodOriginsSet': {
-        const r = await db.query<{ family_id: string | null }>(`UPDATE goods SET revision = $2, updated_at = $3 WHERE id = $1 AND revision < $2 RETURNING family_id`, [
-          d.goodId,
-          rev,
-          at,
-        ]);
-        if (!r.rowCount) return;
-        await db.query(`DELETE FROM good_origin_goods WHERE good_id = $1`, [d.goodId]);
-        await db.query(
-          `INSERT INTO good_origin_goods (good_id, origin_good_id, position) SELECT $1, id, ord FROM unnest($2::bigint[]) WITH ORDINALITY AS u(id, ord)`,
-          [d.goodId, d.secondaryOriginGoodIds],
-        );
-        await dirty(db, r.rows[0]?.family_id);
-        return;
-      }
-      case 'GoodDeleted': {
-        const r = await db.query<{ family_id: string | null }>(`DELETE FROM goods WHERE id = $1 RETURNING family_id`, [d.goodId]);
-        await db.query(`DELETE FROM good_origin_goods WHERE good_id = $1`, [d.goodId]);
-        await dirty(db, r.rows[0]?.family_id);
-        return;
-      }
+        inserts.delete(id);
+        updates.delete(id);
+        st.exists = false;
+        fx.touched.delete(d.familyId);
+        if (e.type === 'FamilyMergedInto') touch(fx, d.intoFamilyId as string);
+        break;
     }
-  },
-  async afterBatch(db) {
-    // A link that joined, moved or left takes its good along; both families are touched.
-    const moved = await db.query<{ old_family: string | null; new_family: string | null }>(
+  }
+  for (const g of inserts.groups('id')) await insertRows(db, 'families', FAMILY_COLUMNS, g.names, g.rows, 'ON CONFLICT (id) DO NOTHING');
+  for (const g of updates.groups('id')) await updateRows(db, 'families', FAMILY_COLUMNS, g.names, g.rows, 't.revision < u.revision');
+}
+
+/** Step 4: a link that joined, moved or left takes its good along (both families are touched); then recompute. */
+async function settleBatch(db: ProjectionDb, fx: BatchEffects, recompute: boolean): Promise<void> {
+  if (fx.moved.size || fx.created.size) {
+    const followed = await db.query<{ old_family: string | null; new_family: string | null }>(
       `WITH changed AS (
          SELECT g.id, g.family_id AS old_family, og.family_id AS new_family
            FROM goods g JOIN origin_goods og ON og.id = g.origin_good_id
-          WHERE g.family_id IS DISTINCT FROM og.family_id
+          WHERE (g.origin_good_id = ANY($1::bigint[]) OR g.id = ANY($2::bigint[])) AND g.family_id IS DISTINCT FROM og.family_id
        )
        UPDATE goods g SET family_id = c.new_family FROM changed c WHERE g.id = c.id RETURNING c.old_family, c.new_family`,
+      [[...fx.moved], [...fx.created]],
     );
-    for (const m of moved.rows) {
-      await dirty(db, m.old_family);
-      await dirty(db, m.new_family);
+    for (const m of followed.rows) {
+      touch(fx, m.old_family);
+      touch(fx, m.new_family);
     }
-    const touched = await db.query<{ family_id: string }>(`DELETE FROM catalog_dirty_families RETURNING family_id`);
+  }
+  if (fx.reshown.size) {
+    const merging = await db.query<{ family_id: string }>(
+      `SELECT DISTINCT g.family_id FROM good_origin_goods gog JOIN goods g ON g.id = gog.good_id
+        WHERE gog.origin_good_id = ANY($1::bigint[]) AND g.family_id IS NOT NULL`,
+      [[...fx.reshown]],
+    );
+    for (const r of merging.rows) touch(fx, r.family_id);
+  }
+  if (recompute) await recomputeFamilies(db, [...fx.touched]);
+}
+
+/** Families recomputed per settling step of a rebuild. */
+const SETTLE_STEP = 2_000;
+
+const byKind = (events: readonly DecodedEvent[], kinds: readonly string[]) => events.filter((e) => kinds.includes(e.type));
+
+export const catalogProjection = defineProjection({
+  name: 'catalog',
+  handles: [...LINK_EVENTS, ...FAMILY_EVENTS, ...GOOD_EVENTS],
+  streamPrefixes: ['link-', 'family-', 'good-'],
+  tables: ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods'],
+  domains: ['goods', 'matrix', 'meta'],
+  async applyBatch(db, events, mode) {
+    const fx: BatchEffects = { touched: new Set(), moved: new Set(), created: new Set(), reshown: new Set() };
+    await applyLinkEvents(db, byKind(events, LINK_EVENTS), fx);
+    await applyGoodEvents(db, byKind(events, GOOD_EVENTS), fx);
+    await applyFamilyEvents(db, byKind(events, FAMILY_EVENTS), fx);
+    // A rebuild's replay recomputes nothing: `settle` recomputes every family once at its end.
+    await settleBatch(db, fx, !mode?.deferDerived);
+  },
+  async settle(db, after) {
+    const r = await db.query<{ id: string }>(`SELECT id FROM families WHERE id > $1 ORDER BY id LIMIT $2`, [after ?? '-1', SETTLE_STEP]);
+    if (r.rows.length === 0) return null;
     await recomputeFamilies(
       db,
-      touched.rows.map((r) => r.family_id),
+      r.rows.map((f) => f.id),
     );
+    return r.rows[r.rows.length - 1]!.id;
   },
 });

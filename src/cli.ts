@@ -7,6 +7,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { loadConfig, ConfigError, type Config } from './config';
 import { createLogger, type Logger } from './platform/log';
 import { openDatabase, createServices, closeServices, startService, type Role, type Services } from './main';
+import { describeFence } from './platform/projections/engine';
 import { migrate } from './platform/migrate';
 import { START, positionToString } from './platform/event-store/port';
 import { ProjectionRunner } from './platform/projections/runner';
@@ -75,17 +76,19 @@ program
 
 const projections = program.command('projections').description('projection status and rebuilds');
 
+
 projections
   .command('status')
   .description("each projection's checkpoint, lag and state")
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
     await withServices(async (s) => {
-      const items = await s.engine.status();
+      const [items, fence] = await Promise.all([s.engine.status(), s.engine.fence()]);
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ items }, null, 2) + '\n');
+        process.stdout.write(JSON.stringify({ items, fence }, null, 2) + '\n');
         return;
       }
+      if (fence?.heldBackEvents) process.stdout.write(describeFence(fence) + '\n');
       if (items.length === 0) process.stdout.write('no projections defined\n');
       for (const p of items) {
         process.stdout.write(
@@ -185,7 +188,8 @@ program
   .option('--only-unsynced', 'details: only links never synced')
   .option('--link <id>', 'details: one link, also when already synced')
   .option('--dry-run', 'report the diff without appending anything')
-  .action(async (what: string, o: { onlyUnsynced?: boolean; link?: string; dryRun?: boolean }) => {
+  .option('--confirm-delist', 'goods: delist every link missing from the listing, even past SYNC_DELIST_MAX_SHARE')
+  .action(async (what: string, o: { onlyUnsynced?: boolean; link?: string; dryRun?: boolean; confirmDelist?: boolean }) => {
     const kind = SYNC_KINDS[what];
     if (!kind) throw new Error(`sync what? one of: ${Object.keys(SYNC_KINDS).join(', ')}`);
     const failed = await withServices(async (s) => {
@@ -195,6 +199,7 @@ program
         dryRun: o.dryRun,
         onlyUnsynced: o.onlyUnsynced,
         linkId: o.link,
+        confirmDelist: o.confirmDelist,
         by: `operator:${userInfo().username}`,
       });
       const bar = new SingleBar({ format: `sync ${what} [{bar}] {value}/{total} | {counts}`, hideCursor: true }, Presets.shades_classic);
@@ -212,7 +217,7 @@ program
       const run = await finished;
       bar.update(run.progress.done, { counts: '' });
       bar.stop();
-      process.stdout.write(JSON.stringify({ runId, state: run.state, dryRun: run.dryRun, counts: run.counts, errors: run.errors.slice(0, 20) }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ runId, state: run.state, dryRun: run.dryRun, counts: run.counts, held: run.held, errors: run.errors.slice(0, 20) }, null, 2) + '\n');
       return run.state !== 'succeeded';
     });
     if (failed) process.exitCode = 1;

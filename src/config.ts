@@ -41,6 +41,11 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
     .optional(),
   DATABASE_POOL_SIZE: positiveInt.default(10),
+  // Limits on the service's own database sessions; 0 turns one off.
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  // How long the read fence may be held back before /readyz says degraded.
+  FENCE_DEGRADED_AFTER_S: positiveInt.default(60),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
   EVENTSTORE_URL: z
@@ -78,10 +83,17 @@ const schema = z.object({
   PUBLIC_CACHE_TTL_MS: positiveInt.default(60_000),
   PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(5000),
   CATEGORY_SYNC_CRON: z.string().min(9).default('0 * * * *'),
-  PROJECTION_BATCH_SIZE: positiveInt.default(500),
+  // A complete listing pass that would delist more than this share of the listed links delists
+  // nothing until an operator confirms (an empty listing included).
+  SYNC_DELIST_MAX_SHARE: z.coerce.number().min(0).max(1).default(0.2),
+  // A running synchronisation whose process stopped beating for this long was abandoned.
+  SYNC_ABANDONED_AFTER_S: positiveInt.default(120),
+  PROJECTION_BATCH_SIZE: positiveInt.default(2000),
   PROJECTION_POLL_MS: positiveInt.default(1000),
   COMMAND_WAIT_MS: positiveInt.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // GET /metrics (Prometheus) for a scraper presenting this bearer token; unset: no /metrics.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Env = z.input<typeof schema>;
@@ -94,11 +106,19 @@ export interface Config {
   /** Unset: the embedded PostgreSQL under `dataDir` is started. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** statement and idle-in-transaction timeouts of the service's own sessions, in ms (0: none) */
+  databaseSession: { statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
+  /** seconds the read fence may be held back before /readyz says degraded */
+  fenceDegradedAfterS: number;
+  /** the bearer token a Prometheus scraper presents at GET /metrics; unset: no /metrics */
+  metricsToken: string | undefined;
   embeddedPgPort: number;
   eventStore: { kind: 'postgres' } | { kind: 'eventstoredb'; url: string };
   upstream: { url: string; token: string | undefined } | undefined;
   /** links per listing page asked of the supplier (its maximum is 500) */
   upstreamPageSize: number;
+  /** delisting guard and abandoned-run detection of synchronisations */
+  sync: { delistMaxShare: number; abandonedAfterS: number };
   /** the built-in supplier simulator used when `upstream` is unset */
   simulator: { links: number; seed: number };
   jwt: { secret: string | undefined; accessExpiresIn: string };
@@ -161,10 +181,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseSession: { statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS, idleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS },
+    fenceDegradedAfterS: e.FENCE_DEGRADED_AFTER_S,
+    metricsToken: e.METRICS_TOKEN,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     eventStore: e.EVENT_STORE === 'eventstoredb' ? { kind: 'eventstoredb', url: e.EVENTSTORE_URL! } : { kind: 'postgres' },
     upstream: e.UPSTREAM_URL ? { url: e.UPSTREAM_URL, token: e.UPSTREAM_TOKEN } : undefined,
     upstreamPageSize: e.UPSTREAM_PAGE_SIZE,
+    sync: { delistMaxShare: e.SYNC_DELIST_MAX_SHARE, abandonedAfterS: e.SYNC_ABANDONED_AFTER_S },
     simulator: { links: e.SIMULATOR_LINKS, seed: e.SIMULATOR_SEED },
     jwt: { secret: e.JWT_SECRET, accessExpiresIn: e.TOKEN_EXPIRES_IN },
     corsOrigins: e.CORS_ORIGINS,

@@ -10,7 +10,11 @@ import { createAuth } from './auth/module';
 import { authRouteDocs } from './auth/routes';
 import { uploadRouteDocs, uploadRoutes } from './uploads/routes';
 import { docsRoutes } from './platform/http/openapi';
-import { securityMiddleware } from './platform/http/security';
+import { securityHeaders, securityMiddleware } from './platform/http/security';
+import { postgresThrottleStores } from './platform/http/rate-limit';
+import { idempotency } from './platform/http/idempotency';
+import { Metrics } from './platform/metrics';
+import { authOf } from './auth/guard';
 import { createCatalogue } from './catalog/events';
 import { PublicCache } from './platform/cache/public-cache';
 import { createPool, type Pool } from './platform/db';
@@ -37,7 +41,9 @@ import { adminCatalogRoutes } from './catalog/admin-routes';
 import { familyRoutes } from './catalog/families/routes';
 import { goodRoutes } from './catalog/goods/routes';
 import { Organiser } from './catalog/organisation/organise';
-import { storefrontRoutes } from './storefront/routes';
+import { PUBLIC_ROUTES, freshnessGateOf, storefrontRoutes } from './storefront/routes';
+import { assertDeniedByDefault } from './platform/http/routes-audit';
+import { capturedHeaders, publicFastPath } from './storefront/fast-path';
 import { webRoutes } from './web/static';
 
 export interface OpenDatabase {
@@ -72,6 +78,8 @@ export interface Services {
   engine: ProjectionEngine;
   notifications: ProjectionNotifications;
   cache: PublicCache;
+  /** this process's Prometheus metrics (GET /metrics with METRICS_TOKEN) */
+  metrics: Metrics;
   /** the supplier's address: UPSTREAM_URL, or the in-process simulator */
   upstreamUrl: string;
   sync: SyncService;
@@ -80,20 +88,36 @@ export interface Services {
 }
 
 export async function createServices(config: Config, log: Logger, databaseUrl: string): Promise<Services> {
-  const pool = createPool(databaseUrl, config.databasePoolSize);
+  const pool = createPool(databaseUrl, config.databasePoolSize, 'catalog', config.databaseSession);
   const listener = new PgListener(databaseUrl, (e) => log.warn({ err: e }, 'notification listener lost its connection'));
   const store: EventStore =
     config.eventStore.kind === 'eventstoredb'
       ? EventStoreDbAdapter.connect(config.eventStore.url, (e) => log.warn({ err: e }, 'EventStoreDB subscription dropped'))
       : new PostgresEventStore(pool, listener);
+  if (store instanceof PostgresEventStore && (await store.checkLogOrder())) {
+    log.warn('the event log came from another cluster (a restore or a promoted replica): new events are stamped after the stored ones');
+  }
+  const metrics = new Metrics();
+  meterAppends(store, (n) => metrics.eventsAppended.inc(n));
   const catalogue = createCatalogue();
   const definitions = allProjections();
   const engine = new ProjectionEngine(
-    { pool, store, catalogue, databaseUrl, log, batchSize: config.projections.batchSize, pollMs: config.projections.pollMs },
+    {
+      pool,
+      store,
+      catalogue,
+      databaseUrl,
+      log,
+      batchSize: config.projections.batchSize,
+      pollMs: config.projections.pollMs,
+      sessionLimits: config.databaseSession,
+      onApplied: (projection, n) => metrics.eventsApplied.inc({ projection }, n),
+    },
     definitions,
   );
   const notifications = new ProjectionNotifications(pool, listener, definitions, log);
   const cache = new PublicCache(config.publicCache);
+  metrics.observe({ engine, cache });
   let simulator: RunningSimulator | null = null;
   if (!config.upstream) {
     simulator = await startSimulator({ links: config.simulator.links, seed: config.simulator.seed });
@@ -102,6 +126,7 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   const upstreamUrl = config.upstream?.url ?? simulator!.url;
   // Before any waiting command is released, this process's cache forgets what the commit changed.
   notifications.onCommit((n) => cache.syncVersions(n.domains));
+  notifications.onCommit(() => engine.wakeAll());
   await notifications.start();
   const services: Services = {
     config,
@@ -114,6 +139,7 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
     engine,
     notifications,
     cache,
+    metrics,
     upstreamUrl,
     sync: null as unknown as SyncService, // set just below: the sync service is built from the other services
     waitForProjections: (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs),
@@ -126,6 +152,22 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
 }
 
 const closers = new WeakMap<Services, () => Promise<void>>();
+
+/** Counts what the store appends, whichever adapter it is (the count feeds catalog_events_appended_total). */
+function meterAppends(store: EventStore, appended: (events: number) => void): void {
+  const one = store.appendToStream.bind(store);
+  const many = store.appendToStreams.bind(store);
+  store.appendToStream = async (streamId, events, opts) => {
+    const r = await one(streamId, events, opts);
+    appended(events.length);
+    return r;
+  };
+  store.appendToStreams = async (appends) => {
+    const r = await many(appends);
+    appended(appends.reduce((n, a) => n + a.events.length, 0));
+    return r;
+  };
+}
 
 export async function closeServices(s: Services): Promise<void> {
   await s.sync.drain();
@@ -141,28 +183,79 @@ export async function closeServices(s: Services): Promise<void> {
  * Every slice's routes, mounted under API_PREFIX. Admin routes go through `requireAdmin`
  * (guards.requireAdmin: access token, live session, role ADMIN); `guards.requireRoles(...)` widens.
  */
-function apiRoutes(s: Services): Router {
+export function apiRoutes(s: Services): Router {
   const api = Router();
   api.use(storefrontRoutes(s)); // public, no guard; first, so the busiest routes skip matching every admin route
   const auth = createAuth({ pool: s.pool, config: s.config, log: s.log });
   const { requireAdmin } = auth.guards;
   api.use(auth.routes);
-  api.use(uploadRoutes({ uploadDir: s.config.uploadDir, maxBytes: s.config.uploadMaxBytes, apiPrefix: s.config.apiPrefix, guard: requireAdmin, log: s.log }));
+  api.use(
+    uploadRoutes({
+      uploadDir: s.config.uploadDir,
+      maxBytes: s.config.uploadMaxBytes,
+      apiPrefix: s.config.apiPrefix,
+      guard: requireAdmin,
+      log: s.log,
+      throttleStores: postgresThrottleStores(s.pool),
+    }),
+  );
   // API docs only in development (spec section 5.9): elsewhere the routes do not exist at all.
   if (s.config.env === 'development') {
     api.use(docsRoutes([...authRouteDocs, ...uploadRouteDocs], { title: 'Catalog service', version: '0.1.0', apiPrefix: s.config.apiPrefix }));
   }
+  // Admin writes sent with an Idempotency-Key answer a retry with the first answer.
+  api.use(idempotency({ pool: s.pool, authenticate: auth.guards.authenticate, userOf: (res) => authOf(res).user.id }));
   api.use(projectionRoutes(s.engine, requireAdmin));
   api.use(syncRoutes(s.sync, s.pool, requireAdmin));
   api.use(originGoodRoutes(s, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
   api.use(familyRoutes(s, new Organiser(s), requireAdmin));
   api.use(goodRoutes(s, requireAdmin));
+  // Deny by default: a route that is neither guarded nor on the public list stops start-up.
+  assertDeniedByDefault(api, { isGuard: auth.guards.isGuard, isPublic: (key) => PUBLIC_API_ROUTES.has(key) || key.startsWith('GET /docs') });
   return api;
 }
 
-/** `extraRoutes`: mounted after the API under API_PREFIX; tests use it for routes production never has. */
-export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}) {
+/**
+ * The routes anyone may call, without a session: the storefront's reads, signing up and in,
+ * refreshing and ending a session (which prove themselves with their own tokens), and uploaded files.
+ * The API docs are public too where they are mounted at all (NODE_ENV=development).
+ */
+export const PUBLIC_API_ROUTES: ReadonlySet<string> = new Set([
+  ...PUBLIC_ROUTES.map((r) => `GET ${r.path}`),
+  'POST /auth/register',
+  'POST /auth/login',
+  'POST /auth/refresh',
+  'POST /auth/logout',
+  'GET /uploads/:name',
+]);
+
+/**
+ * The HTTP handler: cached public reads through the storefront's fast lane (src/storefront/fast-path.ts),
+ * everything else through express. `extraRoutes`: mounted after the API under API_PREFIX; tests use it
+ * for routes production never has.
+ */
+export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}): http.RequestListener {
+  const app = expressApp(s, opts);
+  if (s.config.publicCache.disabled) return app;
+  const fast = publicFastPath({
+    deps: s,
+    mounts: [s.config.apiPrefix, ...(s.config.apiPrefix !== STOREFRONT_API_BASE ? [STOREFRONT_API_BASE] : [])],
+    corsOrigins: s.config.corsOrigins,
+    securityHeaders: capturedHeaders(securityHeaders()),
+    gate: freshnessGateOf(s),
+    log: s.log,
+    observe: (method, route, status, seconds) => s.metrics.httpDuration.observe({ method, route, status: String(status) }, seconds),
+  });
+  return (req, res) => {
+    fast(req, res).then(
+      (answered) => answered || app(req, res),
+      () => app(req, res),
+    );
+  };
+}
+
+function expressApp(s: Services, opts: { extraRoutes?: Router }) {
   const api = apiRoutes(s);
   if (opts.extraRoutes) api.use(opts.extraRoutes);
   return createApp({
@@ -173,6 +266,7 @@ export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}) {
     before: securityMiddleware({ corsOrigins: s.config.corsOrigins }),
     routes: api,
     rootRoutes: rootRoutes(s, api),
+    observe: (method, route, status, seconds) => s.metrics.httpDuration.observe({ method, route, status: String(status) }, seconds),
   });
 }
 
@@ -183,7 +277,8 @@ export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}) {
  */
 function rootRoutes(s: Services, api: Router): Router {
   const root = Router();
-  root.use(healthRoutes({ pool: s.pool, store: s.store }));
+  root.use(s.metrics.routes(s.config.metricsToken));
+  root.use(healthRoutes({ pool: s.pool, store: s.store, fence: { status: () => s.engine.fence(), degradedAfterS: s.config.fenceDegradedAfterS } }));
   root.use(webRoutes({ apiBases: s.config.clientApiBases }));
   if (s.config.apiPrefix !== STOREFRONT_API_BASE) root.use(STOREFRONT_API_BASE, api);
   return root;

@@ -36,6 +36,8 @@ export interface Guards {
   authenticate: RequestHandler;
   requireRoles(...roles: Role[]): RequestHandler;
   requireAdmin: RequestHandler;
+  /** whether a handler is one of these guards (the start-up check that every route has one) */
+  isGuard(handler: unknown): boolean;
 }
 
 /** The roles every authenticated route requires unless it widens them. */
@@ -87,9 +89,11 @@ export function createGuards(deps: GuardDeps): Guards {
     );
   };
 
+  const guards = new WeakSet<object>([authenticate]);
+
   function requireRoles(...roles: Role[]): RequestHandler {
     const allowed: ReadonlySet<string> = new Set(roles.length ? roles : DEFAULT_ROLES);
-    return (req, res, next) => {
+    const guard: RequestHandler = (req, res, next) => {
       identify(req, res).then(
         ({ user }) => next(allowed.has(user.role) ? undefined : new AppError('AUTH.FORBIDDEN', 403, 'your role may not use this route')),
         (e: unknown) => {
@@ -98,7 +102,14 @@ export function createGuards(deps: GuardDeps): Guards {
         },
       );
     };
+    guards.add(guard);
+    return guard;
   }
 
-  return { authenticate, requireRoles, requireAdmin: requireRoles(...DEFAULT_ROLES) };
+  return {
+    authenticate,
+    requireRoles,
+    requireAdmin: requireRoles(...DEFAULT_ROLES),
+    isGuard: (handler) => typeof handler === 'function' && guards.has(handler),
+  };
 }

@@ -11,6 +11,7 @@ import { authRoutes } from './routes';
 import { SessionService } from './sessions';
 import { durationSeconds, TokenSigner } from './tokens';
 import { UserStore } from './users';
+import { postgresThrottleStores } from '../platform/http/rate-limit';
 
 export interface Auth {
   guards: Guards;
@@ -30,5 +31,6 @@ export function createAuth(deps: { pool: Pool; config: Config; log?: Logger; has
   // The dummy hash is ready before the first login, so that login is not the odd fast one out.
   sessions.warmUp().catch(() => undefined);
   const guards = createGuards({ users, signer });
-  return { guards, routes: authRoutes({ users, sessions, signer, hasher, guards, log: deps.log }), users, sessions, signer };
+  const routes = authRoutes({ users, sessions, signer, hasher, guards, log: deps.log, throttleStores: postgresThrottleStores(deps.pool) });
+  return { guards, routes, users, sessions, signer };
 }

@@ -7,7 +7,7 @@ import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/log';
 import { parseWith } from '../platform/http/errors';
 import type { RouteDoc } from '../platform/http/openapi';
-import { LIMITS, throttle } from '../platform/http/rate-limit';
+import { LIMITS, throttle, type ThrottleStores } from '../platform/http/rate-limit';
 import { clearSessionCookies, cookieString, REFRESH_COOKIE, setSessionCookies } from './cookies';
 import { accessTokenOf, authOf, type Guards } from './guard';
 import type { PasswordHasher } from './passwords';
@@ -55,12 +55,14 @@ export interface AuthRouteDeps {
   hasher: PasswordHasher;
   guards: Guards;
   log?: Logger;
+  /** where the login and registration throttles count (default: this process's memory) */
+  throttleStores?: ThrottleStores;
 }
 
-export function authRoutes({ users, sessions, signer, hasher, guards, log }: AuthRouteDeps): Router {
+export function authRoutes({ users, sessions, signer, hasher, guards, log, throttleStores }: AuthRouteDeps): Router {
   const r = Router();
 
-  r.post('/auth/register', throttle(LIMITS.registration, log), async (req, res) => {
+  r.post('/auth/register', throttle(LIMITS.registration, log, throttleStores), async (req, res) => {
     const body = parseWith(registerBody, req.body, 'registration');
     const closed = () => new AppError('AUTH.REGISTRATION_CLOSED', 403, 'registration is closed: a user already exists');
     // Cheap early answer; the decisive check is the locked one inside createFirst.
@@ -70,7 +72,7 @@ export function authRoutes({ users, sessions, signer, hasher, guards, log }: Aut
     res.status(201).json({ user: publicUser(user) });
   });
 
-  r.post('/auth/login', throttle(LIMITS.login, log), async (req, res) => {
+  r.post('/auth/login', throttle(LIMITS.login, log, throttleStores), async (req, res) => {
     const body = parseWith(loginBody, req.body, 'login');
     const { user, tokens } = await sessions.login(body.username, body.password);
     setSessionCookies(req, res, tokens);

@@ -42,6 +42,19 @@ export interface CommandDeps {
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
 }
 
+/**
+ * A rule that spans streams is checked against a read model (tag names in a group, the category
+ * tree): under its lock, and only once the read model shows every event of those streams, committed
+ * ones a read fence still holds back included. When it cannot get there in time (its projection
+ * behind or stopped, the fence held), the command is refused with a 503, never decided on stale rows.
+ */
+export async function readModelsCurrent(deps: Pick<CommandDeps, 'store' | 'waitForProjections'>, prefixes: readonly string[]): Promise<void> {
+  const head = await deps.store.headPosition(prefixes, { committed: true });
+  if (!(await deps.waitForProjections(head, prefixes.map((p) => `${p}0`)))) {
+    throw AppError.unavailable('PROJECTION.BEHIND', `the read models this rule is checked against are behind (${prefixes.join(', ')}); try again shortly`);
+  }
+}
+
 export async function loadStream<S>(deps: Pick<CommandDeps, 'store' | 'catalogue'>, spec: StreamSpec<S>, until?: Date): Promise<Loaded<S>> {
   const events = await deps.store.readStream(spec.streamId, until ? { until } : {});
   let state = spec.initial();

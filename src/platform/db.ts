@@ -12,15 +12,47 @@ export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'> | 
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 
-export function createPool(connectionString: string, max = 10, applicationName = 'catalog'): Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 10_000 });
+/** Limits every session of the service runs under (DB_STATEMENT_TIMEOUT_MS, DB_IDLE_IN_TRANSACTION_TIMEOUT_MS). */
+export interface SessionLimits {
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 60_000, idleInTransactionTimeoutMs: 60_000 };
+
+/**
+ * How every connection of the service is opened. A transaction left open holds back every event
+ * reader of the cluster (the read fence, see event-store/postgres.ts), and a connection whose client
+ * vanished (a half-open TCP connection) would keep its locks, a projection leader's advisory lock
+ * among them, for hours: so sessions end an idle transaction and a runaway statement, and both ends
+ * probe the connection (TCP keep-alive) to notice a peer that is gone within about a minute.
+ */
+function connectionConfig(connectionString: string, applicationName: string, limits: SessionLimits): pg.ClientConfig {
+  return {
+    connectionString,
+    application_name: applicationName,
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(limits.statementTimeoutMs ? { statement_timeout: limits.statementTimeoutMs } : {}),
+    ...(limits.idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs } : {}),
+    options: '-c tcp_keepalives_idle=30 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3',
+  };
+}
+
+export function createPool(connectionString: string, max = 10, applicationName = 'catalog', limits: SessionLimits = DEFAULT_SESSION_LIMITS): Pool {
+  const pool = new pg.Pool({ ...connectionConfig(connectionString, applicationName, limits), max });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', () => undefined);
+  // Nor a checked-out one between two queries (the server ended an idle transaction, an operator
+  // terminated the backend): the pool listens only to idle clients, and an 'error' event nobody
+  // listens to ends the process. The holder's next query fails instead.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
-export function createClient(connectionString: string, applicationName = 'catalog'): pg.Client {
-  return new pg.Client({ connectionString, application_name: applicationName, connectionTimeoutMillis: 10_000 });
+export function createClient(connectionString: string, applicationName = 'catalog', limits: SessionLimits = DEFAULT_SESSION_LIMITS): pg.Client {
+  return new pg.Client(connectionConfig(connectionString, applicationName, limits));
 }
 
 export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {

@@ -29,14 +29,29 @@ export class AppError extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
-/** Connection-level failures of PostgreSQL or the network: a dependency is down, not a bug. */
-export function isTransientDbError(e: unknown): boolean {
+const sqlState = (e: unknown) => {
+  const code = e && typeof e === 'object' ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : '';
+};
+
+/** The connection is gone (PostgreSQL's or the network's fault): reconnect, then try again. */
+export function isConnectionError(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
-  const err = e as { code?: unknown; message?: unknown };
-  const code = typeof err.code === 'string' ? err.code : '';
+  const code = sqlState(e);
   if (/^08/.test(code)) return true; // connection exception class
-  if (['57P01', '57P02', '57P03', '53300', '40001', '40P01'].includes(code)) return true; // shutdown, too many connections, serialization, deadlock
+  if (['57P01', '57P02', '57P03'].includes(code)) return true; // admin shutdown, crash shutdown, cannot connect now
   if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
-  const msg = typeof err.message === 'string' ? err.message : '';
-  return /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed/i.test(msg);
+  const msg = (e as { message?: unknown }).message;
+  return typeof msg === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed|Connection closed/i.test(msg);
+}
+
+/**
+ * Failures that trying again later can cure, as opposed to a bug or bad data: a lost connection, a
+ * cancelled or timed-out statement (57014), a lock not available (55P03), a serialization failure or
+ * deadlock (40001, 40P01), insufficient resources (53xxx: disk full, out of memory, too many
+ * connections). A dependency is unavailable, not broken.
+ */
+export function isTransientDbError(e: unknown): boolean {
+  const code = sqlState(e);
+  return isConnectionError(e) || ['57014', '55P03', '40001', '40P01'].includes(code) || /^53/.test(code);
 }

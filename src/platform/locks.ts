@@ -101,3 +101,54 @@ export async function withLocks<T>(pool: Pool, keys: readonly string[], fn: () =
     for (const release of releases.reverse()) release();
   }
 }
+
+/** A session lock held for a long operation (an organisation run) on a connection of its own. */
+export interface HeldLock {
+  /** Throws once the lock's connection was lost: the lock went with it, and another run may have started. */
+  assertHeld(): void;
+  release(): Promise<void>;
+}
+
+/**
+ * Takes a session advisory lock on a pooled connection of its own, or answers null when another
+ * session holds it. The connection is watched: if it is lost (terminated, the network gone) the lock
+ * is gone too, and `assertHeld` says so, so the holder stops instead of going on unprotected. On
+ * release a connection that cannot unlock is destroyed, never returned to the pool still holding it.
+ */
+export async function holdSessionLock(pool: Pool, key: string): Promise<HeldLock | null> {
+  const client = await pool.connect();
+  let lost: unknown = null;
+  const onLost = (e?: unknown) => (lost ??= e ?? new Error('connection ended'));
+  client.on('error', onLost);
+  client.on('end', onLost);
+  const stopWatching = () => {
+    client.off('error', onLost);
+    client.off('end', onLost);
+  };
+  let taken = false;
+  try {
+    taken = (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok`, [NAMESPACE, key])).rows[0]!.ok;
+  } catch (e) {
+    stopWatching();
+    client.release(e as Error);
+    throw e;
+  }
+  if (!taken) {
+    stopWatching();
+    client.release();
+    return null;
+  }
+  return {
+    assertHeld() {
+      if (lost) throw AppError.unavailable('LOCK.LOST', `the lock "${key}" was lost with its database connection; stopped`);
+    },
+    async release() {
+      stopWatching();
+      if (lost) return client.release(lost as Error);
+      await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [NAMESPACE, key]).then(
+        () => client.release(),
+        (e: unknown) => client.release(e as Error),
+      );
+    },
+  };
+}

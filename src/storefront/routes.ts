@@ -48,6 +48,54 @@ export const PUBLIC_DOMAINS = {
   countries: ['meta'],
 } as const satisfies Record<string, readonly CacheDomain[]>;
 
+/** What a public GET reads: its cache entry, how to load it, and for a list the page to cut from it. */
+export interface PublicRead {
+  key: string;
+  domains: readonly CacheDomain[];
+  load: () => Promise<unknown>;
+  page?: { page: number; pageSize: number };
+}
+
+type StorefrontDeps = Pick<Services, 'pool' | 'cache' | 'log' | 'config'>;
+
+/**
+ * The public read routes, each mapping a request (path parameters, query) to its read. The express
+ * routes below and the fast path (./fast-path.ts) both serve from this table, so a cache entry is
+ * the same whichever way a request comes. `read` throws a 4xx AppError on bad input.
+ */
+export const PUBLIC_ROUTES: readonly {
+  path: string;
+  read(s: StorefrontDeps, params: Record<string, string>, query: unknown): PublicRead;
+}[] = [
+  {
+    path: '/public/goods',
+    read(s, _params, query) {
+      const q = parseQuery(publicGoodsQuery, query);
+      const spec = listSpecOf(q);
+      // The cache holds the whole materialised list of this (filters, sort); the page is cut per request.
+      return { key: listCacheKey(spec), domains: PUBLIC_DOMAINS.goodsList, load: () => loadGoodsList(s.pool, spec), page: { page: q.page, pageSize: q.pageSize } };
+    },
+  },
+  {
+    path: '/public/goods/:goodId',
+    read(s, params) {
+      const id = parseId(params.goodId, 'goodId');
+      // Not found is not cached: the load throws, the flight ends, nothing is stored.
+      return { key: JSON.stringify(['public-good', id]), domains: PUBLIC_DOMAINS.goodDetail, load: () => loadGoodDetail(s.pool, id) };
+    },
+  },
+  { path: '/public/home', read: (s) => ({ key: '["public-home"]', domains: PUBLIC_DOMAINS.home, load: () => loadHome(s.pool) }) },
+  { path: '/public/categories/tree', read: (s) => ({ key: '["public-category-tree"]', domains: PUBLIC_DOMAINS.categoryTree, load: () => loadCategoryTree(s.pool) }) },
+  { path: '/public/tag-groups', read: (s) => ({ key: '["public-tag-groups"]', domains: PUBLIC_DOMAINS.tagGroups, load: () => loadTagGroups(s.pool) }) },
+  { path: '/public/tree-order', read: (s) => ({ key: '["public-tree-order"]', domains: PUBLIC_DOMAINS.treeOrder, load: () => loadTreeOrder(s.pool) }) },
+  { path: '/public/countries', read: (s) => ({ key: '["public-countries"]', domains: PUBLIC_DOMAINS.countries, load: () => loadCountries(s.pool) }) },
+];
+
+/** The response of a read taken from the cache (a list's page cut from the cached list). */
+export function sliced(read: PublicRead, entry: CachedResponse): CachedResponse {
+  return read.page ? pageOf(entry, read.page.page, read.page.pageSize) : entry;
+}
+
 export interface StorefrontOptions {
   /**
    * Check the domain versions in the database before serving (./freshness.ts). On by default; off
@@ -57,10 +105,10 @@ export interface StorefrontOptions {
 }
 
 /** The gate of a process, shared by every storefront router built on the same services. */
-const gates = new WeakMap<Services, FreshnessGate>();
+const gates = new WeakMap<object, FreshnessGate>();
 
-export function freshnessGateOf(s: Services): FreshnessGate {
-  let gate = gates.get(s);
+export function freshnessGateOf(s: Pick<Services, 'pool' | 'cache' | 'log'>): FreshnessGate {
+  let gate = gates.get(s.cache);
   if (!gate) {
     let lastWarning = 0;
     gate = new FreshnessGate(
@@ -75,52 +123,20 @@ export function freshnessGateOf(s: Services): FreshnessGate {
         s.log.warn({ err: e }, 'public cache: could not read cache_domains; serving on notifications alone');
       },
     );
-    gates.set(s, gate);
+    gates.set(s.cache, gate);
   }
   return gate;
 }
 
-export function storefrontRoutes(s: Services, opts: StorefrontOptions = {}): Router {
+export function storefrontRoutes(s: StorefrontDeps, opts: StorefrontOptions = {}): Router {
   const r = Router();
   const gate = opts.crossProcessFreshness === false || s.config.publicCache.disabled ? null : freshnessGateOf(s);
-  const cached = async (key: string, domains: readonly CacheDomain[], load: () => Promise<unknown>): Promise<CachedResponse> => {
-    if (gate) await gate.fresh();
-    return s.cache.get(key, domains, load);
-  };
-
-  r.get('/public/goods', async (req, res) => {
-    const q = parseQuery(publicGoodsQuery, req.query);
-    const spec = listSpecOf(q);
-    // The cache holds the whole materialised list of this (filters, sort); the page is cut per request.
-    const list = await cached(listCacheKey(spec), PUBLIC_DOMAINS.goodsList, () => loadGoodsList(s.pool, spec));
-    sendCached(req, res, pageOf(list, q.page, q.pageSize), PUBLIC_CACHE_CONTROL);
-  });
-
-  r.get('/public/goods/:goodId', async (req, res) => {
-    const id = parseId(req.params.goodId, 'goodId');
-    // Not found is not cached: the load throws, the flight ends, nothing is stored.
-    sendCached(req, res, await cached(JSON.stringify(['public-good', id]), PUBLIC_DOMAINS.goodDetail, () => loadGoodDetail(s.pool, id)), PUBLIC_CACHE_CONTROL);
-  });
-
-  r.get('/public/home', async (req, res) => {
-    sendCached(req, res, await cached('["public-home"]', PUBLIC_DOMAINS.home, () => loadHome(s.pool)), PUBLIC_CACHE_CONTROL);
-  });
-
-  r.get('/public/categories/tree', async (req, res) => {
-    sendCached(req, res, await cached('["public-category-tree"]', PUBLIC_DOMAINS.categoryTree, () => loadCategoryTree(s.pool)), PUBLIC_CACHE_CONTROL);
-  });
-
-  r.get('/public/tag-groups', async (req, res) => {
-    sendCached(req, res, await cached('["public-tag-groups"]', PUBLIC_DOMAINS.tagGroups, () => loadTagGroups(s.pool)), PUBLIC_CACHE_CONTROL);
-  });
-
-  r.get('/public/tree-order', async (req, res) => {
-    sendCached(req, res, await cached('["public-tree-order"]', PUBLIC_DOMAINS.treeOrder, () => loadTreeOrder(s.pool)), PUBLIC_CACHE_CONTROL);
-  });
-
-  r.get('/public/countries', async (req, res) => {
-    sendCached(req, res, await cached('["public-countries"]', PUBLIC_DOMAINS.countries, () => loadCountries(s.pool)), PUBLIC_CACHE_CONTROL);
-  });
-
+  for (const route of PUBLIC_ROUTES) {
+    r.get(route.path, async (req, res) => {
+      const read = route.read(s, req.params as Record<string, string>, req.query);
+      if (gate) await gate.fresh();
+      sendCached(req, res, sliced(read, await s.cache.get(read.key, read.domains, read.load)), PUBLIC_CACHE_CONTROL);
+    });
+  }
   return r;
 }

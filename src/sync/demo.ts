@@ -6,9 +6,7 @@
  */
 import type { Services } from '../main';
 import { Organiser } from '../catalog/organisation/organise';
-import { createGood } from '../catalog/goods/routes';
-import { forEachLimit } from '../platform/concurrency';
-import { comparePositions, type LogPosition } from '../platform/event-store/port';
+import { createGoods } from '../catalog/goods/handle';
 
 export async function seedDemoCatalog(s: Services): Promise<void> {
   // Seed an empty database; resume a seeding a restart cut short (every step is idempotent).
@@ -36,13 +34,12 @@ export async function seedDemoCatalog(s: Services): Promise<void> {
   const links = await s.pool.query<{ id: string }>(
     `SELECT og.id FROM origin_goods og WHERE og.family_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id) ORDER BY og.id`,
   );
-  const actor = { by: 'system:demo' };
-  let last: LogPosition | null = null;
-  await forEachLimit(links.rows, 8, async (l) => {
-    const p = (await createGood(s, { originGoodId: l.id }, actor, true)).position;
-    if (p && (!last || comparePositions(p, last) > 0)) last = p;
-  });
-  if (last) await s.waitForProjections(last, ['good-0', 'link-0']);
+  const { position } = await createGoods(
+    s,
+    links.rows.map((l) => ({ originGoodId: l.id })),
+    { by: 'system:demo' },
+  );
+  if (position) await s.waitForProjections(position, ['good-0', 'link-0']);
   log.info({ goods: links.rows.length }, 'demo goods created');
   await s.pool.query(`UPDATE service_flags SET value = 'seeded', at = now() WHERE name = 'demo'`);
 }

@@ -12,6 +12,8 @@ import { getRun, listRuns, type SyncKind } from './runs';
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
 const triggerQuery = z.object({ dryRun: flag.optional() }).strict();
 const triggerBody = z.object({ dryRun: z.boolean().optional() }).strict();
+const goodsQuery = z.object({ dryRun: flag.optional(), confirmDelist: flag.optional() }).strict();
+const goodsBody = z.object({ dryRun: z.boolean().optional(), confirmDelist: z.boolean().optional() }).strict();
 const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.boolean().optional(), linkId: z.string().optional() }).strict();
 const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: z.string().optional() }).strict();
 const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: z.coerce.number().int().min(1).max(100).optional() }).strict();
@@ -25,7 +27,12 @@ export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler)
     res.status(202).json({ runId });
   };
   r.post('/sync/categories', guard, trigger('categories'));
-  r.post('/sync/origin-goods', guard, trigger('origin_goods'));
+  r.post('/sync/origin-goods', guard, async (req, res) => {
+    const q = parseWith(goodsQuery, req.query, 'query');
+    const b = parseWith(goodsBody, req.body ?? {}, 'body');
+    const { runId } = await sync.start('origin_goods', { dryRun: q.dryRun ?? b.dryRun, confirmDelist: q.confirmDelist ?? b.confirmDelist, by: actorOf(req, res).by });
+    res.status(202).json({ runId });
+  });
   r.post('/sync/details', guard, async (req, res) => {
     const q = parseWith(detailsQuery, req.query, 'query');
     const b = parseWith(detailsBody, req.body ?? {}, 'body');

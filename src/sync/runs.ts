@@ -8,7 +8,14 @@ import { AppError } from '../platform/errors';
 import { type CountKey, type Counts, zeroCounts } from './diff';
 
 export type SyncKind = 'categories' | 'origin_goods' | 'details';
-export type RunState = 'running' | 'succeeded' | 'failed';
+export type RunState = 'running' | 'succeeded' | 'failed' | 'held';
+
+/** What a listing pass held back instead of delisting (SYNC_DELIST_MAX_SHARE). */
+export interface HeldDelisting {
+  wouldDelist: number;
+  listed: number;
+  maxShare: number;
+}
 
 export interface RunError {
   message: string;
@@ -28,11 +35,11 @@ export interface SyncRunView {
   counts: Counts;
   errors: RunError[];
   preview: unknown;
+  /** state `held`: the delisting it held back */
+  held: HeldDelisting | null;
 }
 
 const MAX_ERRORS = 200;
-/** A running run whose process stopped beating for this long was abandoned (a crash, a kill). */
-const ABANDONED_AFTER_S = 120;
 
 export class RunTracker {
   readonly counts: Counts = zeroCounts();
@@ -41,16 +48,24 @@ export class RunTracker {
   done = 0;
   total: number | null = null;
   preview: unknown[] | null;
+  held: HeldDelisting | null = null;
+  private readonly startedAt = Date.now();
   private flushing: Promise<void> | null = null;
   private lastFlush = 0;
+  private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
     private readonly pool: Pool,
     readonly id: string,
     readonly kind: SyncKind,
     readonly dryRun: boolean,
+    abandonedAfterS: number,
   ) {
     this.preview = dryRun ? [] : null;
+    // The process beats on a timer, not on progress: a run waiting out a supplier's back-off makes
+    // no progress for a while, and must not be taken for abandoned meanwhile.
+    this.heartbeat = setInterval(() => void this.flush(), (abandonedAfterS * 1000) / 4);
+    this.heartbeat.unref();
   }
 
   count(counts: Partial<Counts>): void {
@@ -70,36 +85,71 @@ export class RunTracker {
   /** Writes progress at most every 300 ms; callers need not await it. */
   tick(): Promise<void> {
     if (this.flushing || Date.now() - this.lastFlush < 300) return this.flushing ?? Promise.resolve();
-    return this.flush();
+    return this.flush().then(() => undefined);
   }
 
-  async flush(final?: RunState): Promise<void> {
+  /**
+   * Writes how the run ended, trying again while the database is away (up to `withinMs`): a run left
+   * `running` would hold its kind for SYNC_ABANDONED_AFTER_S after the database is back.
+   */
+  async finish(state: RunState, withinMs = 120_000): Promise<void> {
+    clearInterval(this.heartbeat);
+    const deadline = Date.now() + withinMs;
+    for (let wait = 250; !(await this.flush(state)) && Date.now() < deadline; wait = Math.min(wait * 2, 5_000)) {
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  /** The run as this process knows it (when the database cannot be asked). */
+  view(state: RunState, startedBy: string, params: Record<string, unknown>): SyncRunView {
+    return {
+      runId: this.id,
+      kind: this.kind,
+      state,
+      dryRun: this.dryRun,
+      params,
+      startedBy,
+      startedAt: new Date(this.startedAt).toISOString(),
+      finishedAt: new Date().toISOString(),
+      progress: { done: this.done, total: this.total },
+      counts: { ...this.counts },
+      errors: [...this.errors],
+      preview: this.preview,
+      held: this.held,
+    };
+  }
+
+  /** Writes progress (and, with `final`, the end state); answers whether the database took it. */
+  async flush(final?: RunState): Promise<boolean> {
+    if (final) clearInterval(this.heartbeat);
     while (this.flushing) await this.flushing;
+    let written = false;
     this.lastFlush = Date.now();
     const errors = this.errorsDropped ? [...this.errors, { message: `${this.errorsDropped} more errors not listed` }] : this.errors;
     this.flushing = this.pool
       .query(
         `UPDATE sync_runs SET done = $2, total = $3, counts = $4, errors = $5, heartbeat_at = now(),
                 state = COALESCE($6, state), finished_at = CASE WHEN $6::text IS NULL THEN NULL ELSE now() END,
-                preview = $7
-          WHERE id = $1`,
-        [this.id, this.done, this.total, this.counts, JSON.stringify(errors), final ?? null, this.preview ? JSON.stringify(this.preview) : null],
+                preview = $7, held = $8
+          WHERE id = $1 AND state = 'running'`,
+        [this.id, this.done, this.total, this.counts, JSON.stringify(errors), final ?? null, this.preview ? JSON.stringify(this.preview) : null, this.held],
       )
       .then(
-        () => undefined,
-        () => undefined, // progress is best effort; the final flush is retried by the caller's finally
+        () => void (written = true),
+        () => undefined, // progress is best effort; the end state is retried by `finish`
       )
       .finally(() => {
         this.flushing = null;
       });
     await this.flushing;
+    return written;
   }
 }
 
 export async function openRun(
   pool: Pool,
   kind: SyncKind,
-  opts: { dryRun: boolean; params: Record<string, unknown>; startedBy: string },
+  opts: { dryRun: boolean; params: Record<string, unknown>; startedBy: string; abandonedAfterS: number },
 ): Promise<RunTracker> {
   const id = randomUUID();
   // A run left "running" by a process that died would block its kind forever.
@@ -107,7 +157,7 @@ export async function openRun(
     `UPDATE sync_runs SET state = 'failed', finished_at = now(),
             errors = errors || '[{"message":"abandoned: the process running it stopped"}]'::jsonb
       WHERE kind = $1 AND state = 'running' AND heartbeat_at < now() - make_interval(secs => $2)`,
-    [kind, ABANDONED_AFTER_S],
+    [kind, opts.abandonedAfterS],
   );
   try {
     await pool.query(`INSERT INTO sync_runs (id, kind, state, dry_run, params, started_by) VALUES ($1, $2, 'running', $3, $4, $5)`, [
@@ -124,7 +174,7 @@ export async function openRun(
     }
     throw e;
   }
-  return new RunTracker(pool, id, kind, opts.dryRun);
+  return new RunTracker(pool, id, kind, opts.dryRun, opts.abandonedAfterS);
 }
 
 export async function getRun(pool: Pool, id: string): Promise<SyncRunView | null> {
@@ -151,5 +201,6 @@ function toView(row: Record<string, unknown>): SyncRunView {
     counts: { ...zeroCounts(), ...(row.counts as Partial<Counts>) },
     errors: row.errors as RunError[],
     preview: row.preview ?? null,
+    held: (row.held as HeldDelisting | null) ?? null,
   };
 }

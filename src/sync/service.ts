@@ -4,9 +4,8 @@
  * nothing. It never parses names and never touches families (specification §1, §3).
  */
 import type { Services } from '../main';
-import { forEachLimit } from '../platform/concurrency';
 import { AppError } from '../platform/errors';
-import { type AppendResult, type EventStore, type LogPosition, EventStoreErrors, comparePositions } from '../platform/event-store/port';
+import { type AppendResult, type EventStore, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../platform/event-store/port';
 import { eventMetadata } from '../platform/events/catalogue';
 import { categoryStreamId } from '../catalog/categories/events';
 import { countryStreamId } from '../catalog/countries/events';
@@ -36,11 +35,15 @@ export interface SyncParams {
   linkId?: string;
   /** who asked: a user id, or `system:sync` for the schedule */
   by: string;
+  /** a listing pass delists however many links it finds missing (past SYNC_DELIST_MAX_SHARE) */
+  confirmDelist?: boolean;
 }
 
 const WHY: Record<SyncKind, string> = { categories: 'SyncCategories', origin_goods: 'SyncOriginGoods', details: 'SyncDetails' };
 const PREFIXES: Record<SyncKind, string[]> = { categories: ['category-', 'country-'], origin_goods: ['link-'], details: ['link-'] };
-const APPEND_CONCURRENCY = 8;
+/** Streams per multi-stream append: a page of the listing, or this many details. */
+const APPEND_BATCH = 500;
+const DETAILS_BATCH = 250;
 
 export class SyncService {
   private readonly inFlight = new Map<string, Promise<SyncRunView>>();
@@ -59,7 +62,8 @@ export class SyncService {
     const run = await openRun(this.s.pool, kind, {
       dryRun: !!params.dryRun,
       startedBy: params.by,
-      params: { onlyUnsynced: !!params.onlyUnsynced, linkId: params.linkId ?? null },
+      params: { onlyUnsynced: !!params.onlyUnsynced, linkId: params.linkId ?? null, ...(params.confirmDelist ? { confirmDelist: true } : {}) },
+      abandonedAfterS: this.s.config.sync.abandonedAfterS,
     });
     const finished = this.execute(run, params).finally(() => this.inFlight.delete(run.id));
     this.inFlight.set(run.id, finished);
@@ -74,23 +78,25 @@ export class SyncService {
   private async execute(run: RunTracker, params: SyncParams): Promise<SyncRunView> {
     const log = this.s.log.child({ runId: run.id, kind: run.kind });
     const ctx = new AppendContext(this.s, run, params);
-    let state: 'succeeded' | 'failed' = 'succeeded';
+    let state: 'succeeded' | 'failed' | 'held' = 'succeeded';
     try {
       // Diff against read models that include everything already appended.
       await this.s.waitForProjections(await this.s.store.headPosition(PREFIXES[run.kind]), PREFIXES[run.kind].map((p) => p + '0'));
       if (run.kind === 'categories') await this.syncCategories(ctx);
-      else if (run.kind === 'origin_goods') await this.syncGoods(ctx);
+      else if (run.kind === 'origin_goods') await this.syncGoods(ctx, params);
       else await this.syncDetails(ctx, params);
       // Answer only once the read models show the run's changes.
       if (ctx.lastPosition) await this.s.waitForProjections(ctx.lastPosition, PREFIXES[run.kind].map((p) => p + '0'));
+      if (run.held) state = 'held';
     } catch (e) {
       state = 'failed';
       run.error(e instanceof AppError ? `${e.code}: ${e.message}` : 'internal error');
       if (!(e instanceof AppError) || e.status >= 500) log.warn({ err: e }, 'synchronisation failed');
     }
-    await run.flush(state);
+    await run.finish(state);
+    this.s.metrics.syncRuns.inc({ kind: run.kind, outcome: state });
     log.info({ state, counts: run.counts }, 'synchronisation finished');
-    return (await getRun(this.s.pool, run.id))!;
+    return (await getRun(this.s.pool, run.id).catch(() => null)) ?? run.view(state, params.by, {});
   }
 
   private reportInvalid(run: RunTracker, invalid: InvalidItem[], what: string): void {
@@ -110,19 +116,17 @@ export class SyncService {
     const knownCountries = await loadMirror(this.s, `SELECT id, revision, mirror_hash, removed FROM countries`);
     const knownCategories = await loadMirror(this.s, `SELECT id, revision, mirror_hash, removed FROM categories`);
 
-    await forEachLimit(countries.items, APPEND_CONCURRENCY, async (c) => {
-      await ctx.mirror(countryStreamId(c.id), knownCountries.get(c.id), (st) => diffCountry(st, c), (st, e) => foldMirror(st, e, (d) => contentHash(d)));
-      run.done++;
-      void run.tick();
-    });
+    const countryFold = (st: MirrorState | undefined, e: Folded) => foldMirror(st, e, (d) => contentHash(d));
+    await ctx.mirrorMany<MirrorState>(countries.items.map((c) => ({ streamId: countryStreamId(c.id), known: knownCountries.get(c.id), decide: (st) => diffCountry(st, c), fold: countryFold })));
+    run.done += countries.items.length;
+    void run.tick();
     // In any order: the projection recomputes levels and inherited icons over the whole tree.
-    await forEachLimit(categories.items, APPEND_CONCURRENCY, async (c) => {
-      await ctx.mirror(categoryStreamId(c.id), knownCategories.get(c.id), (st) => diffCategory(st, c), (st, e) =>
-        foldMirror(st, e, (d) => categoryMirrorHash(d as Parameters<typeof categoryMirrorHash>[0])),
-      );
-      run.done++;
-      void run.tick();
-    });
+    const categoryFold = (st: MirrorState | undefined, e: Folded) => foldMirror(st, e, (d) => categoryMirrorHash(d as Parameters<typeof categoryMirrorHash>[0]));
+    await ctx.mirrorMany<MirrorState>(
+      categories.items.map((c) => ({ streamId: categoryStreamId(c.id), known: knownCategories.get(c.id), decide: (st) => diffCategory(st, c), fold: categoryFold })),
+    );
+    run.done += categories.items.length;
+    void run.tick();
 
     // Removal needs a complete listing: a malformed item without an id makes it incomplete.
     if (!countries.invalid.some((i) => !i.id)) {
@@ -139,16 +143,20 @@ export class SyncService {
     }
   }
 
-  private async syncGoods(ctx: AppendContext): Promise<void> {
+  private async syncGoods(ctx: AppendContext, params: SyncParams): Promise<void> {
     const { run } = ctx;
     const known = await loadLinks(this.s, `SELECT id, revision, mirror_hash, delisted, detail_hash FROM origin_goods`, []);
     run.total = known.size || null;
     const seen = new Set<string>();
     let complete = true;
-    let cursor: string | null = null;
-    do {
+    // The next page is fetched while this one is appended (one append in flight): the supplier and
+    // the database work at the same time.
+    const fetchPage = (cursor: string | null) => quiet(this.client.goodsPage(cursor, this.s.config.upstreamPageSize));
+    let next = fetchPage(null);
+    let appending: Promise<void> = Promise.resolve();
+    for (;;) {
       // A page that fails after the client's retries fails the run: nothing is delisted.
-      const page = await this.client.goodsPage(cursor, this.s.config.upstreamPageSize);
+      const page = await next;
       this.reportInvalid(run, page.invalid, 'link');
       for (const i of page.invalid) {
         if (i.id) seen.add(i.id);
@@ -156,14 +164,18 @@ export class SyncService {
       }
       const fresh = page.items.filter((l) => !seen.has(l.id));
       for (const l of fresh) seen.add(l.id);
-      await forEachLimit(fresh, APPEND_CONCURRENCY, async (link) => {
-        await ctx.mirror(linkStreamId(link.id), known.get(link.id), (st) => diffLink(st, link), linkFold);
-        run.done++;
-      });
-      if (run.total !== null && run.done > run.total) run.total = run.done;
-      void run.tick();
-      cursor = page.nextCursor;
-    } while (cursor !== null);
+      if (page.nextCursor !== null) next = fetchPage(page.nextCursor);
+      await appending;
+      appending = quiet(
+        ctx.mirrorMany<LinkMirrorState>(fresh.map((link) => ({ streamId: linkStreamId(link.id), known: known.get(link.id), decide: (st) => diffLink(st, link), fold: linkFold }))).then(() => {
+          run.done += fresh.length;
+          if (run.total !== null && run.done > run.total) run.total = run.done;
+          void run.tick();
+        }),
+      );
+      if (page.nextCursor === null) break;
+    }
+    await appending;
     run.total = run.done;
 
     if (!complete) {
@@ -171,9 +183,28 @@ export class SyncService {
       return;
     }
     const gone = linksToDelist(known, seen);
-    await forEachLimit(gone, APPEND_CONCURRENCY, async (id) => {
-      await ctx.mirror(linkStreamId(id), known.get(id), (st) => (st && !st.delisted ? delistDecision(id) : { events: [], counts: {} }), linkFold);
-    });
+    // A supplier that lost most of its listing (an empty page, a truncated export) must not empty the
+    // catalogue: past the share, nothing is delisted until an operator confirms.
+    const listed = [...known.values()].filter((k) => !k.delisted && k.mirrorHash !== null).length;
+    const maxShare = this.s.config.sync.delistMaxShare;
+    if (!params.confirmDelist && gone.length > 0 && gone.length > maxShare * listed) {
+      run.held = { wouldDelist: gone.length, listed, maxShare };
+      run.error(
+        `delisting held: ${gone.length} of ${listed} listed links (${((100 * gone.length) / listed).toFixed(1)} %) are missing from the listing, ` +
+          `more than SYNC_DELIST_MAX_SHARE (${(100 * maxShare).toFixed(0)} %); nothing delisted. Run it again with confirmDelist to delist them.`,
+      );
+      return;
+    }
+    for (let i = 0; i < gone.length; i += APPEND_BATCH) {
+      await ctx.mirrorMany<LinkMirrorState>(
+        gone.slice(i, i + APPEND_BATCH).map((id) => ({
+          streamId: linkStreamId(id),
+          known: known.get(id),
+          decide: (st: LinkMirrorState | undefined) => (st && !st.delisted ? delistDecision(id) : { events: [], counts: {} }),
+          fold: linkFold,
+        })),
+      );
+    }
   }
 
   private async syncDetails(ctx: AppendContext, params: SyncParams): Promise<void> {
@@ -182,21 +213,50 @@ export class SyncService {
     const known = await loadLinks(this.s, `SELECT id, revision, mirror_hash, delisted, detail_hash FROM origin_goods WHERE ${where} ORDER BY id`, params.linkId ? [params.linkId] : []);
     const ids = [...known.keys()];
     run.total = ids.length;
+    // Details arrive one by one; they are appended in batches, one batch at a time, and a fetch
+    // that fills a batch waits for its append (so memory stays bounded if the database is slower).
+    let batch: MirrorItem<LinkMirrorState>[] = [];
+    let appended: Promise<void> = Promise.resolve();
+    const flush = () => {
+      const items = batch;
+      batch = [];
+      appended = appended.then(() => ctx.mirrorMany(items));
+      return appended;
+    };
     const report = await this.client.details(ids, async (id, detail) => {
       if (!detail) {
         run.count({ failed: 1 });
         run.error('the supplier no longer has this link (404); the next listing pass delists it', id);
       } else {
-        await ctx.mirror(linkStreamId(id), known.get(id), (st) => diffDetail(st ?? emptyLinkMirror(), detail), linkFold);
+        batch.push({ streamId: linkStreamId(id), known: known.get(id), decide: (st) => diffDetail(st ?? emptyLinkMirror(), detail), fold: linkFold });
       }
       run.done++;
       void run.tick();
+      if (batch.length >= DETAILS_BATCH) await flush();
     });
+    await flush();
     for (const f of report.failed) {
       run.count({ failed: 1 });
       run.error(`${f.error.code}: ${f.error.message}`, f.id);
     }
   }
+}
+
+type Folded = { type: string; data: unknown; revision: bigint };
+type Fold<S> = (state: S | undefined, e: Folded) => S;
+
+/** One stream's mirror decision: decided against what the read model knows, re-decided on a conflict. */
+interface MirrorItem<S> {
+  streamId: string;
+  known: S | undefined;
+  decide: (state: S | undefined) => Decision;
+  fold: Fold<S> | null;
+}
+
+/** Marks a promise handled now (it is awaited later), so a rejection meanwhile is not reported as unhandled. */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
 }
 
 /** Appends decisions for one run: derived event ids, expected revisions, a re-read on conflict. */
@@ -217,7 +277,7 @@ class AppendContext {
     streamId: string,
     known: S | undefined,
     decide: (state: S | undefined) => Decision,
-    fold: ((state: S | undefined, e: { type: string; data: unknown; revision: bigint }) => S) | null,
+    fold: Fold<S> | null,
   ): Promise<void> {
     let state = known;
     for (let attempt = 0; ; attempt++) {
@@ -243,6 +303,44 @@ class AppendContext {
         if (!(e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION) || attempt >= 4 || !fold) throw e;
         const stream = await this.s.store.readStream(streamId);
         state = stream.reduce<S | undefined>((st, ev) => fold(st, this.s.catalogue.decode(ev)), undefined);
+      }
+    }
+  }
+
+  /**
+   * Decides every item against what the read model knows and appends all their events in one
+   * multi-stream append. A stream that moved since (`WRONG_REVISION` naming it) leaves the batch and
+   * goes through `mirror`, which folds it and decides again; the rest is appended again (a store that
+   * appends stream by stream has kept those before the conflict, and the same events again are a no-op).
+   */
+  async mirrorMany<S extends { revision: bigint }>(items: readonly MirrorItem<S>[]): Promise<void> {
+    const ready: { item: MirrorItem<S>; decision: Decision; append: StreamAppend }[] = [];
+    const meta = eventMetadata(this.params.by, WHY[this.run.kind], this.run.id);
+    for (const item of items) {
+      const decision = item.decide(item.known);
+      if (decision.events.length === 0 || this.run.dryRun) {
+        this.run.count(decision.counts);
+        if (decision.events.length) this.run.wouldAppend(item.streamId, decision.events);
+        continue;
+      }
+      const expected = item.known && item.known.revision >= 0n ? item.known.revision : ('no_stream' as const);
+      const events = decision.events.map((e, i) => this.s.catalogue.encode(e.type, e.data, meta, syncEventId(item.streamId, expected, i, e.type, e.data)));
+      ready.push({ item, decision, append: { streamId: item.streamId, events, expectedRevision: expected } });
+    }
+    let pending = ready;
+    while (pending.length) {
+      try {
+        const results = await this.s.store.appendToStreams(pending.map((r) => r.append));
+        for (const r of results) this.noteAppended(r);
+        for (const r of pending) this.run.count(r.decision.counts);
+        return;
+      } catch (e) {
+        const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
+        const at = pending.findIndex((r) => r.append.streamId === streamId);
+        if (at < 0) throw e;
+        const { item } = pending[at]!;
+        pending = pending.filter((_, i) => i !== at);
+        await this.mirror(item.streamId, item.known, item.decide, item.fold);
       }
     }
   }

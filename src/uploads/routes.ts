@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { AppError } from '../platform/errors';
 import type { RouteDoc } from '../platform/http/openapi';
 import type { Logger } from '../platform/log';
-import { LIMITS, throttle } from '../platform/http/rate-limit';
+import { LIMITS, throttle, type ThrottleStores } from '../platform/http/rate-limit';
 import { sniffImage } from './sniff';
 
 export const FILE_FIELD = 'file';
@@ -34,10 +34,12 @@ export interface UploadDeps {
   maxBytes: number;
   apiPrefix: string;
   guard: RequestHandler;
+  /** where the upload throttle counts (default: this process's memory) */
+  throttleStores?: ThrottleStores;
   log?: Logger;
 }
 
-export function uploadRoutes({ uploadDir, maxBytes, apiPrefix, guard, log }: UploadDeps): Router {
+export function uploadRoutes({ uploadDir, maxBytes, apiPrefix, guard, log, throttleStores }: UploadDeps): Router {
   const r = Router();
   // In memory: the bytes are sniffed before anything touches the disk, and the size limit bounds memory.
   const receive = multer({
@@ -56,7 +58,7 @@ export function uploadRoutes({ uploadDir, maxBytes, apiPrefix, guard, log }: Upl
     });
   };
 
-  r.post('/upload', guard, throttle(LIMITS.upload, log), receiveOne, async (req, res) => {
+  r.post('/upload', guard, throttle(LIMITS.upload, log, throttleStores), receiveOne, async (req, res) => {
     const file = req.file;
     if (!file) throw AppError.badRequest('UPLOAD.FILE_REQUIRED', `send one file in the multipart field "${FILE_FIELD}"`);
     const image = sniffImage(file.buffer);

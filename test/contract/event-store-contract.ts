@@ -130,6 +130,59 @@ export function describeEventStoreContract(name: string, makeHarness: () => Prom
       });
     });
 
+    describe('append to several streams', () => {
+      it('appends each stream at its expected revision, in the order given, and reports each', async () => {
+        await store.appendToStream(stream('m1'), [ev('Old')], { expectedRevision: 'no_stream' });
+        const results = await store.appendToStreams([
+          { streamId: stream('m1'), events: [ev('A', { i: 1 }), ev('A', { i: 2 })], expectedRevision: 0n },
+          { streamId: stream('m2'), events: [ev('B', { i: 3 })], expectedRevision: 'no_stream' },
+          { streamId: stream('m3'), events: [ev('C', { i: 4 })], expectedRevision: 'any' },
+          { streamId: stream('m4'), events: [], expectedRevision: 'any' },
+        ]);
+        expect(results.map((r) => r.nextRevision)).toEqual([2n, 0n, 0n, -1n]);
+        expect((await store.readStream(stream('m1'))).map((e) => [e.revision, e.type])).toEqual([
+          [0n, 'Old'],
+          [1n, 'A'],
+          [2n, 'A'],
+        ]);
+        // Global order follows the order given.
+        const all = await readEverything(store, `ct${run}-m`);
+        expect(all.slice(1).map((e) => (e.data as { i: number }).i)).toEqual([1, 2, 3, 4]);
+        for (const [i, name] of ['m1', 'm2', 'm3'].entries()) {
+          const last = all.filter((e) => e.streamId === stream(name)).at(-1)!;
+          expect(comparePositions(results[i]!.position, last.position)).toBe(0);
+        }
+      });
+
+      it('a wrong expected revision is a conflict naming its stream', async () => {
+        await store.appendToStream(stream('n1'), [ev()], { expectedRevision: 'no_stream' });
+        await expect(
+          store.appendToStreams([
+            { streamId: stream('n0'), events: [ev()], expectedRevision: 'no_stream' },
+            { streamId: stream('n1'), events: [ev()], expectedRevision: 5n },
+            { streamId: stream('n2'), events: [ev()], expectedRevision: 'no_stream' },
+          ]),
+        ).rejects.toMatchObject({ code: 'EVENT_STORE.WRONG_REVISION', status: 409, details: { streamId: stream('n1'), actual: '0' } });
+        // Streams after the conflict are never written; before it, only where the store is not atomic.
+        expect(await store.streamRevision(stream('n2'))).toBeNull();
+        expect(await store.streamRevision(stream('n0'))).toBe(store.atomicMultiStreamAppend ? null : 0n);
+        expect(await store.streamRevision(stream('n1'))).toBe(0n);
+      });
+
+      it('re-sending the same appends is a no-op with the same results', async () => {
+        const appends = [
+          { streamId: stream('r1'), events: [ev('X'), ev('Y')], expectedRevision: 'no_stream' as const },
+          { streamId: stream('r2'), events: [ev('Z')], expectedRevision: 'no_stream' as const },
+        ];
+        const first = await store.appendToStreams(appends);
+        const again = await store.appendToStreams(appends);
+        expect(again.map((r) => r.nextRevision)).toEqual(first.map((r) => r.nextRevision));
+        for (const [i, r] of again.entries()) expect(comparePositions(r.position, first[i]!.position)).toBe(0);
+        expect(await store.readStream(stream('r1'))).toHaveLength(2);
+        expect(await store.readStream(stream('r2'))).toHaveLength(1);
+      });
+    });
+
     describe('reading a stream', () => {
       it('forwards, backwards, from a revision, with a count', async () => {
         const events = Array.from({ length: 6 }, (_, i) => ev('Step', { i }));

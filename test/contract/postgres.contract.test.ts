@@ -95,7 +95,7 @@ describe('postgres adapter: global order across transaction ids of different len
           const e = ev('Ordered', { xid, i });
           await db.pool.query(
             `INSERT INTO es_events (tx_id, event_id, stream_id, revision, type, version, data, metadata)
-             VALUES ($1::xid8, $2, $3, $4, $5, 1, $6, $7)`,
+             VALUES ($1::bigint, $2, $3, $4, $5, 1, $6, $7)`,
             [xid, e.id, `${p}${xid}`, i, e.type, e.data, e.metadata],
           );
         }

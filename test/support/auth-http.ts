@@ -58,6 +58,9 @@ export async function startAuthHarness(env: Record<string, string> = {}): Promis
     db,
     services,
     async app(opts = {}) {
+      // The throttles count per database, across every app of the harness: each new app starts a
+      // fresh window, as a new deployment's first minute would, so tests do not eat each other's budget.
+      await db.pool.query(`DELETE FROM rate_limit_hits`);
       const s: Services = opts.env ? { ...services, config: loadConfig({ ...baseEnv, ...opts.env }) } : services;
       const server = http.createServer(buildApp(s, { extraRoutes: opts.extraRoutes }));
       servers.push(server);

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config';
 import { buildApp, closeServices, createServices, type Services } from '../../src/main';
+import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/platform/log';
 import { createTestDatabase, type TestDatabase } from './db';
 
@@ -34,7 +35,7 @@ async function adminSession(url: string): Promise<string> {
 }
 
 export async function startTestService(
-  opts: { env?: Record<string, string>; db?: TestDatabase; workers?: boolean; login?: boolean } = {},
+  opts: { env?: Record<string, string>; db?: TestDatabase; workers?: boolean; login?: boolean; logTo?: DestinationStream } = {},
 ): Promise<TestService> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({
@@ -46,7 +47,7 @@ export async function startTestService(
     SIMULATOR_LINKS: '200',
     ...opts.env,
   });
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, 'catalog', opts.logTo);
   const services = await createServices(config, log, db.url);
   if (opts.workers !== false) await services.engine.startRunners();
   const server = http.createServer(buildApp(services));

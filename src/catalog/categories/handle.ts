@@ -1,5 +1,5 @@
 /** Category commands of administrators: look up the tree around, then load → decide → append (runCommand). */
-import { loadStream, runCommand, type Actor, type StreamSpec } from '../../platform/commands';
+import { loadStream, readModelsCurrent, runCommand, type Actor, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import { saveOrder, type AdminDeps } from '../admin';
@@ -35,7 +35,14 @@ function run(deps: AdminDeps, categoryId: string, actor: Actor, command: Categor
   });
 }
 
-const underTreeLock = <T>(deps: AdminDeps, needed: boolean, fn: () => Promise<T>) => (needed ? withLocks(deps.pool, [CATEGORY_TREE_LOCK], fn) : fn());
+const underTreeLock = <T>(deps: AdminDeps, needed: boolean, fn: () => Promise<T>) =>
+  needed
+    ? withLocks(deps.pool, [CATEGORY_TREE_LOCK], async () => {
+        // The tree the rule is checked against must show every category event first.
+        await readModelsCurrent(deps, ['category-']);
+        return fn();
+      })
+    : fn();
 
 export async function createCategory(deps: AdminDeps, body: CreateCategoryBody, actor: Actor) {
   const categoryId = newId();

@@ -3,20 +3,17 @@ import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../main';
 import type { Pool } from '../../platform/db';
-import { runCommand, type Actor } from '../../platform/commands';
+import { runCommand } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { parseWith } from '../../platform/http/errors';
 import { parseQuery } from '../../platform/http/validate';
 import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
-import { idListParam, idSchema, newId, parseId } from '../../platform/ids';
-import { comparePositions, type LogPosition } from '../../platform/event-store/port';
+import { idListParam, idSchema, parseId } from '../../platform/ids';
 import { linkStream } from '../links/state';
 import { actorOf } from '../admin';
-import { goodNameFromLink } from '../domain/names';
-import { dimensionTagIndex, tagsIn } from '../links/dimension-tags';
-import type { DimensionValues } from '../links/events';
-import { decideCreateGood, decideDeleteGood, decideSetOrigins, decideUpdateGood, type LinkForGood } from './decide';
+import { decideDeleteGood, decideSetOrigins, decideUpdateGood } from './decide';
+import { createGood, createGoods, linkForGood } from './handle';
 import { goodStream } from './state';
 
 const fields = {
@@ -49,37 +46,6 @@ const listQuery = pageQuery
   })
   .strict();
 
-export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGood> {
-  const r = await pool.query<{
-    id: string;
-    name: string;
-    image: string | null;
-    category_id: string | null;
-    category_name: string | null;
-    parsed_product_name: string | null;
-    parsed_sku: string | null;
-    country_id: string | null;
-    tags: DimensionValues | null;
-  }>(
-    `SELECT og.id, og.name, og.image, og.category_id, c.name AS category_name, og.parsed_product_name, og.parsed_sku, og.tags,
-            (SELECT co.id FROM countries co WHERE co.name = og.parsed_country AND NOT co.removed ORDER BY co.id LIMIT 1) AS country_id
-       FROM origin_goods og LEFT JOIN categories c ON c.id = og.category_id WHERE og.id = $1`,
-    [linkId],
-  );
-  const l = r.rows[0];
-  if (!l) throw AppError.notFound('ORIGIN_GOOD.NOT_FOUND', `no origin good ${linkId}`);
-  const parsed = l.parsed_product_name && l.parsed_sku ? { productName: l.parsed_product_name, sku: l.parsed_sku } : null;
-  return {
-    id: l.id,
-    derivedName: goodNameFromLink({ name: l.name, parsed, categoryName: l.category_name }),
-    categoryName: l.category_name,
-    categoryId: l.category_id,
-    countryId: l.country_id,
-    image: l.image,
-    tagIds: tagsIn(await dimensionTagIndex({ pool }), l.tags).map((t) => t.id),
-  };
-}
-
 /** One select for the detail and the list, so a page of 1000 goods is one query. */
 const GOOD_SELECT = `
   SELECT g.id, g.name, g.description, g.image, g.good_priority::float8 AS "goodPriority", g.tag_ids::text[] AS "tagIds",
@@ -97,36 +63,6 @@ export async function readGood(pool: Pool, id: string) {
   if (!r.rows[0]) throw AppError.notFound('GOOD.NOT_FOUND', `no good ${id}`);
   return r.rows[0];
 }
-
-/**
- * Creates one good. A link is the primary origin of at most one good: the claim is appended to the
- * link's stream first (expected revision, so two concurrent creates cannot both win), then the good.
- * Returns the good's id and the position of its last event (callers batching creates wait once).
- */
-export async function createGood(s: Services, input: z.infer<typeof createBody>, actor: Actor, noWait = false): Promise<{ id: string; position: LogPosition | null }> {
-  const { originGoodId, ...rest } = input;
-  const id = newId();
-  let link: LinkForGood | null = null;
-  let claimed: LogPosition | null = null;
-  if (originGoodId) {
-    link = await linkForGood(s.pool, originGoodId);
-    const claim = await runCommand(s, linkStream(originGoodId), {
-      name: 'CreateGood',
-      actor,
-      noWait: true,
-      decide: (l) => {
-        if (l.goodId) throw AppError.conflict('GOOD.EXISTS_FOR_LINK', `link ${originGoodId} already has good ${l.goodId}`, { goodId: l.goodId });
-        return [{ type: 'LinkGoodAssigned', data: { linkId: originGoodId, goodId: id } }];
-      },
-    });
-    claimed = claim.position;
-  }
-  const r = await runCommand(s, goodStream(id), { name: 'CreateGood', actor, noWait, decide: (st) => decideCreateGood(st, rest, link) });
-  if (!noWait && claimed) await s.waitForProjections(claimed, [linkStream(originGoodId!).streamId]);
-  return { id, position: latest(claimed, r.position) };
-}
-
-const latest = (a: LogPosition | null, b: LogPosition | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);
 
 export function goodRoutes(s: Services, guard: RequestHandler): Router {
   const r = Router();
@@ -160,22 +96,9 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
   r.post('/goods/batch', guard, async (req, res) => {
     const b = parseWith(batchBody, req.body, 'body');
     const inputs = 'originGoodIds' in b ? [...new Set(b.originGoodIds)].map((originGoodId) => ({ originGoodId })) : b.goods;
-    const actor = actorOf(req, res);
-    const created: string[] = [];
-    const skipped: { originGoodId?: string; code: string; message: string }[] = [];
-    let last: LogPosition | null = null;
-    for (const input of inputs) {
-      try {
-        const g = await createGood(s, input, actor, true);
-        created.push(g.id);
-        last = latest(last, g.position);
-      } catch (e) {
-        if (!(e instanceof AppError) || e.status >= 500) throw e;
-        skipped.push({ ...(input.originGoodId ? { originGoodId: input.originGoodId } : {}), code: e.code, message: e.message });
-      }
-    }
+    const { created, skipped, position } = await createGoods(s, inputs, actorOf(req, res));
     // One wait for the whole batch: the projections reach the last append it made.
-    if (last) await s.waitForProjections(last, ['good-0', 'link-0']);
+    if (position) await s.waitForProjections(position, ['good-0', 'link-0']);
     res.status(201).json({ created, skipped });
   });
 

@@ -5,20 +5,22 @@
  * Running it twice changes nothing the second time. One run at a time across processes.
  */
 import type { Services } from '../../main';
-import { forEachLimit } from '../../platform/concurrency';
 import type { Pool } from '../../platform/db';
 import { AppError } from '../../platform/errors';
+import { holdSessionLock, type HeldLock } from '../../platform/locks';
 import { eventMetadata } from '../../platform/events/catalogue';
-import { type LogPosition, type EventMetadata, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
+import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
-import type { PendingEvent } from '../../platform/commands';
+import { loadStream, type PendingEvent } from '../../platform/commands';
 import { familyStreamId } from '../families/events';
+import { familyStream } from '../families/state';
 import { linkStreamId, type DimensionValues, type LinkDetail } from '../links/events';
 import { evolveLink, initialLinkState } from '../links/state';
-import type { Dimension } from '../domain/tags';
+import { DIMENSIONS, type Dimension } from '../domain/tags';
+import { compareIds } from '../domain/matrix';
 import { ensureDimensionTags } from '../links/dimension-tags';
-import { decideConsolidation, decideGrouping, type FamilyFacts } from './group';
-import { planLink, type LinkFacts } from './plan';
+import { decideConsolidation, decideGrouping, type FamilyFacts, type GroupingLink } from './group';
+import { planLink, type LinkFacts, type LinkPlan } from './plan';
 
 export interface OrganiseReport {
   parsed: number;
@@ -43,155 +45,360 @@ export interface OrganiseProgress {
   error: string | null;
 }
 
-const LOCK: [number, number] = [72_002, 1]; // advisory lock: "organisation running"
-const CONCURRENCY = 8;
+const LOCK = 'organisation-running';
 const PREFIXES = ['link-', 'family-', 'good-'];
 const WAIT_STREAMS = ['link-0', 'family-0', 'good-0'];
+const CATCH_UP_LIMIT_MS = 30 * 60_000;
+/** Links read per query, and streams per multi-stream append (tests make them small). */
+export interface OrganiseChunks {
+  read: number;
+  append: number;
+}
+const CHUNKS: OrganiseChunks = { read: 5_000, append: 1_000 };
 
 interface LinkRow extends LinkFacts {
   revision: bigint;
   familyId: string | null;
 }
 
+/** One stream's part of a multi-stream append, and what to do when its stream moved meanwhile. */
+interface Planned {
+  append: StreamAppend;
+  /** appended: the stream's new revision */
+  done?: (r: AppendResult) => void;
+  /** the stream moved since it was read: re-read it and do it alone */
+  conflict?: () => Promise<void>;
+  /**
+   * Appends that stand or fall with a family (its record of new members and their links' moves, a
+   * merge): when the family's stream (an `anchor`) moved, all of them leave the append and the
+   * group's `conflict` decides again on what the family says now. A link that moved is done alone
+   * (its own `conflict`).
+   */
+  group?: { key: string; anchor: boolean; conflict: () => Promise<void> };
+}
+
+/** What a run decides and reports as it goes. */
+interface RunState {
+  report: OrganiseReport;
+  touched: Set<string>;
+  links: Map<string, { revision: bigint; familyId: string | null }>;
+  meta: EventMetadata;
+}
+
+/** A family that moved after the run read it is decided on again this many times, then left alone. */
+const FAMILY_ATTEMPTS = 3;
+
 export class Organiser {
   progress: OrganiseProgress = { state: 'idle', phase: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };
   private last: LogPosition | null = null;
+  private lock: HeldLock | null = null;
 
-  constructor(private readonly s: Services) {}
+  constructor(
+    private readonly s: Services,
+    private readonly chunks: OrganiseChunks = CHUNKS,
+  ) {}
 
-  /** `groupOnly`: the auto-group step alone, over links organisation has already parsed. */
+  /**
+   * `groupOnly`: the auto-group step alone, over links organisation has already parsed. One run at a
+   * time across processes (a session lock); a run whose lock connection is lost stops before its
+   * next append, since another run may have started.
+   */
   async organise(by: string, opts: { groupOnly?: boolean } = {}): Promise<OrganiseReport> {
-    const lock = await this.s.pool.connect();
+    const lock = await holdSessionLock(this.s.pool, LOCK);
+    if (!lock) throw AppError.conflict('ORGANISE.ALREADY_RUNNING', 'organisation is already running');
+    this.lock = lock;
     try {
-      const got = await lock.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS ok`, LOCK);
-      if (!got.rows[0]!.ok) throw AppError.conflict('ORGANISE.ALREADY_RUNNING', 'organisation is already running');
-      try {
-        this.progress = { state: 'running', phase: 'parse', done: 0, total: 0, startedAt: new Date().toISOString(), finishedAt: null, error: null };
-        const report = await this.run(eventMetadata(by, opts.groupOnly ? 'AutoGroup' : 'Organise'), !!opts.groupOnly);
-        this.progress = { ...this.progress, state: 'succeeded', phase: null, finishedAt: new Date().toISOString() };
-        return report;
-      } catch (e) {
-        this.progress = { ...this.progress, state: 'failed', finishedAt: new Date().toISOString(), error: e instanceof Error ? e.message : String(e) };
-        throw e;
-      } finally {
-        await lock.query(`SELECT pg_advisory_unlock($1, $2)`, LOCK);
-      }
+      this.progress = { state: 'running', phase: 'parse', done: 0, total: 0, startedAt: new Date().toISOString(), finishedAt: null, error: null };
+      const report = await this.run(eventMetadata(by, opts.groupOnly ? 'AutoGroup' : 'Organise'), !!opts.groupOnly);
+      this.progress = { ...this.progress, state: 'succeeded', phase: null, finishedAt: new Date().toISOString() };
+      return report;
+    } catch (e) {
+      this.progress = { ...this.progress, state: 'failed', finishedAt: new Date().toISOString(), error: e instanceof Error ? e.message : String(e) };
+      throw e;
     } finally {
-      lock.release();
+      this.lock = null;
+      await lock.release();
     }
   }
 
+  /**
+   * Organisation decides on the read models, so each step waits until they show everything appended
+   * so far, however long that takes (a command's wait is bounded; a large organisation's catch-up can
+   * outlast it). It gives up with a 503 only after CATCH_UP_LIMIT_MS.
+   */
   private async catchUp(): Promise<void> {
     const head = this.last ?? (await this.s.store.headPosition(PREFIXES));
-    await this.s.waitForProjections(head, WAIT_STREAMS);
+    const deadline = Date.now() + CATCH_UP_LIMIT_MS;
+    while (!(await this.s.waitForProjections(head, WAIT_STREAMS))) {
+      if (Date.now() > deadline) throw AppError.unavailable('ORGANISE.PROJECTIONS_BEHIND', 'the catalog projection did not catch up; organisation stopped');
+    }
   }
 
   private note(p: LogPosition): void {
     if (!this.last || comparePositions(p, this.last) > 0) this.last = p;
   }
 
+  /**
+   * The run is a pure plan over the read models, appended in multi-stream appends of `chunks.append`
+   * streams, each stream at the revision the plan was made against (a link or family that moved
+   * meanwhile is re-read and planned again alone: never a lost update). Links are read in chunks,
+   * and only what planning needs of them (the variants of their detail, not the detail).
+   */
   private async run(meta: EventMetadata, groupOnly: boolean): Promise<OrganiseReport> {
     const report: OrganiseReport = { parsed: 0, derived: 0, attached: 0, created: 0, merged: 0, unchanged: 0, unparseable: [], incomplete: [], lockedSkipped: [], review: [] };
     this.last = null;
     await this.catchUp();
-    const links = await loadLinks(this.s.pool);
+    this.progress.total = Number((await this.s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM origin_goods`)).rows[0]!.n);
     const touched = new Set<string>();
-    this.progress.total = links.length;
+    /** what the later steps need of every link: its revision and family, as this run leaves them */
+    const links = new Map<string, { revision: bigint; familyId: string | null }>();
+    const organised: GroupingLink[] = [];
+    const values: Record<Dimension, Set<string>> = { size: new Set(), color: new Set(), printCount: new Set(), craft: new Set(), logistics: new Set() };
 
-    // 1–2. Parsed columns and tags, one append per link.
-    const organised: { id: string; familyNameKey: string; productName: string; sku: string }[] = [];
-    await forEachLimit(links, CONCURRENCY, async (link) => {
-      if (groupOnly) {
-        if (link.parsed && !link.familyId) organised.push({ id: link.id, ...link.parsed });
-        this.progress.done++;
-        return;
+    // 1–2. Parsed columns and tags.
+    for await (const chunk of readLinks(this.s.pool, this.chunks.read)) {
+      const planned: Planned[] = [];
+      const plans = new Map<string, LinkPlan>();
+      for (const link of chunk) {
+        links.set(link.id, { revision: link.revision, familyId: link.familyId });
+        if (groupOnly) {
+          if (link.parsed && !link.familyId) organised.push({ id: link.id, ...link.parsed });
+          for (const d of DIMENSIONS) for (const v of link.tags?.[d] ?? []) values[d].add(v);
+          continue;
+        }
+        const plan = planLink(link);
+        plans.set(link.id, plan);
+        if (plan.events.length) {
+          planned.push({
+            append: this.linkAppend(link.id, plan.events, link.revision, meta),
+            done: (r) => (links.get(link.id)!.revision = r.nextRevision),
+            conflict: async () => {
+              const again = await this.appendPlanned(link, meta, (facts) => planLink(facts));
+              plans.set(link.id, again);
+              links.set(link.id, { revision: link.revision, familyId: link.familyId });
+            },
+          });
+        }
       }
-      const plan = await this.appendPlanned(link, meta, (facts) => planLink(facts));
-      if (plan.parsedChanged) report.parsed++;
-      if (plan.derivedChanged) report.derived++;
-      if (plan.events.length) touched.add(link.id);
-      link.tags = plan.tags;
-      if (!plan.parsed) report.unparseable.push({ id: link.id, name: link.name });
-      else {
-        if (plan.missing.length) report.incomplete.push({ id: link.id, name: link.name, missing: plan.missing });
-        if (!link.familyId) organised.push({ id: link.id, ...plan.parsed });
+      await this.appendAll(planned);
+      for (const link of chunk) {
+        const plan = plans.get(link.id);
+        if (!plan) continue;
+        if (plan.parsedChanged) report.parsed++;
+        if (plan.derivedChanged) report.derived++;
+        if (plan.events.length) touched.add(link.id);
+        for (const d of DIMENSIONS) for (const v of plan.tags?.[d] ?? []) values[d].add(v);
+        if (!plan.parsed) report.unparseable.push({ id: link.id, name: link.name });
+        else {
+          if (plan.missing.length) report.incomplete.push({ id: link.id, name: link.name, missing: plan.missing });
+          if (!links.get(link.id)!.familyId) organised.push({ id: link.id, ...plan.parsed });
+        }
       }
-      this.progress.done++;
-    });
+      this.progress.done += chunk.length;
+    }
 
     // Every derived value gets its tag (in its dimension's tag group), so administrators and the
     // storefront see link tags as tags.
-    const seen: Partial<Record<Dimension, string[]>> = {};
-    for (const l of links) for (const d of ['size', 'color', 'printCount', 'craft', 'logistics'] as const) (seen[d] ??= []).push(...(l.tags?.[d] ?? []));
-    await ensureDimensionTags(this.s, seen, { by: meta.by, correlationId: meta.correlationId });
+    await ensureDimensionTags(this.s, Object.fromEntries(DIMENSIONS.map((d) => [d, [...values[d]]])), { by: meta.by, correlationId: meta.correlationId });
 
-    // 3. Auto-group.
+    // 3. Auto-group: new families, and each family's joining links, appended together, an existing
+    // family at the revision it was decided on (one locked meanwhile is left alone and reported).
     this.progress.phase = 'group';
+    const run: RunState = { report, touched, links, meta };
     const families = await loadFamilies(this.s.pool);
+    const revisions = new Map(families.map((f) => [f.id, f.revision]));
     const decisions = decideGrouping(organised, families);
-    const created = new Map<string, string>(); // key → new family id
-    for (const d of decisions) {
-      if (d.kind !== 'create') continue;
-      const id = newId();
-      created.set(d.key, id);
-      const r = await this.s.store.appendToStream(
-        familyStreamId(id),
-        [this.s.catalogue.encode('FamilyCreated', { familyId: id, name: d.name, familyNameKey: d.key, autoManaged: true, locked: false }, meta)],
-        { expectedRevision: 'no_stream' },
-      );
-      this.note(r.position);
-      report.created++;
-    }
+    const created = new Map<string, { id: string; name: string }>(); // key → new family
     const joins = new Map<string, string[]>(); // family → links joining it
     for (const d of decisions) {
       if (d.kind === 'lockedSkipped') {
         report.lockedSkipped.push({ id: d.linkId, familyId: d.familyId });
         continue;
       }
-      const familyId = d.kind === 'create' ? created.get(d.key)! : d.familyId.startsWith('new:') ? created.get(d.familyId.slice(4))! : d.familyId;
-      if (d.kind === 'join' && !d.familyId.startsWith('new:')) report.attached++;
+      if (d.kind === 'create') {
+        created.set(d.key, { id: newId(), name: d.name });
+        report.created++;
+      } else if (!d.familyId.startsWith('new:')) report.attached++;
+      const familyId = d.kind === 'create' ? created.get(d.key)!.id : d.familyId.startsWith('new:') ? created.get(d.familyId.slice(4))!.id : d.familyId;
       let list = joins.get(familyId);
       if (!list) joins.set(familyId, (list = []));
       list.push(d.linkId);
     }
-    const byId = new Map(links.map((l) => [l.id, l]));
-    const moves = [...joins].flatMap(([familyId, ids]) => ids.map((linkId) => ({ linkId, familyId })));
-    await forEachLimit(moves, CONCURRENCY, async ({ linkId, familyId }) => {
-      await this.moveLink(byId.get(linkId)!, familyId, meta);
-      touched.add(linkId);
-    });
-    await forEachLimit([...joins], CONCURRENCY, async ([familyId, ids]) => {
-      await this.recordMembers(familyId, ids, meta);
-    });
+    const newFamilies = new Map([...created].map(([key, f]) => [f.id, { ...f, key }]));
+    this.progress.done = 0;
+    this.progress.total = decisions.length;
+    let batch: Planned[] = [];
+    let batchLinks = 0;
+    for (const [familyId, ids] of joins) {
+      const fresh = newFamilies.get(familyId);
+      batch.push(
+        ...this.joinPlanned(run, familyId, ids, fresh ? { create: { name: fresh.name, key: fresh.key } } : { revision: revisions.get(familyId)! }, 1),
+      );
+      batchLinks += ids.length;
+      if (batch.length >= this.chunks.append) {
+        await this.appendAll(batch);
+        this.progress.done += batchLinks;
+        batch = [];
+        batchLinks = 0;
+      }
+    }
+    await this.appendAll(batch);
+    this.progress.done += batchLinks + report.lockedSkipped.length;
 
     // 4. Consolidate pure fragments into the family that has goods (whose id is public).
     this.progress.phase = 'consolidate';
     await this.catchUp();
-    for (const c of groupOnly ? [] : decideConsolidation(await loadFamilies(this.s.pool))) {
+    const settled = groupOnly ? [] : await loadFamilies(this.s.pool);
+    const settledRevisions = new Map(settled.map((f) => [f.id, f.revision]));
+    for (const c of decideConsolidation(settled)) {
       if (c.kind === 'review') {
         report.review.push({ familyId: c.familyId, reason: c.reason });
         continue;
       }
-      const members = (await loadLinks(this.s.pool, c.fragmentId)).filter((l) => l.familyId === c.fragmentId);
-      for (const link of members) await this.moveLink(link, c.intoFamilyId, meta);
-      await this.recordMembers(c.intoFamilyId, members.map((l) => l.id), meta);
-      const r = await this.s.store.appendToStream(familyStreamId(c.fragmentId), [
-        this.s.catalogue.encode('FamilyMergedInto', { familyId: c.fragmentId, intoFamilyId: c.intoFamilyId }, meta),
+      const members = (await this.s.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE family_id = $1 ORDER BY id`, [c.fragmentId])).rows.map((r) => r.id);
+      // The fragment and the family it goes into, at the revisions the decision was made on: if
+      // either moved meanwhile (locked, given goods or prices, merged), the merge is left for review.
+      let merged = true;
+      const group = {
+        key: `merge:${c.fragmentId}`,
+        anchor: true,
+        conflict: async () => {
+          merged = false;
+          report.review.push({ familyId: c.fragmentId, reason: 'CHANGED' });
+        },
+      };
+      await this.appendAll([
+        ...members.map((linkId) => ({ ...this.movePlanned(linkId, links, c.intoFamilyId, meta), group: { ...group, anchor: false } })),
+        {
+          append: {
+            streamId: familyStreamId(c.intoFamilyId),
+            events: members.map((linkId) => this.s.catalogue.encode('FamilyMemberAdded', { familyId: c.intoFamilyId, linkId }, meta)),
+            expectedRevision: settledRevisions.get(c.intoFamilyId)!,
+          },
+          group,
+        },
+        {
+          append: {
+            streamId: familyStreamId(c.fragmentId),
+            events: [this.s.catalogue.encode('FamilyMergedInto', { familyId: c.fragmentId, intoFamilyId: c.intoFamilyId }, meta)],
+            expectedRevision: settledRevisions.get(c.fragmentId)!,
+          },
+          group,
+        },
       ]);
-      this.note(r.position);
-      for (const l of members) touched.add(l.id);
+      if (!merged) continue;
+      for (const l of members) touched.add(l);
       report.merged++;
     }
 
     // 5. The catalog projection recomputes each family these events touched; answer once it has.
     this.progress.phase = 'recompute';
     await this.catchUp();
-    report.unchanged = links.length - touched.size;
-    const byIdOrder = (a: { id: string }, b: { id: string }) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
+    report.unchanged = links.size - touched.size;
+    // Finished: the progress counts the run's links again (the grouping step counted its decisions).
+    this.progress.done = this.progress.total = links.size;
+    const byIdOrder = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
     report.unparseable.sort(byIdOrder);
     report.incomplete.sort(byIdOrder);
     report.lockedSkipped.sort(byIdOrder);
     return report;
+  }
+
+  private linkAppend(linkId: string, events: readonly PendingEvent[], revision: bigint, meta: EventMetadata): StreamAppend {
+    return {
+      streamId: linkStreamId(linkId),
+      events: events.map((e) => this.s.catalogue.encode(e.type, e.data, meta)),
+      expectedRevision: revision >= 0n ? revision : 'no_stream',
+    };
+  }
+
+  /**
+   * A family's record of its new members (created first, for a new family) and its links' moves, as
+   * one group: an existing family at the revision the decision was made on. If the family moved
+   * meanwhile, it is read again: still taking links, the group is planned again at its new revision;
+   * locked, merged or deleted, its links are left alone and reported.
+   */
+  private joinPlanned(run: RunState, familyId: string, ids: readonly string[], family: { create: { name: string; key: string } } | { revision: bigint }, attempt: number): Planned[] {
+    const { meta } = run;
+    const events = [
+      ...('create' in family
+        ? [this.s.catalogue.encode('FamilyCreated', { familyId, name: family.create.name, familyNameKey: family.create.key, autoManaged: true, locked: false }, meta)]
+        : []),
+      // The family's own record of who joined (for its history); the link streams hold the membership.
+      ...ids.map((linkId) => this.s.catalogue.encode('FamilyMemberAdded', { familyId, linkId }, meta)),
+    ];
+    const group = {
+      key: `join:${familyId}`,
+      anchor: true,
+      conflict: async () => {
+        const f = await loadStream(this.s, familyStream(familyId));
+        const takesLinks = f.state.exists && !f.state.gone && f.state.autoManaged && !f.state.locked;
+        if (takesLinks && attempt < FAMILY_ATTEMPTS) {
+          await this.appendAll(this.joinPlanned(run, familyId, ids, { revision: f.revision! }, attempt + 1));
+          return;
+        }
+        for (const id of ids) {
+          run.touched.delete(id);
+          run.report.lockedSkipped.push({ id, familyId });
+        }
+        if (!('create' in family)) run.report.attached -= ids.length;
+      },
+    };
+    for (const linkId of ids) run.touched.add(linkId);
+    return [
+      { append: { streamId: familyStreamId(familyId), events, expectedRevision: 'create' in family ? 'no_stream' : family.revision }, group },
+      ...ids.map((linkId) => ({ ...this.movePlanned(linkId, run.links, familyId, meta), group: { ...group, anchor: false } })),
+    ];
+  }
+
+  /** A link leaves its family (if any) and joins `familyId`, at the revision this run knows it at. */
+  private movePlanned(linkId: string, links: Map<string, { revision: bigint; familyId: string | null }>, familyId: string, meta: EventMetadata): Planned {
+    const known = links.get(linkId)!;
+    const events = moveEvents(linkId, known.familyId, familyId);
+    return {
+      append: this.linkAppend(linkId, events, known.revision, meta),
+      done: (r) => links.set(linkId, { revision: r.nextRevision, familyId }),
+      conflict: async () => {
+        const facts = await this.reload(linkId);
+        await this.appendPlanned(facts, meta, (f) => ({ events: moveEvents(linkId, (f as LinkRow).familyId, familyId) }));
+        links.set(linkId, { revision: facts.revision, familyId });
+      },
+    };
+  }
+
+  /**
+   * Appends every planned stream, `chunks.append` streams per multi-stream append. A stream that moved
+   * since it was planned (`WRONG_REVISION` naming it) leaves the append and is done alone by its
+   * `conflict`; the others are appended again (a store that appends stream by stream kept those
+   * before the conflict, and their events sent again are a no-op).
+   */
+  private async appendAll(planned: readonly Planned[]): Promise<void> {
+    for (let i = 0; i < planned.length; i += this.chunks.append) {
+      this.lock?.assertHeld();
+      let pending = planned.slice(i, i + this.chunks.append).filter((p) => p.append.events.length > 0);
+      while (pending.length) {
+        try {
+          const results = await this.s.store.appendToStreams(pending.map((p) => p.append));
+          results.forEach((r, k) => {
+            this.note(r.position);
+            pending[k]!.done?.(r);
+          });
+          break;
+        } catch (e) {
+          const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
+          const moved = pending.find((p) => p.append.streamId === streamId);
+          if (!moved || !(moved.group?.anchor || moved.conflict)) throw e;
+          if (moved.group?.anchor) {
+            const key = moved.group.key;
+            pending = pending.filter((p) => p.group?.key !== key);
+            await moved.group.conflict();
+          } else {
+            pending = pending.filter((p) => p !== moved);
+            await moved.conflict!();
+          }
+        }
+      }
+    }
   }
 
   /** Appends a link's planned events expecting its revision; on a conflict re-reads the stream and plans again. */
@@ -200,11 +407,12 @@ export class Organiser {
     for (let attempt = 0; ; attempt++) {
       const p = plan(facts);
       if (p.events.length === 0) return p;
+      this.lock?.assertHeld();
       try {
         const r = await this.s.store.appendToStream(
           linkStreamId(link.id),
           p.events.map((e) => this.s.catalogue.encode(e.type, e.data, meta)),
-          { expectedRevision: facts.revision },
+          { expectedRevision: facts.revision >= 0n ? facts.revision : 'no_stream' },
         );
         this.note(r.position);
         link.revision = r.nextRevision;
@@ -216,28 +424,6 @@ export class Organiser {
         link.familyId = facts.familyId;
       }
     }
-  }
-
-  private async moveLink(link: LinkRow, familyId: string, meta: EventMetadata): Promise<void> {
-    await this.appendPlanned(link, meta, (facts) => {
-      const current = (facts as LinkRow).familyId;
-      if (current === familyId) return { events: [] };
-      const events: PendingEvent[] = [];
-      if (current) events.push({ type: 'LinkLeftFamily', data: { linkId: link.id, familyId: current } });
-      events.push({ type: 'LinkJoinedFamily', data: { linkId: link.id, familyId } });
-      return { events };
-    });
-    link.familyId = familyId;
-  }
-
-  /** The family's own record of who joined (for its history); the link streams hold the membership. */
-  private async recordMembers(familyId: string, linkIds: string[], meta: EventMetadata): Promise<void> {
-    if (linkIds.length === 0) return;
-    const r = await this.s.store.appendToStream(
-      familyStreamId(familyId),
-      linkIds.map((linkId) => this.s.catalogue.encode('FamilyMemberAdded', { familyId, linkId }, meta)),
-    );
-    this.note(r.position);
   }
 
   private async reload(linkId: string): Promise<LinkRow> {
@@ -257,42 +443,57 @@ export class Organiser {
   }
 }
 
-async function loadLinks(pool: Pool, familyId?: string): Promise<LinkRow[]> {
-  const r = await pool.query<{
-    id: string;
-    name: string;
-    revision: string;
-    detail: LinkDetail | null;
-    parsed_country: string | null;
-    parsed_logistics: string;
-    parsed_product_name: string;
-    parsed_sku: string;
-    family_name_key: string;
-    tags: DimensionValues | null;
-    tags_manual: boolean;
-    family_id: string | null;
-  }>(
-    `SELECT id, name, revision, detail, parsed_country, parsed_logistics, parsed_product_name, parsed_sku, family_name_key, tags, tags_manual, family_id
-       FROM origin_goods ${familyId ? 'WHERE family_id = $1' : ''} ORDER BY id`,
-    familyId ? [familyId] : [],
-  );
-  return r.rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    revision: BigInt(row.revision),
-    detail: row.detail,
-    parsed: row.parsed_country
-      ? { country: row.parsed_country, logistics: row.parsed_logistics, productName: row.parsed_product_name, sku: row.parsed_sku, familyNameKey: row.family_name_key }
-      : null,
-    tags: row.tags,
-    tagsManual: row.tags_manual,
-    familyId: row.family_id,
-  }));
+function moveEvents(linkId: string, current: string | null, familyId: string): PendingEvent[] {
+  if (current === familyId) return [];
+  const events: PendingEvent[] = [];
+  if (current) events.push({ type: 'LinkLeftFamily', data: { linkId, familyId: current } });
+  events.push({ type: 'LinkJoinedFamily', data: { linkId, familyId } });
+  return events;
 }
 
-async function loadFamilies(pool: Pool): Promise<FamilyFacts[]> {
-  const r = await pool.query<{ id: string; family_name_key: string | null; auto_managed: boolean; locked: boolean; good_count: number; overrides: string }>(
-    `SELECT f.id, f.family_name_key, f.auto_managed, f.locked, f.good_count,
+/** Every link, `chunk` at a time in id order, with what planning needs (of the detail: the variants). */
+async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<LinkRow[]> {
+  for (let after = '-1'; ; ) {
+    const r = await pool.query<{
+      id: string;
+      name: string;
+      revision: string;
+      variants: LinkDetail['variants'] | null;
+      parsed_country: string | null;
+      parsed_logistics: string;
+      parsed_product_name: string;
+      parsed_sku: string;
+      family_name_key: string;
+      tags: DimensionValues | null;
+      tags_manual: boolean;
+      family_id: string | null;
+    }>(
+      `SELECT id, name, revision, detail->'variants' AS variants, parsed_country, parsed_logistics, parsed_product_name, parsed_sku,
+              family_name_key, tags, tags_manual, family_id
+         FROM origin_goods WHERE id > $1 ORDER BY id LIMIT $2`,
+      [after, chunk],
+    );
+    if (r.rows.length === 0) return;
+    after = r.rows[r.rows.length - 1]!.id;
+    yield r.rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      revision: BigInt(row.revision),
+      detail: row.variants ? { variants: row.variants } : null,
+      parsed: row.parsed_country
+        ? { country: row.parsed_country, logistics: row.parsed_logistics, productName: row.parsed_product_name, sku: row.parsed_sku, familyNameKey: row.family_name_key }
+        : null,
+      tags: row.tags,
+      tagsManual: row.tags_manual,
+      familyId: row.family_id,
+    }));
+  }
+}
+
+/** The families as the read model shows them, with their stream revisions (the row's revision is its stream's). */
+async function loadFamilies(pool: Pool): Promise<(FamilyFacts & { revision: bigint })[]> {
+  const r = await pool.query<{ id: string; family_name_key: string | null; auto_managed: boolean; locked: boolean; good_count: number; overrides: string; revision: string }>(
+    `SELECT f.id, f.family_name_key, f.auto_managed, f.locked, f.good_count, f.revision,
             (SELECT count(*) FROM family_overrides o WHERE o.family_id = f.id) AS overrides
        FROM families f ORDER BY f.id`,
   );
@@ -303,5 +504,6 @@ async function loadFamilies(pool: Pool): Promise<FamilyFacts[]> {
     locked: f.locked,
     goodCount: f.good_count,
     overrideCount: Number(f.overrides),
+    revision: BigInt(f.revision),
   }));
 }

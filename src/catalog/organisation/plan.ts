@@ -12,7 +12,8 @@ import type { DimensionValues, LinkDetail } from '../links/events';
 export interface LinkFacts {
   id: string;
   name: string;
-  detail: LinkDetail | null;
+  /** the synced detail, of which tag derivation reads the variants (sizes and colours) */
+  detail: Pick<LinkDetail, 'variants'> | null;
   parsed: { country: string; logistics: string; productName: string; sku: string; familyNameKey: string } | null;
   tags: DimensionValues | null;
   tagsManual: boolean;

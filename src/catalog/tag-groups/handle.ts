@@ -1,5 +1,5 @@
 /** Tag group commands: look up what the rules need, then load → decide → append (runCommand). */
-import { runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
+import { readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import type { AdminDeps } from '../admin';
@@ -27,6 +27,7 @@ function run(deps: AdminDeps, id: string, actor: Actor, command: TagGroupCommand
 export async function createTagGroup(deps: AdminDeps, body: CreateTagGroupBody, actor: Actor) {
   const tagGroupId = newId();
   const create = async () => {
+    if (body.dimension) await readModelsCurrent(deps, ['tagGroup-']);
     const holder = body.dimension ? await dimensionHolder(deps.pool, body.dimension) : null;
     return run(deps, tagGroupId, actor, { type: 'CreateTagGroup', tagGroupId, fields: body, dimensionHolder: holder });
   };
@@ -36,6 +37,7 @@ export async function createTagGroup(deps: AdminDeps, body: CreateTagGroupBody, 
 
 export async function updateTagGroup(deps: AdminDeps, tagGroupId: string, changes: UpdateTagGroupBody, actor: Actor, expectedRevision?: bigint) {
   const update = async () => {
+    if (changes.dimension) await readModelsCurrent(deps, ['tagGroup-']);
     const holder = changes.dimension ? await dimensionHolder(deps.pool, changes.dimension) : null;
     return run(deps, tagGroupId, actor, { type: 'UpdateTagGroup', tagGroupId, changes, dimensionHolder: holder }, expectedRevision);
   };
@@ -45,6 +47,7 @@ export async function updateTagGroup(deps: AdminDeps, tagGroupId: string, change
 
 export async function deleteTagGroup(deps: AdminDeps, tagGroupId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
   await withLocks(deps.pool, [tagGroupLock(tagGroupId)], async () => {
+    await readModelsCurrent(deps, ['tag-', 'tagGroup-']);
     const tagCount = await liveTagCount(deps.pool, tagGroupId);
     await run(deps, tagGroupId, actor, { type: 'DeleteTagGroup', tagGroupId, tagCount }, expectedRevision);
   });

@@ -1,5 +1,5 @@
 /** Tag commands: look up what the rules need, then load → decide → append (runCommand). */
-import { loadStream, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
+import { loadStream, readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import { cleanName, saveOrder, type AdminDeps } from '../admin';
@@ -12,6 +12,7 @@ import type { CreateTagInput, UpdateTagBody } from './requests';
 export const tagStream = (id: string): StreamSpec<TagState> => ({ streamId: tagStreamId(id), initial: initialTag, evolve: evolveTag });
 
 async function groupFacts(deps: AdminDeps, groupId: string, tagId: string): Promise<GroupFacts> {
+  await readModelsCurrent(deps, ['tag-', 'tagGroup-']);
   const group = await loadStream(deps, tagGroupStream(groupId));
   if (group.state.status !== 'active') return { exists: false, otherNames: [] };
   return { exists: true, otherNames: await otherNameKeys(deps.pool, groupId, tagId) };

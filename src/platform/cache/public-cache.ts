@@ -72,6 +72,7 @@ export class PublicCache {
   /** Raised by clear(), so loads started before it do not refill the cache afterwards. */
   private generation = 0;
   private readonly counters = { hits: 0, misses: 0, loads: 0, discardedStale: 0 };
+  private readonly byDomains = new Map<string, { hit: number; miss: number; load: number }>();
   private readonly now: () => number;
 
   constructor(private readonly opts: PublicCacheOptions) {
@@ -82,6 +83,8 @@ export class PublicCache {
     if (this.opts.disabled) {
       this.counters.misses++;
       this.counters.loads++;
+      this.count(domains, 'miss');
+      this.count(domains, 'load');
       return serialise(await load());
     }
 
@@ -91,10 +94,12 @@ export class PublicCache {
       if (this.isFresh(entry, domains)) {
         this.entries.set(key, entry); // re-insert: now the most recently used
         this.counters.hits++;
+        this.count(domains, 'hit');
         return entry.response;
       }
     }
     this.counters.misses++;
+    this.count(domains, 'miss');
 
     // The flight key carries the versions at the start of the load: a caller arriving after a bump
     // must not join a load that may have read the data before the write it is entitled to see.
@@ -108,6 +113,21 @@ export class PublicCache {
     });
     this.flights.set(flightKey, flight);
     return flight;
+  }
+
+  /**
+   * A fresh entry of `key`, counted as a hit, or undefined (counted as nothing: the caller then goes
+   * through `get`, which counts the miss and loads). For a path that serves hits only.
+   */
+  peek(key: string, domains: readonly CacheDomain[]): CachedResponse | undefined {
+    if (this.opts.disabled) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry || !this.isFresh(entry, domains)) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry); // now the most recently used
+    this.counters.hits++;
+    this.count(domains, 'hit');
+    return entry.response;
   }
 
   bump(domains: readonly CacheDomain[]): void {
@@ -135,6 +155,18 @@ export class PublicCache {
     return { entries: this.entries.size, ...this.counters };
   }
 
+  /** Hits, misses and loads by the set of domains looked up (`goods,matrix,meta`). */
+  statsByDomains(): Record<string, { hit: number; miss: number; load: number }> {
+    return Object.fromEntries([...this.byDomains].map(([k, v]) => [k, { ...v }]));
+  }
+
+  private count(domains: readonly CacheDomain[], result: 'hit' | 'miss' | 'load'): void {
+    const k = [...domains].sort().join(',');
+    let c = this.byDomains.get(k);
+    if (!c) this.byDomains.set(k, (c = { hit: 0, miss: 0, load: 0 }));
+    c[result]++;
+  }
+
   /** Drops every entry. Loads in progress still answer their callers but store nothing. */
   clear(): void {
     this.entries.clear();
@@ -157,6 +189,7 @@ export class PublicCache {
     const generation = this.generation;
     const startedAt = this.now();
     this.counters.loads++;
+    this.count(domains, 'load');
     const response = serialise(await load());
 
     // A bump during the load means the value may predate the write that caused it: the callers

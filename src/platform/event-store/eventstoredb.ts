@@ -55,6 +55,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamAppend,
   EventStoreErrors,
   START,
   comparePositions,
@@ -174,6 +175,8 @@ function wrongRevision(streamId: string, expected: ExpectedRevision, actual: str
 
 export class EventStoreDbAdapter implements EventStore {
   readonly kind = 'eventstoredb' as const;
+  /** This client has no multi-stream append: streams are appended one by one, in order. */
+  readonly atomicMultiStreamAppend = false;
   private readonly watchers = new Set<AllWatcher>();
 
   /** `onWatchError` hears subscription failures that `watch` survives by resubscribing. */
@@ -211,6 +214,12 @@ export class EventStoreDbAdapter implements EventStore {
     // re-append); the port still owes the position of the last of them, so look it up.
     const position = result.position ?? (await this.positionAt(streamId, result.nextExpectedRevision));
     return { nextRevision: result.nextExpectedRevision, position: { commit: position.commit, prepare: position.prepare } };
+  }
+
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const out: AppendResult[] = [];
+    for (const a of appends) out.push(await this.appendToStream(a.streamId, a.events, { expectedRevision: a.expectedRevision }));
+    return out;
   }
 
   private async positionAt(streamId: string, revision: bigint): Promise<LogPosition> {

@@ -67,6 +67,13 @@ export interface RecordedEvent {
   recordedAt: Date;
 }
 
+/** One stream's part of a multi-stream append. */
+export interface StreamAppend {
+  streamId: string;
+  events: readonly EventToAppend[];
+  expectedRevision: ExpectedRevision;
+}
+
 export interface AppendResult {
   /** revision of the last event now in the stream */
   nextRevision: bigint;
@@ -94,7 +101,10 @@ export interface ReadAllOptions {
 }
 
 export interface LogLag {
-  /** events after the position (capped by the adapter for very large lags; see `capped`) */
+  /**
+   * committed events after the position (capped by the adapter for very large lags; see `capped`),
+   * including those a read fence still holds back from readers
+   */
   events: number;
   capped: boolean;
   /** when the oldest of them was recorded, or null when there are none */
@@ -104,6 +114,17 @@ export interface LogLag {
 export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
   appendToStream(streamId: string, events: readonly EventToAppend[], opts?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends to several streams, each at most once, in the order given; one result per append (a
+   * stream given no events is reported where it is). Every expected revision is checked as by
+   * `appendToStream`; a mismatch throws WRONG_REVISION whose details name the stream. Re-sending an
+   * append whose events are all written already is a no-op that reports them.
+   * `atomicMultiStreamAppend` says what happens to the other streams on a mismatch: written by none
+   * (postgres: one transaction, one round trip), or kept for those before it (EventStoreDB, whose
+   * client appends stream by stream).
+   */
+  appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
+  readonly atomicMultiStreamAppend: boolean;
   /** Revision of the last event of the stream, or null when it does not exist. */
   streamRevision(streamId: string): Promise<bigint | null>;
   readStream(streamId: string, opts?: ReadStreamOptions): Promise<RecordedEvent[]>;
@@ -112,9 +133,17 @@ export interface EventStore {
    * event exactly once and never skips one, even when a lower position commits after a higher one.
    */
   readAll(opts: ReadAllOptions): Promise<RecordedEvent[]>;
-  /** Position of the last readable event (`START` when the log is empty). */
-  headPosition(streamPrefixes?: readonly string[]): Promise<LogPosition>;
+  /**
+   * Position of the last readable event (`START` when the log is empty); with `committed`, of the
+   * last committed one, even if a read fence still holds it back from readers.
+   */
+  headPosition(streamPrefixes?: readonly string[], opts?: { committed?: boolean }): Promise<LogPosition>;
   lagAfter(after: LogPosition, streamPrefixes?: readonly string[], cap?: number): Promise<LogLag>;
+  /**
+   * Stores whose readers wait behind a fence (postgres: below the oldest running transaction) say
+   * whether it holds committed events back, since when, and who holds it.
+   */
+  fence?(): Promise<FenceStatus>;
   /**
    * Calls `onAppend` (possibly spuriously, possibly coalesced) when new events may be readable.
    * Readers still poll as a fallback. With `streamPrefixes`, only appends to those streams need wake
@@ -125,6 +154,26 @@ export interface EventStore {
   /** Cheap reachability check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface FenceStatus {
+  /** committed events readers cannot read yet */
+  heldBackEvents: number;
+  /** when the oldest of them was recorded, or null */
+  heldBackSince: Date | null;
+  /** the oldest transaction still running (the fence), when one holds it */
+  holder: FenceHolder | null;
+}
+
+export interface FenceHolder {
+  /** a backend's pid, or null for a prepared transaction */
+  pid: number | null;
+  state: string;
+  ageSeconds: number;
+  applicationName: string | null;
+  database: string | null;
+  /** a prepared transaction's gid */
+  preparedGid?: string;
 }
 
 /** Stable error codes of the port; adapters throw `AppError`s with these. */

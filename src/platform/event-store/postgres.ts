@@ -1,8 +1,9 @@
 /**
- * The `postgres` event-store adapter (migrations/001_event-store.sql).
+ * The `postgres` event-store adapter (migrations/001_event-store.sql, 010, 013).
  *
- * Global order is (tx_id, seq). Readers read only below the oldest running transaction
- * (`pg_snapshot_xmin`), so an event whose transaction took a lower seq but commits later is never
+ * Global order is (tx_id, seq), tx_id being the writing transaction's id (plus the log's epoch offset,
+ * see 013_log-epoch.sql). Readers read only below the oldest running transaction
+ * (`es_readable_below()`), so an event whose transaction took a lower seq but commits later is never
  * skipped: readers simply do not pass it until it has committed or aborted.
  */
 import { AppError, isTransientDbError } from '../errors';
@@ -14,11 +15,14 @@ import {
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
+  type FenceHolder,
+  type FenceStatus,
   type LogLag,
   type LogPosition,
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamAppend,
   EventStoreErrors,
   START,
 } from './port';
@@ -27,7 +31,7 @@ const CHANNEL = 'es_events';
 // The text form of tx_id is selected under the same name: every ORDER BY must name es_events.tx_id,
 // or PostgreSQL sorts by the output column, as text ("10000" < "9999"), skipping events.
 const COLUMNS = `seq, tx_id::text AS tx_id, event_id, stream_id, revision, type, version, data, metadata, recorded_at`;
-const READABLE = `tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
+const READABLE = `tx_id < es_readable_below()`;
 
 interface EventRow {
   seq: string;
@@ -66,8 +70,13 @@ function prefixPatterns(prefixes: readonly string[] | undefined): string[] | nul
   return prefixes.map((p) => p.replace(/[\\%_]/g, (c) => '\\' + c) + '%');
 }
 
+const appendMode = (expected: ExpectedRevision) => (expected === 'any' || expected === 'no_stream' ? expected : 'exact');
+
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
+  readonly atomicMultiStreamAppend = true;
+  private announcing = false;
+  private announceAgain = false;
 
   constructor(
     private readonly pool: Pool,
@@ -84,7 +93,7 @@ export class PostgresEventStore implements EventStore {
       const rev = await this.streamRevision(streamId);
       return { nextRevision: rev ?? -1n, position: START };
     }
-    const mode = expected === 'any' || expected === 'no_stream' ? expected : 'exact';
+    const mode = appendMode(expected);
     try {
       const res = await this.pool.query<{ next_revision: string; tx_id: string; seq: string }>(
         `SELECT next_revision, tx_id::text AS tx_id, seq FROM es_append($1, $2, $3, $4::uuid[], $5::text[], $6::int[], $7::jsonb[], $8::jsonb[])`,
@@ -100,41 +109,117 @@ export class PostgresEventStore implements EventStore {
         ],
       );
       const row = res.rows[0]!;
+      this.announce();
       return { nextRevision: BigInt(row.next_revision), position: { commit: BigInt(row.tx_id), prepare: BigInt(row.seq) } };
     } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code === 'ES409' || code === '23505') {
-        // Either a real conflict or the same events sent again (a retry): the latter is a no-op.
-        const again = await this.alreadyAppended(streamId, events);
-        if (again) return again;
-        if (code === '23505') {
-          throw AppError.conflict(EventStoreErrors.DUPLICATE_EVENT_ID, `an event id of this append already exists elsewhere`, { streamId });
-        }
-        const actual = (e as { detail?: string }).detail ?? 'unknown';
-        throw AppError.conflict(EventStoreErrors.WRONG_REVISION, `stream ${streamId} is at revision ${actual}, expected ${String(expected)}`, {
-          streamId,
-          expected: String(expected),
-          actual,
-        });
-      }
-      throw this.mapError(e);
+      const [again] = await this.explainFailedAppend(e, [{ streamId, events, expectedRevision: expected }]);
+      return again!;
     }
   }
 
-  /** The append's events are all in this stream already, in order: report that append's result. */
-  private async alreadyAppended(streamId: string, events: readonly EventToAppend[]): Promise<AppendResult | null> {
-    const res = await this.pool.query<{ event_id: string; stream_id: string; revision: string; tx_id: string; seq: string }>(
-      `SELECT event_id, stream_id, revision, tx_id::text AS tx_id, seq FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY revision`,
-      [events.map((e) => e.id)],
-    );
-    if (res.rows.length !== events.length) return null;
-    for (let i = 0; i < events.length; i++) {
-      const r = res.rows[i]!;
-      if (r.stream_id !== streamId || r.event_id !== events[i]!.id) return null;
-      if (i > 0 && BigInt(r.revision) !== BigInt(res.rows[i - 1]!.revision) + 1n) return null;
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const writes = appends.filter((a) => a.events.length > 0);
+    if (writes.length === 0) return Promise.all(appends.map((a) => this.appendToStream(a.streamId, [])));
+    const events = writes.flatMap((w) => w.events);
+    let results: Map<string, AppendResult>;
+    try {
+      const res = await this.pool.query<{ stream_id: string; next_revision: string; tx_id: string; seq: string }>(
+        `SELECT stream_id, next_revision, tx_id::text AS tx_id, seq
+           FROM es_append_many($1::text[], $2::text[], $3::bigint[], $4::int[], $5::uuid[], $6::text[], $7::int[], $8::jsonb, $9::jsonb)`,
+        [
+          writes.map((w) => w.streamId),
+          writes.map((w) => appendMode(w.expectedRevision)),
+          writes.map((w) => (typeof w.expectedRevision === 'bigint' ? w.expectedRevision.toString() : null)),
+          writes.map((w) => w.events.length),
+          events.map((e) => e.id),
+          events.map((e) => e.type),
+          events.map((e) => e.version),
+          JSON.stringify(events.map((e) => e.data)),
+          JSON.stringify(events.map((e) => e.metadata)),
+        ],
+      );
+      this.announce();
+      results = new Map(
+        res.rows.map((r) => [r.stream_id, { nextRevision: BigInt(r.next_revision), position: { commit: BigInt(r.tx_id), prepare: BigInt(r.seq) } }]),
+      );
+    } catch (e) {
+      const again = await this.explainFailedAppend(e, writes);
+      results = new Map(writes.map((w, i) => [w.streamId, again[i]!]));
     }
-    const last = res.rows[res.rows.length - 1]!;
-    return { nextRevision: BigInt(last.revision), position: { commit: BigInt(last.tx_id), prepare: BigInt(last.seq) } };
+    return Promise.all(appends.map((a) => results.get(a.streamId) ?? this.appendToStream(a.streamId, [])));
+  }
+
+  /**
+   * A failed append is either a real conflict, or the same events sent again (a retry after a lost
+   * answer), which is a no-op: then it answers what the first attempt wrote; otherwise it throws.
+   */
+  private async explainFailedAppend(e: unknown, writes: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const err = e as { code?: string; detail?: string; hint?: string };
+    if (err.code === 'ES400') throw new Error(`a stream appears twice in one append: ${writes.map((w) => w.streamId).join(', ')}`);
+    if (err.code !== 'ES409' && err.code !== '23505') throw this.mapError(e);
+    const again = await this.alreadyAppended(writes);
+    if (again) return again;
+    if (err.code === '23505') {
+      throw AppError.conflict(EventStoreErrors.DUPLICATE_EVENT_ID, `an event id of this append already exists elsewhere`, {
+        streamIds: writes.map((w) => w.streamId),
+      });
+    }
+    const streamId = err.hint ?? writes[0]!.streamId;
+    const expected = String(writes.find((w) => w.streamId === streamId)?.expectedRevision ?? 'unknown');
+    const actual = err.detail ?? 'unknown';
+    throw AppError.conflict(EventStoreErrors.WRONG_REVISION, `stream ${streamId} is at revision ${actual}, expected ${expected}`, {
+      streamId,
+      expected,
+      actual,
+    });
+  }
+
+  /** Each append's events are all in its stream already, in order: report those appends' results. */
+  private async alreadyAppended(writes: readonly StreamAppend[]): Promise<AppendResult[] | null> {
+    const res = await this.pool.query<{ event_id: string; stream_id: string; revision: string; tx_id: string; seq: string }>(
+      `SELECT event_id, stream_id, revision, tx_id::text AS tx_id, seq FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY stream_id, revision`,
+      [writes.flatMap((w) => w.events.map((e) => e.id))],
+    );
+    const byId = new Map(res.rows.map((r) => [r.event_id, r]));
+    const out: AppendResult[] = [];
+    for (const w of writes) {
+      let previous: bigint | null = null;
+      for (const e of w.events) {
+        const r = byId.get(e.id);
+        if (!r || r.stream_id !== w.streamId) return null;
+        const revision = BigInt(r.revision);
+        if (previous !== null && revision !== previous + 1n) return null;
+        previous = revision;
+      }
+      const last = byId.get(w.events[w.events.length - 1]!.id)!;
+      out.push({ nextRevision: BigInt(last.revision), position: { commit: BigInt(last.tx_id), prepare: BigInt(last.seq) } });
+    }
+    return out;
+  }
+
+  /**
+   * Wakes readers (LISTEN es_events) after appends have committed: one NOTIFY per burst, sent after the
+   * commits and outside them. A NOTIFY inside the appending transaction would take PostgreSQL's
+   * cluster-wide notify lock through the commit's flush and make concurrent appends commit one by one.
+   * Appends that finish while a NOTIFY is on its way get one more after it, so none goes unannounced.
+   */
+  private announce(): void {
+    if (this.announcing) {
+      this.announceAgain = true;
+      return;
+    }
+    this.announcing = true;
+    const send = (): void => {
+      this.announceAgain = false;
+      void this.pool
+        .query(`SELECT pg_notify($1, '')`, [CHANNEL])
+        .catch(() => undefined) // readers poll as a fallback
+        .then(() => {
+          if (this.announceAgain) send();
+          else this.announcing = false;
+        });
+    };
+    send();
   }
 
   async streamRevision(streamId: string): Promise<bigint | null> {
@@ -171,11 +256,11 @@ export class PostgresEventStore implements EventStore {
     if (patterns) where += ` AND stream_id LIKE ANY($${params.push(patterns)}::text[])`;
     if (opts.upTo) {
       const [uxid, useq] = positionParams(opts.upTo);
-      where += ` AND (tx_id, seq) <= ($${params.push(uxid)}::xid8, $${params.push(useq)}::bigint)`;
+      where += ` AND (tx_id, seq) <= ($${params.push(uxid)}::bigint, $${params.push(useq)}::bigint)`;
     }
     const res = await this.query<EventRow>(
       `SELECT ${COLUMNS} FROM es_events
-        WHERE (tx_id, seq) > ($1::xid8, $2::bigint) AND ${READABLE}${where}
+        WHERE (tx_id, seq) > ($1::bigint, $2::bigint) AND ${READABLE}${where}
         ORDER BY es_events.tx_id, es_events.seq
         LIMIT $3`,
       params,
@@ -183,10 +268,10 @@ export class PostgresEventStore implements EventStore {
     return res.rows.map(toRecorded);
   }
 
-  async headPosition(streamPrefixes?: readonly string[]): Promise<LogPosition> {
+  async headPosition(streamPrefixes?: readonly string[], opts: { committed?: boolean } = {}): Promise<LogPosition> {
     const patterns = prefixPatterns(streamPrefixes);
     const res = await this.query<{ tx_id: string; seq: string }>(
-      `SELECT tx_id::text AS tx_id, seq FROM es_events WHERE ${READABLE} ${patterns ? 'AND stream_id LIKE ANY($1::text[])' : ''}
+      `SELECT tx_id::text AS tx_id, seq FROM es_events WHERE ${opts.committed ? 'true' : READABLE} ${patterns ? 'AND stream_id LIKE ANY($1::text[])' : ''}
         ORDER BY es_events.tx_id DESC, es_events.seq DESC LIMIT 1`,
       patterns ? [patterns] : [],
     );
@@ -197,10 +282,11 @@ export class PostgresEventStore implements EventStore {
   async lagAfter(after: LogPosition, streamPrefixes?: readonly string[], cap = 1_000_000): Promise<LogLag> {
     const [xid, seq] = positionParams(after);
     const patterns = prefixPatterns(streamPrefixes);
+    // Every committed event counts, those the fence still holds back too: a stall is lag.
     const res = await this.query<{ n: string; oldest: Date | null }>(
       `SELECT count(*) AS n, min(recorded_at) AS oldest FROM (
          SELECT recorded_at FROM es_events
-          WHERE (tx_id, seq) > ($1::xid8, $2::bigint) AND ${READABLE}
+          WHERE (tx_id, seq) > ($1::bigint, $2::bigint)
             ${patterns ? 'AND stream_id LIKE ANY($4::text[])' : ''}
           ORDER BY tx_id, seq LIMIT $3) pending`,
       patterns ? [xid, seq, cap, patterns] : [xid, seq, cap],
@@ -209,8 +295,61 @@ export class PostgresEventStore implements EventStore {
     return { events: n, capped: n >= cap, oldestRecordedAt: res.rows[0]!.oldest };
   }
 
+  /**
+   * The read fence: readers read below the oldest transaction still running anywhere in the cluster
+   * (the fence), so one transaction left open (idle in transaction, a forgotten prepared transaction,
+   * a slow batch) holds every reader back. Committed events at or above the fence, and the oldest
+   * running transaction holding it: a session's, or a prepared one's.
+   */
+  async fence(): Promise<FenceStatus> {
+    const held = await this.query<{ n: string; since: Date | null }>(
+      `SELECT count(*) AS n, min(recorded_at) AS since FROM (SELECT recorded_at FROM es_events WHERE tx_id >= es_readable_below() LIMIT 1000000) h`,
+    );
+    const n = Number(held.rows[0]!.n);
+    if (n === 0) return { heldBackEvents: 0, heldBackSince: null, holder: null };
+    const holders = await this.query<{ pid: number | null; state: string; age: number; app: string | null; db: string | null; gid: string | null }>(
+      `(SELECT pid, coalesce(state, 'unknown') AS state, extract(epoch FROM now() - xact_start)::float8 AS age, application_name AS app,
+               datname::text AS db, NULL AS gid, age(backend_xid) AS xid_age
+          FROM pg_stat_activity WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid())
+       UNION ALL
+       (SELECT NULL, 'prepared', extract(epoch FROM now() - prepared)::float8, NULL, database::text, gid, age(transaction)
+          FROM pg_prepared_xacts)
+       ORDER BY xid_age DESC LIMIT 1`,
+    );
+    const h = holders.rows[0];
+    const holder: FenceHolder | null = h
+      ? {
+          pid: h.pid,
+          state: h.state,
+          ageSeconds: Math.round(h.age * 10) / 10,
+          applicationName: h.app,
+          database: h.db,
+          ...(h.gid ? { preparedGid: h.gid } : {}),
+        }
+      : null;
+    return { heldBackEvents: n, heldBackSince: held.rows[0]!.since, holder };
+  }
+
   async watch(onAppend: () => void): Promise<() => Promise<void>> {
     return this.listener.subscribe(CHANNEL, () => onAppend());
+  }
+
+  /**
+   * Run once at start-up, before anything is appended: when the log came from another cluster (a
+   * restore, a promoted replica), raises the stamp offset so new events order after the stored ones.
+   * Answers whether it had to.
+   */
+  async checkLogOrder(): Promise<boolean> {
+    try {
+      const r = await this.pool.query<{ before: string; after: string }>(
+        `SELECT (SELECT tx_offset FROM es_log_epoch) AS before, es_check_epoch() AS after`,
+      );
+      return r.rows[0]!.before !== r.rows[0]!.after;
+    } catch (e) {
+      // A schema not migrated yet (/readyz reports it): nothing can have been appended either.
+      if (['42P01', '42883'].includes((e as { code?: string }).code ?? '')) return false;
+      throw this.mapError(e);
+    }
   }
 
   async ping(): Promise<void> {

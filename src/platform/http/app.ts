@@ -19,6 +19,8 @@ export interface AppOptions {
   routes: Router;
   /** routes outside the prefix (health checks, static clients) */
   rootRoutes?: Router;
+  /** hears each answered request: its route template (or `unmatched`), status and duration */
+  observe?: (method: string, route: string, status: number, seconds: number) => void;
 }
 
 export function createApp(opts: AppOptions): Express {
@@ -40,6 +42,17 @@ export function createApp(opts: AppOptions): Express {
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     }),
   );
+  if (opts.observe) {
+    const observe = opts.observe;
+    app.use((req, res, next) => {
+      const started = process.hrtime.bigint();
+      res.once('finish', () => {
+        const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+        observe(req.method, route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+      });
+      next();
+    });
+  }
   for (const mw of opts.before ?? []) app.use(mw);
   app.use(express.json({ limit: opts.bodyLimitBytes, strict: true }));
   if (opts.rootRoutes) app.use(opts.rootRoutes);

@@ -3,8 +3,14 @@ import { Router } from 'express';
 import type { Pool } from '../db';
 import type { EventStore } from '../event-store/port';
 import { pendingMigrations } from '../migrate';
+import { describeFence, type FenceView } from '../projections/engine';
 
-export function healthRoutes(deps: { pool: Pool; store: EventStore }): Router {
+export function healthRoutes(deps: {
+  pool: Pool;
+  store: EventStore;
+  /** the read fence (postgres): held back this long, /readyz says degraded */
+  fence?: { status(): Promise<FenceView | null>; degradedAfterS: number };
+}): Router {
   const r = Router();
   r.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -27,8 +33,19 @@ export function healthRoutes(deps: { pool: Pool; store: EventStore }): Router {
       }),
     ]);
     const ready = Object.values(checks).every((v) => v === 'ok');
+    // A held-back fence stops the read models, not the reads: the service stays in rotation (200)
+    // and says it is degraded, naming who holds the fence.
+    let degraded = false;
+    if (ready && deps.fence) {
+      await attempt('fence', async () => {
+        const f = await deps.fence!.status();
+        if (!f?.heldBackEvents || f.heldBackSeconds < deps.fence!.degradedAfterS) return;
+        degraded = true;
+        return describeFence(f);
+      });
+    }
     if (!ready) res.setHeader('Retry-After', '5');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks });
+    res.status(ready ? 200 : 503).json({ status: ready ? (degraded ? 'degraded' : 'ready') : 'not ready', checks });
   });
   return r;
 }

@@ -10,8 +10,8 @@ import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOWED_HEADERS = 'Content-Type, Authorization, X-Request-Id, If-None-Match';
-const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, ETag';
+const ALLOWED_HEADERS = 'Content-Type, Authorization, X-Request-Id, If-None-Match, Idempotency-Key';
+const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, ETag, Idempotent-Replayed';
 
 export function securityHeaders(): RequestHandler {
   return helmet({
@@ -33,7 +33,7 @@ export function cors(origins: readonly string[]): RequestHandler {
   return (req, res, next) => {
     res.vary('Origin');
     const origin = req.headers.origin;
-    const allowed = typeof origin === 'string' && origin !== 'null' && (any || listed.has(origin));
+    const allowed = originAllowed(any, listed, origin);
     const preflight = req.method === 'OPTIONS' && typeof req.headers['access-control-request-method'] === 'string';
     if (allowed) {
       res.setHeader('Access-Control-Allow-Origin', origin);
@@ -49,6 +49,21 @@ export function cors(origins: readonly string[]): RequestHandler {
     }
     res.status(204).end();
   };
+}
+
+function originAllowed(any: boolean, listed: ReadonlySet<string>, origin: string | undefined): origin is string {
+  return typeof origin === 'string' && origin !== 'null' && (any || listed.has(origin));
+}
+
+/** The CORS headers `cors` sets on an answer that is not a preflight, for a path that bypasses express. */
+export function corsAnswerHeaders(origins: readonly string[]): (origin: string | undefined) => [string, string][] {
+  const any = origins.includes('*');
+  const listed = new Set(origins.filter((o) => o !== '*').map((o) => o.replace(/\/+$/, '')));
+  const vary: [string, string] = ['Vary', 'Origin'];
+  return (origin) =>
+    originAllowed(any, listed, origin)
+      ? [vary, ['Access-Control-Allow-Origin', origin], ['Access-Control-Allow-Credentials', 'true'], ['Access-Control-Expose-Headers', EXPOSED_HEADERS]]
+      : [vary];
 }
 
 /** Reads cookies into `req.cookies`. Values may come back as non-strings (`j:` JSON cookies): see auth/cookies.ts. */

@@ -2,10 +2,10 @@
  * The projections of one process: their runners (worker role), their status, rebuild requests, and
  * the commit notifications every process listens to (cache bumps, command waits).
  */
-import type { Pool } from '../db';
+import type { Pool, SessionLimits } from '../db';
 import type { EventCatalogue } from '../events/catalogue';
 import { AppError } from '../errors';
-import { type EventStore, type LogPosition, comparePositions, positionFromString, positionToString } from '../event-store/port';
+import { type EventStore, type FenceHolder, type LogPosition, comparePositions, positionFromString, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
 import type { PgListener } from '../pg-listener';
 import { type ProjectionDefinition, coversStream } from './definition';
@@ -20,11 +20,35 @@ export interface ProjectionStatus {
   eventsApplied: number;
   lagEvents: number;
   lagSeconds: number;
+  /** the live projection's poison event, else the one that ended the last rebuild */
   lastError: Record<string, unknown> | null;
+  /** the poison event that ended the last rebuild (the live projection ran on) */
+  rebuildError: Record<string, unknown> | null;
+  /** a failure being retried with back-off right now: {code, message, attempts, since} */
+  retrying: Record<string, unknown> | null;
   lastRebuildAt: string | null;
   rebuild: { eventsDone: number; startedAt: string } | null;
   /** whether a runner of this process leads it (another process may) */
   ledHere: boolean;
+}
+
+/** The read fence as operators see it (GET /projections, `catalog projections status`, /readyz). */
+export interface FenceView {
+  heldBackEvents: number;
+  /** how long the oldest held-back event has waited */
+  heldBackSeconds: number;
+  holder: FenceHolder | null;
+}
+
+/** One line on a held-back read fence, naming who holds it. */
+export function describeFence(f: FenceView): string {
+  const h = f.holder;
+  const who = !h
+    ? 'no running transaction found (it may have just ended)'
+    : h.pid === null
+      ? `prepared transaction ${h.preparedGid ?? ''} (database ${h.database ?? '?'}, ${h.ageSeconds.toFixed(0)} s old); end it with COMMIT PREPARED or ROLLBACK PREPARED`
+      : `pid ${h.pid} (${h.state}, ${h.ageSeconds.toFixed(0)} s, application ${h.applicationName || '-'}, database ${h.database ?? '?'})`;
+  return `read fence held back: ${f.heldBackEvents} committed events wait ${f.heldBackSeconds.toFixed(1)} s behind ${who}`;
 }
 
 export class ProjectionEngine {
@@ -40,6 +64,8 @@ export class ProjectionEngine {
       log: Logger;
       batchSize: number;
       pollMs: number;
+      sessionLimits?: SessionLimits;
+      onApplied?: (projection: string, events: number) => void;
     },
     definitions: readonly ProjectionDefinition[],
   ) {
@@ -68,6 +94,15 @@ export class ProjectionEngine {
     }
   }
 
+  /**
+   * Wakes every runner of this process. Called on every projection commit: the transaction that just
+   * ended may have been what held the read fence, so events another projection waited for may be
+   * readable now (the appends' own notice came while they were not).
+   */
+  wakeAll(): void {
+    for (const r of this.runners) r.wake();
+  }
+
   async stopRunners(): Promise<void> {
     await Promise.all(this.runners.map((r) => r.stop()));
     this.runners = [];
@@ -86,6 +121,17 @@ export class ProjectionEngine {
     return retried;
   }
 
+  /** Whether the store's read fence holds committed events back, and who holds it; null for stores without one. */
+  async fence(): Promise<FenceView | null> {
+    const f = await this.deps.store.fence?.();
+    if (!f) return null;
+    return {
+      heldBackEvents: f.heldBackEvents,
+      heldBackSeconds: f.heldBackSince ? Math.max(0, Math.round((Date.now() - f.heldBackSince.getTime()) / 100) / 10) : 0,
+      holder: f.holder,
+    };
+  }
+
   async status(): Promise<ProjectionStatus[]> {
     const rows = await this.deps.pool.query<{
       name: string;
@@ -94,11 +140,13 @@ export class ProjectionEngine {
       events_applied: string;
       state: ProjectionState;
       last_error: Record<string, unknown> | null;
+      rebuild_error: Record<string, unknown> | null;
+      retrying: Record<string, unknown> | null;
       last_rebuild_at: Date | null;
       rb_done: string | null;
       rb_started: Date | null;
     }>(
-      `SELECT c.name, c.commit_pos, c.prepare_pos, c.events_applied, c.state, c.last_error, c.last_rebuild_at,
+      `SELECT c.name, c.commit_pos, c.prepare_pos, c.events_applied, c.state, c.last_error, c.rebuild_error, c.retrying, c.last_rebuild_at,
               b.events_done AS rb_done, b.started_at AS rb_started
          FROM projection_checkpoints c LEFT JOIN projection_rebuilds b USING (name)`,
     );
@@ -115,7 +163,9 @@ export class ProjectionEngine {
         eventsApplied: Number(r?.events_applied ?? 0),
         lagEvents: lag.events,
         lagSeconds: lag.oldestRecordedAt ? Math.max(0, (Date.now() - lag.oldestRecordedAt.getTime()) / 1000) : 0,
-        lastError: r?.last_error ?? null,
+        lastError: r?.last_error ?? r?.rebuild_error ?? null,
+        rebuildError: r?.rebuild_error ?? null,
+        retrying: r?.retrying ?? null,
         lastRebuildAt: r?.last_rebuild_at?.toISOString() ?? null,
         rebuild: r?.rb_started ? { eventsDone: Number(r.rb_done), startedAt: r.rb_started.toISOString() } : null,
         ledHere: this.runners.some((x) => x.name === d.name && x.isLeader()),
@@ -125,7 +175,15 @@ export class ProjectionEngine {
   }
 }
 
-type Waiter = { target: LogPosition; names: string[]; resolve: (caughtUp: boolean) => void };
+type Waiter = { target: LogPosition; names: string[]; resolve: (caughtUp: boolean) => void; fail: (e: AppError) => void };
+
+/** A projection a command waits on stopped on a poison event: the command's change will not show. */
+function projectionFailed(names: readonly string[]): AppError {
+  return AppError.unavailable(
+    'PROJECTION.FAILED',
+    `the ${names.join(', ')} projection${names.length > 1 ? 's have' : ' has'} stopped on an event it cannot apply; the change is recorded but not shown until an operator fixes it (GET /projections)`,
+  );
+}
 
 /**
  * Every process hears each projection commit: it bumps its cache domains first, then releases the
@@ -134,6 +192,7 @@ type Waiter = { target: LogPosition; names: string[]; resolve: (caughtUp: boolea
  */
 export class ProjectionNotifications {
   private readonly positions = new Map<string, LogPosition>();
+  private readonly failed = new Set<string>();
   private readonly listeners: ((n: ProjectionCommitNotice) => void)[] = [];
   private waiters: Waiter[] = [];
   private unsubscribe: (() => Promise<void>) | null = null;
@@ -210,31 +269,51 @@ export class ProjectionNotifications {
       const notice: ProjectionCommitNotice = { projection: '', position: '', domains: Object.fromEntries(d.rows.map((x) => [x.domain, x.version])) };
       for (const fn of this.listeners) fn(notice);
     }
+    for (const row of r.rows) {
+      if (row.failed) this.failed.add(row.name);
+      else this.failed.delete(row.name);
+    }
+    this.waiters = this.waiters.filter((w) => {
+      const stopped = w.names.filter((n) => this.failed.has(n));
+      if (stopped.length) w.fail(projectionFailed(stopped));
+      return !stopped.length;
+    });
     for (const row of r.rows) this.advance(row.name, { commit: BigInt(row.commit_pos), prepare: BigInt(row.prepare_pos) });
   }
 
   /**
    * Waits (bounded) until every projection that reads `streamId` has committed `position`.
-   * Resolves false on time-out: the caller answers anyway; the read may lag.
+   * Resolves false on time-out: the caller answers anyway; the read may lag. Throws a 503
+   * (`PROJECTION.FAILED`, naming it) when one of them has stopped on a poison event, before or while
+   * waiting: it will not get there, and an answer must not claim a change that will not show.
    */
   async waitFor(position: LogPosition, streamIds: readonly string[], timeoutMs: number): Promise<boolean> {
     const names = this.definitions.filter((d) => streamIds.some((s) => coversStream(d, s))).map((d) => d.name);
     if (names.length === 0) return true;
-    // Projections stopped on a poison event will not get there; do not make commands wait for them.
     const failed = await this.pool.query<{ name: string }>(`SELECT name FROM projection_checkpoints WHERE last_error IS NOT NULL AND name = ANY($1)`, [names]);
-    const live = names.filter((n) => !failed.rows.some((f) => f.name === n));
-    if (live.length === 0) return true;
-    return new Promise<boolean>((resolve) => {
+    if (failed.rows.length) throw projectionFailed(failed.rows.map((f) => f.name));
+    return new Promise<boolean>((resolve, reject) => {
       const timer = setTimeout(() => finish(false), timeoutMs);
       // Notices can be missed (listener reconnecting); re-read checkpoints now and then meanwhile.
       const poll = setInterval(() => void this.refresh(), 250);
-      const finish = (ok: boolean) => {
+      const stop = () => {
         clearTimeout(timer);
         clearInterval(poll);
         this.waiters = this.waiters.filter((w) => w !== waiter);
+      };
+      const finish = (ok: boolean) => {
+        stop();
         resolve(ok);
       };
-      const waiter: Waiter = { target: position, names: live, resolve: finish };
+      const waiter: Waiter = {
+        target: position,
+        names,
+        resolve: finish,
+        fail: (e) => {
+          stop();
+          reject(e);
+        },
+      };
       this.waiters.push(waiter);
       void this.refresh();
     });

@@ -6,8 +6,10 @@ import type { ProjectionEngine } from './engine';
 export function projectionRoutes(engine: ProjectionEngine, guard: RequestHandler): Router {
   const r = Router();
   r.get('/projections', guard, async (_req, res) => {
-    const items = await engine.status();
+    const [items, fence] = await Promise.all([engine.status(), engine.fence()]);
     res.json({
+      // lagEvents counts committed events the fence still holds back; `fence` says who holds it.
+      fence,
       items: items.map((s) => ({
         name: s.name,
         state: s.state,
@@ -16,6 +18,8 @@ export function projectionRoutes(engine: ProjectionEngine, guard: RequestHandler
         lagEvents: s.lagEvents,
         lagSeconds: Math.round(s.lagSeconds * 10) / 10,
         lastError: s.lastError,
+        rebuildError: s.rebuildError,
+        retrying: s.retrying,
         lastRebuildAt: s.lastRebuildAt,
         rebuild: s.rebuild,
       })),

@@ -7,8 +7,10 @@
  * - One leader per projection across processes: a session advisory lock held on the runner's own
  *   connection, the same connection its transactions use. If the connection dies, the lock and the
  *   open transaction die with it, and another process may take over.
- * - A poison event (a handler throws) stops the projection with the event and error recorded; the
- *   events before it in the batch are committed, nothing after it is applied. Never a silent skip.
+ * - Batches are applied whole (the projection's `applyBatch`, set-based where it can be). When a batch
+ *   fails for a reason other than a lost connection, the runner halves the batch until the failing
+ *   event stands alone: that is the poison event. It stops the projection with the event and error
+ *   recorded; every event before it is committed, nothing after it is applied. Never a silent skip.
  * - Rebuild without downtime: shadow tables in schema `rebuild_<name>` fill from the start of the
  *   log (the handlers' unqualified table names resolve there through `search_path`) while the live
  *   tables keep serving and keep being updated; when the shadow has caught up with the live
@@ -16,8 +18,8 @@
  * - After each commit a NOTIFY names the cache domains the batch touched and their new versions.
  */
 import type pg from 'pg';
-import { createClient, ident } from '../db';
-import { isTransientDbError } from '../errors';
+import { type SessionLimits, createClient, ident } from '../db';
+import { isConnectionError, isTransientDbError } from '../errors';
 import type { EventCatalogue, DecodedEvent } from '../events/catalogue';
 import { CACHE_DOMAINS } from '../cache/public-cache';
 import { type EventStore, type LogPosition, type RecordedEvent, START, comparePositions, positionToString } from '../event-store/port';
@@ -26,6 +28,8 @@ import type { ProjectionDefinition } from './definition';
 
 export const PROJECTION_CHANNEL = 'catalog_projections';
 const LOCK_NAMESPACE = 72_001; // first key of the two-key advisory lock: "projection leaders"
+/** A rebuild reads this many times the live batch size per batch. */
+const REBUILD_BATCH_FACTOR = 4;
 
 export interface ProjectionCommitNotice {
   projection: string;
@@ -43,6 +47,10 @@ export interface RunnerOptions {
   batchSize: number;
   pollMs: number;
   log: Logger;
+  /** limits of the runner's own session (defaults: DEFAULT_SESSION_LIMITS) */
+  sessionLimits?: SessionLimits;
+  /** hears each committed batch of the live projection: how many events it applied */
+  onApplied?: (projection: string, events: number) => void;
 }
 
 /** A handler failed on this event for a reason other than a lost connection. */
@@ -57,7 +65,7 @@ export class PoisonEventError extends Error {
   }
 }
 
-type Target = { kind: 'live' } | { kind: 'shadow'; schema: string };
+type Target = { kind: 'live' } | { kind: 'shadow'; schema: string; deferDerived: boolean };
 
 interface Checkpoint {
   position: LogPosition;
@@ -81,12 +89,19 @@ export class ProjectionRunner {
   private stopping = false;
   private loopDone: Promise<void> | null = null;
   private wakeIdle: (() => void) | null = null;
+  /** a wake-up that came while the runner was busy: the next idle wait is skipped */
+  private wakePending = false;
+  /** events per read: the configured batch size, halved while looking for a poison event */
+  private batchLimit: number;
+  /** the next batch of the live tables and of a rebuild, read while the one before it was applied */
+  private readonly prefetched: Record<Target['kind'], { after: LogPosition; limit: number; events: Promise<RecordedEvent[]> } | null> = { live: null, shadow: null };
   private unwatch: (() => Promise<void>) | null = null;
   private readonly handles: Set<string>;
   private readonly log: Logger;
 
   constructor(private readonly opts: RunnerOptions) {
     this.handles = new Set(opts.definition.handles);
+    this.batchLimit = opts.batchSize;
     this.log = opts.log.child({ projection: opts.definition.name });
   }
 
@@ -115,12 +130,17 @@ export class ProjectionRunner {
     await this.disconnect();
   }
 
-  /** Ends an idle wait early: new events, a rebuild request, a stop. */
+  /** Ends an idle wait early, or the next one if the runner is busy: new events, a rebuild request, a stop. */
   wake(): void {
+    this.wakePending = true;
     this.wakeIdle?.();
   }
 
   private idle(ms: number): Promise<void> {
+    if (this.wakePending) {
+      this.wakePending = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const t = setTimeout(done, ms);
       function done() {
@@ -129,6 +149,7 @@ export class ProjectionRunner {
       }
       this.wakeIdle = () => {
         this.wakeIdle = null;
+        this.wakePending = false;
         done();
       };
     });
@@ -150,21 +171,48 @@ export class ProjectionRunner {
           }
           this.log.info('leading projection');
         }
+        // Whatever arrives from here on is seen by this step (it reads the head first) or wakes the next.
+        this.wakePending = false;
         const worked = await this.step();
+        if (backoff > 100) await this.clearRetry();
         backoff = 100;
         if (!worked) await this.idle(this.opts.pollMs);
       } catch (e) {
         if (this.stopping) break;
-        this.log.warn({ err: e }, isTransientDbError(e) ? 'projection lost its connection; reconnecting' : 'projection step failed; retrying');
-        await this.disconnect();
+        // Retried with back-off, never poison: a lost connection reconnects (and leadership is taken
+        // again); anything else keeps the connection and the lead. The retry is recorded on the
+        // checkpoint (GET /projections `retrying`), so a loop that does not end is seen.
+        const lost = isConnectionError(e) || !this.client;
+        this.log.warn({ err: e }, lost ? 'projection lost its connection; reconnecting' : 'projection step failed; retrying');
+        if (lost) await this.disconnect();
+        else await this.noteRetry(e).catch(() => undefined);
         await this.idle(backoff);
         backoff = Math.min(backoff * 2, 10_000);
       }
     }
   }
 
+  private retries = 0;
+
+  /** Records a failed attempt on the checkpoint row: what failed, how often, since when. */
+  private async noteRetry(e: unknown): Promise<void> {
+    this.retries++;
+    const err = e as { code?: unknown; message?: unknown };
+    const retrying = { code: typeof err.code === 'string' ? err.code : null, message: String(err.message ?? e), attempts: this.retries };
+    await this.client!.query(
+      `UPDATE projection_checkpoints SET retrying = jsonb_build_object('since', coalesce(retrying->>'since', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))) || $2::jsonb
+        WHERE name = $1`,
+      [this.name, retrying],
+    );
+  }
+
+  private async clearRetry(): Promise<void> {
+    this.retries = 0;
+    await this.client?.query(`UPDATE projection_checkpoints SET retrying = NULL WHERE name = $1 AND retrying IS NOT NULL`, [this.name]);
+  }
+
   private async connect(): Promise<void> {
-    const client = createClient(this.opts.databaseUrl, `catalog-projection:${this.name}`);
+    const client = createClient(this.opts.databaseUrl, `catalog-projection:${this.name}`, this.opts.sessionLimits);
     // Without a listener an 'error' event would crash the process; the next query reports it instead.
     client.on('error', (e) => this.log.warn({ err: e }, 'projection connection error'));
     await client.connect();
@@ -192,7 +240,7 @@ export class ProjectionRunner {
     const head = await this.opts.store.headPosition();
     const cp = await this.readCheckpoint();
     if (!cp.failed) {
-      const events = await this.read(cp.position, head);
+      const events = await this.read('live', cp.position, head, this.batchLimit);
       if (events.length) {
         await this.applyOrFail(cp.position, events, { kind: 'live' });
         return true;
@@ -202,32 +250,66 @@ export class ProjectionRunner {
         return true;
       }
     }
-    const rebuild = await this.client!.query<{ commit_pos: string; prepare_pos: string }>(
-      `SELECT commit_pos, prepare_pos FROM projection_rebuilds WHERE name = $1`,
+    const rebuild = await this.client!.query<{ commit_pos: string; prepare_pos: string; settle_after: string | null; settled: boolean }>(
+      `SELECT commit_pos, prepare_pos, settle_after, settled FROM projection_rebuilds WHERE name = $1`,
       [this.name],
     );
     const rb = rebuild.rows[0];
     if (!rb) return false;
     const from = toPosition(rb.commit_pos, rb.prepare_pos);
     const schema = shadowSchema(this.name);
-    const events = await this.read(from, head);
+    const settle = this.opts.definition.settle;
+    // Derived state waits for the end of the replay, until settling begins.
+    const deferDerived = !!settle && rb.settle_after === null && !rb.settled;
+    // Nobody waits on a rebuild's batches, so they are larger (until a failing batch shrinks them).
+    const events = await this.read('shadow', from, head, this.batchLimit === this.opts.batchSize ? this.opts.batchSize * REBUILD_BATCH_FACTOR : this.batchLimit);
     if (events.length) {
-      await this.applyOrFail(from, events, { kind: 'shadow', schema });
+      await this.applyOrFail(from, events, { kind: 'shadow', schema, deferDerived });
       return true;
     }
     if (comparePositions(head, from) > 0) {
-      await this.skipTo(from, head, { kind: 'shadow', schema });
+      await this.skipTo(from, head, { kind: 'shadow', schema, deferDerived });
       return true;
     }
     if (comparePositions(from, START) === 0) {
       // An empty log: an empty shadow still has to exist before it can be swapped in.
       await this.inTransaction(() => this.createShadow(schema));
     }
+    if (settle && !rb.settled) {
+      // One step of settling per step of the loop, each in its own short transaction: live batches
+      // keep running in between, and no transaction holds readers back for long.
+      await this.inTransaction(async (db) => {
+        await db.query(`SELECT set_config('search_path', $1, true)`, [`${ident(schema)}, public`]);
+        const next = await settle(db, rb.settle_after);
+        await db.query(`UPDATE projection_rebuilds SET settle_after = $2, settled = $3 WHERE name = $1`, [this.name, next ?? rb.settle_after, next === null]);
+      });
+      return true;
+    }
     return this.swap(from, cp);
   }
 
-  private read(after: LogPosition, upTo: LogPosition): Promise<RecordedEvent[]> {
-    return this.opts.store.readAll({ after, upTo, limit: this.opts.batchSize, streamPrefixes: this.opts.definition.streamPrefixes });
+  /**
+   * Events after `after`, no further than `upTo`. A full batch starts the read of the next one, which
+   * then runs on the pool while this one is applied on the runner's connection; the next step uses it
+   * if it starts where the checkpoint then is (an empty one is read again: it may have been held back).
+   */
+  private async read(target: Target['kind'], after: LogPosition, upTo: LogPosition, limit: number): Promise<RecordedEvent[]> {
+    const ahead = this.prefetched[target];
+    this.prefetched[target] = null;
+    let events: RecordedEvent[] | null = null;
+    if (ahead && ahead.limit === limit && comparePositions(ahead.after, after) === 0) events = await ahead.events.catch(() => null);
+    if (!events?.length) events = await this.readAll(after, upTo, limit);
+    if (events.length === limit) {
+      const next = events[events.length - 1]!.position;
+      const read = this.readAll(next, upTo, limit);
+      read.catch(() => undefined); // handled when used; an unused failed read is no error
+      this.prefetched[target] = { after: next, limit, events: read };
+    }
+    return events;
+  }
+
+  private readAll(after: LogPosition, upTo: LogPosition, limit: number): Promise<RecordedEvent[]> {
+    return this.opts.store.readAll({ after, upTo, limit, streamPrefixes: this.opts.definition.streamPrefixes });
   }
 
   /** Moves a checkpoint over events that are none of this projection's (compare-and-set, nothing applied). */
@@ -254,10 +336,17 @@ export class ProjectionRunner {
   private async applyOrFail(from: LogPosition, events: RecordedEvent[], target: Target): Promise<void> {
     try {
       await this.applyBatch(from, events, target);
+      this.batchLimit = Math.min(this.opts.batchSize, this.batchLimit * 2);
     } catch (e) {
+      if (e instanceof FailedBatch) {
+        // Look for the event that fails: the next reads take half as many, until it stands alone.
+        this.batchLimit = Math.max(1, Math.ceil(events.length / 2));
+        this.log.warn({ err: e.cause, events: events.length }, 'a batch failed; applying smaller batches to find the event that fails');
+        return;
+      }
+      // A batch that ran into the statement timeout is retried smaller (a retry, not poison).
+      if ((e as { code?: unknown }).code === '57014' && events.length > 1) this.batchLimit = Math.max(1, Math.ceil(events.length / 2));
       if (!(e instanceof PoisonEventError)) throw e;
-      // Commit what came before the poison event, so the checkpoint shows exactly where it stopped.
-      if (e.index > 0) await this.applyBatch(from, events.slice(0, e.index), target);
       await this.recordPoison(e, target);
     }
   }
@@ -276,25 +365,13 @@ export class ProjectionRunner {
         await db.query(`SELECT set_config('search_path', $1, true)`, [`${ident(target.schema)}, public`]);
       }
       const handled: DecodedEvent[] = [];
-      for (let i = 0; i < events.length; i++) {
-        const e = events[i]!;
-        if (!this.handles.has(e.type)) continue;
-        try {
-          const decoded = this.opts.catalogue.decode(e);
-          await def.apply(db, decoded);
-          handled.push(decoded);
-        } catch (err) {
-          if (isTransientDbError(err)) throw err;
-          throw new PoisonEventError(e, i, err);
-        }
-      }
-      if (def.afterBatch && handled.length) {
-        try {
-          await def.afterBatch(db, handled);
-        } catch (err) {
-          if (isTransientDbError(err)) throw err;
-          throw new PoisonEventError(handled[handled.length - 1] as unknown as RecordedEvent, events.length - 1, err);
-        }
+      try {
+        for (const e of events) if (this.handles.has(e.type)) handled.push(this.opts.catalogue.decode(e));
+        if (handled.length) await def.applyBatch(db, handled, { deferDerived: target.kind === 'shadow' && target.deferDerived });
+      } catch (err) {
+        if (isTransientDbError(err)) throw err;
+        if (events.length > 1) throw new FailedBatch(err);
+        throw new PoisonEventError(events[0]!, 0, err);
       }
       const table = target.kind === 'live' ? 'projection_checkpoints' : 'projection_rebuilds';
       const moved = await db.query(
@@ -315,6 +392,9 @@ export class ProjectionRunner {
       if (moved.rowCount === 0) throw new StaleBatch();
       if (target.kind === 'live') await this.notify(db, last.position, handled.length ? def.domains : []);
       return true;
+    }).then((applied) => {
+      if (applied && target.kind === 'live') this.opts.onApplied?.(this.name, events.length);
+      return applied;
     }).catch((e) => {
       if (e instanceof StaleBatch) return false;
       throw e;
@@ -346,15 +426,39 @@ export class ProjectionRunner {
       during: target.kind === 'live' ? 'live' : 'rebuild',
       at: new Date().toISOString(),
     };
-    this.log.error({ error }, 'poison event: projection stopped');
+    if (target.kind === 'live') {
+      this.log.error({ error }, 'poison event: projection stopped');
+      await this.inTransaction(async (db) => {
+        await db.query(`UPDATE projection_checkpoints SET state = 'failed', last_error = $2, updated_at = now() WHERE name = $1`, [this.name, error]);
+      });
+      return;
+    }
+    // A rebuild that meets a poison event is abandoned; the live tables stay as they were and keep
+    // running (the new code cannot replay the log, the old one still can).
+    this.log.error({ error }, 'poison event: rebuild abandoned, the live projection runs on');
     await this.inTransaction(async (db) => {
-      await db.query(`UPDATE projection_checkpoints SET state = 'failed', last_error = $2, updated_at = now() WHERE name = $1`, [this.name, error]);
-      if (target.kind === 'shadow') {
-        // A rebuild that meets a poison event is abandoned; the live tables stay as they were.
-        await db.query(`DELETE FROM projection_rebuilds WHERE name = $1`, [this.name]);
-        await db.query(`DROP SCHEMA IF EXISTS ${ident(target.schema)} CASCADE`);
-      }
+      await db.query(
+        `UPDATE projection_checkpoints SET rebuild_error = $2, state = CASE WHEN last_error IS NULL THEN 'running' ELSE 'failed' END, updated_at = now()
+          WHERE name = $1`,
+        [this.name, error],
+      );
+      await db.query(`DELETE FROM projection_rebuilds WHERE name = $1`, [this.name]);
+      await db.query(`DROP SCHEMA IF EXISTS ${ident(target.schema)} CASCADE`);
     });
+  }
+
+  /** The projection's tables' columns and indexes in `schema`, as comparable text (names of indexes aside). */
+  private async tableShape(db: pg.ClientBase, schema: string): Promise<string> {
+    const r = await db.query<{ shape: string | null }>(
+      `SELECT string_agg(x, E'\\n' ORDER BY x) AS shape FROM (
+         SELECT format('column %s.%s %s %s %s', table_name, column_name, data_type, is_nullable, coalesce(column_default, '')) AS x
+           FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2)
+         UNION ALL
+         SELECT format('index %s %s', tablename, regexp_replace(indexdef, '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', 'CREATE \\1INDEX ON ' || tablename || ' '))
+           FROM pg_indexes WHERE schemaname = $1 AND tablename = ANY($2)) shape`,
+      [schema, this.opts.definition.tables],
+    );
+    return r.rows[0]?.shape ?? '';
   }
 
   private async createShadow(schema: string): Promise<void> {
@@ -389,6 +493,20 @@ export class ProjectionRunner {
       }
       const rb = await db.query<{ events_done: string }>(`SELECT events_done FROM projection_rebuilds WHERE name = $1 FOR UPDATE`, [this.name]);
       if (!rb.rows[0]) return false;
+      // A migration changed a table after the shadow was made: swapping would bring the old shape
+      // back. The rebuild starts again, in tables of the new shape.
+      if ((await this.tableShape(db, 'public')) !== (await this.tableShape(db, shadowSchema(this.name)))) {
+        this.log.warn('the live tables changed shape while the rebuild ran; starting the rebuild again');
+        await db.query(
+          `UPDATE projection_rebuilds SET commit_pos = -1, prepare_pos = -1, events_done = 0, settle_after = NULL, settled = false, started_at = now() WHERE name = $1`,
+          [this.name],
+        );
+        await db.query(`DROP SCHEMA IF EXISTS ${ident(shadowSchema(this.name))} CASCADE`);
+        return true;
+      }
+      // Readers of the live tables wait for the swap; it waits for them no longer than this, then
+      // gives up and tries again (lock not available is retried with back-off, never poison).
+      await db.query(`SET LOCAL lock_timeout = '2s'`);
       const shadow = ident(shadowSchema(this.name));
       const retired = ident(retiredSchema(this.name));
       if (def.tables.length) {
@@ -404,7 +522,7 @@ export class ProjectionRunner {
       await db.query(`DROP SCHEMA IF EXISTS ${shadow} CASCADE`);
       await db.query(
         `UPDATE projection_checkpoints
-            SET commit_pos = $2, prepare_pos = $3, events_applied = $4, state = 'running', last_error = NULL,
+            SET commit_pos = $2, prepare_pos = $3, events_applied = $4, state = 'running', last_error = NULL, rebuild_error = NULL,
                 last_rebuild_at = clock_timestamp(), updated_at = now()
           WHERE name = $1`,
         [this.name, swapAt.commit.toString(), swapAt.prepare.toString(), rb.rows[0].events_done],
@@ -434,6 +552,13 @@ export class ProjectionRunner {
 
 class StaleBatch extends Error {}
 
+/** A batch of more than one event failed: which event fails is not known yet. */
+class FailedBatch extends Error {
+  constructor(override readonly cause: unknown) {
+    super('batch failed');
+  }
+}
+
 /**
  * Asks the projection's leader (whichever process it is in) to rebuild: it fills shadow tables from
  * the start of the log and swaps them in when caught up. Asking again restarts the rebuild.
@@ -442,10 +567,10 @@ export async function requestRebuild(db: Pick<pg.ClientBase, 'query'>, name: str
   await ensureCheckpointRow(db, name);
   await db.query(
     `INSERT INTO projection_rebuilds (name) VALUES ($1)
-     ON CONFLICT (name) DO UPDATE SET commit_pos = -1, prepare_pos = -1, events_done = 0, started_at = now()`,
+     ON CONFLICT (name) DO UPDATE SET commit_pos = -1, prepare_pos = -1, events_done = 0, started_at = now(), settle_after = NULL, settled = false`,
     [name],
   );
-  await db.query(`UPDATE projection_checkpoints SET state = 'rebuilding', updated_at = now() WHERE name = $1`, [name]);
+  await db.query(`UPDATE projection_checkpoints SET state = 'rebuilding', rebuild_error = NULL, updated_at = now() WHERE name = $1`, [name]);
 }
 
 /** After an operator fixed the code behind a poison event: try the event again. */

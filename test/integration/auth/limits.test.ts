@@ -3,6 +3,7 @@
  * a 429 in our error shape with Retry-After and the standard RateLimit headers.
  */
 import { ADMIN, login, registerAdmin, startAuthHarness, type AuthHarness, type TestApp } from '../../support/auth-http';
+import { startTestService, type TestService } from '../../support/service';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
@@ -76,5 +77,24 @@ describe('throttles', () => {
     const app = await h.app();
     const { cookie } = await login(app);
     for (let i = 0; i < 15; i++) expect((await app.call('GET', '/auth/me', { headers: { cookie } })).status).toBe(200);
+  });
+});
+
+describe('throttles across processes', () => {
+  it('two API processes on one database share the login budget: five attempts in all, then 429 from either', async () => {
+    const a = await startTestService({ login: false });
+    const b = await startTestService({ db: a.db, login: false, workers: false });
+    try {
+      const attempt = (svc: TestService) =>
+        fetch(`${svc.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'nobody', password: 'not the password' }) });
+      const statuses: number[] = [];
+      for (const svc of [a, b, a, b, a]) statuses.push((await attempt(svc)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 401]);
+      expect((await attempt(b)).status).toBe(429);
+      expect((await attempt(a)).status).toBe(429);
+    } finally {
+      await b.close();
+      await a.close();
+    }
   });
 });

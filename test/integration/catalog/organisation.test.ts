@@ -147,12 +147,15 @@ describe('organisation and families over HTTP (simulator → sync → organise �
 
     const family = (await svc.request('GET', `/product-families/${fid}`)).body;
     expect(family.goodCount).toBe(members.length);
-    const last = batch.body.created[batch.body.created.length - 1];
-    expect(family.representativeGoodId).toBe(last); // same priority: the newest
+    // Same priority: the newest, and among goods created in the same instant (one batch) the lowest id.
+    const created = await Promise.all(batch.body.created.map(async (id: string) => (await svc.request('GET', `/goods/${id}`)).body as { id: string; createdAt: string }));
+    const newest = created.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (BigInt(a.id) < BigInt(b.id) ? -1 : 1))[0]!;
+    expect(family.representativeGoodId).toBe(newest.id);
     const first = batch.body.created[0];
-    const patched = await svc.request('PATCH', `/goods/${first}`, { goodPriority: 10, name: 'G5000 纯棉短袖T恤' });
+    const promoted = batch.body.created.find((id: string) => id !== newest.id);
+    const patched = await svc.request('PATCH', `/goods/${promoted}`, { goodPriority: 10, name: 'G5000 纯棉短袖T恤' });
     expect(patched.body).toMatchObject({ goodPriority: 10, name: '纯棉短袖T恤 G5000' });
-    expect((await svc.request('GET', `/product-families/${fid}`)).body.representativeGoodId).toBe(first);
+    expect((await svc.request('GET', `/product-families/${fid}`)).body.representativeGoodId).toBe(promoted);
 
     const list = await svc.request('GET', `/goods?familyId=${fid}&pageSize=1000`);
     expect(list.body).toMatchObject({ total: members.length, page: 1, pageSize: 1000 });

@@ -189,4 +189,38 @@ describe('a retried synchronisation does not duplicate events', () => {
       await sim.close();
     }
   });
+
+  it('links that changed while the read model lags are decided again from their streams; the rest of their page is appended once', async () => {
+    const sim = await startSimulator({ links: 60, seed: 8 });
+    const svc = await startTestService({ env: { UPSTREAM_URL: sim.url, COMMAND_WAIT_MS: '100' }, workers: false });
+    try {
+      expect((await (await svc.services.sync.start('origin_goods', { by: 'system:test' })).finished).state).toBe('succeeded');
+      const perStream = async () =>
+        new Map(
+          (await svc.db.pool.query<{ stream_id: string; types: string[] }>(`SELECT stream_id, array_agg(type ORDER BY revision) AS types FROM es_events GROUP BY stream_id`)).rows.map(
+            (r) => [r.stream_id, r.types],
+          ),
+        );
+      const before = await perStream();
+      const [a, b] = sim.catalog.links().filter((l) => l.status === 'ON_SALE');
+      sim.catalog.changeLink(a!.id, { price: '1.23' });
+      sim.catalog.changeLink(b!.id, { name: `${b!.name} 新款` });
+      // The read model is empty: every link of the page is expected to be a new stream, and two of
+      // them carry new content, so their append conflicts with the stream the first run wrote.
+      const again = await (await svc.services.sync.start('origin_goods', { by: 'system:test' })).finished;
+      expect(again.state).toBe('succeeded');
+      expect(again.counts).toMatchObject({ changed: 2 });
+      const after = await perStream();
+      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      for (const [stream, types] of after) {
+        const changed = stream === `link-${a!.id}` || stream === `link-${b!.id}`;
+        expect([stream, types]).toEqual([stream, changed ? [...before.get(stream)!, 'LinkMirrored'] : before.get(stream)]);
+      }
+      const last = await svc.db.pool.query(`SELECT data->>'price' AS p FROM es_events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1`, [`link-${a!.id}`]);
+      expect(last.rows[0].p).toBe('1.23');
+    } finally {
+      await svc.close();
+      await sim.close();
+    }
+  });
 });

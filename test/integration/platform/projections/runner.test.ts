@@ -170,6 +170,148 @@ describe('projection runner', () => {
     }
   });
 
+  it('a poison event met by a rebuild ends the rebuild; the live projection runs on and waits are answered', async () => {
+    const catalogue = tallyCatalogue();
+    await appended(appendTallies(es.store, 5));
+    await es.store.appendToStream('tally-x', [catalogue.encode('Poisoned', {}, eventMetadata('system:test', 'Poison'))]);
+    await appended(appendTallies(es.store, 3, 10, 5));
+    // The live projection got past the event with the code of its day; the code now rebuilding fails on it.
+    let broken = false;
+    const notifications = new ProjectionNotifications(db.pool, es.listener, [tallyProjection()], log);
+    await notifications.start();
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, catalogue, databaseUrl: db.url, log, batchSize: 4, pollMs: 20 }, [
+      tallyProjection({ poison: () => broken }),
+    ]);
+    await engine.startRunners();
+    try {
+      await eventually(caughtUp);
+      broken = true;
+      await engine.requestRebuild('tally');
+      await eventually(async () => (await engine.status())[0]!.rebuildError !== null, 20_000);
+      const [status] = await engine.status();
+      expect(status).toMatchObject({ state: 'running', rebuild: null, lastError: { type: 'Poisoned', during: 'rebuild' }, rebuildError: { type: 'Poisoned' } });
+      expect((await checkpoint()).last_error).toBeNull();
+      expect((await db.pool.query(`SELECT to_regclass('rebuild_tally.t_tally_log') AS t`)).rows[0].t).toBeNull();
+      // The live projection still applies new events, and a command waiting on it is answered.
+      await appended(appendTallies(es.store, 2, 10, 8));
+      expect(await notifications.waitFor(target, ['tally-1'], 10_000)).toBe(true);
+      expect((await tallySnapshot(db.pool)).log).toHaveLength(10);
+    } finally {
+      await engine.stopRunners();
+      await notifications.stop();
+    }
+  });
+
+  it('a batch that times out or meets a lock is retried with back-off and shown as retrying, never poison; the leader keeps its lead', async () => {
+    await appended(appendTallies(es.store, 6));
+    // Someone holds the projection's table: every batch waits for the lock until its statement times out.
+    const holder = await db.pool.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE t_tally IN ACCESS EXCLUSIVE MODE');
+    const r = new ProjectionRunner({
+      definition: tallyProjection(),
+      store: es.store,
+      catalogue: tallyCatalogue(),
+      databaseUrl: db.url,
+      batchSize: 50,
+      pollMs: 50,
+      log,
+      sessionLimits: { statementTimeoutMs: 200, idleInTransactionTimeoutMs: 0 },
+    });
+    runners.push(r);
+    try {
+      await r.start();
+      const retrying = await eventually(async () => {
+        const row = (await db.pool.query(`SELECT retrying, last_error FROM projection_checkpoints WHERE name = 'tally'`)).rows[0];
+        return row?.retrying?.attempts >= 2 ? row : null;
+      }, 20_000);
+      expect(retrying.retrying).toMatchObject({ code: '57014', since: expect.any(String) });
+      expect(retrying.last_error).toBeNull();
+      expect(r.isLeader()).toBe(true);
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    await eventually(caughtUp, 20_000);
+    const cp = (await db.pool.query(`SELECT retrying, last_error, state FROM projection_checkpoints WHERE name = 'tally'`)).rows[0];
+    expect(cp).toMatchObject({ retrying: null, last_error: null, state: 'running' });
+    expect((await tallySnapshot(db.pool)).log).toHaveLength(6);
+  });
+
+  it('a command waiting on a projection stopped on a poison event gets a 503 naming it, before or while it waits', async () => {
+    const catalogue = tallyCatalogue();
+    const notifications = new ProjectionNotifications(db.pool, es.listener, [tallyProjection()], log);
+    await notifications.start();
+    try {
+      await appended(appendTallies(es.store, 2));
+      // While it waits: the runner meets the poison event after the wait began.
+      const poison = catalogue.encode('Poisoned', {}, eventMetadata('system:test', 'Poison'));
+      const { position } = await es.store.appendToStream('tally-x', [poison]);
+      const waiting = notifications.waitFor(position, ['tally-x'], 20_000);
+      const rejected = expect(waiting).rejects.toMatchObject({ code: 'PROJECTION.FAILED', status: 503, message: expect.stringContaining('tally') });
+      const r = runner();
+      await r.start();
+      await rejected;
+      // Before it waits: the projection is known to have stopped.
+      await expect(notifications.waitFor(position, ['tally-x'], 20_000)).rejects.toMatchObject({ code: 'PROJECTION.FAILED' });
+    } finally {
+      await notifications.stop();
+    }
+  });
+
+  it('a migration that changes a table while a rebuild runs restarts the rebuild: the new shape is what gets swapped in', async () => {
+    await appended(appendTallies(es.store, 40));
+    const engine = new ProjectionEngine(
+      { pool: db.pool, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, log, batchSize: 5, pollMs: 20 },
+      [tallyProjection({ slowMs: 5 })],
+    );
+    await engine.startRunners();
+    try {
+      await eventually(caughtUp);
+      await engine.requestRebuild('tally');
+      await eventually(async () => (await db.pool.query(`SELECT to_regclass('rebuild_tally.t_tally_log') AS t`)).rows[0].t !== null, 10_000, 5);
+      // A deployment's migration, while the shadow fills: a column and an index on the live table.
+      await db.pool.query(`ALTER TABLE t_tally ADD COLUMN note text NOT NULL DEFAULT ''`);
+      await db.pool.query(`CREATE INDEX t_tally_total ON t_tally (total)`);
+      await eventually(async () => (await checkpoint()).last_rebuild_at !== null && (await engine.status())[0]!.state === 'running', 60_000);
+      const columns = await db.pool.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 't_tally' ORDER BY 1`);
+      expect(columns.rows.map((c) => c.column_name)).toEqual(['events', 'note', 'stream', 'total']);
+      const indexes = await db.pool.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = 't_tally'`);
+      expect(indexes.rows.some((i) => / \(total\)$/.test(i.indexdef))).toBe(true);
+      expect((await tallySnapshot(db.pool)).log).toHaveLength(40);
+    } finally {
+      await engine.stopRunners();
+    }
+  });
+
+  it('a swap that cannot have the live tables (a long read holds them) gives up after its lock timeout and tries again', async () => {
+    await appended(appendTallies(es.store, 10));
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, log, batchSize: 50, pollMs: 20 }, [
+      tallyProjection(),
+    ]);
+    await engine.startRunners();
+    const reader = await db.pool.connect();
+    try {
+      await eventually(caughtUp);
+      await reader.query('BEGIN');
+      await reader.query('SELECT count(*) FROM t_tally');
+      await engine.requestRebuild('tally');
+      const waiting = await eventually(async () => {
+        const row = (await db.pool.query(`SELECT retrying FROM projection_checkpoints WHERE name = 'tally'`)).rows[0];
+        return row.retrying?.code === '55P03' ? row.retrying : null;
+      }, 20_000);
+      expect(waiting.message).toMatch(/lock timeout/);
+      expect((await engine.status())[0]!.state).toBe('rebuilding');
+      await reader.query('COMMIT');
+      await eventually(async () => (await checkpoint()).last_rebuild_at !== null && (await engine.status())[0]!.state === 'running', 30_000);
+      expect((await tallySnapshot(db.pool)).log).toHaveLength(10);
+    } finally {
+      await reader.query('ROLLBACK').catch(() => undefined);
+      reader.release();
+      await engine.stopRunners();
+    }
+  });
+
   it('rebuilds without downtime: the live tables serve and advance meanwhile, then one swap', async () => {
     await appended(appendTallies(es.store, 100));
     const notifications = new ProjectionNotifications(db.pool, es.listener, [tallyProjection()], log);

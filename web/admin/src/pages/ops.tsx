@@ -6,7 +6,9 @@ import { DIM_LABEL, type Dimension } from './tags';
 interface Run {
   runId: string;
   kind: string;
-  state: 'running' | 'succeeded' | 'failed';
+  state: 'running' | 'succeeded' | 'failed' | 'held';
+  /** a listing pass that would have delisted too many links: what it held back */
+  held?: { wouldDelist: number; listed: number; maxShare: number } | null;
   startedAt: string;
   finishedAt: string | null;
   progress: { done: number; total: number };
@@ -19,6 +21,7 @@ const STATE: Record<string, [string, string]> = {
   running: ['进行中', 'blue'],
   succeeded: ['成功', 'green'],
   failed: ['失败', 'red'],
+  held: ['待确认下架', 'amber'],
   rebuilding: ['重建中', 'amber'],
   stopped: ['已停止', ''],
 };
@@ -63,9 +66,9 @@ export function SyncPage() {
     }, 500);
     return () => clearTimeout(t);
   }, [live]);
-  const start = (path: string) =>
+  const start = (path: string, body?: unknown) =>
     a.run(async () => {
-      const { runId } = await api.request<{ runId: string }>('POST', path);
+      const { runId } = await api.request<{ runId: string }>('POST', path, body);
       setLive(await api.get<Run>(`/sync/runs/${runId}`));
     });
   return (
@@ -83,6 +86,12 @@ export function SyncPage() {
           </h2>
           <RunProgress run={live} />
           <Counts counts={live.counts} />
+          {live.state === 'held' && live.held && (
+            <p data-testid="held-delisting">
+              本次列表缺少 {live.held.wouldDelist} / {live.held.listed} 个在售链接，超过 {Math.round(live.held.maxShare * 100)}%，未下架任何链接。
+              <button className="danger" disabled={a.busy} onClick={() => start('/sync/origin-goods', { confirmDelist: true })}>确认下架</button>
+            </p>
+          )}
           {live.errors.length > 0 && (
             <ul className="error">
               {live.errors.slice(0, 20).map((e, i) => (

@@ -1,10 +1,11 @@
 /**
- * Recomputes a family's materialised aggregates from the catalog projection's own tables, inside
- * the projection's batch transaction. The computation itself is pure (../domain/matrix.ts); this
- * file only loads its inputs in a fixed order (links by id) and stores the result, so a rebuild
- * from zero gives byte-identical rows.
+ * Recomputes families' materialised aggregates from the catalog projection's own tables, inside
+ * the projection's batch transaction. The computation itself is pure (src/catalog/domain/matrix.ts);
+ * this file only loads its inputs in a fixed order (links by id) and stores the results, so a
+ * rebuild from zero gives byte-identical rows. Families go in chunks: one query per input and one
+ * UPDATE per chunk, and no more than a chunk's links (with their details) in memory at once.
  */
-import type { LinkDetail } from '../links/events';
+import type { LinkDetail } from '../src/catalog/links/events';
 import {
   computeFamilyMatrix,
   contributingLinks,
@@ -15,10 +16,27 @@ import {
   unionVariants,
   type MatrixLink,
   type MediaSource,
-} from '../domain/matrix';
-import type { DimensionValuesInput } from '../domain/tags';
-import type { ProjectionDb } from '../../platform/projections/definition';
-import { stableJson } from '../../sync/event-ids';
+} from '../src/catalog/domain/matrix';
+import type { DimensionValuesInput } from '../src/catalog/domain/tags';
+import type { ProjectionDb } from '../src/platform/projections/definition';
+import { type Columns, updateRows } from './sql';
+
+const CHUNK = 1000;
+
+const AGGREGATE_COLUMNS: Columns = {
+  id: 'bigint',
+  member_count: 'integer',
+  good_count: 'integer',
+  representative_good_id: 'bigint',
+  variants: 'jsonb',
+  size_chart: 'jsonb',
+  packaging_specs: 'jsonb',
+  price_matrix: 'jsonb',
+  conflicts: 'jsonb',
+  lowest_price: 'numeric',
+  media_by_color: 'jsonb',
+};
+const AGGREGATES = Object.keys(AGGREGATE_COLUMNS);
 
 interface LinkRow {
   id: string;
@@ -31,8 +49,11 @@ interface LinkRow {
 }
 
 export async function recomputeFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<void> {
-  if (familyIds.length === 0) return;
   const ids = [...new Set(familyIds)];
+  for (let i = 0; i < ids.length; i += CHUNK) await recomputeChunk(db, ids.slice(i, i + CHUNK));
+}
+
+async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise<void> {
   const families = await db.query<{ id: string }>(`SELECT id FROM families WHERE id = ANY($1::bigint[])`, [ids]);
   const present = families.rows.map((r) => r.id);
   if (present.length === 0) return;
@@ -80,6 +101,7 @@ export async function recomputeFamilies(db: ProjectionDb, familyIds: readonly st
   const goodsBy = group(goods.rows);
   const secondaryBy = group(secondary.rows);
 
+  const rows: unknown[][] = [];
   for (const familyId of present) {
     const memberRows = linksBy.get(familyId) ?? [];
     const members: MatrixLink[] = memberRows.map((l) => ({
@@ -107,23 +129,20 @@ export async function recomputeFamilies(db: ProjectionDb, familyIds: readonly st
       ...(secondaryBy.get(familyId) ?? []).map((s) => ({ linkId: s.origin_good_id, media: s.media ?? [] })),
     ];
     const familyGoods = goodsBy.get(familyId) ?? [];
-    await db.query(
-      `UPDATE families SET member_count = $2, good_count = $3, representative_good_id = $4, variants = $5, size_chart = $6,
-              packaging_specs = $7, price_matrix = $8, conflicts = $9, lowest_price = $10, media_by_color = $11
-        WHERE id = $1`,
-      [
-        familyId,
-        memberRows.length,
-        familyGoods.length,
-        familyGoods[0]?.id ?? null,
-        stableJson(unionVariants(members)),
-        stableJson(unionSizeChart(members)),
-        stableJson(unionPackagingSpecs(members)),
-        stableJson({ ...toPublicPriceMatrix(matrix), invalidOverrides: matrix.invalidOverrides }),
-        stableJson(matrix.conflicts),
-        matrix.lowestPrice,
-        stableJson(mediaByColor(mediaSources)),
-      ],
-    );
+    // jsonb keeps object keys in its own order, so the values go as they are (no key sorting needed).
+    rows.push([
+      familyId,
+      memberRows.length,
+      familyGoods.length,
+      familyGoods[0]?.id ?? null,
+      unionVariants(members),
+      unionSizeChart(members),
+      unionPackagingSpecs(members),
+      { ...toPublicPriceMatrix(matrix), invalidOverrides: matrix.invalidOverrides },
+      matrix.conflicts,
+      matrix.lowestPrice,
+      mediaByColor(mediaSources),
+    ]);
   }
+  await updateRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, rows);
 }

@@ -1,0 +1,97 @@
+/**
+ * Prometheus metrics of a process (prom-client), served at GET /metrics to a scraper that presents
+ * METRICS_TOKEN as a bearer token (unset: no /metrics at all). Counters are kept where things
+ * happen (appends, applied batches, synchronisation runs, requests); what a query can tell (lag,
+ * the read fence, poison and retry states, the public cache's counters) is read at scrape time.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { Router } from 'express';
+import client from 'prom-client';
+import type { PublicCache } from './cache/public-cache';
+import type { ProjectionEngine } from './projections/engine';
+
+export class Metrics {
+  readonly registry = new client.Registry();
+  readonly eventsAppended = new client.Counter({ name: 'catalog_events_appended_total', help: 'Events appended to the log by this process', registers: [this.registry] });
+  readonly eventsApplied = new client.Counter({
+    name: 'catalog_projection_events_applied_total',
+    help: 'Events applied by the projection runners of this process',
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+  });
+  readonly syncRuns = new client.Counter({
+    name: 'catalog_sync_runs_total',
+    help: 'Synchronisation runs that ended in this process, by kind and outcome',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new client.Histogram({
+    name: 'catalog_http_request_duration_seconds',
+    help: 'HTTP requests by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    client.collectDefaultMetrics({ register: this.registry, prefix: 'catalog_process_' });
+  }
+
+  /** Gauges read at scrape time from the projections, the read fence and the public cache. */
+  observe(deps: { engine: ProjectionEngine; cache: PublicCache }): void {
+    const { engine, cache } = deps;
+    const registers = [this.registry];
+    const byProjection = { labelNames: ['projection'] as const, registers };
+    // Registered first, so its collect (one status read per scrape) runs before the gauges it fills are read.
+    new client.Gauge({
+      name: 'catalog_projection_lag_events',
+      help: 'Committed events a projection has not applied (those the read fence holds back included)',
+      ...byProjection,
+      async collect() {
+        const [items, fence] = await Promise.all([engine.status(), engine.fence()]);
+        for (const p of items) {
+          this.set({ projection: p.name }, p.lagEvents);
+          lagSeconds.set({ projection: p.name }, p.lagSeconds);
+          failed.set({ projection: p.name }, p.state === 'failed' ? 1 : 0);
+          retrying.set({ projection: p.name }, p.retrying ? 1 : 0);
+        }
+        fenceSeconds.set(fence?.heldBackSeconds ?? 0);
+        fenceEvents.set(fence?.heldBackEvents ?? 0);
+      },
+    });
+    const lagSeconds = new client.Gauge({ name: 'catalog_projection_lag_seconds', help: 'Age of the oldest event a projection has not applied', ...byProjection });
+    const failed = new client.Gauge({ name: 'catalog_projection_failed', help: '1 while a projection is stopped on a poison event', ...byProjection });
+    const retrying = new client.Gauge({ name: 'catalog_projection_retrying', help: '1 while a projection retries a failure with back-off', ...byProjection });
+    const fenceSeconds = new client.Gauge({ name: 'catalog_read_fence_held_back_seconds', help: 'How long committed events have waited behind the read fence', registers });
+    const fenceEvents = new client.Gauge({ name: 'catalog_read_fence_held_back_events', help: 'Committed events readers cannot read yet', registers });
+    new client.Gauge({
+      name: 'catalog_public_cache_lookups',
+      help: 'Public cache lookups of this process since it started, by the domains of the entry and the result (hit, miss, load)',
+      labelNames: ['domains', 'result'] as const,
+      registers,
+      collect() {
+        for (const [domains, c] of Object.entries(cache.statsByDomains())) {
+          for (const result of ['hit', 'miss', 'load'] as const) this.set({ domains, result }, c[result]);
+        }
+      },
+    });
+  }
+
+  /** GET /metrics for a scraper presenting `token` as a bearer token; no token configured, no route. */
+  routes(token: string | undefined): Router {
+    const r = Router();
+    if (!token) return r;
+    const expected = Buffer.from(`Bearer ${token}`);
+    r.get('/metrics', async (req, res) => {
+      const given = Buffer.from(req.headers.authorization ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+        res.status(401).json({ error: { code: 'METRICS.UNAUTHORIZED', message: 'metrics need the scrape token' } });
+        return;
+      }
+      res.setHeader('Content-Type', this.registry.contentType);
+      res.end(await this.registry.metrics());
+    });
+    return r;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The public read path's fast lane: a cached public GET answered before express.
+ *
+ * Express runs its whole stack for every request: the request logger serialises every header,
+ * helmet, CORS, cookie parsing, the router's matching. For a storefront answer already in the cache
+ * that costs several times the answer itself. This handler takes a GET or HEAD of a public read
+ * route (./routes.ts PUBLIC_ROUTES, under the API's mount points) whose answer is in the cache and
+ * fresh, and writes it with the headers express would have written (helmet's, captured once at
+ * start-up, CORS, the request id, ETag/304, Cache-Control) and one short log line. Anything else (a
+ * miss, bad input, another route) goes to express, which answers exactly as before and fills the
+ * cache; the cross-process freshness check (./freshness.ts) runs here as there.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
+import { performance } from 'node:perf_hooks';
+import type { RequestHandler } from 'express';
+import { ifNoneMatchMatches } from '../platform/cache/http';
+import type { PublicCache } from '../platform/cache/public-cache';
+import type { Logger } from '../platform/log';
+import { corsAnswerHeaders } from '../platform/http/security';
+import type { FreshnessGate } from './freshness';
+import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, sliced, type PublicRead } from './routes';
+
+type Route = (typeof PUBLIC_ROUTES)[number];
+
+export interface FastPathOptions {
+  deps: Parameters<Route['read']>[0] & { cache: PublicCache };
+  /** where the API is mounted (e.g. '' and '/v2-api') */
+  mounts: readonly string[];
+  corsOrigins: readonly string[];
+  /** the headers the security middleware sets on every answer, captured from it */
+  securityHeaders: readonly [string, string][];
+  gate: FreshnessGate | null;
+  log: Logger;
+  /** hears each answered request, as the express path's observer does */
+  observe?: (method: string, route: string, status: number, seconds: number) => void;
+}
+
+/** Runs a connect-style middleware on a recording response and keeps the headers it set. */
+export function capturedHeaders(middleware: RequestHandler): [string, string][] {
+  const headers: [string, string][] = [];
+  const res = {
+    setHeader: (name: string, value: string | number | readonly string[]) => headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]),
+    getHeader: () => undefined,
+    removeHeader: () => undefined,
+  };
+  let nextCalled = false;
+  middleware({ method: 'GET', headers: {}, url: '/' } as never, res as never, () => (nextCalled = true));
+  if (!nextCalled) throw new Error('the security middleware did not pass the request on');
+  return headers;
+}
+
+/** Exact paths, and paths with one `:param` segment, as PUBLIC_ROUTES uses them. */
+function matcher(routes: readonly Route[]) {
+  const exact = new Map<string, Route>();
+  const patterns: { prefix: string; name: string; route: Route }[] = [];
+  for (const route of routes) {
+    const m = /^(.*\/):(\w+)$/.exec(route.path);
+    if (m) patterns.push({ prefix: m[1]!, name: m[2]!, route });
+    else exact.set(route.path, route);
+  }
+  return (path: string): { route: Route; params: Record<string, string> } | null => {
+    const route = exact.get(path);
+    if (route) return { route, params: {} };
+    for (const p of patterns) {
+      if (!path.startsWith(p.prefix)) continue;
+      const value = path.slice(p.prefix.length);
+      if (value === '' || value.includes('/')) continue;
+      return { route: p.route, params: { [p.name]: value } };
+    }
+    return null;
+  };
+}
+
+/**
+ * Returns the fast lane: it answers a request and resolves true, or leaves it untouched and resolves
+ * false for express to handle.
+ */
+export function publicFastPath(opts: FastPathOptions): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  const match = matcher(PUBLIC_ROUTES);
+  const mounts = [...new Set(opts.mounts.map((m) => m.replace(/\/+$/, '')))];
+  const corsHeaders = corsAnswerHeaders(opts.corsOrigins);
+  return async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const rawPath = q < 0 ? url : url.slice(0, q);
+    // Only plain paths: percent-encoding, dot segments, case variants are express's to resolve.
+    if (!/^[A-Za-z0-9/_-]+$/.test(rawPath)) return false;
+    const mount = mounts.find((m) => rawPath.startsWith(m + '/public/'));
+    if (mount === undefined) return false;
+    const found = match(rawPath.slice(mount.length));
+    if (!found) return false;
+    // The query parsed as express parses it ("simple": node's querystring), so both paths see the same values.
+    const query = parseQueryString(q < 0 ? '' : url.slice(q + 1));
+    // Text the express path refuses goes there for its 400.
+    if (Object.values(query).some((v) => (Array.isArray(v) ? v.some(unsafeText) : unsafeText(v ?? '')))) return false;
+    let read: PublicRead;
+    try {
+      read = found.route.read(opts.deps, found.params, query);
+    } catch {
+      return false;
+    }
+    const started = performance.now();
+    if (opts.gate) await opts.gate.fresh();
+    const entry = opts.deps.cache.peek(read.key, read.domains);
+    if (!entry) return false;
+    const response = sliced(read, entry);
+
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    res.setHeader('X-Request-Id', id);
+    for (const [name, value] of opts.securityHeaders) res.setHeader(name, value);
+    for (const [name, value] of corsHeaders(req.headers.origin)) res.setHeader(name, value);
+    res.setHeader('ETag', response.etag);
+    res.setHeader('Cache-Control', PUBLIC_CACHE_CONTROL);
+    let status = 200;
+    if (ifNoneMatchMatches(req.headers['if-none-match'], response.etag)) {
+      status = 304;
+      res.statusCode = 304;
+      res.end();
+    } else {
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', response.body.length);
+      if (req.method === 'HEAD') res.end();
+      else res.end(response.body);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    opts.log.info({ reqId: id, method: req.method, url, status, ms: Math.round(seconds * 10_000) / 10, cached: true }, 'request completed');
+    opts.observe?.(req.method ?? 'GET', mount + found.route.path, status, seconds);
+    return true;
+  };
+}
+
+/** NUL or a lone surrogate: no query or event may carry them (PostgreSQL text refuses them). */
+const unsafeText = (v: string) => /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v);

@@ -1,0 +1,49 @@
+/**
+ * No secret in the logs: every request is logged with its headers, so the session cookies (both
+ * tokens), a bearer token and the cookies a login sets must be redacted from every line.
+ */
+import { Writable } from 'node:stream';
+import { ADMIN, startTestService, type TestService } from '../../support/service';
+
+describe('request logs', () => {
+  let svc: TestService;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    svc = await startTestService({ env: { LOG_LEVEL: 'info' }, login: false, logTo: sink });
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
+
+  it('hold no token after register, login, refresh and me, by cookie and by bearer', async () => {
+    const post = (path: string, headers: Record<string, string> = {}, body?: unknown) =>
+      fetch(svc.url + path, { method: 'POST', headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+    expect((await post('/auth/register', {}, ADMIN)).status).toBe(201);
+    const login = await post('/auth/login', {}, ADMIN);
+    expect(login.status).toBe(200);
+    const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    const tokens = cookies.map((c) => c.slice(c.indexOf('=') + 1));
+    expect(tokens.length).toBe(2);
+    const refreshed = await post('/auth/refresh', { cookie: cookies.join('; ') });
+    expect(refreshed.status).toBe(200);
+    const fresh = refreshed.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    tokens.push(...fresh.map((c) => c.slice(c.indexOf('=') + 1)));
+    const access = fresh.find((c) => c.startsWith('svc_at='))!.slice('svc_at='.length);
+    expect((await fetch(`${svc.url}/auth/me`, { headers: { cookie: fresh.join('; ') } })).status).toBe(200);
+    expect((await fetch(`${svc.url}/auth/me`, { headers: { authorization: `Bearer ${access}` } })).status).toBe(200);
+
+    const log = lines.join('\n');
+    // The requests were logged, with their headers, and the credentials in them redacted.
+    expect(lines.filter((l) => l.includes('"url":"/auth/me"')).length).toBeGreaterThanOrEqual(2);
+    expect(log).toContain('"cookie":"[redacted]"');
+    expect(log).toContain('"authorization":"[redacted]"');
+    for (const t of tokens) expect(log).not.toContain(t);
+    expect(log).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * POST /goods/batch creates many goods in multi-stream appends: each link's claim at the revision the
+ * link was read at, with the good. One good per link holds whatever the read models say: a link whose
+ * stream moved since it was read is decided again on its stream.
+ */
+import { linkStreamId } from '../../../src/catalog/links/events';
+import { eventMetadata } from '../../../src/platform/events/catalogue';
+import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
+import { eventually } from '../../support/eventually';
+import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
+
+describe('POST /goods/batch', () => {
+  let sim: RunningSimulator;
+  let svc: TestService;
+  let links: string[];
+
+  beforeAll(async () => {
+    sim = await startSimulator({ links: 120, seed: 3 });
+    svc = await startTestService({ env: { UPSTREAM_URL: sim.url, COMMAND_WAIT_MS: '2000' } });
+    for (const kind of ['categories', 'origin_goods', 'details'] as const) expect((await (await svc.services.sync.start(kind, { by: 'system:test' })).finished).state).toBe('succeeded');
+    expect((await svc.request('POST', '/product-families/organize')).status).toBe(200);
+    links = (await svc.db.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE family_id IS NOT NULL ORDER BY id`)).rows.map((r) => r.id);
+    expect(links.length).toBeGreaterThan(40);
+  });
+  afterAll(async () => {
+    await expectNoFailedProjections(svc);
+    await svc.close();
+    await sim.close();
+  });
+
+  it('creates one good per link, skips unknown links and links that have one, and shows them at once', async () => {
+    const first = await svc.request('POST', '/goods/batch', { originGoodIds: links.slice(0, 20) });
+    expect(first.status).toBe(201);
+    expect(first.body.created).toHaveLength(20);
+    expect(first.body.skipped).toEqual([]);
+    const again = await svc.request('POST', '/goods/batch', { originGoodIds: [links[0], '999999999', links[20]] });
+    expect(again.body.created).toHaveLength(1);
+    expect(again.body.skipped).toEqual([
+      { originGoodId: links[0], code: 'GOOD.EXISTS_FOR_LINK', message: expect.any(String) },
+      { originGoodId: '999999999', code: 'ORIGIN_GOOD.NOT_FOUND', message: expect.any(String) },
+    ]);
+    // The answer came after the projections: every good is readable, attributed to its link's family.
+    for (const id of [...first.body.created, ...again.body.created]) {
+      const g = await svc.request('GET', `/goods/${id}`);
+      expect(g.status).toBe(200);
+      expect(g.body.familyId).toBe((await svc.db.pool.query(`SELECT family_id FROM origin_goods WHERE id = $1`, [g.body.originGoodId])).rows[0].family_id);
+    }
+    const perLink = await svc.db.pool.query(`SELECT origin_good_id FROM goods WHERE origin_good_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1`);
+    expect(perLink.rows).toEqual([]);
+  });
+
+  it('the goods form: custom goods with names, and the same link twice in one request makes one good', async () => {
+    const r = await svc.request('POST', '/goods/batch', {
+      goods: [{ name: '批量自定义 MUG02', goodPriority: 3 }, { originGoodId: links[21] }, { originGoodId: links[21], name: '第二次' }],
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.created).toHaveLength(2);
+    expect(r.body.skipped).toEqual([{ originGoodId: links[21], code: 'GOOD.EXISTS_FOR_LINK', message: expect.any(String) }]);
+    const custom = await svc.request('GET', `/goods/${r.body.created[0]}`);
+    expect(custom.body).toMatchObject({ originGoodId: null, goodPriority: 3 });
+    expect(custom.body.name).toContain('MUG02');
+  });
+
+  it('a link claimed after the read models were read is decided on its stream: skipped, never a second good', async () => {
+    const [claimed, free] = [links[30]!, links[31]!];
+    // The read models stop: the claim below moves the link's stream without them seeing it.
+    await svc.services.engine.stopRunners();
+    const stream = linkStreamId(claimed);
+    const goodId = '7000000000000001';
+    await svc.services.store.appendToStream(
+      stream,
+      [svc.services.catalogue.encode('LinkGoodAssigned', { linkId: claimed, goodId }, eventMetadata('user:other', 'CreateGood'))],
+      { expectedRevision: (await svc.services.store.streamRevision(stream))! },
+    );
+    const batch = svc.request('POST', '/goods/batch', { originGoodIds: [claimed, free] });
+    await new Promise((r) => setTimeout(r, 300));
+    await svc.services.engine.startRunners();
+    const r = await batch;
+    expect(r.status).toBe(201);
+    expect(r.body.created).toHaveLength(1);
+    expect(r.body.skipped).toEqual([{ originGoodId: claimed, code: 'GOOD.EXISTS_FOR_LINK', message: expect.stringContaining(goodId) }]);
+    const claims = (await svc.services.store.readStream(stream)).filter((e) => e.type === 'LinkGoodAssigned');
+    expect(claims).toHaveLength(1);
+    await eventually(async () => (await svc.services.engine.status()).every((p) => p.lagEvents === 0), 30_000);
+    expect((await svc.request('GET', `/goods/${r.body.created[0]}`)).body.originGoodId).toBe(free);
+  });
+});
