@@ -53,6 +53,25 @@ export async function recomputeFamilies(db: ProjectionDb, familyIds: readonly st
   for (let i = 0; i < ids.length; i += CHUNK) await recomputeChunk(db, ids.slice(i, i + CHUNK));
 }
 
+/**
+ * The part of the aggregates that depends on a family's goods alone (their count and the
+ * representative), for families whose links, custom members, overrides and secondary origins a batch
+ * left as they were: one statement instead of reloading every member's detail. The order is the one
+ * `recomputeChunk` takes the representative in.
+ */
+export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly string[]): Promise<void> {
+  if (familyIds.length === 0) return;
+  await db.query(
+    `UPDATE families f SET good_count = x.n, representative_good_id = x.representative
+       FROM (SELECT fam.id, count(g.id)::int AS n,
+                    (array_agg(g.id ORDER BY g.good_priority DESC, g.created_at DESC, g.id ASC) FILTER (WHERE g.id IS NOT NULL))[1] AS representative
+               FROM unnest($1::bigint[]) AS fam(id) LEFT JOIN goods g ON g.family_id = fam.id
+              GROUP BY fam.id) x
+      WHERE f.id = x.id`,
+    [[...new Set(familyIds)]],
+  );
+}
+
 async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise<void> {
   const families = await db.query<{ id: string }>(`SELECT id FROM families WHERE id = ANY($1::bigint[])`, [ids]);
   const present = families.rows.map((r) => r.id);

@@ -11,7 +11,9 @@
  *    stream's), new ones in one INSERT; custom members and overrides (administrators' few edits) in
  *    log order;
  * 4. goods follow their primary link's family, and each family the batch touched is recomputed
- *    (variants, size chart, packaging, price matrix, lowest price, media by colour, representative).
+ *    (variants, size chart, packaging, price matrix, lowest price, media by colour, representative);
+ *    a family whose goods alone changed (a good made from a link, a good's own fields) only has its
+ *    good count and representative recomputed, which is all that depends on them.
  * The rows equal those of applying the events one at a time (test/integration/catalog/
  * catalog-projection.test.ts compares the two). The order of the steps is what makes that hold:
  * links read nothing of goods or families; a good takes its family from its link, which step 1 has
@@ -21,7 +23,7 @@
  */
 import type { DimensionValues, LinkDetail, LinkMirrorData } from '../src/catalog/links/events';
 import type { OverrideKey } from '../src/catalog/families/events';
-import { recomputeFamilies } from './catalog-recompute';
+import { recomputeFamilies, recomputeFamilyGoods } from './catalog-recompute';
 import type { DecodedEvent } from '../src/platform/events/catalogue';
 import { defineProjection, type ProjectionDb } from '../src/platform/projections/definition';
 import { linkMirrorHash } from '../src/sync/diff';
@@ -123,6 +125,8 @@ type Data = Record<string, unknown> & { linkId: string; familyId: string; goodId
 interface BatchEffects {
   /** families whose aggregates the batch may have changed */
   touched: Set<string>;
+  /** families whose goods alone changed (a good made from a link, a good's priority): only the good count and representative move */
+  goodsTouched: Set<string>;
   /** links whose family changed: their goods must follow */
   moved: Set<string>;
   /** goods the batch created: they take their link's family */
@@ -133,6 +137,9 @@ interface BatchEffects {
 
 const touch = (fx: BatchEffects, familyId: string | null | undefined) => {
   if (familyId) fx.touched.add(familyId);
+};
+const touchGoods = (fx: BatchEffects, familyId: string | null | undefined) => {
+  if (familyId) fx.goodsTouched.add(familyId);
 };
 
 interface RowState {
@@ -296,7 +303,8 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[]
         });
         Object.assign(st, { exists: true, revision: rev, familyId });
         fx.created.add(id);
-        touch(fx, familyId);
+        // A new good has no secondary origins yet (those come with GoodOriginsSet).
+        touchGoods(fx, familyId);
         break;
       }
       case 'GoodUpdated':
@@ -319,7 +327,9 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[]
           originLists.set(id, d.secondaryOriginGoodIds as string[]);
         }
         (inserts.has(id) ? inserts : updates).set(id, values);
-        touch(fx, st.familyId);
+        // Fields of the good itself weigh only in the choice of representative; its origins, in the media.
+        if (e.type === 'GoodUpdated') touchGoods(fx, st.familyId);
+        else touch(fx, st.familyId);
         break;
       }
       case 'GoodDeleted':
@@ -463,7 +473,10 @@ async function settleBatch(db: ProjectionDb, fx: BatchEffects, recompute: boolea
     );
     for (const r of merging.rows) touch(fx, r.family_id);
   }
-  if (recompute) await recomputeFamilies(db, [...fx.touched]);
+  if (recompute) {
+    await recomputeFamilies(db, [...fx.touched]);
+    await recomputeFamilyGoods(db, [...fx.goodsTouched].filter((f) => !fx.touched.has(f)));
+  }
 }
 
 /** Families recomputed per settling step of a rebuild. */
@@ -478,7 +491,7 @@ export const catalogProjection = defineProjection({
   tables: ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods'],
   domains: ['goods', 'matrix', 'meta'],
   async applyBatch(db, events, mode) {
-    const fx: BatchEffects = { touched: new Set(), moved: new Set(), created: new Set(), reshown: new Set() };
+    const fx: BatchEffects = { touched: new Set(), goodsTouched: new Set(), moved: new Set(), created: new Set(), reshown: new Set() };
     await applyLinkEvents(db, byKind(events, LINK_EVENTS), fx);
     await applyGoodEvents(db, byKind(events, GOOD_EVENTS), fx);
     await applyFamilyEvents(db, byKind(events, FAMILY_EVENTS), fx);

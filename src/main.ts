@@ -19,7 +19,6 @@ import { createCatalogue } from './catalog/events';
 import { PublicCache } from './platform/cache/public-cache';
 import { createPool, type Pool } from './platform/db';
 import { startEmbeddedPostgres } from './platform/embedded-db';
-import { EventStoreDbAdapter } from './platform/event-store/eventstoredb';
 import type { EventStore, LogPosition } from './platform/event-store/port';
 import { PostgresEventStore } from './platform/event-store/postgres';
 import type { EventCatalogue } from './platform/events/catalogue';
@@ -87,12 +86,16 @@ export interface Services {
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
 }
 
+/** Loaded only when configured: the gRPC client is a sizeable share of an idle process's memory. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const eventStoreDb = () => require('./platform/event-store/eventstoredb') as typeof import('./platform/event-store/eventstoredb');
+
 export async function createServices(config: Config, log: Logger, databaseUrl: string): Promise<Services> {
   const pool = createPool(databaseUrl, config.databasePoolSize, 'catalog', config.databaseSession);
   const listener = new PgListener(databaseUrl, (e) => log.warn({ err: e }, 'notification listener lost its connection'));
   const store: EventStore =
     config.eventStore.kind === 'eventstoredb'
-      ? EventStoreDbAdapter.connect(config.eventStore.url, (e) => log.warn({ err: e }, 'EventStoreDB subscription dropped'))
+      ? eventStoreDb().EventStoreDbAdapter.connect(config.eventStore.url, (e) => log.warn({ err: e }, 'EventStoreDB subscription dropped'))
       : new PostgresEventStore(pool, listener);
   if (store instanceof PostgresEventStore && (await store.checkLogOrder())) {
     log.warn('the event log came from another cluster (a restore or a promoted replica): new events are stamped after the stored ones');
