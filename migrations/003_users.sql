@@ -1,12 +1,12 @@
 -- Up Migration
--- Users and refresh-token bookkeeping: plain tables, not events (ARCHITECTURE.md). Credentials and
+-- Users and refresh-token bookkeeping: plain tables, not events (docs/security.md). Credentials and
 -- session state must be deletable and are not part of the catalog's history.
 CREATE TABLE users (
   id            bigint PRIMARY KEY,
   username      text NOT NULL CHECK (length(username) BETWEEN 3 AND 64),
   -- argon2id PHC string; the parameters travel inside it, so they can be raised later
   password_hash text NOT NULL,
-  -- the specification knows one role; the CHECK widens with the enum, never silently
+  -- the service knows one role; the CHECK widens with the enum, never silently
   role          text NOT NULL DEFAULT 'ADMIN' CHECK (role IN ('ADMIN')),
   -- embedded in every token as `tv`; bumping it revokes every token issued before
   token_version integer NOT NULL DEFAULT 0,

@@ -253,7 +253,7 @@ program
 
 program
   .command('simulator')
-  .description('serve the built-in supplier simulator (the contract of UPSTREAM.md)')
+  .description('serve the built-in supplier simulator (the contract of docs/supplier.md)')
   .option('--links <n>', 'number of links (50 to 200000)', (v) => Number(v), 2000)
   .option('--seed <s>', 'catalog seed', (v) => Number(v), 1)
   .option('--port <p>', 'port', (v) => Number(v), 4010)

@@ -202,7 +202,7 @@ export function apiRoutes(s: Services): Router {
       throttleStores: postgresThrottleStores(s.pool),
     }),
   );
-  // API docs only in development (spec section 5.9): elsewhere the routes do not exist at all.
+  // API docs only in development (docs/security.md, API docs): elsewhere the routes do not exist at all.
   if (s.config.env === 'development') {
     api.use(docsRoutes([...authRouteDocs, ...uploadRouteDocs], { title: 'Catalog service', version: '0.1.0', apiPrefix: s.config.apiPrefix }));
   }

@@ -2,7 +2,7 @@
  * The session cookies. `svc_at` carries the access token, `svc_rt` the refresh token; tokens never
  * appear in a response body. Attributes (docs/security.md explains each):
  * - HttpOnly: page scripts (and so an XSS payload) cannot read them.
- * - Path=/: sent through any proxy prefix (/api, /v2-api), as the specification requires.
+ * - Path=/: sent through any proxy prefix (/api, /v2-api; docs/api.md, Deployments and proxy prefixes).
  * - SameSite=Lax: a cross-site POST/PUT/PATCH/DELETE carries no cookie, which is the CSRF defence for
  *   every state-changing route; same-site clients (the admin SPA under /admin, or a sibling
  *   sub-domain) work unchanged.

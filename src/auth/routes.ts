@@ -23,7 +23,7 @@ export const registerBody = z
       .min(3)
       .max(64)
       .regex(/^[\p{L}\p{N}._@-]+$/u, 'letters, digits and . _ @ - only'),
-    // API.md: at least 12 characters. The upper bound keeps one argon2 call from becoming a DoS lever.
+    // docs/security.md: at least 12 characters. The upper bound keeps one argon2 call from becoming a DoS lever.
     password: z.string().min(12).max(1024),
   })
   .strict();

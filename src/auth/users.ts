@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Pool, Queryable } from '../platform/db';
 import { newId } from '../platform/ids';
 
-/** The specification's Role enum. Widening it means widening the CHECK in the migration too. */
+/** The Role enum (docs/security.md, Users and roles). Widening it means widening the CHECK in the migration too. */
 export const ROLES = ['ADMIN'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The orders of the public goods list (DOMAIN.md Public catalog):
+ * The orders of the public goods list (docs/domain.md, Ordering):
  * - DEFAULT: country sortOrder, then the middle category's sortOrder, then the style category's
  *   sortOrder (each as a rank computed by the query, ties broken by id), then the representative's
  *   goodPriority descending, then the family id;

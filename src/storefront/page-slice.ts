@@ -1,5 +1,5 @@
 /**
- * Pages cut from a cached list (spec section 4, caching rule 5: the list cache holds the full
+ * Pages cut from a cached list (docs/api.md, Public read caching, rule 5: the list cache holds the full
  * materialised list; the page slice is computed per request outside the cache).
  *
  * The public cache keeps every response serialised (a Buffer and its ETag), so the list is cached
@@ -94,7 +94,7 @@ export function arrayIndexOf(body: Buffer): ArrayIndex {
 const ITEMS_OPEN = Buffer.from('{"items":[');
 
 /**
- * `{items, total, page, pageSize}` for one page of a cached list (API.md). The ETag derives from the
+ * `{items, total, page, pageSize}` for one page of a cached list (docs/api.md, Paging). The ETag derives from the
  * list's: the page's bytes are a function of the list's bytes and the window, so equal tags mean
  * equal bytes (a strong validator) without hashing the page.
  */

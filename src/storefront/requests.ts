@@ -1,5 +1,5 @@
 /**
- * Request shapes of the public storefront (API.md "Public"), each next to its type, and the cache key
+ * Request shapes of the public storefront (docs/api.md, Public), each next to its type, and the cache key
  * each one maps to. Parse with `parseQuery` (repeated or nested parameters are a 400).
  */
 import { z } from 'zod';

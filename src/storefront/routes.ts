@@ -1,5 +1,5 @@
 /**
- * The public storefront read API (API.md "Public"; spec section 4 "Public read" and caching rules
+ * The public storefront read API (docs/api.md, "Public" and "Public read caching", rules
  * 1–8). No authentication. Every answer comes through the public cache (PublicCache), serialised
  * once per cache entry, with a strong ETag; If-None-Match answers 304.
  *

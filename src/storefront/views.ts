@@ -1,5 +1,5 @@
 /**
- * The public shapes (API.md "Public"), built from read-model rows. Pure: the SQL lives in
+ * The public shapes (docs/api.md, Public), built from read-model rows. Pure: the SQL lives in
  * ./queries.ts; everything here is testable without a database.
  */
 import { DIMENSIONS, sortDimensionValues, type Dimension } from '../catalog/domain/tags';
@@ -144,7 +144,7 @@ const AXES = { size: 'sizes', color: 'colors', printCount: 'printCounts', craft:
 /**
  * The public `priceMatrix`. The family row stores sizes and colours in first-encounter order (the
  * catalog projection does not read tags), so they are ordered here by the size and colour tags' sort
- * order, then first encounter (DOMAIN.md Price matrix): a tag reorder then shows on the next read
+ * order, then first encounter (docs/domain.md, Price matrix): a tag reorder then shows on the next read
  * without recomputing any family. printCounts, crafts and logistics are re-sorted by the display order
  * too, which leaves the stored order as it is. Cells follow the axes: size, colour, printCount,
  * craft, logistics. Only the public fields leave (no invalidOverrides, no base prices).
@@ -258,7 +258,7 @@ export function categoryTree(rows: readonly CategoryRow[], stats: readonly Categ
   return (children.get('root') ?? []).map(build);
 }
 
-/** `{countries:[id…], categories:{<parentId or "root">:[id…]}}` (API.md). */
+/** `{countries:[id…], categories:{<parentId or "root">:[id…]}}` (docs/api.md). */
 export function treeOrder(countryIds: string[], rows: readonly CategoryRow[]): { countries: string[]; categories: Record<string, string[]> } {
   const categories: Record<string, string[]> = {};
   for (const [parent, list] of categoryChildren(rows)) categories[parent] = list.map((c) => c.id);
@@ -338,7 +338,7 @@ export interface PublicGoodDetail {
 }
 
 /**
- * The public detail (API.md): common fields from the representative good; variants, size chart,
+ * The public detail (docs/api.md, Public): common fields from the representative good; variants, size chart,
  * packaging specs, matrix and media from the family's materialised unions (the catalog projection
  * merges every contributing member link and the secondary origins of the family's goods into
  * `media_by_color`, one image per URL). The stored JSON is jsonb, whose object keys come back in

@@ -1,5 +1,5 @@
 /**
- * Category name cleaning (specification §2 Category, DOMAIN.md Names): every parenthesised segment
+ * Category name cleaning (docs/domain.md, Category names): every parenthesised segment
  * goes, whatever its content, with half- and full-width brackets pairing freely (`（男款)` is one
  * segment); a bare style-code token outside brackets stays; white space is folded; a name that would
  * become empty keeps its original form.

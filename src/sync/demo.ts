@@ -1,5 +1,5 @@
 /**
- * The start-up demo (DOMAIN.md): on an empty database with the built-in simulator, do what an
+ * The start-up demo (docs/domain.md, Start-up demo): on an empty database with the built-in simulator, do what an
  * operator would do (sync categories, links and details, organise, create goods for the organised
  * links), so a new user sees a full catalog. Runs in the background; /readyz does not
  * wait for it.

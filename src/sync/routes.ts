@@ -1,4 +1,4 @@
-/** Synchronisation triggers and run status (API.md). */
+/** Synchronisation triggers and run status (docs/api.md). */
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Pool } from '../platform/db';

@@ -1,7 +1,7 @@
 /**
  * The three synchronisations. Each is a pure mirror: it compares the supplier with what the service
  * recorded and appends events only for differences, so a second run on an unchanged supplier appends
- * nothing. It never parses names and never touches families (specification §1, §3).
+ * nothing. It never parses names and never touches families (docs/supplier.md, What the mirror does).
  */
 import type { Services } from '../main';
 import { AppError } from '../platform/errors';

@@ -1,6 +1,6 @@
 /**
  * The built browser clients (`npm run build` → dist/web/admin, dist/web/h5), served by the service:
- * the administrator SPA under /admin and the V2 mobile storefront under /v2/h5 (spec section 9).
+ * the administrator SPA under /admin and the V2 mobile storefront under /v2/h5 (docs/api.md, Deployments and proxy prefixes).
  * Hashed assets are cached for a year; index.html is never cached and is the fallback for client routes.
  * A client that was not built answers 404 with a hint instead of failing at start-up.
  */

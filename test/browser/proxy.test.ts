@@ -1,5 +1,5 @@
 /**
- * Behind the reverse proxy of docker-compose.yml (specification section 9): the shipped nginx
+ * Behind the reverse proxy of docker-compose.yml (docs/api.md, Deployments and proxy prefixes): the shipped nginx
  * template (web/proxy/default.conf.template) rendered as the nginx image would render it, run by
  * Debian's nginx in front of two real services, V1 behind /api and V2 behind /v2-api, and the
  * browser clients driven through it. The admin SPA (served by V2) must talk to /api (its page

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-// The V2 mobile storefront: base path /v2/h5 (spec section 9); API base from VITE_H5_API_BASE,
+// The V2 mobile storefront: base path /v2/h5 (docs/api.md, Deployments and proxy prefixes); API base from VITE_H5_API_BASE,
 // default /v2-api (the service also answers there, see src/web/static.ts).
 export default defineConfig({
   root: here,

@@ -6,7 +6,7 @@ import { idSchema } from '../../platform/ids';
 export const categoryStreamId = (id: string) => `category-${id}`;
 
 /**
- * The supplier's category as mirrored: `name` is the cleaned name (DOMAIN.md), `rawName` the
+ * The supplier's category as mirrored: `name` is the cleaned name (docs/domain.md, Category names), `rawName` the
  * supplier's. `sortOrder` is set only when the category is first seen (backfilled from the supplier's
  * ordering); afterwards administrators own it, so later mirrors carry null and leave it alone.
  */

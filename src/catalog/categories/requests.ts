@@ -5,7 +5,7 @@ import { idSchema } from '../../platform/ids';
 import { normaliseIcon } from '../../sync/category-names';
 import { nameField, sortOrderField } from '../admin';
 
-/** An empty icon counts as none (DOMAIN.md Names). */
+/** An empty icon counts as none (docs/domain.md, Category names). */
 const iconField = z
   .string()
   .max(1000)

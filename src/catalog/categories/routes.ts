@@ -1,4 +1,4 @@
-/** Administrator CRUD of categories: /categories (API.md), and PATCH /categories/sort with one parent's full new order. */
+/** Administrator CRUD of categories: /categories (docs/api.md), and PATCH /categories/sort with one parent's full new order. */
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';

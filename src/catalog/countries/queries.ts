@@ -22,7 +22,7 @@ export async function getCountry(db: Queryable, id: string): Promise<CountryView
   return r.rows[0] ? view(r.rows[0]) : null;
 }
 
-/** Live countries by sort order, then id (spec §2 Country). */
+/** Live countries by sort order, then id (docs/domain.md, Public catalog). */
 export async function listCountries(db: Queryable, q: PageQuery): Promise<Page<CountryView>> {
   const { limit, offset } = limitOffset(q);
   const [rows, total] = await Promise.all([

@@ -1,4 +1,4 @@
-/** Administrator CRUD of countries: /countries, and PATCH /countries/sort with the full new order (API.md). */
+/** Administrator CRUD of countries: /countries, and PATCH /countries/sort with the full new order (docs/api.md). */
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';

@@ -1,6 +1,6 @@
 /**
- * A family's materialised aggregates (specification §2 ProductFamily, Price matrix, rule 6;
- * DOMAIN.md Price matrix, Goods and delisting, Public catalog): the five-dimension price matrix and
+ * A family's materialised aggregates (docs/domain.md, Price matrix,
+ * Unions and media, Goods and delisting): the five-dimension price matrix and
  * the unions of variants, size charts, packaging specs and media.
  *
  * Who contributes: only organised links that are not delisted (a delisted link stays a member but
@@ -140,7 +140,7 @@ export interface ComputeFamilyMatrixInput {
 }
 
 /**
- * The family price matrix (DOMAIN.md Price matrix):
+ * The family price matrix (docs/domain.md, Price matrix):
  * - contributing links by id ascending, then custom members by goodId ascending (so the database's
  *   row order never changes the answer);
  * - each member's printCount × craft × logistics tags give its combinations; each size × colour tag
@@ -259,7 +259,7 @@ export interface OverrideKeyIssue {
 }
 
 /**
- * Checks an override's five-part key against the family's matrix (API.md Overrides: each part must
+ * Checks an override's five-part key against the family's matrix (docs/domain.md, Price matrix: each part must
  * be a value of its dimension in the matrix and the cell must exist; otherwise 400). Null when the
  * key names a cell; else what is wrong, for the 400 answer's details.
  */
@@ -277,7 +277,7 @@ export function validateOverrideKey(
   return [{ dimension: 'cell', value: DIMENSIONS.map((d) => key[d]).join(' / ') }];
 }
 
-/** The public detail's `priceMatrix` (API.md): the five axes and cells with their effective price. */
+/** The public detail's `priceMatrix` (docs/api.md, Public): the five axes and cells with their effective price. */
 export function toPublicPriceMatrix(matrix: FamilyMatrix): {
   sizes: string[];
   colors: string[];

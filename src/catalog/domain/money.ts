@@ -1,5 +1,5 @@
 /**
- * Money as exact decimal strings (DOMAIN.md Identifiers: NUMERIC in PostgreSQL, decimal strings in
+ * Money as exact decimal strings (docs/domain.md, Identifiers and money: NUMERIC in PostgreSQL, decimal strings in
  * JSON, never a float). Comparison works on scaled BigInts, so `'39.9'` and `'39.10'` compare by
  * value, not as text and not through binary floating point.
  */

@@ -1,5 +1,5 @@
 /**
- * Names of links, goods and families (specification §2 Good, OriginGood, ProductFamily; DOMAIN.md
+ * Names of links, goods and families (docs/domain.md,
  * Names and Families). Pure string functions: no I/O, no clock.
  */
 import { cleanCategoryName, foldWhitespace } from '../../sync/category-names';
@@ -141,7 +141,7 @@ function descriptionFromCategory(categoryName: string | null | undefined): strin
 }
 
 /**
- * A good's name in its stored form `<product name> <SKU>` (DOMAIN.md, good names table):
+ * A good's name in its stored form `<product name> <SKU>` (docs/domain.md, Good names):
  * - ASCII-only parentheticals are stripped, Chinese ones kept as written;
  * - the SKU token (the last top-level token when it is a style code, else the first, else the last
  *   top-level style code in between) is upper-cased and moved to the end;
@@ -173,7 +173,7 @@ export function normaliseGoodName(input: string, opts: { categoryName?: string |
 }
 
 /**
- * The name of a good created from a link (DOMAIN.md, Goods and delisting): from the parsed columns
+ * The name of a good created from a link (docs/domain.md, Goods and delisting): from the parsed columns
  * when the link is organised, else from the raw link name (it is not parsed here: an unorganised
  * link has no parsed columns), then normalised with the link's supplier category name.
  */

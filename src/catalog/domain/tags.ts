@@ -1,6 +1,6 @@
 /**
- * Dimension tags of links (specification §2 "Tag vocabulary per dimension", rules 1–6, and §3 link
- * tag transitions; DOMAIN.md Names and Price matrix). Pure: derivation reads only the parsed name and
+ * Dimension tags of links (docs/domain.md, Tags and dimensions, rules 1–6, and its manual
+ * takeover; Link names and Price matrix). Pure: derivation reads only the parsed name and
  * the synced detail it is given.
  */
 import type { LinkDetail } from '../links/events';
@@ -9,7 +9,7 @@ import type { ParsedLinkName } from './names';
 export const DIMENSIONS = ['size', 'color', 'printCount', 'craft', 'logistics'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
-/** The closed vocabularies, in display order (specification §2). */
+/** The closed vocabularies, in display order (docs/domain.md, Tags and dimensions). */
 export const DISPLAY_ORDER = {
   printCount: ['单面印花', '双面印花'],
   craft: ['烫画', '直喷', '不打印', '热转印'],
@@ -104,7 +104,7 @@ export interface FilledDimensionTag {
 }
 
 /**
- * updateTags (specification §3): the administrator's tags are kept exactly; each dimension group
+ * updateTags (docs/domain.md, Tags and dimensions: manual takeover): the administrator's tags are kept exactly; each dimension group
  * they leave empty is filled from the link's derivation. `filled` lists what was added, dimension
  * by dimension in DIMENSIONS order, so the answer's `filledDimensionTags` is stable.
  */

@@ -1,4 +1,4 @@
-/** Family management (API.md): CRUD, lock, members, custom members, price overrides, history. */
+/** Family management (docs/api.md): CRUD, lock, members, custom members, price overrides, history. */
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../main';
@@ -269,7 +269,7 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
   });
 
   r.delete('/product-families/:id/price-overrides', guard, async (req, res) => {
-    // API.md: the same body as PUT, price optional (and ignored): a client can send back the cell it shows.
+    // docs/api.md: the same body as PUT, price optional (and ignored): a client can send back the cell it shows.
     const { price: _ignored, ...key } = parseWith(overrideKey.extend({ price: money.optional() }), req.body, 'body');
     const id = await command(req, res, 'RemovePriceOverride', (st) => decideRemoveOverride(st, key));
     res.json(await readFamily(s, id));

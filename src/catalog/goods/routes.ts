@@ -1,4 +1,4 @@
-/** Goods (API.md): create, batch create, detail, update, delete, merged origins, admin list and tree. */
+/** Goods (docs/api.md): create, batch create, detail, update, delete, merged origins, admin list and tree. */
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../main';

@@ -1,4 +1,4 @@
-/** Administrators' view of supplier links (API.md "Origin good"), and their tags. */
+/** Administrators' view of supplier links (docs/api.md, Shapes: OriginGood), and their tags. */
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../main';

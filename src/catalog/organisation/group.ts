@@ -1,5 +1,5 @@
 /**
- * Auto-grouping and consolidation decisions, pure (specification §3):
+ * Auto-grouping and consolidation decisions, pure (docs/domain.md, Families):
  * - a link without family joins an unlocked autoManaged family of its familyNameKey (the lowest id
  *   among those with goods, else the lowest id), or a new family when there is none; when only
  *   locked or manual families of that product exist it stays out and is reported;

@@ -1,5 +1,5 @@
 /**
- * Organisation (specification §3, in its order): backfill the parsed columns, derive tags (never
+ * Organisation (docs/domain.md, Organisation; in that order): backfill the parsed columns, derive tags (never
  * over manual ones), auto-group links into families, consolidate pure fragment families; the catalog
  * projection then recomputes every family it touched. It answers a report when it has finished.
  * Running it twice changes nothing the second time. One run at a time across processes.

@@ -1,7 +1,7 @@
 /**
  * Position commands: load → decide → append (runCommand). The goods are not checked against the goods
  * read model: a position may name a good that is deleted later anyway, and the home page shows only
- * placed goods that are public (DOMAIN.md Public catalog).
+ * placed goods that are public (docs/domain.md, Public catalog).
  */
 import { runCommand, type Actor, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';

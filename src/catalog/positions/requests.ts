@@ -1,4 +1,4 @@
-/** Request shapes of /positions (API.md: `POST {name, sortOrder?, goodIds}`; PATCH the same, partial). */
+/** Request shapes of /positions (docs/api.md: `POST {name, sortOrder?, goodIds}`; PATCH the same, partial). */
 import { z } from 'zod';
 import { pageQuery } from '../../platform/http/pagination';
 import { idSchema } from '../../platform/ids';

@@ -1,4 +1,4 @@
-/** Administrator CRUD of positions: /positions (API.md). */
+/** Administrator CRUD of positions: /positions (docs/api.md). */
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';

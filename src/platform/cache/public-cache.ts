@@ -1,6 +1,6 @@
 /**
- * The in-process cache in front of the public read endpoints (spec section 4, ARCHITECTURE.md
- * "Public read cache").
+ * The in-process cache in front of the public read endpoints (docs/api.md, Public read caching;
+ * README, "How it works").
  *
  * Invalidation is by domain version rather than by key: a write path knows which kinds of data it
  * touched (meta, goods, matrix) but not which of the many cached responses show them, so it bumps

@@ -1,6 +1,6 @@
 /**
- * Administrator list paging (API.md "Admin lists"): `page` is 1-based (default 1), `pageSize` defaults
- * to 50 and may not exceed 1000 (spec §8); anything else is a 400, never a silent clamp, so a client
+ * Administrator list paging (docs/api.md, Paging): `page` is 1-based (default 1), `pageSize` defaults
+ * to 50 and may not exceed 1000 (docs/api.md, Limits); anything else is a 400, never a silent clamp, so a client
  * that asks for 1001 rows learns it will not get them. Answers are `{items, total, page, pageSize}`.
  */
 import { z } from 'zod';

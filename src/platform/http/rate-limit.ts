@@ -1,5 +1,5 @@
 /**
- * Throttles (spec section 8: login 5/min, registration 5/min, upload 10/min). Keyed by `req.ip`, which
+ * Throttles (docs/security.md, Throttles: login 5/min, registration 5/min, upload 10/min). Keyed by `req.ip`, which
  * honours X-Forwarded-For only as far as TRUST_PROXY allows (off by default), so a client cannot dodge
  * a limit by inventing forwarding headers. Standard `RateLimit`/`RateLimit-Policy` headers (IETF
  * draft 8) plus `Retry-After` on a 429; the body is our error shape.

@@ -1,7 +1,7 @@
 /**
  * The security envelope that runs before routing: helmet's headers, CORS, cookie parsing.
  *
- * Helmet's defaults with the specification's two exceptions: no `upgrade-insecure-requests` in the CSP
+ * Helmet's defaults with two exceptions (docs/security.md, Headers and CORS): no `upgrade-insecure-requests` in the CSP
  * (the development docs must load over plain HTTP) and `Cross-Origin-Resource-Policy: cross-origin`
  * (uploaded images are embedded by storefronts on other origins). `X-Powered-By` is off (createApp).
  */

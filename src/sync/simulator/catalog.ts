@@ -428,7 +428,7 @@ function linkName(draft: Draft, offer: Offer): string {
 
 /**
  * A deterministic catalog: the same options always give the same countries, categories, links and
- * details. Links 100001–100005 are DOMAIN.md's link-name examples (when `links` ≥ 5); the rest are
+ * details. Links 100001–100005 are docs/domain.md's link-name examples (when `links` ≥ 5); the rest are
  * product families of one to six offers each (same country, product name and style code; different
  * logistics or print), interleaved in id order as a supplier that adds offers over time lists them.
  */
@@ -505,7 +505,7 @@ export function generateCatalog(opts: CatalogOptions): SimulatorCatalog {
     doubleSpace: false,
   });
 
-  // DOMAIN.md's link-name examples, verbatim, as links 100001–100005 (100001 is also UPSTREAM.md's example).
+  // docs/domain.md's link-name examples, verbatim, as links 100001–100005 (100001 is also docs/supplier.md's example).
   const tee = addDraft('美国', '纯棉短袖T恤', 'G5000', style(301), 2690);
   const hoodie = addDraft('英国', '连帽卫衣', 'G18500', style(308), 6990);
   const bag = addDraft('美国', '帆布袋', 'TB01', style(312), 1990);

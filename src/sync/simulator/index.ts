@@ -1,5 +1,5 @@
 /**
- * The supplier simulator: a generated catalog served with the contract of shared/UPSTREAM.md, for
+ * The supplier simulator: a generated catalog served with the contract of docs/supplier.md, for
  * the demo, the tests and benchmarks. `startSimulator` is what the CLI runs.
  */
 import { generateCatalog } from './catalog';

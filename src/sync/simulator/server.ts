@@ -1,5 +1,5 @@
 /**
- * The simulated supplier over HTTP, speaking exactly shared/UPSTREAM.md, with the faults real
+ * The simulated supplier over HTTP, speaking exactly docs/supplier.md, with the faults real
  * suppliers have (latency, 429, 5xx, truncated JSON, malformed items, listings that change while
  * paged). Faults live in a plain mutable object, so a test or the CLI can change them while it runs.
  */

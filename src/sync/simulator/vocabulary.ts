@@ -61,7 +61,7 @@ export const MIDDLE_CATEGORIES: readonly CategoryDef[] = [
 
 /**
  * Style-level names are as dirty as the real supplier's: model qualifiers and descriptive brackets in
- * both widths, mixed pairs, a name that is only a bracket. Every row of DOMAIN.md's category table
+ * both widths, mixed pairs, a name that is only a bracket. Every row of docs/domain.md's category table
  * is here verbatim (301, 302, 303, 304, 307).
  */
 export const STYLE_CATEGORIES: readonly StyleDef[] = [

@@ -1,5 +1,5 @@
 /**
- * HTTP client of the supplier contract (shared/UPSTREAM.md). Suppliers are slow and flaky, so every
+ * HTTP client of the supplier contract (docs/supplier.md). Suppliers are slow and flaky, so every
  * request has its own timeout and is retried with exponential backoff and jitter on timeouts, network
  * errors, 429 and 5xx, honouring `Retry-After`. Responses are validated: a bad item in a listing is
  * reported and skipped, a bad page or detail fails with `UPSTREAM.MALFORMED`.

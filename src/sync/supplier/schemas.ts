@@ -1,5 +1,5 @@
 /**
- * The supplier's wire format (shared/UPSTREAM.md) as zod schemas. Unknown fields are stripped, not
+ * The supplier's wire format (docs/supplier.md) as zod schemas. Unknown fields are stripped, not
  * rejected, so a supplier that adds a field does not stop the mirror; a missing or mistyped field
  * that the contract promises is a validation failure.
  */

@@ -146,7 +146,7 @@ describe('security envelope', () => {
       expect(page.headers.get('content-security-policy')).not.toMatch(/upgrade-insecure-requests/);
       const spec = await dev.call('GET', '/docs/openapi.json');
       expect(spec.body.openapi).toBe('3.1.0');
-      // generated from the zod schemas: the password rule of API.md shows up
+      // generated from the zod schemas: the password rule of docs/security.md shows up
       expect(spec.body.paths['/auth/register'].post.requestBody.content['application/json'].schema.properties.password.minLength).toBe(12);
       expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/auth/login', '/auth/refresh', '/auth/me', '/auth/logout', '/upload']));
     });

@@ -1,5 +1,5 @@
 /**
- * Throttles (spec section 8): login 5/min, registration 5/min, upload 10/min, per client address;
+ * Throttles (docs/security.md, Throttles): login 5/min, registration 5/min, upload 10/min, per client address;
  * a 429 in our error shape with Retry-After and the standard RateLimit headers.
  */
 import { ADMIN, login, registerAdmin, startAuthHarness, type AuthHarness, type TestApp } from '../../support/auth-http';

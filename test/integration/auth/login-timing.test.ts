@@ -1,5 +1,5 @@
 /**
- * Login must not tell whether an account exists (spec 5.7). Wall-clock assertions would be flaky, so
+ * Login must not tell whether an account exists (docs/security.md, Login). Wall-clock assertions would be flaky, so
  * this checks the cause instead: an unknown user costs the same argon2 verification, against a hash
  * with the same parameters, as a wrong password does.
  */

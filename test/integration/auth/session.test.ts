@@ -1,6 +1,6 @@
 /**
  * Sessions over real HTTP: login cookies, /auth/me, refresh rotation with its grace rule, reuse
- * revocation, logout, and every way an access token must fail (spec sections 5 and 7).
+ * revocation, logout, and every way an access token must fail (docs/security.md; docs/api.md, Errors).
  */
 import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';

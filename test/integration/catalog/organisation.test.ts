@@ -37,7 +37,7 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect(report.created).toBeGreaterThan(0);
     expect(report.derived).toBe(report.parsed);
 
-    // DOMAIN.md's example link: parsed columns and derived tags.
+    // docs/domain.md's example link: parsed columns and derived tags.
     const example = (await svc.request('GET', '/origin-goods/100001')).body;
     const row = (await svc.db.pool.query(`SELECT parsed_country, parsed_logistics, parsed_product_name, parsed_sku, tags FROM origin_goods WHERE id = 100001`)).rows[0];
     expect(row).toMatchObject({ parsed_country: '美国', parsed_logistics: '包邮', parsed_product_name: '纯棉短袖T恤', parsed_sku: 'G5000' });

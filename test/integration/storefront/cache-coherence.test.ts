@@ -1,5 +1,5 @@
 /**
- * The public cache's promises at the HTTP level (spec section 4, caching rules 2–4, 7):
+ * The public cache's promises at the HTTP level (docs/api.md, Public read caching, rules 2–4, 7):
  * - a write answered by an API process is visible on the very next public request to that process
  *   and to a second API process on the same database, even one that hears no notification at all;
  * - a value loaded while a domain is bumped is answered to whoever asked before the write, and not

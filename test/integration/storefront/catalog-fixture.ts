@@ -2,7 +2,7 @@
  * A populated catalog the way an operator makes one (test/integration/catalog/organisation.test.ts):
  * supplier simulator → sync categories, links, details → organise → goods for the organised links.
  * The links of one family get no goods, so that family is not public; and the storefront's reference
- * answers are computed here straight from the read models with the DOMAIN.md rules written as SQL,
+ * answers are computed here straight from the read models with the docs/domain.md rules written as SQL,
  * independently of src/storefront.
  */
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
@@ -67,7 +67,7 @@ export async function publicGet(svc: Pick<TestService, 'request'>, path: string,
 export const SORTS = ['DEFAULT', 'PRICE_ASC', 'PRICE_DESC', 'NEWEST'] as const;
 
 /**
- * The public families in the order DOMAIN.md gives, written as one plain SQL ORDER BY; each with the
+ * The public families in the order docs/domain.md gives, written as one plain SQL ORDER BY; each with the
  * representative chosen here by goodPriority desc, createdAt desc, id asc (not read from the
  * family row).
  */

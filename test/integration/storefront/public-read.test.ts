@@ -1,7 +1,7 @@
 /**
  * The public storefront over real HTTP on a catalog made the operator's way (simulator → sync →
  * organise → goods). Each answer is checked against a reference computed in the test from the read
- * models with the DOMAIN.md rules written as plain SQL (./catalog-fixture.ts), not with src/storefront.
+ * models with the docs/domain.md rules written as plain SQL (./catalog-fixture.ts), not with src/storefront.
  * The tests run in order on one catalog and change it as an administrator would; every public read
  * right after an administrator's write must already show it.
  */
@@ -98,7 +98,7 @@ describe('public storefront reads over HTTP', () => {
     expect(JSON.stringify((await wholeList(svc, 'keyword=T1000')).items)).not.toContain(custom.id);
   });
 
-  it('orders by each sort mode exactly as DOMAIN.md says', async () => {
+  it('orders by each sort mode exactly as docs/domain.md says', async () => {
     for (const sort of SORTS) {
       const ref = await reference(sort);
       const { items } = await wholeList(svc, `sort=${sort}`);

@@ -1,5 +1,5 @@
 /**
- * The signing secret at start-up (spec 5.8): a short JWT_SECRET, or none with an external database,
+ * The signing secret at start-up (docs/security.md, Tokens): a short JWT_SECRET, or none with an external database,
  * stops the service before it opens anything.
  */
 import { ConfigError, loadConfig } from '../../../src/config';

@@ -9,7 +9,7 @@ describe('public goods list query', () => {
     expect(parse({})).toEqual({ page: 1, pageSize: 20, sort: 'DEFAULT' });
   });
 
-  it('takes the filters of API.md', () => {
+  it('takes the filters of docs/api.md', () => {
     expect(parse({ page: '2', pageSize: '100', sort: 'PRICE_DESC', countryId: '1', categoryId: '301', tagIds: '7, 3,7', keyword: '  短袖   T恤 ' })).toEqual({
       page: 2,
       pageSize: 100,

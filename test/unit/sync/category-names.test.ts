@@ -1,6 +1,6 @@
 import { cleanCategoryName, normaliseIcon } from '../../../src/sync/category-names';
 
-describe('category name cleaning (DOMAIN.md, Names)', () => {
+describe('category name cleaning (docs/domain.md, Category names)', () => {
   it.each([
     ['短袖T恤(G5000)', '短袖T恤'],
     ['卫衣（加绒款）', '卫衣'],

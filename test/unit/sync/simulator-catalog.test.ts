@@ -2,9 +2,9 @@ import { AppError } from '../../../src/platform/errors';
 import { generateCatalog } from '../../../src/sync/simulator';
 import { categorySchema, countrySchema, detailSchema, linkSchema, type Link } from '../../../src/sync/supplier/schemas';
 
-/** DOMAIN.md, section Names: the supplier category names of its table. */
+/** docs/domain.md, section Category names: the supplier category names of its table. */
 const DOMAIN_CATEGORY_NAMES = ['短袖T恤(G5000)', '卫衣（加绒款）', 'G5000 短袖T恤 (美版)', 'T恤（男款) 修身', '(美版)'];
-/** DOMAIN.md, section Names: the link names of its grammar table. */
+/** docs/domain.md, section Link names: the link names of its grammar table. */
 const DOMAIN_LINK_NAMES = [
   '美国（包邮）纯棉短袖T恤 G5000 直喷双面',
   '美国(不包邮）纯棉短袖T恤 G5000 烫画',
@@ -15,7 +15,7 @@ const DOMAIN_LINK_NAMES = [
 const SKU = /^[A-Za-z]{0,4}\d{2,}[A-Za-z0-9-]*$/;
 
 /**
- * DOMAIN.md's link grammar, written independently of the generator so the test checks the names
+ * docs/domain.md's link grammar, written independently of the generator so the test checks the names
  * against the rule, not against the generator's own idea of it.
  */
 function parseLinkName(name: string) {
@@ -69,7 +69,7 @@ describe('simulator catalog generation', () => {
     expect(() => generateCatalog({ links: 1.5, seed: 1 })).toThrow(RangeError);
   });
 
-  it('contains every row of DOMAIN.md verbatim, and UPSTREAM.md example link as 100001', () => {
+  it('contains every row of docs/domain.md verbatim, and the example link of docs/supplier.md as 100001', () => {
     const names = categories.map((c) => c.name);
     for (const name of DOMAIN_CATEGORY_NAMES) expect(names).toContain(name);
     expect(links.slice(0, 5).map((l) => l.name)).toEqual(DOMAIN_LINK_NAMES);

@@ -32,7 +32,7 @@ describe('joinUrl', () => {
       });
     }
   }
-  it('spec example: /v2-api/ + /auth/refresh', () => {
+  it('the docs/api.md example: /v2-api/ + /auth/refresh', () => {
     expect(joinUrl('/v2-api/', '/auth/refresh')).toBe('/v2-api/auth/refresh');
   });
   it('keeps slashes inside the path beyond the seam', () => {

@@ -7,7 +7,7 @@ export const API_BASE: string = apiBase(import.meta.env.VITE_API_BASE ?? '');
 let onLoggedOut: () => void = () => undefined;
 export const setOnLoggedOut = (f: () => void) => (onLoggedOut = f);
 
-/** The admin client: cookies only; a 401 refreshes once and retries (spec 5.10). */
+/** The admin client: cookies only; a 401 refreshes once and retries (README, Web clients). */
 export const api = createHttp(API_BASE, { refresh: true, onUnauthenticated: () => onLoggedOut() });
 
 export interface Page<T> {

@@ -74,7 +74,7 @@ describe('link ids are ordered as 64-bit integers', () => {
   });
 });
 
-describe('the family price matrix (DOMAIN.md Price matrix)', () => {
+describe('the family price matrix (docs/domain.md, Price matrix)', () => {
   it('given one organised link with a detail, then each size × colour is a cell priced from its variant, else from the list price', () => {
     const m = matrix([
       link('100001', {
@@ -348,7 +348,7 @@ describe('the family price matrix (DOMAIN.md Price matrix)', () => {
   });
 });
 
-describe('override keys checked for a 400 (API.md Overrides)', () => {
+describe('override keys checked for a 400 (docs/domain.md, Price matrix)', () => {
   const m = matrix([
     link('1', { tags: { ...TEE, size: ['M'], logistics: ['包邮'] } }),
     link('2', { tags: { ...TEE, size: ['L'], logistics: ['不包邮'] } }),
@@ -377,7 +377,7 @@ describe('override keys checked for a 400 (API.md Overrides)', () => {
   });
 });
 
-describe('the public priceMatrix (API.md)', () => {
+describe('the public priceMatrix (docs/api.md)', () => {
   it('given a matrix, then the public shape has the five axes and cells with the effective price only', () => {
     const m = matrix([link('1')], { overrides: [override(key('M', '黑色', '单面印花', '直喷', '包邮'), '30')] });
     expect(toPublicPriceMatrix(m)).toEqual({
@@ -391,7 +391,7 @@ describe('the public priceMatrix (API.md)', () => {
   });
 });
 
-describe('unions of the family (DOMAIN.md Public catalog)', () => {
+describe('unions of the family (docs/domain.md, Unions and media)', () => {
   const chart = (size: string, chest: string) => ({ size, chest });
   const spec = (name: string, weightGrams: number) => ({ name, weightGrams, lengthCm: 30, widthCm: 25, heightCm: 2 });
   const links = [
@@ -447,7 +447,7 @@ describe('unions of the family (DOMAIN.md Public catalog)', () => {
   });
 });
 
-describe('media by colour (API.md mediaByColor)', () => {
+describe('media by colour (docs/domain.md, Unions and media)', () => {
   const media = (color: string, url: string, sort: number) => ({ color, url, sort });
   const expectedId = (url: string) =>
     ((1n << 62n) + BigInt(`0x${createHash('sha256').update(url).digest('hex').slice(0, 15)}`)).toString();

@@ -1,6 +1,6 @@
 import { compareMoney, isMoney, minMoney, normaliseMoney } from '../../../../src/catalog/domain/money';
 
-describe('money is an exact decimal string (DOMAIN.md Identifiers)', () => {
+describe('money is an exact decimal string (docs/domain.md, Identifiers and money)', () => {
   it.each([
     ['39.9', '39.90'],
     ['39', '39.00'],

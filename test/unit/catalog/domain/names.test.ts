@@ -9,9 +9,9 @@ import {
   type ParsedLinkName,
 } from '../../../../src/catalog/domain/names';
 
-describe('style codes (DOMAIN.md Names: 0–4 ASCII letters, 2+ digits, optional letters, digits or -)', () => {
+describe('style codes (docs/domain.md, Style codes: 0–4 ASCII letters, 2+ digits, optional letters, digits or -)', () => {
   it.each([
-    // DOMAIN.md's examples
+    // docs/domain.md's examples
     ['G5000', true],
     ['18500', true],
     ['TB01', true],
@@ -55,14 +55,14 @@ describe('link names: <country>（<logistics>）<productName> <SKU> [descriptors
     descriptors,
   });
 
-  // DOMAIN.md's link table, verbatim (the derived-tags column is tested in tags.test.ts).
+  // docs/domain.md's link table, verbatim (the derived-tags column is tested in tags.test.ts).
   it.each([
     ['美国（包邮）纯棉短袖T恤 G5000 直喷双面', parsed('美国', '包邮', '纯棉短袖T恤', 'G5000', ['直喷双面'])],
     ['美国(不包邮）纯棉短袖T恤 G5000 烫画', parsed('美国', '不包邮', '纯棉短袖T恤', 'G5000', ['烫画'])],
     ['英国（包邮）连帽卫衣 G18500 光板', parsed('英国', '包邮', '连帽卫衣', 'G18500', ['光板'])],
     ['美国（海运）帆布袋 TB01 热转印单面', parsed('美国', '海运', '帆布袋', 'TB01', ['热转印单面'])],
     ['纯棉短袖T恤 G5000', null],
-  ])('DOMAIN.md row: given the link name %s, when organisation parses it, then the parsed columns are %j', (name, expected) => {
+  ])('docs/domain.md row: given the link name %s, when organisation parses it, then the parsed columns are %j', (name, expected) => {
     expect(parseLinkName(name)).toEqual(expected);
   });
 
@@ -102,14 +102,14 @@ describe('link names: <country>（<logistics>）<productName> <SKU> [descriptors
 });
 
 describe('good names: stored as <product name> <SKU>', () => {
-  // DOMAIN.md's good-name table, verbatim.
+  // docs/domain.md's good-name table, verbatim.
   it.each([
     ['纯棉短袖T恤 (Gildan 5000) G5000', null, '纯棉短袖T恤 G5000'],
     ['纯棉短袖T恤（加厚款） G5000', null, '纯棉短袖T恤（加厚款） G5000'],
     ['G5000 纯棉短袖T恤', null, '纯棉短袖T恤 G5000'],
     ['G5000', '短袖T恤', '短袖T恤 G5000'],
     ['  纯棉   短袖T恤  G5000 ', null, '纯棉 短袖T恤 G5000'],
-  ])('DOMAIN.md row: given the name %j (category %j), when normalised, then it is stored as %j', (input, categoryName, stored) => {
+  ])('docs/domain.md row: given the name %j (category %j), when normalised, then it is stored as %j', (input, categoryName, stored) => {
     expect(normaliseGoodName(input, { categoryName })).toBe(stored);
   });
 
@@ -166,7 +166,7 @@ describe('good names: stored as <product name> <SKU>', () => {
   });
 });
 
-describe('the name of a good created from a link (DOMAIN.md Goods and delisting)', () => {
+describe('the name of a good created from a link (docs/domain.md, Goods and delisting)', () => {
   it.each([
     {
       given: 'an organised link',
@@ -184,7 +184,7 @@ describe('the name of a good created from a link (DOMAIN.md Goods and delisting)
       name: '纯棉短袖T恤（加厚款） G5000',
     },
     {
-      given: 'an unorganised link (the unparseable DOMAIN.md row)',
+      given: 'an unorganised link (the unparseable docs/domain.md row)',
       link: { name: '纯棉短袖T恤 G5000', parsed: null, categoryName: '短袖T恤(G5000)' },
       name: '纯棉短袖T恤 G5000',
     },

@@ -20,7 +20,7 @@ const parsedName = (name: string) => {
   return p;
 };
 
-describe('the dimensions and their display order (specification §2)', () => {
+describe('the dimensions and their display order (docs/domain.md, Tags and dimensions)', () => {
   it('given the matrix, then it has exactly five dimensions', () => {
     expect(DIMENSIONS).toEqual(['size', 'color', 'printCount', 'craft', 'logistics']);
   });
@@ -35,14 +35,14 @@ describe('the dimensions and their display order (specification §2)', () => {
 });
 
 describe('tags derived from a link name by organisation', () => {
-  // DOMAIN.md's link table: the name and its "derived tags" column, verbatim. Notes in brackets
+  // docs/domain.md's link table: the name and its "derived tags" column, verbatim. Notes in brackets
   // ("(default fill)", "(no printCount)") explain the row; the tags are the words before them.
   it.each([
     ['美国（包邮）纯棉短袖T恤 G5000 直喷双面', '直喷, 双面印花, 包邮'],
     ['美国(不包邮）纯棉短袖T恤 G5000 烫画', '烫画, 单面印花 (default fill), 不包邮'],
     ['英国（包邮）连帽卫衣 G18500 光板', '不打印, 包邮 (no printCount)'],
     ['美国（海运）帆布袋 TB01 热转印单面', '热转印, 单面印花, 海运'],
-  ])('DOMAIN.md row: given the link %s, when organisation derives its tags, then they are %s', (name, column) => {
+  ])('docs/domain.md row: given the link %s, when organisation derives its tags, then they are %s', (name, column) => {
     const expected = column
       .replace(/\s*\([^)]*\)/g, '')
       .split(',')
@@ -52,7 +52,7 @@ describe('tags derived from a link name by organisation', () => {
     expect(missing).toEqual([]);
   });
 
-  it('DOMAIN.md row: given the unparseable link 纯棉短袖T恤 G5000, then there is nothing to derive from (reported, never grouped)', () => {
+  it('docs/domain.md row: given the unparseable link 纯棉短袖T恤 G5000, then there is nothing to derive from (reported, never grouped)', () => {
     expect(parseLinkName('纯棉短袖T恤 G5000')).toBeNull();
   });
 

@@ -295,7 +295,7 @@ const lastErrorText = (e: unknown) => (e == null ? '' : typeof e === 'string' ? 
 interface PendingRebuild { from: string | null; accepted: boolean }
 
 /**
- * How a rebuild asked for here stands (API.md "Projections"): finished when the projection runs again
+ * How a rebuild asked for here stands (docs/api.md, Shapes: Projections): finished when the projection runs again
  * with a newer lastRebuildAt; failed when it stopped or failed instead (or carries an error);
  * otherwise still going. Nothing is judged before the server has accepted the request.
  */
