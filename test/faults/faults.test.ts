@@ -40,7 +40,8 @@ async function snapshot(pool: pg.Pool): Promise<Record<string, string>> {
 /** Every projection has applied every committed event and runs. */
 async function caughtUp(pool: pg.Pool): Promise<boolean> {
   const r = await pool.query<{ behind: boolean }>(
-    `SELECT EXISTS (
+    // No checkpoint row at all means no worker ever ran a projection: not caught up.
+    `SELECT NOT EXISTS (SELECT 1 FROM projection_checkpoints WHERE name = 'catalog') OR EXISTS (
        SELECT 1 FROM projection_checkpoints c
         WHERE c.state <> 'running' OR c.last_error IS NOT NULL
            OR EXISTS (SELECT 1 FROM es_events e WHERE (e.tx_id, e.seq) > (c.commit_pos::bigint, c.prepare_pos::bigint))) AS behind`,
@@ -68,9 +69,12 @@ async function syncAll(svc: TestService, kinds: ('categories' | 'origin_goods' |
   }
 }
 
+// With DATABASE_URL set the service refuses to start without a secret of its own.
+const WORKER_SECRET = 'faults-test-secret-of-at-least-32-characters';
+
 function worker(databaseUrl: string, upstream: string, env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [BIN, 'serve', '--role', 'worker'], {
-    env: { PATH: process.env.PATH!, DATABASE_URL: databaseUrl, UPSTREAM_URL: upstream, LOG_LEVEL: 'warn', PROJECTION_POLL_MS: '50', ...env },
+    env: { PATH: process.env.PATH!, DATABASE_URL: databaseUrl, UPSTREAM_URL: upstream, JWT_SECRET: WORKER_SECRET, LOG_LEVEL: 'warn', PROJECTION_POLL_MS: '50', ...env },
     stdio: 'ignore',
   });
 }
