@@ -11,6 +11,9 @@ import { startSimulator, type RunningSimulator } from '../../../src/sync/simulat
 import { eventually } from '../../support/eventually';
 import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
 
+// Two catalogues synchronised and organised, one of them a stream per append: minutes on a busy machine.
+jest.setTimeout(240_000);
+
 async function syncAll(svc: TestService): Promise<void> {
   for (const kind of ['categories', 'origin_goods', 'details'] as const) {
     const run = await svc.services.sync.start(kind, { by: 'system:test' });
