@@ -1,6 +1,6 @@
 /**
- * Position commands: load → decide → append (runCommand). The goods are not checked against the goods
- * read model: a position may name a good that is deleted later anyway, and the home page shows only
+ * Position commands: load → decide → append (runCommand). The route has checked that the goods exist
+ * (src/catalog/references.ts); a good deleted later may still be named, and the home page shows only
  * placed goods that are public (docs/domain.md, Public catalog).
  */
 import { runCommand, type Actor, type StreamSpec } from '../../platform/commands';

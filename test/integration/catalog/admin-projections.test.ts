@@ -63,10 +63,10 @@ describe('admin catalog projections', () => {
     await api('PATCH', '/countries/sort', { ids: [mine.id, ...countries.map((c) => c.id)].reverse() });
     const deletedCountry = await api('POST', '/countries', { name: 'Gone', code: 'GN' });
     await api('DELETE', `/countries/${deletedCountry.id}`);
-    const top = await api('POST', '/categories', { name: 'Top', icon: 'top.png' });
+    const top = await api('POST', '/categories', { name: 'Top', icon: 'https://img.example.com/top.png' });
     const child = await api('POST', '/categories', { name: 'Child', parentId: top.id });
     const supplierCategory = ((await api('GET', '/categories?parentId=root')).items as { id: string }[])[0]!;
-    await api('PATCH', `/categories/${child.id}`, { parentId: supplierCategory.id, icon: 'own.png' });
+    await api('PATCH', `/categories/${child.id}`, { parentId: supplierCategory.id, icon: 'https://img.example.com/own.png' });
     const leaf = await api('POST', '/categories', { name: 'Leaf', parentId: top.id });
     await api('DELETE', `/categories/${leaf.id}`);
   });
