@@ -21,10 +21,12 @@ import { EventStoreErrors } from './event-store/port';
 /** How often a command without an expected revision is decided again after losing an append race. */
 export const COMMAND_ATTEMPTS = 25;
 
-/** `good-123` → `good 123`: what a client knows the resource as, not the stream it is stored in. */
+/** `good-123` → `good 123`, `tagGroup-7` → `tag group 7`: the resource a client knows, not the stream it is stored in. */
 export function resourceOf(streamId: string): string {
-  const m = /^(.*)-(\d+)$/.exec(streamId);
-  return m ? `${m[1]!.replace(/-/g, ' ')} ${m[2]}` : streamId.replace(/-/g, ' ');
+  return streamId
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/-/g, ' ')
+    .toLowerCase();
 }
 
 /** The 409 of a stale revision, naming the resource. */
