@@ -62,6 +62,16 @@ export async function answerWrite(
 }
 
 /**
+ * The fields of a live resource's folded state an answer shows over a read-model row a later write
+ * has already moved on (answerWrite's `own`); nothing for a resource that is not live.
+ */
+export function ownOf<S extends { status: string }>(state: S, keys: readonly string[]): Record<string, unknown> | undefined {
+  if (state.status !== 'active') return undefined;
+  const s = state as unknown as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((k) => k in s).map((k) => [k, s[k]]));
+}
+
+/**
  * Appends a full new order (countries, tags, one parent's categories) to its order stream. The
  * decision reads the live members, not the stream, so the stream is folded to nothing; it gives
  * the revision an If-Match is checked against.
