@@ -23,11 +23,14 @@ export const COMMAND_ATTEMPTS = 25;
 
 /** `good-123` → `good 123`, `tagGroup-7` → `tag group 7`: the resource a client knows, not the stream it is stored in. */
 export function resourceOf(streamId: string): string {
-  return streamId
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/-/g, ' ')
-    .toLowerCase();
+  const m = /^([A-Za-z]+)-(.*)$/.exec(streamId);
+  const kind = m ? (CLIENT_NAMES[m[1]!] ?? m[1]!) : streamId;
+  const words = kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return m ? `${words} ${m[2]!.replace(/-/g, ' ')}` : words.replace(/-/g, ' ');
 }
+
+/** Streams whose resource the API calls by another name (docs/api.md: links are origin goods). */
+const CLIENT_NAMES: Record<string, string> = { link: 'originGood' };
 
 /** The 409 of a stale revision, naming the resource. */
 export function staleRevision(streamId: string, expected: bigint | null, actual: bigint | string | null): AppError {
