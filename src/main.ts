@@ -267,6 +267,9 @@ function expressApp(s: Services, opts: { extraRoutes?: Router }) {
     trustProxy: s.config.trustProxy,
     apiPrefix: s.config.apiPrefix,
     before: securityMiddleware({ corsOrigins: s.config.corsOrigins }),
+    corsOrigins: s.config.corsOrigins,
+    // The upload route takes multipart (src/uploads/routes.ts), under every mount point.
+    rawBodyPaths: (path) => path.endsWith('/upload'),
     routes: api,
     rootRoutes: rootRoutes(s, api),
     observe: (method, route, status, seconds) => s.metrics.httpDuration.observe({ method, route, status: String(status) }, seconds),

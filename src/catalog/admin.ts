@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { authOf } from '../auth/guard';
 import type { Pool } from '../platform/db';
 import { runCommand, type Actor, type CommandDeps, type PendingEvent } from '../platform/commands';
+import { hasVisibleText, int32Field } from '../platform/http/fields';
 import { setRevisionTag } from '../platform/http/revision';
 
 /** `Services` satisfies it; tests may hand in less. */
@@ -26,11 +27,15 @@ export const nameKey = (name: string) => name.replace(/\s+/g, ' ').trim().toLowe
 /** White space folded: the form names are stored in. */
 export const cleanName = (name: string) => name.replace(/\s+/g, ' ').trim();
 
-/** A display name in a request: white space folded, then 1..max characters. */
-export const nameField = (max = 100) => z.string().transform(cleanName).pipe(z.string().min(1).max(max));
+/** A display name in a request: white space folded, then 1..max characters, something of it visible. */
+export const nameField = (max = 100) =>
+  z
+    .string()
+    .transform(cleanName)
+    .pipe(z.string().min(1).max(max).refine(hasVisibleText, { message: 'must contain a visible character' }));
 
-/** A display order value in a request. */
-export const sortOrderField = z.number().int().min(-2_147_483_648).max(2_147_483_647);
+/** A display order value in a request: a 32-bit integer. */
+export const sortOrderField = int32Field();
 
 /**
  * Answers a write with the resource as the next read will show it. The command has waited for its
@@ -43,14 +48,27 @@ export async function answerWrite(
   id: string,
   revision: bigint | null,
   read: () => Promise<{ revision: string } | null>,
+  /** this command's own fields, shown over a row a later write has already moved on */
+  own?: Record<string, unknown>,
 ): Promise<void> {
   const row = await read();
   if (row && BigInt(row.revision) >= (revision ?? -1n)) {
-    setRevisionTag(res, row.revision);
-    res.status(status).json(row);
+    const answer = BigInt(row.revision) === revision || !own ? row : { ...row, ...own, revision: revision!.toString() };
+    setRevisionTag(res, answer.revision);
+    res.status(status).json(answer);
     return;
   }
   res.status(202).json({ id, revision: revision?.toString() ?? null });
+}
+
+/**
+ * The fields of a live resource's folded state an answer shows over a read-model row a later write
+ * has already moved on (answerWrite's `own`); nothing for a resource that is not live.
+ */
+export function ownOf<S extends { status: string }>(state: S, keys: readonly string[]): Record<string, unknown> | undefined {
+  if (state.status !== 'active') return undefined;
+  const s = state as unknown as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((k) => k in s).map((k) => [k, s[k]]));
 }
 
 /**

@@ -3,15 +3,47 @@
  * pure `decide` for events, append them expecting the revision that was read, then wait (bounded)
  * for the projections reading that stream, so the caller's next read shows the change.
  *
- * A concurrent edit of the same stream makes the append fail with 409 `EVENT_STORE.WRONG_REVISION`:
- * never a lost update. A client that sends the revision it saw (`expectedRevision`) gets the same
- * 409 when the stream has moved since.
+ * Concurrency (docs/http-contract.md, Revisions): a client that sends the revision it saw
+ * (`expectedRevision`, from If-Match) gets 409 `EVENT_STORE.WRONG_REVISION` when the stream has moved
+ * since, whether it finds that out on reading or on appending. Without one, the command's decision
+ * does not depend on the exact revision (last writer wins): when another append lands between its
+ * read and its own append, the stream is read again and the command decided again, so no update is
+ * lost and no client sees a 409 it did not ask for. The result is the state as this command's own
+ * append left it, never a later writer's.
  */
 import { randomUUID } from 'node:crypto';
 import type { EventStore, LogPosition } from './event-store/port';
 import type { DecodedEvent, EventCatalogue } from './events/catalogue';
 import { eventMetadata } from './events/catalogue';
 import { AppError } from './errors';
+import { EventStoreErrors } from './event-store/port';
+
+/** How often a command without an expected revision is decided again after losing an append race. */
+export const COMMAND_ATTEMPTS = 25;
+
+/** `good-123` → `good 123`, `tagGroup-7` → `tag group 7`: the resource a client knows, not the stream it is stored in. */
+export function resourceOf(streamId: string): string {
+  const m = /^([A-Za-z]+)-(.*)$/.exec(streamId);
+  const kind = m ? (CLIENT_NAMES[m[1]!] ?? m[1]!) : streamId;
+  const words = kind.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return m ? `${words} ${m[2]!.replace(/-/g, ' ')}` : words.replace(/-/g, ' ');
+}
+
+/** Streams whose resource the API calls by another name (docs/api.md: links are origin goods). */
+const CLIENT_NAMES: Record<string, string> = { link: 'originGood' };
+
+/** The 409 of a stale revision, naming the resource. */
+export function staleRevision(streamId: string, expected: bigint | null, actual: bigint | string | null): AppError {
+  const resource = resourceOf(streamId);
+  const actualText = actual === null ? 'none' : actual.toString();
+  return AppError.conflict('EVENT_STORE.WRONG_REVISION', `${resource} is at revision ${actualText === 'no_stream' ? 'none' : actualText}, not ${expected ?? 'none'}`, {
+    resource,
+    expected: expected?.toString() ?? 'no_stream',
+    actual: actual === null ? 'no_stream' : actual.toString(),
+  });
+}
+
+const isWrongRevision = (e: unknown): e is AppError => e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION;
 
 export interface Actor {
   /** a user id, or `system:…` */
@@ -88,21 +120,42 @@ export async function runCommand<S>(
     noWait?: boolean;
   },
 ): Promise<CommandResult<S>> {
-  const loaded = await loadStream(deps, spec);
-  if (command.expectedRevision !== undefined && command.expectedRevision !== loaded.revision) {
-    throw AppError.conflict('EVENT_STORE.WRONG_REVISION', `${spec.streamId} is at revision ${loaded.revision ?? 'none'}, not ${command.expectedRevision ?? 'none'}`, {
-      streamId: spec.streamId,
-      expected: command.expectedRevision?.toString() ?? 'no_stream',
-      actual: loaded.revision?.toString() ?? 'no_stream',
-    });
+  const expected = command.expectedRevision;
+  for (let attempt = 1; ; attempt++) {
+    const loaded = await loadStream(deps, spec);
+    if (expected !== undefined && expected !== loaded.revision) throw staleRevision(spec.streamId, expected, loaded.revision);
+    const pending = command.decide(loaded.state, loaded);
+    if (pending.length === 0) return { state: loaded.state, revision: loaded.revision, position: null, events: [] };
+    const meta = eventMetadata(command.actor.by, command.name, command.actor.correlationId ?? randomUUID());
+    const events = pending.map((p) => deps.catalogue.encode(p.type, p.data, meta));
+    let result: Awaited<ReturnType<EventStore['appendToStream']>>;
+    try {
+      result = await deps.store.appendToStream(spec.streamId, events, {
+        expectedRevision: loaded.revision === null ? 'no_stream' : loaded.revision,
+      });
+    } catch (e) {
+      if (!isWrongRevision(e)) throw e;
+      if (expected !== undefined) throw staleRevision(spec.streamId, expected, (e.details as { actual?: string } | undefined)?.actual ?? null);
+      if (attempt >= COMMAND_ATTEMPTS) {
+        throw AppError.conflict('EVENT_STORE.BUSY', `${resourceOf(spec.streamId)} is changing too often to apply this change; try again`);
+      }
+      // Someone else appended in between: a short, growing, jittered pause spreads the next attempts.
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * attempt)));
+      continue;
+    }
+    return finish(deps, spec, command, loaded, pending, events, result);
   }
-  const pending = command.decide(loaded.state, loaded);
-  if (pending.length === 0) return { state: loaded.state, revision: loaded.revision, position: null, events: [] };
-  const meta = eventMetadata(command.actor.by, command.name, command.actor.correlationId ?? randomUUID());
-  const events = pending.map((p) => deps.catalogue.encode(p.type, p.data, meta));
-  const result = await deps.store.appendToStream(spec.streamId, events, {
-    expectedRevision: loaded.revision === null ? 'no_stream' : loaded.revision,
-  });
+}
+
+async function finish<S>(
+  deps: CommandDeps,
+  spec: StreamSpec<S>,
+  command: { noWait?: boolean },
+  loaded: Loaded<S>,
+  pending: PendingEvent[],
+  events: ReturnType<EventCatalogue['encode']>[],
+  result: Awaited<ReturnType<EventStore['appendToStream']>>,
+): Promise<CommandResult<S>> {
   let state = loaded.state;
   events.forEach((e, i) => {
     state = spec.evolve(state, {

@@ -19,6 +19,7 @@ import { ifNoneMatchMatches } from '../platform/cache/http';
 import type { PublicCache } from '../platform/cache/public-cache';
 import type { Logger } from '../platform/log';
 import { corsAnswerHeaders } from '../platform/http/security';
+import { findInvalidText } from '../platform/http/text';
 import type { FreshnessGate } from './freshness';
 import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, sliced, type PublicRead } from './routes';
 
@@ -94,8 +95,8 @@ export function publicFastPath(opts: FastPathOptions): (req: IncomingMessage, re
     if (!found) return false;
     // The query parsed as express parses it ("simple": node's querystring), so both paths see the same values.
     const query = parseQueryString(q < 0 ? '' : url.slice(q + 1));
-    // Text the express path refuses goes there for its 400.
-    if (Object.values(query).some((v) => (Array.isArray(v) ? v.some(unsafeText) : unsafeText(v ?? '')))) return false;
+    // Text the express path refuses (the same check: src/platform/http/text.ts) goes there for its 400.
+    if (findInvalidText(query, 'query') !== null) return false;
     let read: PublicRead;
     try {
       read = found.route.read(opts.deps, found.params, query);
@@ -134,5 +135,3 @@ export function publicFastPath(opts: FastPathOptions): (req: IncomingMessage, re
   };
 }
 
-/** NUL or a lone surrogate: no query or event may carry them (PostgreSQL text refuses them). */
-const unsafeText = (v: string) => /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v);

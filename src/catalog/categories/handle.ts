@@ -2,12 +2,15 @@
 import { loadStream, readModelsCurrent, runCommand, type Actor, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { saveOrder, type AdminDeps } from '../admin';
+import { saveOrder, type AdminDeps, ownOf } from '../admin';
 import { categoryOrderStreamId } from './admin-events';
 import { categoryNotFound, decideCategory, decideCategoryOrder, evolveCategory, initialCategory, type CategoryCommand, type CategoryState, type ParentFacts } from './decide';
 import { categoryStreamId } from './events';
 import { ancestorsOf, childOrder, liveChildCount } from './queries';
 import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
+
+/** What a write's answer shows from its own result (src/catalog/admin.ts, answerWrite). */
+const OWN = ['parentId', 'name', 'icon'];
 
 export const categoryStream = (id: string): StreamSpec<CategoryState> => ({ streamId: categoryStreamId(id), initial: initialCategory, evolve: evolveCategory });
 
@@ -51,7 +54,7 @@ export async function createCategory(deps: AdminDeps, body: CreateCategoryBody, 
     const parent = await parentFacts(deps, body.parentId);
     return run(deps, categoryId, actor, { type: 'CreateCategory', categoryId, fields: body, parent });
   });
-  return { id: categoryId, revision: result.revision };
+  return { id: categoryId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
 export async function updateCategory(deps: AdminDeps, categoryId: string, changes: UpdateCategoryBody, actor: Actor, expectedRevision?: bigint) {
@@ -59,7 +62,7 @@ export async function updateCategory(deps: AdminDeps, categoryId: string, change
     const parent = await parentFacts(deps, changes.parentId);
     return run(deps, categoryId, actor, { type: 'UpdateCategory', categoryId, changes, parent }, expectedRevision);
   });
-  return { id: categoryId, revision: result.revision };
+  return { id: categoryId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
 export async function deleteCategory(deps: AdminDeps, categoryId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {

@@ -2,15 +2,11 @@
 import { z } from 'zod';
 import { pageQuery } from '../../platform/http/pagination';
 import { idSchema } from '../../platform/ids';
-import { normaliseIcon } from '../../sync/category-names';
+import { iconField as imageOrNone } from '../../platform/http/fields';
 import { nameField, sortOrderField } from '../admin';
 
-/** An empty icon counts as none (docs/domain.md, Category names). */
-const iconField = z
-  .string()
-  .max(1000)
-  .nullable()
-  .transform((v) => normaliseIcon(v));
+/** The image rule; an empty icon counts as none (docs/domain.md, Category names). */
+const iconField = imageOrNone(1000);
 
 export const createCategoryBody = z
   .object({

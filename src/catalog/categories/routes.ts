@@ -30,14 +30,14 @@ export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   r.post('/categories', guard, async (req, res) => {
     const body = parseWith(createCategoryBody, req.body, 'body');
-    const { id, revision } = await createCategory(deps, body, actorOf(req, res));
-    await answerWrite(res, 201, id, revision, () => getCategory(deps.pool, id));
+    const { id, revision, own } = await createCategory(deps, body, actorOf(req, res));
+    await answerWrite(res, 201, id, revision, () => getCategory(deps.pool, id), own);
   });
   r.patch('/categories/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const body = parseWith(updateCategoryBody, req.body, 'body');
-    const { revision } = await updateCategory(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
-    await answerWrite(res, 200, id, revision, () => getCategory(deps.pool, id));
+    const { revision, own } = await updateCategory(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    await answerWrite(res, 200, id, revision, () => getCategory(deps.pool, id), own);
   });
   r.delete('/categories/:id', guard, async (req, res) => {
     await deleteCategory(deps, parseId(req.params.id), actorOf(req, res), expectedRevisionOf(req));

@@ -4,7 +4,12 @@ import { pageQuery } from '../../platform/http/pagination';
 import { idSchema } from '../../platform/ids';
 import { nameField, sortOrderField } from '../admin';
 
-const codeField = z.string().trim().min(1).max(16);
+/** Two letters (ISO 3166-1 alpha-2 style), stored upper-case (docs/domain.md, Countries). */
+const codeField = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, 'must be two letters, such as US')
+  .transform((v) => v.toUpperCase());
 
 export const createCountryBody = z.object({ name: nameField(), code: codeField, sortOrder: sortOrderField.default(0) }).strict();
 export type CreateCountryBody = z.infer<typeof createCountryBody>;

@@ -5,10 +5,12 @@ import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import { actorOf, answerWrite, type AdminDeps } from '../admin';
-import { countryNotFound } from './decide';
+import { countryNotFound, type CountryState } from './decide';
 import { createCountry, deleteCountry, sortCountries, updateCountry } from './handle';
 import { countryOrder, getCountry, listCountries } from './queries';
 import { createCountryBody, listCountriesQuery, sortCountriesBody, updateCountryBody } from './requests';
+
+const ownFields = (st: CountryState) => (st.status === 'none' ? undefined : { name: st.name, code: st.code });
 
 export function countryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   const r = Router();
@@ -30,14 +32,14 @@ export function countryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   r.post('/countries', guard, async (req, res) => {
     const body = parseWith(createCountryBody, req.body, 'body');
-    const { id, revision } = await createCountry(deps, body, actorOf(req, res));
-    await answerWrite(res, 201, id, revision, () => getCountry(deps.pool, id));
+    const { id, revision, state } = await createCountry(deps, body, actorOf(req, res));
+    await answerWrite(res, 201, id, revision, () => getCountry(deps.pool, id), ownFields(state));
   });
   r.patch('/countries/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const body = parseWith(updateCountryBody, req.body, 'body');
-    const { revision } = await updateCountry(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
-    await answerWrite(res, 200, id, revision, () => getCountry(deps.pool, id));
+    const { revision, state } = await updateCountry(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    await answerWrite(res, 200, id, revision, () => getCountry(deps.pool, id), ownFields(state));
   });
   r.delete('/countries/:id', guard, async (req, res) => {
     await deleteCountry(deps, parseId(req.params.id), actorOf(req, res), expectedRevisionOf(req));

@@ -5,6 +5,8 @@ import type { Services } from '../../main';
 import { runCommand, loadStream, type Actor } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { parseWith } from '../../platform/http/errors';
+import { priceField, visibleName } from '../../platform/http/fields';
+import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
 import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
@@ -18,13 +20,14 @@ import { decideAddCustomMember, decideCreate, decideDelete, decideRemoveCustomMe
 import { familyStream, type FamilyState } from './state';
 import type { Organiser } from '../organisation/organise';
 
-const money = z.string().regex(/^\d{1,10}(\.\d{1,4})?$/, 'a decimal string such as "39.90"');
+/** Prices an administrator sets: positive, at most two decimals (docs/domain.md, Identifiers and money). */
+const money = priceField();
 const values = z.array(z.string().min(1).max(50)).max(50);
 const dimensionValues = z.object({ size: values, color: values, printCount: values, craft: values, logistics: values }).strict();
 const overrideKey = z.object({ size: z.string(), color: z.string(), printCount: z.string(), craft: z.string(), logistics: z.string() }).strict();
 
-const createBody = z.object({ name: z.string().trim().min(1).max(200), familyNameKey: z.string().max(300).nullable().optional() }).strict();
-const patchBody = z.object({ name: z.string().trim().min(1).max(200).optional(), locked: z.boolean().optional() }).strict();
+const createBody = z.object({ name: visibleName(200), familyNameKey: z.string().max(300).nullable().optional() }).strict();
+const patchBody = z.object({ name: visibleName(200).optional(), locked: z.boolean().optional() }).strict();
 const memberBody = z.object({ originGoodId: idSchema }).strict();
 const customBody = z.object({ goodId: idSchema, tags: dimensionValues, price: money }).strict();
 const listQuery = pageQuery.extend({ keyword: z.string().max(100).optional(), locked: z.enum(['true', 'false']).optional() }).strict();
@@ -167,10 +170,38 @@ export async function setLinkFamily(s: Services, linkId: string, familyId: strin
 export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHandler): Router {
   const r = Router();
   const family = (req: { params: Record<string, unknown> }) => parseId(req.params.id);
+  /** A family command; If-Match, when sent, must name the family's current revision. */
   const command = async (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1], name: string, decide: (st: FamilyState) => ReturnType<typeof decideUpdate>) => {
     const id = family(req);
-    await runCommand(s, familyStream(id), { name, actor: actorOf(req, res), decide });
-    return id;
+    const result = await runCommand(s, familyStream(id), { name, actor: actorOf(req, res), expectedRevision: expectedRevisionOf(req), decide });
+    return { id, result };
+  };
+  /**
+   * The family as this command's own append left it (docs/http-contract.md, Revisions): the read
+   * model when it shows that revision; its name, lock, custom members and overrides from the
+   * command when a later write has already landed; 202 when the read model is not there yet.
+   */
+  const answer = async (res: Parameters<RequestHandler>[1], status: 200 | 201, id: string, result: { state: FamilyState; revision: bigint | null }) => {
+    const row = await readFamily(s, id).catch((e) => (e instanceof AppError && e.status === 404 ? null : Promise.reject(e)));
+    const own = result.revision ?? -1n;
+    if (!row || BigInt(row.revision) < own) {
+      res.status(202).json({ id, revision: result.revision?.toString() ?? null });
+      return;
+    }
+    const st = result.state;
+    const body =
+      BigInt(row.revision) === own
+        ? row
+        : {
+            ...row,
+            name: st.name,
+            locked: st.locked,
+            customMembers: [...st.customMembers].sort((a, b) => (BigInt(a.goodId) < BigInt(b.goodId) ? -1 : 1)).map((c) => ({ ...c, price: normaliseMoney(c.price) })),
+            overrides: st.overrides.map((o) => ({ ...o, price: normaliseMoney(o.price) })),
+            revision: own.toString(),
+          };
+    setRevisionTag(res, body.revision);
+    res.status(status).json(body);
   };
 
   r.post('/product-families/organize', guard, async (req, res) => {
@@ -204,18 +235,20 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
   r.post('/product-families', guard, async (req, res) => {
     const b = parseWith(createBody, req.body, 'body');
     const id = newId();
-    await runCommand(s, familyStream(id), { name: 'CreateFamily', actor: actorOf(req, res), decide: (st) => decideCreate(st, b.name, b.familyNameKey ?? null) });
-    res.status(201).json(await readFamily(s, id));
+    const result = await runCommand(s, familyStream(id), { name: 'CreateFamily', actor: actorOf(req, res), decide: (st) => decideCreate(st, b.name, b.familyNameKey ?? null) });
+    await answer(res, 201, id, result);
   });
 
   r.get('/product-families/:id', guard, async (req, res) => {
-    res.json(await readFamily(s, family(req)));
+    const f = await readFamily(s, family(req));
+    setRevisionTag(res, f.revision);
+    res.json(f);
   });
 
   r.patch('/product-families/:id', guard, async (req, res) => {
     const b = parseWith(patchBody, req.body, 'body');
-    const id = await command(req, res, 'UpdateFamily', (st) => decideUpdate(st, b));
-    res.json(await readFamily(s, id));
+    const { id, result } = await command(req, res, 'UpdateFamily', (st) => decideUpdate(st, b));
+    await answer(res, 200, id, result);
   });
 
   r.delete('/product-families/:id', guard, async (req, res) => {
@@ -248,14 +281,14 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
     const good = await s.pool.query<{ origin_good_id: string | null; family_id: string | null }>(`SELECT origin_good_id, family_id FROM goods WHERE id = $1`, [b.goodId]);
     if (!good.rows[0]) throw AppError.notFound('GOOD.NOT_FOUND', `no good ${b.goodId}`);
     if (good.rows[0].origin_good_id) throw AppError.badRequest('FAMILY.NOT_A_CUSTOM_GOOD', 'only custom goods (without an origin link) can be custom members');
-    const id = await command(req, res, 'AddCustomMember', (st) => decideAddCustomMember(st, b.goodId, b.tags, normaliseMoney(b.price)));
-    res.status(201).json(await readFamily(s, id));
+    const { id, result } = await command(req, res, 'AddCustomMember', (st) => decideAddCustomMember(st, b.goodId, b.tags, normaliseMoney(b.price)));
+    await answer(res, 201, id, result);
   });
 
   r.delete('/product-families/:id/custom-members/:goodId', guard, async (req, res) => {
     const goodId = parseId(req.params.goodId, 'goodId');
-    const id = await command(req, res, 'RemoveCustomMember', (st) => decideRemoveCustomMember(st, goodId));
-    res.json(await readFamily(s, id));
+    const { id, result } = await command(req, res, 'RemoveCustomMember', (st) => decideRemoveCustomMember(st, goodId));
+    await answer(res, 200, id, result);
   });
 
   r.put('/product-families/:id/price-overrides', guard, async (req, res) => {
@@ -264,15 +297,15 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
     const current = await readFamily(s, id);
     const issues = validateOverrideKey(current.priceMatrix as Parameters<typeof validateOverrideKey>[0], b);
     const { price, ...key } = b;
-    await command(req, res, 'SetPriceOverride', (st) => decideSetOverride(st, key, normaliseMoney(price), issues));
-    res.json(await readFamily(s, id));
+    const { result } = await command(req, res, 'SetPriceOverride', (st) => decideSetOverride(st, key, normaliseMoney(price), issues));
+    await answer(res, 200, id, result);
   });
 
   r.delete('/product-families/:id/price-overrides', guard, async (req, res) => {
     // docs/api.md: the same body as PUT, price optional (and ignored): a client can send back the cell it shows.
-    const { price: _ignored, ...key } = parseWith(overrideKey.extend({ price: money.optional() }), req.body, 'body');
-    const id = await command(req, res, 'RemovePriceOverride', (st) => decideRemoveOverride(st, key));
-    res.json(await readFamily(s, id));
+    const { price: _ignored, ...key } = parseWith(overrideKey.extend({ price: z.string().max(40).optional() }), req.body, 'body');
+    const { id, result } = await command(req, res, 'RemovePriceOverride', (st) => decideRemoveOverride(st, key));
+    await answer(res, 200, id, result);
   });
 
   r.get('/product-families/:id/history', guard, async (req, res) => {

@@ -19,7 +19,7 @@ import type { DimensionValues } from '../links/events';
 import { linkStream } from '../links/state';
 import { decideCreateGood, type LinkForGood } from './decide';
 import { goodStreamId } from './events';
-import { type GoodFields, goodStream, initialGoodState } from './state';
+import { type GoodFields, type GoodState, goodStream, initialGoodState } from './state';
 
 export type CreateGoodInput = Partial<GoodFields> & { originGoodId?: string };
 
@@ -80,7 +80,12 @@ export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGo
  * Creates one good: the claim on its link first (folded from the link's stream), then the good.
  * Returns the good's id and the position of its last event (callers batching creates wait once).
  */
-export async function createGood(s: Services, input: CreateGoodInput, actor: Actor, noWait = false): Promise<{ id: string; position: LogPosition | null }> {
+export async function createGood(
+  s: Services,
+  input: CreateGoodInput,
+  actor: Actor,
+  noWait = false,
+): Promise<{ id: string; position: LogPosition | null; state: GoodState; revision: bigint | null }> {
   const { originGoodId, ...rest } = input;
   const id = newId();
   let link: LinkForGood | null = null;
@@ -100,7 +105,7 @@ export async function createGood(s: Services, input: CreateGoodInput, actor: Act
   }
   const r = await runCommand(s, goodStream(id), { name: 'CreateGood', actor, noWait, decide: (st) => decideCreateGood(st, rest, link) });
   if (!noWait && claimed) await s.waitForProjections(claimed, [linkStream(originGoodId!).streamId]);
-  return { id, position: latest(claimed, r.position) };
+  return { id, position: latest(claimed, r.position), state: r.state, revision: r.revision };
 }
 
 const latest = (a: LogPosition | null, b: LogPosition | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);

@@ -1,12 +1,15 @@
 /** Goods (docs/api.md): create, batch create, detail, update, delete, merged origins, admin list and tree. */
-import { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../main';
 import type { Pool } from '../../platform/db';
 import { runCommand } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { parseWith } from '../../platform/http/errors';
+import { colourField, imageField, int32Field, visibleName } from '../../platform/http/fields';
+import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
+import { goodReferences, requireReferences } from '../references';
 import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { idListParam, idSchema, parseId } from '../../platform/ids';
@@ -14,15 +17,16 @@ import { linkStream } from '../links/state';
 import { actorOf } from '../admin';
 import { decideDeleteGood, decideSetOrigins, decideUpdateGood } from './decide';
 import { createGood, createGoods, linkForGood } from './handle';
-import { goodStream } from './state';
+import { goodStream, type GoodState } from './state';
 
+/** The values the storefront shows follow src/platform/http/fields.ts (docs/http-contract.md). */
 const fields = {
-  name: z.string().trim().min(1).max(200),
+  name: visibleName(200),
   description: z.string().max(5000).nullable(),
-  image: z.string().max(2000).nullable(),
-  goodPriority: z.number().finite(),
+  image: imageField().nullable(),
+  goodPriority: int32Field(),
   tagIds: z.array(idSchema).max(200),
-  tagFontColor: z.string().max(32).nullable(),
+  tagFontColor: colourField().nullable(),
   categoryId: idSchema.nullable(),
   countryId: idSchema.nullable(),
 };
@@ -64,6 +68,40 @@ export async function readGood(pool: Pool, id: string) {
   return r.rows[0];
 }
 
+/**
+ * Answers a write with the good as this command's own append left it (docs/http-contract.md,
+ * Revisions): the read model's row when it shows exactly that revision; when a later write has
+ * already landed, the row with this command's fields over it; when the read model has not caught
+ * up within COMMAND_WAIT_MS, 202 with the id and revision.
+ */
+async function answerGood(s: Services, res: Response, status: 200 | 201, id: string, result: { state: GoodState; revision: bigint | null }) {
+  const row = await readGood(s.pool, id).catch((e) => (e instanceof AppError && e.status === 404 ? null : Promise.reject(e)));
+  const own = result.revision ?? -1n;
+  if (!row || BigInt(row.revision) < own) {
+    res.status(202).json({ id, revision: result.revision?.toString() ?? null });
+    return;
+  }
+  const st = result.state;
+  const answer =
+    BigInt(row.revision) === own
+      ? row
+      : {
+          ...row,
+          name: st.name,
+          description: st.description,
+          image: st.image,
+          goodPriority: st.goodPriority,
+          tagIds: st.tagIds,
+          tagFontColor: st.tagFontColor,
+          categoryId: st.categoryId,
+          countryId: st.countryId,
+          secondaryOriginGoodIds: st.secondaryOriginGoodIds,
+          revision: own.toString(),
+        };
+  setRevisionTag(res, String(answer.revision));
+  res.status(status).json(answer);
+}
+
 export function goodRoutes(s: Services, guard: RequestHandler): Router {
   const r = Router();
 
@@ -89,13 +127,16 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
   });
 
   r.post('/goods', guard, async (req, res) => {
-    const { id } = await createGood(s, parseWith(createBody, req.body, 'body'), actorOf(req, res));
-    res.status(201).json(await readGood(s.pool, id));
+    const body = parseWith(createBody, req.body, 'body');
+    await requireReferences(s.pool, goodReferences(body));
+    const created = await createGood(s, body, actorOf(req, res));
+    await answerGood(s, res, 201, created.id, created);
   });
 
   r.post('/goods/batch', guard, async (req, res) => {
     const b = parseWith(batchBody, req.body, 'body');
     const inputs = 'originGoodIds' in b ? [...new Set(b.originGoodIds)].map((originGoodId) => ({ originGoodId })) : b.goods;
+    if ('goods' in b) await requireReferences(s.pool, b.goods.flatMap((g, i) => goodReferences(g, `goods.${i}.`)));
     const { created, skipped, position } = await createGoods(s, inputs, actorOf(req, res));
     // One wait for the whole batch: the projections reach the last append it made.
     if (position) await s.waitForProjections(position, ['good-0', 'link-0']);
@@ -130,22 +171,26 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
   });
 
   r.get('/goods/:id', guard, async (req, res) => {
-    res.json(await readGood(s.pool, parseId(req.params.id)));
+    const good = await readGood(s.pool, parseId(req.params.id));
+    setRevisionTag(res, String(good.revision));
+    res.json(good);
   });
 
   r.patch('/goods/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const patch = parseWith(updateBody, req.body, 'body');
+    const expectedRevision = expectedRevisionOf(req);
+    await requireReferences(s.pool, goodReferences(patch));
     const origin = (await s.pool.query<{ origin_good_id: string | null }>(`SELECT origin_good_id FROM goods WHERE id = $1`, [id])).rows[0]?.origin_good_id;
     const link = origin ? await linkForGood(s.pool, origin) : null;
-    await runCommand(s, goodStream(id), { name: 'UpdateGood', actor: actorOf(req, res), decide: (st) => decideUpdateGood(st, patch, link) });
-    res.json(await readGood(s.pool, id));
+    const result = await runCommand(s, goodStream(id), { name: 'UpdateGood', actor: actorOf(req, res), expectedRevision, decide: (st) => decideUpdateGood(st, patch, link) });
+    await answerGood(s, res, 200, id, result);
   });
 
   r.delete('/goods/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const actor = actorOf(req, res);
-    const r = await runCommand(s, goodStream(id), { name: 'DeleteGood', actor, decide: decideDeleteGood });
+    const r = await runCommand(s, goodStream(id), { name: 'DeleteGood', actor, expectedRevision: expectedRevisionOf(req), decide: decideDeleteGood });
     // Release the link's claim, so a new good can be made from it.
     if (r.state.originGoodId) {
       await runCommand(s, linkStream(r.state.originGoodId), {
@@ -160,11 +205,17 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
   r.put('/goods/:id/origins', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const b = parseWith(originsBody, req.body, 'body');
+    const expectedRevision = expectedRevisionOf(req);
     const known = await s.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE id = ANY($1::bigint[])`, [b.secondaryOriginGoodIds]);
     const missing = b.secondaryOriginGoodIds.filter((x) => !known.rows.some((k) => k.id === x));
     if (missing.length) throw AppError.badRequest('GOOD.UNKNOWN_ORIGIN', 'unknown origin goods', { missing });
-    await runCommand(s, goodStream(id), { name: 'SetGoodOrigins', actor: actorOf(req, res), decide: (st) => decideSetOrigins(st, b.secondaryOriginGoodIds) });
-    res.json(await readGood(s.pool, id));
+    const result = await runCommand(s, goodStream(id), {
+      name: 'SetGoodOrigins',
+      actor: actorOf(req, res),
+      expectedRevision,
+      decide: (st) => decideSetOrigins(st, b.secondaryOriginGoodIds),
+    });
+    await answerGood(s, res, 200, id, result);
   });
 
   return r;

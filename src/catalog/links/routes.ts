@@ -5,6 +5,7 @@ import type { Services } from '../../main';
 import { runCommand, type PendingEvent } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { parseWith } from '../../platform/http/errors';
+import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
 import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
@@ -126,7 +127,9 @@ export function originGoodRoutes(s: Services, guard: RequestHandler): Router {
   });
 
   r.get('/origin-goods/:id', guard, async (req, res) => {
-    res.json(await readOriginGood(s, parseId(req.params.id)));
+    const link = await readOriginGood(s, parseId(req.params.id));
+    setRevisionTag(res, String(link.revision));
+    res.json(link);
   });
 
   // updateTags (§3): manual takeover; groups the administrator left empty are filled from the name.
@@ -137,9 +140,11 @@ export function originGoodRoutes(s: Services, guard: RequestHandler): Router {
     const { values: manual } = await valuesOfTagIds(s, b.tagIds);
     let filled: { dimension: string; value: string }[] = [];
     let tags: DimensionValues = emptyDimensionValues();
+    const expectedRevision = expectedRevisionOf(req);
     const result = await runCommand(s, linkStream(id), {
       name: 'UpdateLinkTags',
       actor,
+      expectedRevision,
       decide: (link) => {
         if (!link.exists) throw AppError.notFound('ORIGIN_GOOD.NOT_FOUND', `no origin good ${id}`);
         const { events, parsed } = parseFirst(link, id);
@@ -179,6 +184,7 @@ export function originGoodRoutes(s: Services, guard: RequestHandler): Router {
     await runCommand(s, linkStream(id), {
       name: 'RestoreAutoLinkTags',
       actor,
+      expectedRevision: expectedRevisionOf(req),
       decide: (link) => {
         if (!link.exists) throw AppError.notFound('ORIGIN_GOOD.NOT_FOUND', `no origin good ${id}`);
         const { events, parsed } = parseFirst(link, id);

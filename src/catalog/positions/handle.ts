@@ -1,14 +1,17 @@
 /**
- * Position commands: load → decide → append (runCommand). The goods are not checked against the goods
- * read model: a position may name a good that is deleted later anyway, and the home page shows only
+ * Position commands: load → decide → append (runCommand). The route has checked that the goods exist
+ * (src/catalog/references.ts); a good deleted later may still be named, and the home page shows only
  * placed goods that are public (docs/domain.md, Public catalog).
  */
 import { runCommand, type Actor, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
-import type { AdminDeps } from '../admin';
+import { ownOf, type AdminDeps } from '../admin';
 import { decidePosition, evolvePosition, initialPosition, type PositionCommand, type PositionState } from './decide';
 import { positionStreamId } from './events';
 import type { CreatePositionBody, UpdatePositionBody } from './requests';
+
+/** What a write's answer shows from its own result (src/catalog/admin.ts, answerWrite). */
+const OWN = ['name', 'sortOrder', 'goodIds'];
 
 export const positionStream = (id: string): StreamSpec<PositionState> => ({ streamId: positionStreamId(id), initial: initialPosition, evolve: evolvePosition });
 
@@ -24,12 +27,12 @@ function run(deps: AdminDeps, positionId: string, actor: Actor, command: Positio
 export async function createPosition(deps: AdminDeps, body: CreatePositionBody, actor: Actor) {
   const positionId = newId();
   const result = await run(deps, positionId, actor, { type: 'CreatePosition', positionId, fields: body });
-  return { id: positionId, revision: result.revision };
+  return { id: positionId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
 export async function updatePosition(deps: AdminDeps, positionId: string, changes: UpdatePositionBody, actor: Actor, expectedRevision?: bigint) {
   const result = await run(deps, positionId, actor, { type: 'UpdatePosition', positionId, changes }, expectedRevision);
-  return { id: positionId, revision: result.revision };
+  return { id: positionId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
 export async function deletePosition(deps: AdminDeps, positionId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {

@@ -2,11 +2,14 @@
 import { readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import type { AdminDeps } from '../admin';
+import { ownOf, type AdminDeps } from '../admin';
 import { decideTagGroup, evolveTagGroup, initialTagGroup, type TagGroupCommand, type TagGroupState } from './decide';
 import { tagGroupStreamId } from './events';
 import { dimensionHolder, liveTagCount } from './queries';
 import type { CreateTagGroupBody, UpdateTagGroupBody } from './requests';
+
+/** What a write's answer shows from its own result (src/catalog/admin.ts, answerWrite). */
+const OWN = ['name', 'dimension'];
 
 export const tagGroupStream = (id: string): StreamSpec<TagGroupState> => ({ streamId: tagGroupStreamId(id), initial: initialTagGroup, evolve: evolveTagGroup });
 
@@ -32,7 +35,7 @@ export async function createTagGroup(deps: AdminDeps, body: CreateTagGroupBody, 
     return run(deps, tagGroupId, actor, { type: 'CreateTagGroup', tagGroupId, fields: body, dimensionHolder: holder });
   };
   const result = await (body.dimension ? withLocks(deps.pool, [DIMENSIONS_LOCK], create) : create());
-  return { id: tagGroupId, revision: result.revision };
+  return { id: tagGroupId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
 export async function updateTagGroup(deps: AdminDeps, tagGroupId: string, changes: UpdateTagGroupBody, actor: Actor, expectedRevision?: bigint) {
@@ -42,7 +45,7 @@ export async function updateTagGroup(deps: AdminDeps, tagGroupId: string, change
     return run(deps, tagGroupId, actor, { type: 'UpdateTagGroup', tagGroupId, changes, dimensionHolder: holder }, expectedRevision);
   };
   const result = await (changes.dimension !== undefined ? withLocks(deps.pool, [DIMENSIONS_LOCK], update) : update());
-  return { id: tagGroupId, revision: result.revision };
+  return { id: tagGroupId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
 export async function deleteTagGroup(deps: AdminDeps, tagGroupId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {

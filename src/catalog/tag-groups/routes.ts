@@ -24,14 +24,14 @@ export function tagGroupRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   r.post('/tag-groups', guard, async (req, res) => {
     const body = parseWith(createTagGroupBody, req.body, 'body');
-    const { id, revision } = await createTagGroup(deps, body, actorOf(req, res));
-    await answerWrite(res, 201, id, revision, () => getTagGroup(deps.pool, id));
+    const { id, revision, own } = await createTagGroup(deps, body, actorOf(req, res));
+    await answerWrite(res, 201, id, revision, () => getTagGroup(deps.pool, id), own);
   });
   r.patch('/tag-groups/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const body = parseWith(updateTagGroupBody, req.body, 'body');
-    const { revision } = await updateTagGroup(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
-    await answerWrite(res, 200, id, revision, () => getTagGroup(deps.pool, id));
+    const { revision, own } = await updateTagGroup(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    await answerWrite(res, 200, id, revision, () => getTagGroup(deps.pool, id), own);
   });
   r.delete('/tag-groups/:id', guard, async (req, res) => {
     await deleteTagGroup(deps, parseId(req.params.id), actorOf(req, res), expectedRevisionOf(req));

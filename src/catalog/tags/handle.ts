@@ -1,13 +1,18 @@
 /** Tag commands: look up what the rules need, then load → decide → append (runCommand). */
-import { loadStream, readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
+import { COMMAND_ATTEMPTS, loadStream, readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
+import { AppError } from '../../platform/errors';
+import { EventStoreErrors } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { cleanName, saveOrder, type AdminDeps } from '../admin';
+import { cleanName, saveOrder, type AdminDeps, ownOf } from '../admin';
 import { tagGroupLock, tagGroupStream } from '../tag-groups/handle';
 import { decideTag, decideTagOrder, evolveTag, initialTag, tagNotFound, type GroupFacts, type TagCommand, type TagState } from './decide';
 import { TAG_ORDER_STREAM, tagStreamId } from './events';
 import { nextTagSortOrder, otherNameKeys, tagOrder } from './queries';
 import type { CreateTagInput, UpdateTagBody } from './requests';
+
+/** What a write's answer shows from its own result (src/catalog/admin.ts, answerWrite). */
+const OWN = ['groupId', 'name', 'color'];
 
 export const tagStream = (id: string): StreamSpec<TagState> => ({ streamId: tagStreamId(id), initial: initialTag, evolve: evolveTag });
 
@@ -36,10 +41,21 @@ export async function createTag(deps: AdminDeps, body: CreateTagInput, actor: Ac
     const fields = { groupId: body.groupId, name: cleanName(body.name), sortOrder, color: body.color ?? null };
     return run(deps, tagId, actor, { type: 'CreateTag', tagId, fields, group });
   });
-  return { id: tagId, revision: result.revision };
+  return { id: tagId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
 export async function updateTag(deps: AdminDeps, tagId: string, changes: UpdateTagBody, actor: Actor, expectedRevision?: bigint) {
+  // Without If-Match the last writer wins: a tag that moved between the lookups and the append is looked up again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await updateTagOnce(deps, tagId, changes, actor, expectedRevision);
+    } catch (e) {
+      if (expectedRevision !== undefined || attempt >= COMMAND_ATTEMPTS || !(e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION)) throw e;
+    }
+  }
+}
+
+async function updateTagOnce(deps: AdminDeps, tagId: string, changes: UpdateTagBody, actor: Actor, expectedRevision?: bigint) {
   const seen = await loadStream(deps, tagStream(tagId));
   if (seen.state.status !== 'active') throw tagNotFound(tagId);
   const groupId = changes.groupId ?? seen.state.groupId;
@@ -50,7 +66,7 @@ export async function updateTag(deps: AdminDeps, tagId: string, changes: UpdateT
     return run(deps, tagId, actor, { type: 'UpdateTag', tagId, changes, group }, expectedRevision ?? seen.revision);
   };
   const result = await (placement ? withLocks(deps.pool, [tagGroupLock(groupId)], update) : update());
-  return { id: tagId, revision: result.revision };
+  return { id: tagId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
 export async function deleteTag(deps: AdminDeps, tagId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {

@@ -1,13 +1,11 @@
 /** Request shapes of /tags, each next to its type. */
 import { z } from 'zod';
+import { colourField } from '../../platform/http/fields';
 import { pageQuery } from '../../platform/http/pagination';
 import { idSchema } from '../../platform/ids';
 import { nameField, sortOrderField } from '../admin';
 
-const colorField = z
-  .string()
-  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour such as #ff0000')
-  .nullable();
+const colorField = colourField().nullable();
 
 export const createTagBody = z
   .object({

@@ -30,14 +30,14 @@ export function tagRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   r.post('/tags', guard, async (req, res) => {
     const body = parseWith(createTagBody, req.body, 'body');
-    const { id, revision } = await createTag(deps, body, actorOf(req, res));
-    await answerWrite(res, 201, id, revision, () => getTag(deps.pool, id));
+    const { id, revision, own } = await createTag(deps, body, actorOf(req, res));
+    await answerWrite(res, 201, id, revision, () => getTag(deps.pool, id), own);
   });
   r.patch('/tags/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const body = parseWith(updateTagBody, req.body, 'body');
-    const { revision } = await updateTag(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
-    await answerWrite(res, 200, id, revision, () => getTag(deps.pool, id));
+    const { revision, own } = await updateTag(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    await answerWrite(res, 200, id, revision, () => getTag(deps.pool, id), own);
   });
   r.delete('/tags/:id', guard, async (req, res) => {
     await deleteTag(deps, parseId(req.params.id), actorOf(req, res), expectedRevisionOf(req));

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type Router } from 'express';
 import pinoHttp from 'pino-http';
 import type { Logger } from '../log';
+import { jsonBodiesOnly, refuseInvalidText, sameOriginWrites } from './edge';
 import { errorHandler, notFoundHandler } from './errors';
 
 export interface AppOptions {
@@ -19,6 +20,10 @@ export interface AppOptions {
   routes: Router;
   /** routes outside the prefix (health checks, static clients) */
   rootRoutes?: Router;
+  /** CORS_ORIGINS: the other origins whose writes are accepted (docs/http-contract.md, Cross-origin writes) */
+  corsOrigins?: readonly string[];
+  /** routes whose body is not JSON (uploads), by path */
+  rawBodyPaths?: (path: string) => boolean;
   /** hears each answered request: its route template (or `unmatched`), status and duration */
   observe?: (method: string, route: string, status: number, seconds: number) => void;
 }
@@ -54,7 +59,11 @@ export function createApp(opts: AppOptions): Express {
     });
   }
   for (const mw of opts.before ?? []) app.use(mw);
+  // Refused before the body is read: another origin's write, a body that is not JSON.
+  app.use(sameOriginWrites(opts.corsOrigins ?? []));
+  app.use(jsonBodiesOnly(opts.rawBodyPaths ?? (() => false)));
   app.use(express.json({ limit: opts.bodyLimitBytes, strict: true }));
+  app.use(refuseInvalidText);
   if (opts.rootRoutes) app.use(opts.rootRoutes);
   app.use(opts.apiPrefix || '/', opts.routes);
   app.use(notFoundHandler);

@@ -4,6 +4,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError, z } from 'zod';
+import { resourceOf } from '../commands';
 import { AppError, isTransientDbError } from '../errors';
 import type { Logger } from '../log';
 
@@ -28,7 +29,7 @@ export function zodDetails(e: ZodError) {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     let e: AppError;
-    if (err instanceof AppError) e = err;
+    if (err instanceof AppError) e = err.code === 'EVENT_STORE.WRONG_REVISION' ? staleAnswer(err) : err;
     else if (err instanceof ZodError) e = AppError.badRequest('VALIDATION_FAILED', 'request is invalid', zodDetails(err));
     else if (isTransientDbError(err)) e = AppError.unavailable('DEPENDENCY_UNAVAILABLE', 'a dependency is unavailable; try again shortly');
     else e = clientFault(err ?? {}) ?? new AppError('INTERNAL', 500, 'internal error');
@@ -39,6 +40,14 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     // Internal details of a 500 stay in the log; the client gets only the code.
     res.status(e.status).json(errorBody(e.code, e.message, e.status >= 500 && e.status !== 503 ? undefined : e.details));
   };
+}
+
+/** A conflict raised by the store names its stream; the client is told the resource instead. */
+function staleAnswer(err: AppError): AppError {
+  const d = err.details as { streamId?: unknown; expected?: unknown; actual?: unknown } | undefined;
+  if (!d || typeof d.streamId !== 'string') return err;
+  const resource = resourceOf(d.streamId);
+  return AppError.conflict(err.code, `${resource} changed meanwhile (revision ${String(d.actual)})`, { resource, expected: d.expected, actual: d.actual });
 }
 
 export const notFoundHandler: RequestHandler = (req, res) => {

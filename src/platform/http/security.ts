@@ -10,7 +10,7 @@ import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOWED_HEADERS = 'Content-Type, Authorization, X-Request-Id, If-None-Match, Idempotency-Key';
+const ALLOWED_HEADERS = 'Content-Type, Authorization, X-Request-Id, If-None-Match, If-Match, Idempotency-Key';
 const EXPOSED_HEADERS = 'X-Request-Id, Retry-After, RateLimit, RateLimit-Policy, ETag, Idempotent-Replayed';
 
 export function securityHeaders(): RequestHandler {

@@ -53,9 +53,11 @@ describe('admin catalog projections', () => {
     await api('PATCH', `/tags/${tags[0].id}`, { sortOrder: 100, groupId: style.id, color: '#fff' });
     await api('DELETE', `/tags/${tags[1].id}`);
     await api('PATCH', '/tags/sort', { ids: [tags[0].id, tags[2].id, tags[3].id] });
-    const p = await api('POST', '/positions', { name: 'Home', goodIds: ['11', '12'] });
-    await api('PATCH', `/positions/${p.id}`, { goodIds: ['13', '11'], sortOrder: 2 });
-    const q = await api('POST', '/positions', { name: 'Gone', goodIds: ['11'] });
+    // Positions place goods that exist.
+    const [g11, g12, g13] = [(await api('POST', '/goods', { name: 'G11' })).id, (await api('POST', '/goods', { name: 'G12' })).id, (await api('POST', '/goods', { name: 'G13' })).id];
+    const p = await api('POST', '/positions', { name: 'Home', goodIds: [g11, g12] });
+    await api('PATCH', `/positions/${p.id}`, { goodIds: [g13, g11], sortOrder: 2 });
+    const q = await api('POST', '/positions', { name: 'Gone', goodIds: [g11] });
     await api('DELETE', `/positions/${q.id}`);
     const countries = (await api('GET', '/countries')).items as { id: string }[];
     const mine = await api('POST', '/countries', { name: 'Mine', code: 'MN' });
@@ -63,10 +65,10 @@ describe('admin catalog projections', () => {
     await api('PATCH', '/countries/sort', { ids: [mine.id, ...countries.map((c) => c.id)].reverse() });
     const deletedCountry = await api('POST', '/countries', { name: 'Gone', code: 'GN' });
     await api('DELETE', `/countries/${deletedCountry.id}`);
-    const top = await api('POST', '/categories', { name: 'Top', icon: 'top.png' });
+    const top = await api('POST', '/categories', { name: 'Top', icon: 'https://img.example.com/top.png' });
     const child = await api('POST', '/categories', { name: 'Child', parentId: top.id });
     const supplierCategory = ((await api('GET', '/categories?parentId=root')).items as { id: string }[])[0]!;
-    await api('PATCH', `/categories/${child.id}`, { parentId: supplierCategory.id, icon: 'own.png' });
+    await api('PATCH', `/categories/${child.id}`, { parentId: supplierCategory.id, icon: 'https://img.example.com/own.png' });
     const leaf = await api('POST', '/categories', { name: 'Leaf', parentId: top.id });
     await api('DELETE', `/categories/${leaf.id}`);
   });

@@ -22,22 +22,22 @@ describe('administrators manage categories', () => {
   });
 
   it('a created tree is in the very next read, with levels and inherited icons', async () => {
-    const top = await create({ name: '服装', icon: 'clothes.png' });
+    const top = await create({ name: '服装', icon: 'https://img.example.com/clothes.png' });
     expect(top).toEqual({
       id: expect.stringMatching(/^\d+$/),
       parentId: null,
       name: '服装',
-      icon: 'clothes.png',
-      effectiveIcon: 'clothes.png',
+      icon: 'https://img.example.com/clothes.png',
+      effectiveIcon: 'https://img.example.com/clothes.png',
       sortOrder: 0,
       level: 1,
       source: 'admin',
       revision: '0',
     });
     const middle = await create({ name: '上衣', parentId: top.id, icon: '', sortOrder: 2 });
-    expect(middle).toMatchObject({ parentId: top.id, icon: null, effectiveIcon: 'clothes.png', level: 2, sortOrder: 2 });
+    expect(middle).toMatchObject({ parentId: top.id, icon: null, effectiveIcon: 'https://img.example.com/clothes.png', level: 2, sortOrder: 2 });
     const style = await create({ name: 'T恤', parentId: middle.id });
-    expect(style).toMatchObject({ level: 3, effectiveIcon: 'clothes.png' });
+    expect(style).toMatchObject({ level: 3, effectiveIcon: 'https://img.example.com/clothes.png' });
     expect((await api('GET', `/categories/${style.id}`)).body).toEqual(style);
 
     const children = await api('GET', `/categories?parentId=${top.id}`);
@@ -47,15 +47,15 @@ describe('administrators manage categories', () => {
   });
 
   it('update renames, re-icons, re-sorts and moves; the tree follows', async () => {
-    const a = await create({ name: 'A', icon: 'a.png' });
-    const b = await create({ name: 'B', icon: 'b.png' });
+    const a = await create({ name: 'A', icon: 'https://img.example.com/a.png' });
+    const b = await create({ name: 'B', icon: 'https://img.example.com/b.png' });
     const child = await create({ name: 'child', parentId: a.id });
-    expect(child.effectiveIcon).toBe('a.png');
+    expect(child.effectiveIcon).toBe('https://img.example.com/a.png');
     const moved = await api('PATCH', `/categories/${child.id}`, { parentId: b.id, name: ' child  moved ', sortOrder: 7 });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ parentId: b.id, name: 'child moved', sortOrder: 7, effectiveIcon: 'b.png', level: 2, revision: '1' });
-    const own = await api('PATCH', `/categories/${child.id}`, { icon: 'own.png' });
-    expect(own.body).toMatchObject({ icon: 'own.png', effectiveIcon: 'own.png' });
+    expect(moved.body).toMatchObject({ parentId: b.id, name: 'child moved', sortOrder: 7, effectiveIcon: 'https://img.example.com/b.png', level: 2, revision: '1' });
+    const own = await api('PATCH', `/categories/${child.id}`, { icon: 'https://img.example.com/own.png' });
+    expect(own.body).toMatchObject({ icon: 'https://img.example.com/own.png', effectiveIcon: 'https://img.example.com/own.png' });
     const top = await api('PATCH', `/categories/${child.id}`, { parentId: null });
     expect(top.body).toMatchObject({ parentId: null, level: 1 });
   });

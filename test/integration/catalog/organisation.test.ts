@@ -255,6 +255,19 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect((await svc.request('PUT', '/origin-goods/100001/tags', { tagIds: ['42'] })).status).toBe(400);
   });
 
+  it('origin goods show their revision; with a stale If-Match a tag write is 409 naming the origin good', async () => {
+    const og = await svc.request('GET', '/origin-goods/100002');
+    expect(og.headers.get('etag')).toBe(`"${og.body.revision}"`);
+    const stale = { 'if-match': `"${Number(og.body.revision) - 1}"` };
+    const before = Number((await svc.db.pool.query(`SELECT count(*) AS n FROM es_events`)).rows[0].n);
+    for (const [method, path, body] of [['POST', '/origin-goods/100002/tags/restore-auto', undefined], ['PUT', '/origin-goods/100002/tags', { tagIds: [] }]] as const) {
+      const r = await svc.request(method, path, body, stale);
+      expect([path, r.status, r.body.error]).toEqual([path, 409, expect.objectContaining({ code: 'EVENT_STORE.WRONG_REVISION', details: expect.objectContaining({ resource: 'origin good 100002' }) })]);
+    }
+    expect(Number((await svc.db.pool.query(`SELECT count(*) AS n FROM es_events`)).rows[0].n)).toBe(before);
+    expect((await svc.request('POST', '/origin-goods/100002/tags/restore-auto', undefined, { 'if-match': `"${og.body.revision}"` })).status).toBe(200);
+  });
+
   it('updateTags on a link without family attaches it to the matching family', async () => {
     const fid = (await familyOf('100001'))!;
     const key = (await svc.db.pool.query(`SELECT family_name_key FROM families WHERE id = $1`, [fid])).rows[0].family_name_key;

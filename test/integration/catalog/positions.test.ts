@@ -4,12 +4,14 @@ import { startTestService, type TestService, expectNoFailedProjections } from '.
 describe('administrators manage positions', () => {
   let svc: TestService;
   const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => svc.request(method, path, body, headers);
-  const G1 = '1125899906842630001';
-  const G2 = '1125899906842630002';
-  const G3 = '1125899906842630003';
+  // Positions place goods that exist (an unknown good id is a 400).
+  let G1 = '';
+  let G2 = '';
+  let G3 = '';
 
   beforeAll(async () => {
     svc = await startTestService();
+    [G1, G2, G3] = (await Promise.all(['位置商品 A1', '位置商品 A2', '位置商品 A3'].map(async (name) => (await api('POST', '/goods', { name })).body.id as string))) as [string, string, string];
   });
   afterAll(async () => {
     await expectNoFailedProjections(svc);

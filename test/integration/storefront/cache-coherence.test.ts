@@ -54,7 +54,7 @@ describe('public cache coherence', () => {
       expect((await publicGet(svc, `/public/goods?sort=PRICE_ASC&pageSize=1`)).status).toBe(200);
       expect((await publicGet(svc, `/public/countries`)).status).toBe(200);
     }
-    for (const price of ['0.05', '0.04', '0.03']) {
+    for (const price of ['0.08', '0.07', '0.06']) {
       await setPrice(f, price);
       for (const svc of [b, a]) {
         expect((await publicGet(svc, `/public/goods/${f.id}`)).body.lowestPrice).toBe(price);
@@ -89,15 +89,15 @@ describe('public cache coherence', () => {
       const before = (await publicGet(b, `/public/goods/${f.id}`)).body.lowestPrice;
       expect((await getUnchecked(`/public/goods/${f.id}`)).lowestPrice).toBe(before);
 
-      await setPrice(f, '0.02');
+      await setPrice(f, '0.05');
       // Nothing told B: its cache, read without the check, still holds the old price …
       expect((await getUnchecked(`/public/goods/${f.id}`)).lowestPrice).toBe(before);
       // … but the public routes check the versions first and answer the write.
-      expect((await publicGet(b, `/public/goods/${f.id}`)).body.lowestPrice).toBe('0.02');
-      expect((await getUnchecked(`/public/goods/${f.id}`)).lowestPrice).toBe('0.02'); // the check voided the entry for all
+      expect((await publicGet(b, `/public/goods/${f.id}`)).body.lowestPrice).toBe('0.05');
+      expect((await getUnchecked(`/public/goods/${f.id}`)).lowestPrice).toBe('0.05'); // the check voided the entry for all
 
       // Every later write too, and on every endpoint.
-      for (const price of ['0.015', '0.012']) {
+      for (const price of ['0.04', '0.03']) {
         await setPrice(f, price);
         expect((await publicGet(b, `/public/goods?sort=PRICE_ASC&pageSize=1`)).body.items[0]).toMatchObject({ goodId: f.id, price });
       }

@@ -52,7 +52,7 @@ describe('public storefront reads over HTTP', () => {
     await ok('PATCH', '/categories/305', { sortOrder: -1 });
     const fams = await familiesWithGoods(1);
     await ok('PATCH', `/goods/${fams[0]!.goods[0]}`, { goodPriority: 5 });
-    await ok('PATCH', `/goods/${fams[1]!.goods[0]}`, { goodPriority: -2.5 });
+    await ok('PATCH', `/goods/${fams[1]!.goods[0]}`, { goodPriority: -3 });
     await ok('PATCH', `/goods/${fams[2]!.goods[0]}`, { categoryId: '202' });
     await ok('PATCH', `/goods/${fams[3]!.goods[0]}`, { countryId: null });
   }, 240_000);

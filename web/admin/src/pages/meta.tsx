@@ -233,8 +233,8 @@ function TagSort() {
 }
 
 const GROUP_DIMENSIONS: [string, string][] = [['', '无（普通标签）'], ...DIMENSIONS.map((d): [string, string] => [d, DIM_LABEL[d]])];
-/** The colours the API takes (src/catalog/tags/requests.ts): #rgb, #rrggbb or #rrggbbaa. */
-const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+/** The colours the API takes (docs/http-contract.md, Values the storefront shows): #rgb or #rrggbb. */
+const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 export function TagGroupsPage() {
   const g = useLoad<Page<TagGroup>>('/tag-groups?pageSize=1000');

@@ -1,0 +1,51 @@
+/**
+ * References a request makes to other resources (docs/http-contract.md, References): a good's
+ * category, country and tags, a position's goods. An id that names nothing live is the client's
+ * mistake, answered 400 `UNKNOWN_REFERENCE` naming the field and the ids, before any event is
+ * appended, instead of a good pointing at nothing.
+ */
+import type { Queryable } from '../platform/db';
+import { AppError } from '../platform/errors';
+
+/** What a field refers to: its table and the rows that count as live. */
+const KINDS = {
+  category: `SELECT id::text FROM categories WHERE id = ANY($1::bigint[]) AND NOT removed`,
+  country: `SELECT id::text FROM countries WHERE id = ANY($1::bigint[]) AND NOT removed`,
+  tag: `SELECT id::text FROM tags WHERE id = ANY($1::bigint[]) AND NOT deleted`,
+  good: `SELECT id::text FROM goods WHERE id = ANY($1::bigint[])`,
+} as const;
+
+export type ReferenceKind = keyof typeof KINDS;
+
+export interface Reference {
+  /** the field as the client wrote it, e.g. `goods.2.categoryId` */
+  field: string;
+  kind: ReferenceKind;
+  ids: readonly (string | null | undefined)[];
+}
+
+/** Throws 400 `UNKNOWN_REFERENCE` for the first field naming an id that does not exist; one query per kind. */
+export async function requireReferences(db: Queryable, refs: readonly Reference[]): Promise<void> {
+  const wanted = new Map<ReferenceKind, Set<string>>();
+  for (const r of refs) for (const id of r.ids) if (id) (wanted.get(r.kind) ?? wanted.set(r.kind, new Set()).get(r.kind)!).add(id);
+  const known = new Map<ReferenceKind, Set<string>>();
+  for (const [kind, ids] of wanted) {
+    const rows = await db.query<{ id: string }>(KINDS[kind], [[...ids]]);
+    known.set(kind, new Set(rows.rows.map((x) => x.id)));
+  }
+  for (const r of refs) {
+    const missing = [...new Set(r.ids.filter((id): id is string => !!id && !known.get(r.kind)!.has(id)))];
+    if (missing.length) {
+      throw AppError.badRequest('UNKNOWN_REFERENCE', `${r.field} names no existing ${r.kind}: ${missing.slice(0, 10).join(', ')}`, { field: r.field, missing });
+    }
+  }
+}
+
+/** The references of a good's fields, for a create, a patch or one item of a batch (`at`: `goods.3.`). */
+export function goodReferences(fields: { categoryId?: string | null; countryId?: string | null; tagIds?: readonly string[] }, at = ''): Reference[] {
+  return [
+    { field: `${at}categoryId`, kind: 'category', ids: [fields.categoryId] },
+    { field: `${at}countryId`, kind: 'country', ids: [fields.countryId] },
+    { field: `${at}tagIds`, kind: 'tag', ids: fields.tagIds ?? [] },
+  ];
+}

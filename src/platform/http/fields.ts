@@ -1,0 +1,69 @@
+/**
+ * Request fields whose values the storefront shows, shared by every schema (docs/http-contract.md,
+ * Values the storefront shows): a page renders them into `src`, `style` and text, so only forms
+ * that cannot turn into script, another scheme or an invisible label are accepted.
+ */
+import { z } from 'zod';
+
+/** The service's own upload URL (src/uploads/routes.ts), under any API mount point. */
+const OWN_UPLOAD = /^(?:\/[A-Za-z0-9._~-]+)*\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:png|jpg|webp|gif)$/;
+
+/** An absolute http(s) URL with a host, and nothing a page could read as markup or a second URL. */
+export function isImageUrl(value: string): boolean {
+  if (OWN_UPLOAD.test(value)) return true;
+  if (!/^https?:\/\/[^/\s]/i.test(value) || /[\s"'<>\\`]/.test(value)) return false;
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' && u.username === '' && u.password === '';
+  } catch {
+    return false;
+  }
+}
+
+const IMAGE_MESSAGE = 'must be an http(s) URL or an upload of this service (/uploads/<name>)';
+
+/** An image: an http(s) URL or this service's `/uploads/<generated name>`. */
+export const imageField = (max = 2000) => z.string().max(max).refine(isImageUrl, { message: IMAGE_MESSAGE });
+
+/** A category icon: the image rule, with "" (or only white space) meaning none (docs/domain.md, Category names). */
+export const iconField = (max = 1000) =>
+  z
+    .string()
+    .max(max)
+    .nullable()
+    .transform((v) => (v === null || v.trim() === '' ? null : v.trim()))
+    .refine((v) => v === null || isImageUrl(v), { message: IMAGE_MESSAGE });
+
+/** A colour as CSS hex, `#rgb` or `#rrggbb`: nothing else can reach a style attribute. */
+export const colourField = () => z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a colour #rgb or #rrggbb');
+
+/**
+ * Characters that take no space and show nothing: zero-width space, joiners, word joiner, BOM,
+ * soft hyphen, the Mongolian vowel separator, bidirectional marks, and Hangul fillers.
+ */
+const INVISIBLE = /[\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0]/g;
+
+/** Whether anything visible remains once white space and invisible characters are taken away. */
+export function hasVisibleText(value: string): boolean {
+  return value.replace(INVISIBLE, '') !== '';
+}
+
+/** A name a page shows: trimmed, 1..max characters, and not only invisible characters. */
+export const visibleName = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine(hasVisibleText, { message: 'must contain a visible character' });
+
+/** The display order values and priorities: an integer in the 32-bit range, never rounded. */
+export const int32Field = () => z.number().int().min(-2_147_483_648).max(2_147_483_647);
+
+/** Money in a request: a positive decimal string with at most two places (docs/domain.md, Identifiers and money). */
+export const priceField = () =>
+  z
+    .string()
+    .max(20)
+    .regex(/^\d{1,12}(?:\.\d{1,2})?$/, 'must be a positive amount with at most two decimals, e.g. "12.50"')
+    .refine((v) => /[1-9]/.test(v), { message: 'must be greater than zero' });
