@@ -215,8 +215,16 @@ async function main(): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => {
     interrupted = true;
     log.level = 'silent'; // the runners' complaints about their dropped database are expected now
-    progress(`${signal}: dropping the scratch databases`);
-    void cleanup().finally(() => process.exit(130));
+    progress(`${signal}: stopping, dropping the scratch databases`);
+    // Keeps the process up while the clean-up waits on children, and bounds that wait.
+    setTimeout(() => {
+      progress('clean-up still not done after 60 s: exiting without it');
+      process.exit(130);
+    }, 60_000);
+    void cleanup().finally(() => {
+      progress('clean-up done');
+      process.exit(130);
+    });
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

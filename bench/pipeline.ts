@@ -109,7 +109,7 @@ class Child {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.exitedWith || this.proc.exitCode !== null) return;
+    if (this.exitedWith || this.proc.exitCode !== null || this.proc.signalCode !== null) return;
     const exited = new Promise<void>((r) => this.proc.once('exit', () => r()));
     this.proc.kill('SIGTERM');
     const timer = setTimeout(() => this.proc.kill('SIGKILL'), 10_000);
@@ -120,7 +120,7 @@ class Child {
   /** Synchronous last resort, for process exit. */
   kill(): void {
     this.stopping = true;
-    if (!this.exitedWith && this.proc.exitCode === null) this.proc.kill('SIGKILL');
+    if (!this.exitedWith && this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
   }
 }
 
@@ -264,7 +264,8 @@ class HttpClient {
           });
         },
       );
-      req.on('error', reject);
+      // A connection cut is usually a child dying: its exit, once seen, is the better message.
+      req.on('error', (e) => void Promise.race([...this.children.map((c) => c.died), sleep(1000)]).then(() => reject(e), reject));
       req.end(payload);
     });
     return guarded(p, this.children, this.timeoutMs, `${method} ${pathname}`);
