@@ -544,7 +544,9 @@ export const pipelineSuite: Suite = {
     const rss = new RssSampler();
     const db = await ctx.emptyDatabase('pipeline');
     const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+    // Idle clients report through the pool, checked-out ones through themselves: both are heard.
     pool.on('error', (e) => ctx.progress(`bench database connection: ${e.message}`));
+    pool.on('connect', (client) => client.on('error', (e) => ctx.progress(`bench database connection: ${e.message}`)));
     const killAll = () => {
       for (const c of children) c.kill();
       bare?.stop();
