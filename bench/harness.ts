@@ -6,9 +6,12 @@ import { performance } from 'node:perf_hooks';
 import type { Config } from '../src/config';
 import type { Logger } from '../src/platform/log';
 
-/** A numeric command-line flag of a suite: `--<name> <value>`. */
+/**
+ * A command-line flag of a suite: `--<name> <value>`. A number unless its default is a string
+ * (a path, say), in which case the value is taken as written.
+ */
 export interface FlagSpec {
-  default: number;
+  default: number | string;
   help: string;
 }
 
@@ -19,13 +22,25 @@ export interface ScratchDatabase {
 
 export interface BenchContext {
   config: Config;
-  /** a flag the suite declared: its command-line value, or its default */
+  /** a numeric flag the suite declared: its command-line value, or its default */
   flag(name: string): number;
+  /** a text flag (one whose default is a string) the suite declared */
+  textFlag(name: string): string;
   /**
    * A migrated database of the suite's own, cloned from the run's migrated scratch database. It is
    * dropped when the run ends; the suite closes its own connections to it.
    */
   freshDatabase(tag: string): Promise<ScratchDatabase>;
+  /**
+   * An empty database (no schema), dropped when the run ends: for a service that migrates its own
+   * schema, possibly another version's.
+   */
+  emptyDatabase(tag: string): Promise<ScratchDatabase>;
+  /**
+   * Runs `fn` before the scratch databases are dropped, when the suite ends or the run is
+   * interrupted (SIGINT/SIGTERM): child processes go first, so none is left writing to a dropped database.
+   */
+  onCleanup(fn: () => Promise<void>): void;
   /** for code under test that wants a logger: warnings and errors only, to stderr */
   log: Logger;
   /** a progress line on stderr (stdout carries only the results) */
@@ -45,6 +60,13 @@ export interface Measure {
   samples?: number[];
 }
 
+/** A figure that is not a rate (a size, a latency percentile): printed as written. */
+export interface Value {
+  kind: 'value';
+  label: string;
+  value: string;
+}
+
 /** `subject` rate divided by `baseline` rate. */
 export interface Ratio {
   kind: 'ratio';
@@ -54,9 +76,11 @@ export interface Ratio {
 }
 
 export interface SuiteResult {
-  rows: (Measure | Ratio)[];
+  rows: (Measure | Ratio | Value)[];
   /** printed under the table, e.g. what exactly was compared */
   notes: string[];
+  /** set when the suite stopped part-way: the rows are the figures measured before it did */
+  failure?: string;
 }
 
 export interface Suite {
@@ -77,6 +101,10 @@ export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export function value(label: string, text: string): Value {
+  return { kind: 'value', label, value: text };
 }
 
 export function ratio(label: string, subject: Measure, baseline: Measure): Ratio {

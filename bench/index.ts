@@ -18,12 +18,13 @@ import pino from 'pino';
 import { type Config, loadConfig } from '../src/config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/platform/embedded-db';
 import { migrate } from '../src/platform/migrate';
-import { type BenchContext, type Measure, type Ratio, type ScratchDatabase, type Suite, type SuiteResult, rate } from './harness';
+import { type BenchContext, type Measure, type Ratio, type ScratchDatabase, type Suite, type SuiteResult, type Value, rate } from './harness';
 import { eventStoreSuite } from './event-store';
 import { projectionRebuildSuite } from './projection-rebuild';
 import { syncSuite } from './sync';
 import { organiseSuite } from './organise';
 import { storefrontSuite } from './storefront';
+import { pipelineSuite } from './pipeline';
 
 const SUITES: Suite[] = [
   eventStoreSuite, // append
@@ -31,6 +32,7 @@ const SUITES: Suite[] = [
   syncSuite, // sync
   organiseSuite, // organise
   storefrontSuite, // storefront
+  pipelineSuite, // pipeline
 ];
 
 const LOCAL_DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -41,7 +43,7 @@ const EMBEDDED = { dataDir: '.data/bench', port: 54331 };
 interface Args {
   only: string[];
   help: boolean;
-  values: Map<string, number>;
+  values: Map<string, number | string>;
 }
 
 function usage(): string {
@@ -53,7 +55,7 @@ function usage(): string {
     'flags:',
   ];
   for (const s of SUITES) {
-    for (const [name, f] of Object.entries(s.flags)) lines.push(`  --${name.padEnd(18)} ${s.name}: ${f.help} (default ${f.default})`);
+    for (const [name, f] of Object.entries(s.flags)) lines.push(`  --${name.padEnd(22)} ${s.name}: ${f.help} (default ${f.default === '' ? 'none' : f.default})`);
   }
   lines.push('', 'configuration (DATABASE_URL, PROJECTION_BATCH_SIZE, PROJECTION_POLL_MS, LOG_LEVEL) is read by loadConfig().');
   return lines.join('\n');
@@ -84,6 +86,10 @@ function parseArgs(argv: string[]): Args {
       continue;
     }
     if (!known.has(name)) throw new Error(`unknown flag --${name}`);
+    if (typeof known.get(name)!.flags[name]!.default === 'string') {
+      args.values.set(name, value);
+      continue;
+    }
     const n = Number(value.replace(/_/g, ''));
     if (!Number.isFinite(n) || n < 0) throw new Error(`--${name}: expected a non-negative number, got ${value}`);
     args.values.set(name, n);
@@ -149,7 +155,8 @@ function table(header: string[], rows: string[][], rightAligned: boolean[]): str
 }
 
 function resultRows(suite: string, result: SuiteResult): string[][] {
-  return result.rows.map((r: Measure | Ratio) => {
+  return result.rows.map((r: Measure | Ratio | Value) => {
+    if (r.kind === 'value') return [suite, r.label, r.value, '', '', ''];
     if (r.kind === 'ratio') return [suite, r.label, '', '', `${(rate(r.subject) / rate(r.baseline)).toFixed(3)}×`, ''];
     const range =
       r.samples && r.samples.length > 1
@@ -183,6 +190,11 @@ async function main(): Promise<number> {
   const server = await resolveServer(config, progress);
   const runName = `catalog_bench_${randomBytes(4).toString('hex')}`;
   const created: string[] = [];
+  /** what suites asked to run before their databases go (children to stop), newest first */
+  const suiteCleanups: (() => Promise<void>)[] = [];
+  const runSuiteCleanups = async () => {
+    while (suiteCleanups.length) await suiteCleanups.pop()!().catch((e) => progress(`clean-up failed: ${(e as Error).message}`));
+  };
   let cleaning: Promise<void> | null = null;
   /** Drops the databases created after the first `keep` (newest first). */
   const dropCreated = async (keep = 0) => {
@@ -195,6 +207,7 @@ async function main(): Promise<number> {
   };
   const cleanup = () =>
     (cleaning ??= (async () => {
+      await runSuiteCleanups();
       await dropCreated();
       if (server.embedded) await server.embedded.stop().catch(() => undefined);
     })());
@@ -202,8 +215,16 @@ async function main(): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => {
     interrupted = true;
     log.level = 'silent'; // the runners' complaints about their dropped database are expected now
-    progress(`${signal}: dropping the scratch databases`);
-    void cleanup().finally(() => process.exit(130));
+    progress(`${signal}: stopping, dropping the scratch databases`);
+    // Keeps the process up while the clean-up waits on children, and bounds that wait.
+    setTimeout(() => {
+      progress('clean-up still not done after 60 s: exiting without it');
+      process.exit(130);
+    }, 60_000);
+    void cleanup().finally(() => {
+      progress('clean-up done');
+      process.exit(130);
+    });
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -235,6 +256,12 @@ async function main(): Promise<number> {
       created.push(name);
       return { name, url: withDatabase(server.adminUrl, name) };
     };
+    const emptyDatabase = async (tag: string): Promise<ScratchDatabase> => {
+      const name = `${runName}_${tag.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}`;
+      await adminQuery(server.adminUrl, `CREATE DATABASE "${name}"`);
+      created.push(name);
+      return { name, url: withDatabase(server.adminUrl, name) };
+    };
 
     const cpus = os.cpus();
     const info = pgInfo.rows[0]!;
@@ -252,16 +279,23 @@ async function main(): Promise<number> {
     const rows: string[][] = [];
     const notes: string[] = [];
     for (const suite of selected) {
-      const flags: Record<string, number> = {};
+      const flags: Record<string, number | string> = {};
       for (const [name, f] of Object.entries(suite.flags)) flags[name] = args.values.get(name) ?? f.default;
       const ctx: BenchContext = {
         config,
         flag: (name) => {
           const v = flags[name];
-          if (v === undefined) throw new Error(`suite ${suite.name} reads --${name} without declaring it`);
+          if (typeof v !== 'number') throw new Error(`suite ${suite.name} reads --${name} as a number without declaring it so`);
+          return v;
+        },
+        textFlag: (name) => {
+          const v = flags[name];
+          if (typeof v !== 'string') throw new Error(`suite ${suite.name} reads --${name} as text without declaring it so`);
           return v;
         },
         freshDatabase,
+        emptyDatabase,
+        onCleanup: (fn) => suiteCleanups.push(fn),
         log,
         progress,
       };
@@ -270,6 +304,10 @@ async function main(): Promise<number> {
         const result = await suite.run(ctx);
         rows.push(...resultRows(suite.name, result));
         notes.push(...result.notes.map((n) => `[${suite.name}] ${n}`));
+        if (result.failure) {
+          failed = true;
+          rows.push([suite.name, `FAILED: ${result.failure.split('\n')[0]}`, '', '', '', '']);
+        }
       } catch (e) {
         failed = true;
         if (interrupted) break;
@@ -277,7 +315,10 @@ async function main(): Promise<number> {
         rows.push([suite.name, `FAILED: ${(e as Error).message.split('\n')[0]}`, '', '', '', '']);
       }
       // A suite's databases go when it ends, so the next suite shares the server with nothing of it.
-      if (!interrupted) await dropCreated(1);
+      if (!interrupted) {
+        await runSuiteCleanups();
+        await dropCreated(1);
+      }
     }
     output.push(table(['suite', 'measurement', 'count', 'seconds', 'rate', 'range'], rows, [false, false, true, true, true, false]));
     if (notes.length) output.push('', ...notes.map((n) => `- ${n}`));
