@@ -137,6 +137,16 @@ async function guarded<T>(p: Promise<T>, children: readonly Child[], timeoutMs: 
   }
 }
 
+/**
+ * The node flags the checkout's `npm start` passes (the heap cap, for one), so the service runs here as
+ * it runs there: `node --max-old-space-size=256 bin/catalog.js serve` gives ['--max-old-space-size=256'].
+ */
+function startNodeFlags(dir: string): string[] {
+  const start = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts?.start ?? '';
+  const m = /^node\s+(.*?)\s*bin\/catalog\.js\b/.exec(start.trim());
+  return m?.[1] ? m[1].split(/\s+/).filter((f) => f.startsWith('--')) : [];
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -604,7 +614,7 @@ export const pipelineSuite: Suite = {
       const t0 = performance.now();
       const service = new Child(
         'service',
-        [path.join(serviceDir, 'bin/catalog.js'), 'serve'],
+        [...startNodeFlags(serviceDir), path.join(serviceDir, 'bin/catalog.js'), 'serve'],
         {
           cwd: serviceDir,
           env: childEnv(dataDir, {
