@@ -38,12 +38,12 @@ async function withServices<T>(fn: (s: Services, config: Config, log: Logger) =>
 
 program
   .command('serve')
-  .description('run the service (API, projection workers, scheduler)')
+  .description('run the service: the API, the worker (projections, scheduled synchronisations), or both (all)')
   .addOption(new Option('--role <role>', 'which roles this process runs').choices(['all', 'api', 'worker']).default('all'))
   .action(async (opts: { role: 'all' | 'api' | 'worker' }) => {
     const config = loadConfig();
     const log = createLogger(config.logLevel);
-    const roles: Role[] = opts.role === 'all' ? ['api', 'worker', 'scheduler'] : [opts.role];
+    const roles: Role[] = opts.role === 'all' ? ['api', 'worker'] : [opts.role];
     const running = await startService(config, log, roles);
     const shutdown = (signal: string) => {
       log.info({ signal }, 'shutting down');

@@ -9,6 +9,7 @@ import { allProjections } from '../projections';
 import { createAuth } from './auth/module';
 import { authRouteDocs } from './auth/routes';
 import { uploadRouteDocs, uploadRoutes } from './uploads/routes';
+import { DiskUploadStorage, PostgresUploadStorage } from './uploads/storage';
 import { docsRoutes } from './platform/http/openapi';
 import { securityHeaders, securityMiddleware } from './platform/http/security';
 import { postgresThrottleStores } from './platform/http/rate-limit';
@@ -33,7 +34,7 @@ import { startSimulator } from './sync/simulator';
 import type { RunningSimulator } from './sync/simulator';
 import { SyncService, createSupplierClient } from './sync/service';
 import { syncRoutes } from './sync/routes';
-import { startCategorySchedule } from './sync/scheduler';
+import { startSchedules } from './sync/scheduler';
 import { seedDemoCatalog } from './sync/demo';
 import { originGoodRoutes } from './catalog/links/routes';
 import { adminCatalogRoutes } from './catalog/admin-routes';
@@ -63,7 +64,8 @@ export async function openDatabase(config: Config, log: Logger): Promise<OpenDat
   return { url: embedded.url, embedded: true, stop: embedded.stop };
 }
 
-export type Role = 'api' | 'worker' | 'scheduler';
+/** api: the HTTP API; worker: projections, scheduled synchronisations, the demo seeding. */
+export type Role = 'api' | 'worker';
 
 /** What the slices are built from: one of each per process. */
 export interface Services {
@@ -194,7 +196,7 @@ export function apiRoutes(s: Services): Router {
   api.use(auth.routes);
   api.use(
     uploadRoutes({
-      uploadDir: s.config.uploadDir,
+      storage: s.config.uploadStorage === 'disk' ? new DiskUploadStorage(s.config.uploadDir) : new PostgresUploadStorage(s.pool, s.config.uploadDir),
       maxBytes: s.config.uploadMaxBytes,
       apiPrefix: s.config.apiPrefix,
       guard: requireAdmin,
@@ -209,7 +211,7 @@ export function apiRoutes(s: Services): Router {
   // Admin writes sent with an Idempotency-Key answer a retry with the first answer.
   api.use(idempotency({ pool: s.pool, authenticate: auth.guards.authenticate, userOf: (res) => authOf(res).user.id }));
   api.use(projectionRoutes(s.engine, requireAdmin));
-  api.use(syncRoutes(s.sync, s.pool, requireAdmin));
+  api.use(syncRoutes(s.sync, s.pool, requireAdmin, s.config.schedules));
   api.use(originGoodRoutes(s, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
   api.use(familyRoutes(s, new Organiser(s), requireAdmin));
@@ -305,7 +307,8 @@ export async function startService(config: Config, log: Logger, roles: readonly 
   let server: http.Server | null = null;
   let url = '';
   if (roles.includes('worker')) await services.engine.startRunners();
-  const schedule = roles.includes('scheduler') ? startCategorySchedule(services) : null;
+  // Schedules run in the worker role, once across processes (src/sync/scheduler.ts).
+  const schedule = roles.includes('worker') ? startSchedules(services) : null;
   if (!config.upstream && roles.includes('worker')) {
     void seedDemoCatalog(services).catch((e) => log.error({ err: e }, 'demo catalog seeding failed'));
   }

@@ -44,6 +44,7 @@ import {
   type SubscribeToAllOptions,
 } from '@eventstore/db-client';
 import { AppError } from '../errors';
+import { toClientConnectionString } from './connection-string';
 import {
   type AppendResult,
   type EventMetadata,
@@ -185,9 +186,12 @@ export class EventStoreDbAdapter implements EventStore {
     private readonly onWatchError: (e: unknown) => void = () => undefined,
   ) {}
 
-  /** `url` is an `esdb://` connection string; reading `$all` needs a user allowed to (by default an admin). */
+  /**
+   * `url`: a `kurrentdb://` (or `kurrent://`, `kdb://`, `esdb://`) connection string; reading `$all`
+   * needs a user allowed to (by default an admin).
+   */
   static connect(url: string, onWatchError?: (e: unknown) => void): EventStoreDbAdapter {
-    return new EventStoreDbAdapter(EventStoreDBClient.connectionString(url), onWatchError);
+    return new EventStoreDbAdapter(EventStoreDBClient.connectionString(toClientConnectionString(url)), onWatchError);
   }
 
   async appendToStream(
