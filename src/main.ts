@@ -27,6 +27,7 @@ import { createApp } from './platform/http/app';
 import { healthRoutes } from './platform/http/health';
 import type { Logger } from './platform/log';
 import { migrate } from './platform/migrate';
+import { checkLogIdentity } from './platform/log-identity';
 import { PgListener } from './platform/pg-listener';
 import { ProjectionEngine, ProjectionNotifications } from './platform/projections/engine';
 import { projectionRoutes } from './platform/projections/routes';
@@ -304,6 +305,15 @@ export async function startService(config: Config, log: Logger, roles: readonly 
   const applied = await migrate({ databaseUrl: db.url, log: (m) => log.debug(m) });
   if (applied.length) log.info({ applied }, 'migrations applied');
   const services = await createServices(config, log, db.url);
+  try {
+    // The log and the read models must belong together before anything reads or writes either.
+    const identity = await checkLogIdentity(services.pool, services.store);
+    if (identity.adopted) log.info({ logId: identity.logId }, 'recorded the event log these read models are built from');
+  } catch (e) {
+    await closeServices(services);
+    await db.stop();
+    throw e;
+  }
   let server: http.Server | null = null;
   let url = '';
   if (roles.includes('worker')) await services.engine.startRunners();
