@@ -4,7 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import { loadConfig, ConfigError, type Config } from './config';
+import { assertSupplierConfigured, loadConfig, ConfigError, type Config } from './config';
 import { createLogger, type Logger } from './platform/log';
 import { openDatabase, createServices, closeServices, startService, type Role, type Services } from './main';
 import { describeFence } from './platform/projections/engine';
@@ -26,6 +26,7 @@ async function withServices<T>(
   opts: { logLevel?: string; checkLog?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
+  assertSupplierConfigured(config);
   const log = createLogger(opts.logLevel ?? (config.logLevel === 'info' ? 'warn' : config.logLevel));
   const db = await openDatabase(config, log);
   try {

@@ -144,8 +144,8 @@ export interface Config {
   upstreamPageSize: number;
   /** delisting guard and abandoned-run detection of synchronisations */
   sync: { delistMaxShare: number; abandonedAfterS: number };
-  /** the built-in supplier simulator used when `upstream` is unset */
-  simulator: { links: number; seed: number };
+  /** the built-in supplier simulator used when `upstream` is unset; `requested`: UPSTREAM_SIMULATOR=true */
+  simulator: { links: number; seed: number; requested: boolean };
   jwt: { secret: string | undefined; accessExpiresIn: string };
   corsOrigins: string[];
   trustProxy: boolean | number | string;
@@ -192,11 +192,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.EVENT_STORE === 'eventstoredb' && !e.EVENTSTORE_URL) {
     problems.push('EVENTSTORE_URL: required when EVENT_STORE=eventstoredb');
   }
-  // A production deployment with its own database mirrors the real supplier: seeding the simulator's
-  // demo catalogue into its event log would stay there for good (docs/deployment.md, The supplier).
-  if (e.NODE_ENV === 'production' && e.DATABASE_URL && !e.UPSTREAM_URL && !e.UPSTREAM_SIMULATOR) {
-    problems.push('UPSTREAM_URL: required in production (NODE_ENV=production with DATABASE_URL); set UPSTREAM_SIMULATOR=true to run the built-in simulator instead');
-  }
   const schedules = {
     categories: cronOrOff('CATEGORY_SYNC_CRON', e.CATEGORY_SYNC_CRON, problems),
     goods: cronOrOff('GOODS_SYNC_CRON', e.GOODS_SYNC_CRON, problems),
@@ -219,7 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstream: e.UPSTREAM_URL ? { url: e.UPSTREAM_URL, token: e.UPSTREAM_TOKEN } : undefined,
     upstreamPageSize: e.UPSTREAM_PAGE_SIZE,
     sync: { delistMaxShare: e.SYNC_DELIST_MAX_SHARE, abandonedAfterS: e.SYNC_ABANDONED_AFTER_S },
-    simulator: { links: e.SIMULATOR_LINKS, seed: e.SIMULATOR_SEED },
+    simulator: { links: e.SIMULATOR_LINKS, seed: e.SIMULATOR_SEED, requested: e.UPSTREAM_SIMULATOR },
     jwt: { secret: e.JWT_SECRET, accessExpiresIn: e.TOKEN_EXPIRES_IN },
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
@@ -235,6 +230,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     commandWaitMs: e.COMMAND_WAIT_MS,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * A production deployment with its own database mirrors the real supplier: the simulator's demo
+ * catalogue, once seeded into its event log, would stay there for good (docs/deployment.md, The
+ * supplier). So the service, and every command that would talk to the supplier, refuses to start in
+ * production (NODE_ENV=production with DATABASE_URL) without UPSTREAM_URL, unless UPSTREAM_SIMULATOR=true.
+ * `npm start` on the embedded database keeps its demo catalogue.
+ */
+export function assertSupplierConfigured(config: Config): void {
+  if (config.env === 'production' && config.databaseUrl && !config.upstream && !config.simulator.requested) {
+    throw new ConfigError([
+      'UPSTREAM_URL: required in production (NODE_ENV=production with DATABASE_URL); set UPSTREAM_SIMULATOR=true to run the built-in simulator instead',
+    ]);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
-import { resolveJwtSecret, type Config } from './config';
+import { assertSupplierConfigured, resolveJwtSecret, type Config } from './config';
 import { allProjections } from '../projections';
 import { createAuth } from './auth/module';
 import { authRouteDocs } from './auth/routes';
@@ -301,6 +301,7 @@ export interface RunningService {
 export async function startService(config: Config, log: Logger, roles: readonly Role[]): Promise<RunningService> {
   // Before anything starts: an API without a usable signing secret must not come up at all.
   if (roles.includes('api')) config = { ...config, jwt: { ...config.jwt, secret: resolveJwtSecret(config) } };
+  assertSupplierConfigured(config);
   const db = await openDatabase(config, log);
   const applied = await migrate({ databaseUrl: db.url, log: (m) => log.debug(m) });
   if (applied.length) log.info({ applied }, 'migrations applied');

@@ -1,4 +1,4 @@
-import { loadConfig, ConfigError } from '../../src/config';
+import { assertSupplierConfigured, loadConfig, ConfigError } from '../../src/config';
 
 describe('config', () => {
   it('applies the documented defaults', () => {
@@ -58,13 +58,15 @@ describe('config', () => {
 
   it('in production with its own database, refuses to start without UPSTREAM_URL unless the simulator is asked for', () => {
     const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/catalog' };
-    expect(() => loadConfig(prod)).toThrow(ConfigError);
-    expect(() => loadConfig(prod)).toThrow(/UPSTREAM_URL.*UPSTREAM_SIMULATOR=true/);
-    expect(loadConfig({ ...prod, UPSTREAM_URL: 'https://supplier.example.com' }).upstream?.url).toBe('https://supplier.example.com');
-    expect(loadConfig({ ...prod, UPSTREAM_SIMULATOR: 'true' }).upstream).toBeUndefined();
+    expect(() => assertSupplierConfigured(loadConfig(prod))).toThrow(ConfigError);
+    expect(() => assertSupplierConfigured(loadConfig(prod))).toThrow(/UPSTREAM_URL.*UPSTREAM_SIMULATOR=true/);
+    expect(() => assertSupplierConfigured(loadConfig({ ...prod, UPSTREAM_URL: 'https://supplier.example.com' }))).not.toThrow();
+    const demo = loadConfig({ ...prod, UPSTREAM_SIMULATOR: 'true' });
+    expect(() => assertSupplierConfigured(demo)).not.toThrow();
+    expect(demo.upstream).toBeUndefined();
     // `npm ci && npm start`: production mode on the embedded database keeps its demo catalogue
-    expect(loadConfig({ NODE_ENV: 'production' }).upstream).toBeUndefined();
-    expect(loadConfig({ NODE_ENV: 'development', DATABASE_URL: 'postgres://db/catalog' }).upstream).toBeUndefined();
+    expect(() => assertSupplierConfigured(loadConfig({ NODE_ENV: 'production' }))).not.toThrow();
+    expect(() => assertSupplierConfigured(loadConfig({ NODE_ENV: 'development', DATABASE_URL: 'postgres://db/catalog' }))).not.toThrow();
   });
 
   it('parses lists, switches and sizes', () => {

@@ -115,7 +115,7 @@ describe('scale-out: two api processes and a worker on one database', () => {
         `SELECT claim, claimed_by, run_id, outcome, due_at FROM schedule_claims ORDER BY due_at`,
       );
       return r.rows.length >= 3 && r.rows.every((c) => c.outcome) ? r.rows : null;
-    }, 60_000, 200);
+    }, 60_000, 200).then((rows) => rows!);
     expect(new Set(claims.map((c) => c.claimed_by))).toEqual(new Set([expect.stringMatching(new RegExp(`:${worker.child.pid}$`))]));
     for (const c of claims) {
       expect(c.claim).toBe(`categories:${c.due_at.toISOString()}`);

@@ -16,7 +16,7 @@ describe('JWT_SECRET at start-up', () => {
 
   it('an API with DATABASE_URL and no JWT_SECRET refuses to start, before touching the database', async () => {
     // Port 1 on loopback: had start-up got as far as connecting, the error would be ECONNREFUSED instead.
-    const config = loadConfig({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', UPSTREAM_URL: 'http://127.0.0.1:9' });
+    const config = loadConfig({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     await expect(startService(config, log, ['api'])).rejects.toThrow(ConfigError);
     await expect(startService(config, log, ['api'])).rejects.toThrow(/JWT_SECRET/);
   });
