@@ -23,10 +23,12 @@ const program = new Command('catalog').description('Event-sourced product catalo
 /** Opens the database (embedded or DATABASE_URL), applies migrations and builds the services. */
 async function withServices<T>(
   fn: (s: Services, config: Config, log: Logger) => Promise<T>,
-  opts: { logLevel?: string; checkLog?: boolean } = {},
+  opts: { logLevel?: string; checkLog?: boolean; supplier?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
-  assertSupplierConfigured(config);
+  // Commands that may talk to the supplier (synchronise, seed) need one in production; reading
+  // status or the log, and rebuilding read models, do not.
+  if (opts.supplier !== false) assertSupplierConfigured(config);
   const log = createLogger(opts.logLevel ?? (config.logLevel === 'info' ? 'warn' : config.logLevel));
   const db = await openDatabase(config, log);
   try {
@@ -105,7 +107,7 @@ projections
             '\n',
         );
       }
-    }, { checkLog: false });
+    }, { checkLog: false, supplier: false });
   });
 
 projections
@@ -128,7 +130,7 @@ projections
             bar.stop();
           }
         },
-        { checkLog: false },
+        { checkLog: false, supplier: false },
       );
       return;
     }
@@ -206,7 +208,7 @@ events
       } finally {
         await stop();
       }
-    }, { checkLog: false }); // it only reads the log
+    }, { checkLog: false, supplier: false }); // it only reads the log
   });
 
 const SYNC_KINDS: Record<string, SyncKind> = { categories: 'categories', goods: 'origin_goods', details: 'details' };
