@@ -4,11 +4,13 @@
  */
 import { Command, Option } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import { loadConfig, ConfigError, type Config } from './config';
+import { assertSupplierConfigured, loadConfig, ConfigError, type Config } from './config';
 import { createLogger, type Logger } from './platform/log';
 import { openDatabase, createServices, closeServices, startService, type Role, type Services } from './main';
 import { describeFence } from './platform/projections/engine';
 import { migrate } from './platform/migrate';
+import { LogMismatchError, REBUILD_ALL_COMMAND, checkLogIdentity } from './platform/log-identity';
+import { rebuildAll } from './platform/projections/rebuild-all';
 import { START, positionToString } from './platform/event-store/port';
 import { ProjectionRunner } from './platform/projections/runner';
 import { startSimulator } from './sync/simulator';
@@ -19,14 +21,22 @@ import { Organiser } from './catalog/organisation/organise';
 const program = new Command('catalog').description('Event-sourced product catalog service');
 
 /** Opens the database (embedded or DATABASE_URL), applies migrations and builds the services. */
-async function withServices<T>(fn: (s: Services, config: Config, log: Logger) => Promise<T>, logLevel?: string): Promise<T> {
+async function withServices<T>(
+  fn: (s: Services, config: Config, log: Logger) => Promise<T>,
+  opts: { logLevel?: string; checkLog?: boolean; supplier?: boolean } = {},
+): Promise<T> {
   const config = loadConfig();
-  const log = createLogger(logLevel ?? (config.logLevel === 'info' ? 'warn' : config.logLevel));
+  // Commands that may talk to the supplier (synchronise, seed) need one in production; reading
+  // status or the log, and rebuilding read models, do not.
+  if (opts.supplier !== false) assertSupplierConfigured(config);
+  const log = createLogger(opts.logLevel ?? (config.logLevel === 'info' ? 'warn' : config.logLevel));
   const db = await openDatabase(config, log);
   try {
     await migrate({ databaseUrl: db.url });
     const services = await createServices(config, log, db.url);
     try {
+      // Commands that read or write the catalogue refuse, as the service does, a log that is not the read models' own.
+      if (opts.checkLog !== false) await checkLogIdentity(services.pool, services.store);
       return await fn(services, config, log);
     } finally {
       await closeServices(services);
@@ -38,12 +48,12 @@ async function withServices<T>(fn: (s: Services, config: Config, log: Logger) =>
 
 program
   .command('serve')
-  .description('run the service (API, projection workers, scheduler)')
+  .description('run the service: the API, the worker (projections, scheduled synchronisations), or both (all)')
   .addOption(new Option('--role <role>', 'which roles this process runs').choices(['all', 'api', 'worker']).default('all'))
   .action(async (opts: { role: 'all' | 'api' | 'worker' }) => {
     const config = loadConfig();
     const log = createLogger(config.logLevel);
-    const roles: Role[] = opts.role === 'all' ? ['api', 'worker', 'scheduler'] : [opts.role];
+    const roles: Role[] = opts.role === 'all' ? ['api', 'worker'] : [opts.role];
     const running = await startService(config, log, roles);
     const shutdown = (signal: string) => {
       log.info({ signal }, 'shutting down');
@@ -97,13 +107,34 @@ projections
             '\n',
         );
       }
-    });
+    }, { checkLog: false, supplier: false });
   });
 
 projections
-  .command('rebuild <name>')
-  .description('rebuild a projection from the start of the log into shadow tables, then swap them in')
-  .action(async (name: string) => {
+  .command('rebuild [name]')
+  .description('rebuild a projection from the start of the log into shadow tables, then swap them in; --all: every read model from scratch')
+  .option('--all', `empty every read model, record this event log as theirs and replay it (after the log changed; stop every worker first)`)
+  .action(async (name: string | undefined, o: { all?: boolean }) => {
+    if (o.all) {
+      await withServices(
+        async (s, _config, log) => {
+          const bar = new SingleBar({ format: 'rebuild --all [{bar}] {value}/{total} events', hideCursor: true }, Presets.shades_classic);
+          bar.start(1, 0);
+          try {
+            const r = await rebuildAll({ pool: s.pool, store: s.store, engine: s.engine, log }, { onProgress: (done, total) => (bar.setTotal(Math.max(total, 1)), bar.update(done)) });
+            bar.stop();
+            process.stdout.write(
+              `every read model rebuilt from event log ${r.logId}` + (r.previousLogId && r.previousLogId !== r.logId ? ` (they had been built from ${r.previousLogId})` : '') + '\n',
+            );
+          } finally {
+            bar.stop();
+          }
+        },
+        { checkLog: false, supplier: false },
+      );
+      return;
+    }
+    if (!name) throw new Error(`rebuild which projection? name one, or --all (${REBUILD_ALL_COMMAND})`);
     await withServices(async (s, config, log) => {
       const def = s.engine.definition(name);
       const before = (await s.engine.status()).find((p) => p.name === name)!;
@@ -177,7 +208,7 @@ events
       } finally {
         await stop();
       }
-    });
+    }, { checkLog: false, supplier: false }); // it only reads the log
   });
 
 const SYNC_KINDS: Record<string, SyncKind> = { categories: 'categories', goods: 'origin_goods', details: 'details' };
@@ -273,7 +304,7 @@ program
   });
 
 program.parseAsync(process.argv).catch((e: unknown) => {
-  if (e instanceof ConfigError) {
+  if (e instanceof ConfigError || e instanceof LogMismatchError) {
     process.stderr.write(e.message + '\n');
     process.exit(2);
   }

@@ -31,6 +31,9 @@ const byteSize = z
  */
 const clientApiBase = z.string().regex(/^\/(?!\/)[^\s"'<>\\]*$/, 'expected a path on the same origin, such as /api');
 
+/** The schemes of an EventStoreDB/KurrentDB connection string (rewritten to esdb:// for the client). */
+const EVENTSTORE_URL_SCHEME = /^(esdb|kurrentdb|kurrent|kdb)(\+discover)?:\/\//i;
+
 const schema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -50,9 +53,11 @@ const schema = z.object({
   EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
   EVENTSTORE_URL: z
     .string()
-    .regex(/^(esdb|esdb\+discover):\/\//, 'expected an esdb:// URL')
+    .regex(EVENTSTORE_URL_SCHEME, 'expected a kurrentdb:// (or kurrent://, kdb://, esdb://, each also +discover) URL')
     .optional(),
   UPSTREAM_URL: z.string().url().optional(),
+  // Production without UPSTREAM_URL refuses to start unless the built-in simulator is asked for.
+  UPSTREAM_SIMULATOR: bool.default(false),
   UPSTREAM_TOKEN: z.string().optional(),
   UPSTREAM_PAGE_SIZE: z.coerce.number().int().min(1).max(500).default(500),
   SIMULATOR_LINKS: z.coerce.number().int().min(50).max(200_000).default(3000),
@@ -71,6 +76,8 @@ const schema = z.object({
   TRUST_PROXY: z.string().default('false'),
   BODY_LIMIT: byteSize.default(1024 * 1024),
   UPLOAD_DIR: z.string().min(1).optional(),
+  // Where uploaded files are kept: postgres (every process serves every file) or disk (UPLOAD_DIR).
+  UPLOAD_STORAGE: z.enum(['postgres', 'disk']).default('postgres'),
   UPLOAD_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
   API_PREFIX: z
     .string()
@@ -82,7 +89,10 @@ const schema = z.object({
   PUBLIC_CACHE_DISABLED: bool.default(false),
   PUBLIC_CACHE_TTL_MS: positiveInt.default(60_000),
   PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(5000),
-  CATEGORY_SYNC_CRON: z.string().min(9).default('0 * * * *'),
+  // Scheduled synchronisations (run by the worker role, once across processes); `off` turns one off.
+  CATEGORY_SYNC_CRON: z.string().min(3).default('0 * * * *'),
+  GOODS_SYNC_CRON: z.string().min(3).default('30 2 * * *'),
+  DETAILS_SYNC_CRON: z.string().min(3).default('0 3 * * *'),
   // A complete listing pass that would delist more than this share of the listed links delists
   // nothing until an operator confirms (an empty listing included).
   SYNC_DELIST_MAX_SHARE: z.coerce.number().min(0).max(1).default(0.2),
@@ -97,6 +107,20 @@ const schema = z.object({
 });
 
 export type Env = z.input<typeof schema>;
+
+/** `off`, or an expression node-cron accepts (5 fields, or 6 with seconds first). */
+function cronOrOff(name: string, raw: string, problems: string[]): string | null {
+  if (raw.trim().toLowerCase() === 'off') return null;
+  try {
+    // node-cron validates lazily; a broken expression must stop start-up instead.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const cron = require('node-cron') as { validate(expr: string): boolean };
+    if (!cron.validate(raw)) problems.push(`${name}: not a valid cron expression (or off)`);
+  } catch {
+    /* node-cron missing is an install problem, reported where the scheduler starts */
+  }
+  return raw;
+}
 
 export interface Config {
   env: 'production' | 'development' | 'test';
@@ -114,24 +138,28 @@ export interface Config {
   metricsToken: string | undefined;
   embeddedPgPort: number;
   eventStore: { kind: 'postgres' } | { kind: 'eventstoredb'; url: string };
+  /** unset: the built-in supplier simulator (in production only with UPSTREAM_SIMULATOR=true) */
   upstream: { url: string; token: string | undefined } | undefined;
   /** links per listing page asked of the supplier (its maximum is 500) */
   upstreamPageSize: number;
   /** delisting guard and abandoned-run detection of synchronisations */
   sync: { delistMaxShare: number; abandonedAfterS: number };
-  /** the built-in supplier simulator used when `upstream` is unset */
-  simulator: { links: number; seed: number };
+  /** the built-in supplier simulator used when `upstream` is unset; `requested`: UPSTREAM_SIMULATOR=true */
+  simulator: { links: number; seed: number; requested: boolean };
   jwt: { secret: string | undefined; accessExpiresIn: string };
   corsOrigins: string[];
   trustProxy: boolean | number | string;
   bodyLimitBytes: number;
   uploadDir: string;
+  /** postgres: files in the database, served by every process; disk: files under `uploadDir` */
+  uploadStorage: 'postgres' | 'disk';
   uploadMaxBytes: number;
   apiPrefix: string;
   /** API bases the served browser clients use instead of their build's (undefined: the build's) */
   clientApiBases: { admin: string | undefined; h5: string | undefined };
   publicCache: { disabled: boolean; ttlMs: number; maxEntries: number };
-  categorySyncCron: string;
+  /** cron expressions of the scheduled synchronisations; null: off */
+  schedules: { categories: string | null; goods: string | null; details: string | null };
   projections: { batchSize: number; pollMs: number };
   commandWaitMs: number;
   logLevel: string;
@@ -164,14 +192,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.EVENT_STORE === 'eventstoredb' && !e.EVENTSTORE_URL) {
     problems.push('EVENTSTORE_URL: required when EVENT_STORE=eventstoredb');
   }
-  try {
-    // node-cron validates lazily; a broken expression must stop start-up instead.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const cron = require('node-cron') as { validate(expr: string): boolean };
-    if (!cron.validate(e.CATEGORY_SYNC_CRON)) problems.push('CATEGORY_SYNC_CRON: not a valid cron expression');
-  } catch {
-    /* node-cron missing is an install problem, reported where the scheduler starts */
-  }
+  const schedules = {
+    categories: cronOrOff('CATEGORY_SYNC_CRON', e.CATEGORY_SYNC_CRON, problems),
+    goods: cronOrOff('GOODS_SYNC_CRON', e.GOODS_SYNC_CRON, problems),
+    details: cronOrOff('DETAILS_SYNC_CRON', e.DETAILS_SYNC_CRON, problems),
+  };
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -189,21 +214,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     upstream: e.UPSTREAM_URL ? { url: e.UPSTREAM_URL, token: e.UPSTREAM_TOKEN } : undefined,
     upstreamPageSize: e.UPSTREAM_PAGE_SIZE,
     sync: { delistMaxShare: e.SYNC_DELIST_MAX_SHARE, abandonedAfterS: e.SYNC_ABANDONED_AFTER_S },
-    simulator: { links: e.SIMULATOR_LINKS, seed: e.SIMULATOR_SEED },
+    simulator: { links: e.SIMULATOR_LINKS, seed: e.SIMULATOR_SEED, requested: e.UPSTREAM_SIMULATOR },
     jwt: { secret: e.JWT_SECRET, accessExpiresIn: e.TOKEN_EXPIRES_IN },
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     bodyLimitBytes: e.BODY_LIMIT,
     uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(e.DATA_DIR, 'uploads')),
+    uploadStorage: e.UPLOAD_STORAGE,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     apiPrefix: e.API_PREFIX,
     clientApiBases: { admin: e.ADMIN_API_BASE, h5: e.H5_API_BASE },
     publicCache: { disabled: e.PUBLIC_CACHE_DISABLED, ttlMs: e.PUBLIC_CACHE_TTL_MS, maxEntries: e.PUBLIC_CACHE_MAX_ENTRIES },
-    categorySyncCron: e.CATEGORY_SYNC_CRON,
+    schedules,
     projections: { batchSize: e.PROJECTION_BATCH_SIZE, pollMs: e.PROJECTION_POLL_MS },
     commandWaitMs: e.COMMAND_WAIT_MS,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * A production deployment with its own database mirrors the real supplier: the simulator's demo
+ * catalogue, once seeded into its event log, would stay there for good (docs/deployment.md, The
+ * supplier). So the service, and every command that would talk to the supplier, refuses to start in
+ * production (NODE_ENV=production with DATABASE_URL) without UPSTREAM_URL, unless UPSTREAM_SIMULATOR=true.
+ * `npm start` on the embedded database keeps its demo catalogue.
+ */
+export function assertSupplierConfigured(config: Config): void {
+  if (config.env === 'production' && config.databaseUrl && !config.upstream && !config.simulator.requested) {
+    throw new ConfigError([
+      'UPSTREAM_URL: required in production (NODE_ENV=production with DATABASE_URL); set UPSTREAM_SIMULATOR=true to run the built-in simulator instead',
+    ]);
+  }
 }
 
 /**

@@ -4,11 +4,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
-import { resolveJwtSecret, type Config } from './config';
+import { assertSupplierConfigured, resolveJwtSecret, type Config } from './config';
 import { allProjections } from '../projections';
 import { createAuth } from './auth/module';
 import { authRouteDocs } from './auth/routes';
 import { uploadRouteDocs, uploadRoutes } from './uploads/routes';
+import { DiskUploadStorage, PostgresUploadStorage } from './uploads/storage';
 import { docsRoutes } from './platform/http/openapi';
 import { securityHeaders, securityMiddleware } from './platform/http/security';
 import { postgresThrottleStores } from './platform/http/rate-limit';
@@ -26,6 +27,7 @@ import { createApp } from './platform/http/app';
 import { healthRoutes } from './platform/http/health';
 import type { Logger } from './platform/log';
 import { migrate } from './platform/migrate';
+import { checkLogIdentity } from './platform/log-identity';
 import { PgListener } from './platform/pg-listener';
 import { ProjectionEngine, ProjectionNotifications } from './platform/projections/engine';
 import { projectionRoutes } from './platform/projections/routes';
@@ -33,7 +35,7 @@ import { startSimulator } from './sync/simulator';
 import type { RunningSimulator } from './sync/simulator';
 import { SyncService, createSupplierClient } from './sync/service';
 import { syncRoutes } from './sync/routes';
-import { startCategorySchedule } from './sync/scheduler';
+import { startSchedules } from './sync/scheduler';
 import { seedDemoCatalog } from './sync/demo';
 import { originGoodRoutes } from './catalog/links/routes';
 import { adminCatalogRoutes } from './catalog/admin-routes';
@@ -63,7 +65,8 @@ export async function openDatabase(config: Config, log: Logger): Promise<OpenDat
   return { url: embedded.url, embedded: true, stop: embedded.stop };
 }
 
-export type Role = 'api' | 'worker' | 'scheduler';
+/** api: the HTTP API; worker: projections, scheduled synchronisations, the demo seeding. */
+export type Role = 'api' | 'worker';
 
 /** What the slices are built from: one of each per process. */
 export interface Services {
@@ -194,7 +197,7 @@ export function apiRoutes(s: Services): Router {
   api.use(auth.routes);
   api.use(
     uploadRoutes({
-      uploadDir: s.config.uploadDir,
+      storage: s.config.uploadStorage === 'disk' ? new DiskUploadStorage(s.config.uploadDir) : new PostgresUploadStorage(s.pool, s.config.uploadDir),
       maxBytes: s.config.uploadMaxBytes,
       apiPrefix: s.config.apiPrefix,
       guard: requireAdmin,
@@ -209,7 +212,7 @@ export function apiRoutes(s: Services): Router {
   // Admin writes sent with an Idempotency-Key answer a retry with the first answer.
   api.use(idempotency({ pool: s.pool, authenticate: auth.guards.authenticate, userOf: (res) => authOf(res).user.id }));
   api.use(projectionRoutes(s.engine, requireAdmin));
-  api.use(syncRoutes(s.sync, s.pool, requireAdmin));
+  api.use(syncRoutes(s.sync, s.pool, requireAdmin, s.config.schedules));
   api.use(originGoodRoutes(s, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
   api.use(familyRoutes(s, new Organiser(s), requireAdmin));
@@ -301,14 +304,25 @@ export interface RunningService {
 export async function startService(config: Config, log: Logger, roles: readonly Role[]): Promise<RunningService> {
   // Before anything starts: an API without a usable signing secret must not come up at all.
   if (roles.includes('api')) config = { ...config, jwt: { ...config.jwt, secret: resolveJwtSecret(config) } };
+  assertSupplierConfigured(config);
   const db = await openDatabase(config, log);
   const applied = await migrate({ databaseUrl: db.url, log: (m) => log.debug(m) });
   if (applied.length) log.info({ applied }, 'migrations applied');
   const services = await createServices(config, log, db.url);
+  try {
+    // The log and the read models must belong together before anything reads or writes either.
+    const identity = await checkLogIdentity(services.pool, services.store);
+    if (identity.adopted) log.info({ logId: identity.logId }, 'recorded the event log these read models are built from');
+  } catch (e) {
+    await closeServices(services);
+    await db.stop();
+    throw e;
+  }
   let server: http.Server | null = null;
   let url = '';
   if (roles.includes('worker')) await services.engine.startRunners();
-  const schedule = roles.includes('scheduler') ? startCategorySchedule(services) : null;
+  // Schedules run in the worker role, once across processes (src/sync/scheduler.ts).
+  const schedule = roles.includes('worker') ? startSchedules(services) : null;
   if (!config.upstream && roles.includes('worker')) {
     void seedDemoCatalog(services).catch((e) => log.error({ err: e }, 'demo catalog seeding failed'));
   }

@@ -7,13 +7,16 @@
 import type { Services } from '../main';
 import { Organiser } from '../catalog/organisation/organise';
 import { createGoods } from '../catalog/goods/handle';
+import { START, comparePositions } from '../platform/event-store/port';
 
 export async function seedDemoCatalog(s: Services): Promise<void> {
-  // Seed an empty database; resume a seeding a restart cut short (every step is idempotent).
-  const r = await s.pool.query<{ empty: boolean; state: string | null }>(
-    `SELECT NOT EXISTS (SELECT 1 FROM es_streams LIMIT 1) AS empty, (SELECT value FROM service_flags WHERE name = 'demo') AS state`,
-  );
-  const { empty, state } = r.rows[0]!;
+  // Seed an empty catalogue; resume a seeding a restart cut short (every step is idempotent). "Empty"
+  // is asked of the event store, whichever it is (EventStoreDB keeps nothing in PostgreSQL's tables),
+  // and only of the catalogue's streams (the log's identity is an event too).
+  const prefixes = [...new Set(s.engine.definitions().flatMap((d) => d.streamPrefixes))];
+  const empty = comparePositions(await s.store.headPosition(prefixes, { committed: true }), START) === 0;
+  const r = await s.pool.query<{ state: string | null }>(`SELECT (SELECT value FROM service_flags WHERE name = 'demo') AS state`);
+  const { state } = r.rows[0]!;
   if (state === 'seeded' || (!empty && state !== 'seeding')) return;
   await s.pool.query(`INSERT INTO service_flags (name, value) VALUES ('demo', 'seeding') ON CONFLICT (name) DO UPDATE SET value = 'seeding', at = now()`);
   const log = s.log.child({ component: 'demo' });

@@ -7,6 +7,8 @@ import { parseWith } from '../platform/http/errors';
 import { parseId } from '../platform/ids';
 import { actorOf } from '../catalog/admin';
 import type { SyncService } from './service';
+import type { Config } from '../config';
+import { nextScheduledTimes } from './scheduler';
 import { getRun, listRuns, type SyncKind } from './runs';
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
@@ -18,8 +20,12 @@ const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.b
 const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: z.string().optional() }).strict();
 const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: z.coerce.number().int().min(1).max(100).optional() }).strict();
 
-export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler): Router {
+export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler, schedules: Config['schedules']): Router {
   const r = Router();
+  // The scheduled synchronisations and when each runs next (run by the worker role; null: off).
+  r.get('/sync/schedule', guard, (_req, res) => {
+    res.json(nextScheduledTimes(schedules));
+  });
   const trigger = (kind: SyncKind): RequestHandler => async (req, res) => {
     const q = parseWith(triggerQuery, req.query, 'query');
     const b = parseWith(triggerBody, req.body ?? {}, 'body');

@@ -32,6 +32,11 @@ import { type RunTracker, type SyncKind, type SyncRunView, getRun, openRun } fro
 export interface SyncParams {
   dryRun?: boolean;
   onlyUnsynced?: boolean;
+  /**
+   * details: only links never synced or whose listing entry the supplier updated after their detail
+   * was synced (the scheduled details pass)
+   */
+  changedOnly?: boolean;
   linkId?: string;
   /** who asked: a user id, or `system:sync` for the schedule */
   by: string;
@@ -62,7 +67,7 @@ export class SyncService {
     const run = await openRun(this.s.pool, kind, {
       dryRun: !!params.dryRun,
       startedBy: params.by,
-      params: { onlyUnsynced: !!params.onlyUnsynced, linkId: params.linkId ?? null, ...(params.confirmDelist ? { confirmDelist: true } : {}) },
+      params: { onlyUnsynced: !!params.onlyUnsynced, linkId: params.linkId ?? null, ...(params.confirmDelist ? { confirmDelist: true } : {}), ...(params.changedOnly ? { changedOnly: true } : {}) },
       abandonedAfterS: this.s.config.sync.abandonedAfterS,
     });
     const finished = this.execute(run, params).finally(() => this.inFlight.delete(run.id));
@@ -209,7 +214,13 @@ export class SyncService {
 
   private async syncDetails(ctx: AppendContext, params: SyncParams): Promise<void> {
     const { run } = ctx;
-    const where = params.linkId ? `id = $1` : params.onlyUnsynced ? `NOT delisted AND detail_synced_at IS NULL` : `NOT delisted`;
+    const where = params.linkId
+      ? `id = $1`
+      : params.onlyUnsynced
+        ? `NOT delisted AND detail_synced_at IS NULL`
+        : params.changedOnly
+          ? `NOT delisted AND (detail_synced_at IS NULL OR supplier_updated_at > detail_synced_at)`
+          : `NOT delisted`;
     const known = await loadLinks(this.s, `SELECT id, revision, mirror_hash, delisted, detail_hash FROM origin_goods WHERE ${where} ORDER BY id`, params.linkId ? [params.linkId] : []);
     const ids = [...known.keys()];
     run.total = ids.length;

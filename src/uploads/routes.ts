@@ -3,8 +3,6 @@
  * GET /uploads/:name: the stored files, under names this service generated and nothing else.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
@@ -13,6 +11,7 @@ import type { RouteDoc } from '../platform/http/openapi';
 import type { Logger } from '../platform/log';
 import { LIMITS, throttle, type ThrottleStores } from '../platform/http/rate-limit';
 import { sniffImage } from './sniff';
+import { contentTypeOf, type UploadStorage } from './storage';
 
 export const FILE_FIELD = 'file';
 /** The only names GET /uploads/:name serves; anything else (`..`, encoded slashes, dotfiles) is a 404. */
@@ -30,7 +29,8 @@ export const uploadRouteDocs: RouteDoc[] = [
 ];
 
 export interface UploadDeps {
-  uploadDir: string;
+  /** where files are kept (UPLOAD_STORAGE): the database, or UPLOAD_DIR */
+  storage: UploadStorage;
   maxBytes: number;
   apiPrefix: string;
   guard: RequestHandler;
@@ -39,7 +39,7 @@ export interface UploadDeps {
   log?: Logger;
 }
 
-export function uploadRoutes({ uploadDir, maxBytes, apiPrefix, guard, log, throttleStores }: UploadDeps): Router {
+export function uploadRoutes({ storage, maxBytes, apiPrefix, guard, log, throttleStores }: UploadDeps): Router {
   const r = Router();
   // In memory: the bytes are sniffed before anything touches the disk, and the size limit bounds memory.
   const receive = multer({
@@ -64,32 +64,34 @@ export function uploadRoutes({ uploadDir, maxBytes, apiPrefix, guard, log, throt
     const image = sniffImage(file.buffer);
     if (!image) throw new AppError('UPLOAD.UNSUPPORTED_TYPE', 415, 'only png, jpg, webp and gif images are accepted');
     const name = `${randomUUID()}.${image.kind}`;
-    await mkdir(uploadDir, { recursive: true });
-    // `wx`: a generated name never overwrites anything.
-    await writeFile(path.join(uploadDir, name), file.buffer, { flag: 'wx', mode: 0o644 });
+    await storage.put(name, file.buffer, contentTypeOf(name));
     res.status(201).json({ url: `${apiPrefix}/uploads/${name}` });
   });
 
-  r.get('/uploads/:name', (req, res, next) => {
+  r.get('/uploads/:name', async (req, res) => {
     const name = String(req.params.name);
-    if (!STORED_NAME.test(name)) return next(AppError.notFound('NOT_FOUND', 'no such file'));
-    res.sendFile(
-      name,
-      {
-        root: uploadDir,
-        dotfiles: 'deny',
-        headers: {
-          // The extension was chosen from the sniffed bytes, and the browser must not second-guess it.
-          'X-Content-Type-Options': 'nosniff',
-          'Cross-Origin-Resource-Policy': 'cross-origin',
-          // Names are never reused, so the content behind a URL never changes.
-          'Cache-Control': 'public, max-age=31536000, immutable',
-        },
-      },
-      (err) => {
-        if (err && !res.headersSent) next(AppError.notFound('NOT_FOUND', 'no such file'));
-      },
-    );
+    if (!STORED_NAME.test(name)) throw AppError.notFound('NOT_FOUND', 'no such file');
+    const file = await storage.get(name);
+    if (!file) throw AppError.notFound('NOT_FOUND', 'no such file');
+    // The same answer from either storage, and from any process.
+    res.set({
+      'Content-Type': file.contentType,
+      ETag: file.etag,
+      'Last-Modified': file.storedAt.toUTCString(),
+      // The extension was chosen from the sniffed bytes, and the browser must not second-guess it.
+      'X-Content-Type-Options': 'nosniff',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      // Names are never reused, so the content behind a URL never changes.
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    });
+    // Asked directly rather than through req.fresh, which answers "stale" to any request saying
+    // Cache-Control: no-cache (fetch adds it to every conditional request it is handed).
+    const tags = (req.get('if-none-match') ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
+    if (tags.includes(file.etag) || tags.includes('*')) {
+      res.status(304).end();
+      return;
+    }
+    res.status(200).send(file.bytes);
   });
 
   return r;

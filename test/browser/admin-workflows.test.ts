@@ -535,6 +535,22 @@ describe('administrator workflows', () => {
     });
   });
 
+  it('the sync page shows each scheduled synchronisation and when it runs next', async () => {
+    type Schedule = Record<'categories' | 'goods' | 'details', { cron: string | null; next: string | null }>;
+    const schedule = await api.get<Schedule>('/sync/schedule');
+    expect(schedule.categories.cron).toBe('0 * * * *');
+    // Hourly: the next full hour, within the coming hour.
+    const next = new Date(schedule.categories.next!);
+    expect(next.getUTCMinutes()).toBe(0);
+    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
+    expect(next.getTime()).toBeGreaterThan(Date.now() - 1000);
+    await open('sync');
+    for (const job of ['categories', 'goods', 'details'] as const) {
+      await page.getByTestId(`schedule-${job}`).getByText(schedule[job].cron!, { exact: true }).waitFor();
+      await until(() => page.getByTestId(`schedule-${job}-next`).textContent(), (t) => expect(t).not.toBe('—'));
+    }
+  });
+
   it('rebuilds a projection from the page and waits until it runs again with a newer lastRebuildAt', async () => {
     const name = 'positions';
     type Projection = { name: string; state: string; lastRebuildAt: string | null };

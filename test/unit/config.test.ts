@@ -1,4 +1,4 @@
-import { loadConfig, ConfigError } from '../../src/config';
+import { assertSupplierConfigured, loadConfig, ConfigError } from '../../src/config';
 
 describe('config', () => {
   it('applies the documented defaults', () => {
@@ -7,7 +7,8 @@ describe('config', () => {
     expect(c.eventStore).toEqual({ kind: 'postgres' });
     expect(c.jwt.accessExpiresIn).toBe('30m');
     expect(c.publicCache).toEqual({ disabled: false, ttlMs: 60000, maxEntries: 5000 });
-    expect(c.categorySyncCron).toBe('0 * * * *');
+    expect(c.schedules).toEqual({ categories: '0 * * * *', goods: '30 2 * * *', details: '0 3 * * *' });
+    expect(c.uploadStorage).toBe('postgres');
     expect(c.env).toBe('production');
     expect(c.trustProxy).toBe(false);
     expect(c.bodyLimitBytes).toBe(1024 * 1024);
@@ -21,6 +22,10 @@ describe('config', () => {
     ['EVENT_STORE', 'mysql'],
     ['DATABASE_URL', 'mysql://x'],
     ['CATEGORY_SYNC_CRON', 'every hour please'],
+    ['GOODS_SYNC_CRON', '61 * * * *'],
+    ['DETAILS_SYNC_CRON', 'never'],
+    ['UPLOAD_STORAGE', 's3'],
+    ['EVENTSTORE_URL', 'http://kurrentdb:2113'],
     ['API_PREFIX', 'v2-api/'],
     ['ADMIN_API_BASE', 'api'],
     ['H5_API_BASE', '/v2-api"><script>'],
@@ -35,6 +40,33 @@ describe('config', () => {
       kind: 'eventstoredb',
       url: 'esdb://localhost:2113?tls=false',
     });
+  });
+
+  it('takes KurrentDB connection strings (kurrentdb://, kurrent://, kdb://, each also +discover) besides esdb://', () => {
+    for (const url of ['kurrentdb://admin:pw@db:2113?tls=true', 'kurrent+discover://db:2113', 'kdb://db:2113', 'esdb+discover://db:2113', 'KurrentDB://db:2113']) {
+      expect(loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTORE_URL: url }).eventStore).toEqual({ kind: 'eventstoredb', url });
+    }
+  });
+
+  it('turns a schedule off with off', () => {
+    expect(loadConfig({ CATEGORY_SYNC_CRON: 'off', GOODS_SYNC_CRON: 'OFF', DETAILS_SYNC_CRON: '*/10 * * * * *' }).schedules).toEqual({
+      categories: null,
+      goods: null,
+      details: '*/10 * * * * *',
+    });
+  });
+
+  it('in production with its own database, refuses to start without UPSTREAM_URL unless the simulator is asked for', () => {
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/catalog' };
+    expect(() => assertSupplierConfigured(loadConfig(prod))).toThrow(ConfigError);
+    expect(() => assertSupplierConfigured(loadConfig(prod))).toThrow(/UPSTREAM_URL.*UPSTREAM_SIMULATOR=true/);
+    expect(() => assertSupplierConfigured(loadConfig({ ...prod, UPSTREAM_URL: 'https://supplier.example.com' }))).not.toThrow();
+    const demo = loadConfig({ ...prod, UPSTREAM_SIMULATOR: 'true' });
+    expect(() => assertSupplierConfigured(demo)).not.toThrow();
+    expect(demo.upstream).toBeUndefined();
+    // `npm ci && npm start`: production mode on the embedded database keeps its demo catalogue
+    expect(() => assertSupplierConfigured(loadConfig({ NODE_ENV: 'production' }))).not.toThrow();
+    expect(() => assertSupplierConfigured(loadConfig({ NODE_ENV: 'development', DATABASE_URL: 'postgres://db/catalog' }))).not.toThrow();
   });
 
   it('parses lists, switches and sizes', () => {

@@ -7,9 +7,12 @@
  * Data is stored as JSON; the schema version and the port's metadata travel in the event's JSON
  * metadata as `{ v, by, why, correlationId, causationId?, at }`.
  *
- * Filtering `$all`: this client's `readAll` takes no filter (it always sends "no filter"), so reads
- * of `$all` page through the log and keep the port's events here (stream prefix, no system events).
- * Only the subscription behind `watch` filters on the server.
+ * Filtering `$all`: this client's `readAll` takes no filter (it always sends "no filter"), so reading
+ * `$all` forwards (`readAll`, `lagAfter`) goes through a catch-up subscription that the server filters
+ * (by stream prefix, or leaving out system events): only the port's events cross the wire, and a
+ * projection reading a few streams of a large log no longer transfers and parses the rest. Each read
+ * is bounded by its limit and by the log's end as it was when the read started. Reading backwards
+ * (`headPosition`) still pages through `readAll` and filters here; it stops at the first match.
  */
 import {
   ANY,
@@ -44,6 +47,7 @@ import {
   type SubscribeToAllOptions,
 } from '@eventstore/db-client';
 import { AppError } from '../errors';
+import { toClientConnectionString } from './connection-string';
 import {
   type AppendResult,
   type EventMetadata,
@@ -70,7 +74,9 @@ export interface EsdbClient {
   readStream(streamName: string, options?: EsdbReadStreamOptions): CancellableRead<ResolvedEvent>;
   readAll(options?: EsdbReadAllOptions): CancellableRead<AllStreamResolvedEvent>;
   subscribeToAll(options?: SubscribeToAllOptions): AsyncIterable<AllStreamResolvedEvent> & {
-    once(event: 'confirmation', listener: () => void): unknown;
+    on(event: 'data', listener: (resolved: AllStreamResolvedEvent) => void): unknown;
+    once(event: 'confirmation' | 'caughtUp' | 'end', listener: () => void): unknown;
+    once(event: 'error', listener: (e: unknown) => void): unknown;
     unsubscribe(): Promise<void>;
   };
   dispose(): Promise<void>;
@@ -80,6 +86,12 @@ type EsdbRecordedEvent = NonNullable<ResolvedEvent['event']>;
 
 /** Raw events per `$all` read while filtering here; a page that comes back short is the end of the log. */
 const SCAN_PAGE = 1000;
+/**
+ * A filtered read ends at its limit, at the log's end, when the server says it caught up, or at a
+ * checkpoint past the end. A server that says none of these (before 23.10 it sends no "caught up")
+ * is taken to be done after this long without a word: a short read, never a skipped event.
+ */
+const FILTERED_READ_IDLE_MS = 2000;
 /** /readyz must answer even when the server does not: reads of `$all` carry no gRPC deadline. */
 const PING_TIMEOUT_MS = 5000;
 /** How long `watch` waits for its subscription to go live before returning anyway. */
@@ -185,9 +197,12 @@ export class EventStoreDbAdapter implements EventStore {
     private readonly onWatchError: (e: unknown) => void = () => undefined,
   ) {}
 
-  /** `url` is an `esdb://` connection string; reading `$all` needs a user allowed to (by default an admin). */
+  /**
+   * `url`: a `kurrentdb://` (or `kurrent://`, `kdb://`, `esdb://`) connection string; reading `$all`
+   * needs a user allowed to (by default an admin).
+   */
   static connect(url: string, onWatchError?: (e: unknown) => void): EventStoreDbAdapter {
-    return new EventStoreDbAdapter(EventStoreDBClient.connectionString(url), onWatchError);
+    return new EventStoreDbAdapter(EventStoreDBClient.connectionString(toClientConnectionString(url)), onWatchError);
   }
 
   async appendToStream(
@@ -273,15 +288,82 @@ export class EventStoreDbAdapter implements EventStore {
     const out: RecordedEvent[] = [];
     if (opts.limit <= 0) return out;
     try {
-      for await (const event of this.scanAll(FORWARDS, opts.after, opts.streamPrefixes)) {
-        if (opts.upTo && comparePositions(event.position, opts.upTo) > 0) break;
-        out.push(toRecorded(event));
-        if (out.length >= opts.limit) break;
-      }
+      await this.filteredRead(opts.after, opts.limit, opts.streamPrefixes, opts.upTo, (event) => void out.push(toRecorded(event)));
     } catch (e) {
       throw mapError(e);
     }
     return out;
+  }
+
+  /** The position of the last event of `$all` (system events too), or null when the log is empty. */
+  private async logEnd(): Promise<LogPosition | null> {
+    const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1 });
+    let last: LogPosition | null = null;
+    for await (const { event } of read) if (event?.position && !last) last = { commit: event.position.commit, prepare: event.position.prepare };
+    return last;
+  }
+
+  /**
+   * The port's events strictly after `after`, up to `limit` of them, none past `upTo` nor past the end
+   * of the log when the read began, through a catch-up subscription the server filters.
+   */
+  private async filteredRead(
+    after: LogPosition,
+    limit: number,
+    prefixes: readonly string[] | undefined,
+    upTo: LogPosition | undefined,
+    onEvent: (event: AllStreamRecordedEvent) => void,
+  ): Promise<void> {
+    const logEnd = await this.logEnd();
+    if (!logEnd) return;
+    const end = upTo && comparePositions(upTo, logEnd) < 0 ? upTo : logEnd;
+    const fromStart = comparePositions(after, START) === 0;
+    if (!fromStart && comparePositions(after, end) >= 0) return;
+    let taken = 0;
+    await new Promise<void>((resolve, reject) => {
+      let done = false;
+      let idle: NodeJS.Timeout | undefined;
+      const finish = (err?: unknown) => {
+        if (done) return;
+        done = true;
+        clearTimeout(idle);
+        void subscription.unsubscribe().catch(() => undefined);
+        if (err) reject(err);
+        else resolve();
+      };
+      const stillWaiting = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => finish(), FILTERED_READ_IDLE_MS);
+        idle.unref();
+      };
+      // A checkpoint says the server's filter has looked at everything up to there.
+      const checkpointReached = (_s: unknown, position: { commit: bigint; prepare: bigint }) => {
+        stillWaiting();
+        if (comparePositions(position, end) >= 0) finish();
+      };
+      const filter = prefixes?.length
+        ? streamNameFilter({ prefixes: [...prefixes], checkpointInterval: 1, checkpointReached })
+        : excludeSystemEvents({ checkpointInterval: 1, checkpointReached });
+      const subscription = this.client.subscribeToAll({ fromPosition: fromStart ? ESDB_START : { commit: after.commit, prepare: after.prepare }, filter });
+      subscription.on('data', ({ event }: AllStreamResolvedEvent) => {
+        if (done || !event) return;
+        stillWaiting();
+        const c = comparePositions(event.position, end);
+        if (c > 0) return finish();
+        // The server starts after `after`; a position equal to it is left out all the same.
+        if (fromStart || comparePositions(event.position, after) > 0) {
+          if (isPortEvent(event, prefixes)) {
+            onEvent(event);
+            if (++taken >= limit) return finish();
+          }
+        }
+        if (c === 0) finish();
+      });
+      subscription.once('caughtUp', () => finish());
+      subscription.once('error', (e: unknown) => finish(e));
+      subscription.once('end', () => finish());
+      stillWaiting();
+    });
   }
 
   async headPosition(streamPrefixes?: readonly string[]): Promise<LogPosition> {
@@ -298,10 +380,10 @@ export class EventStoreDbAdapter implements EventStore {
     let oldestRecordedAt: Date | null = null;
     if (cap > 0) {
       try {
-        for await (const event of this.scanAll(FORWARDS, after, streamPrefixes)) {
+        await this.filteredRead(after, cap, streamPrefixes, undefined, (event) => {
           oldestRecordedAt ??= event.created;
-          if (++events >= cap) break;
-        }
+          events++;
+        });
       } catch (e) {
         throw mapError(e);
       }

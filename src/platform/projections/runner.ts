@@ -27,7 +27,7 @@ import type { Logger } from '../log';
 import type { ProjectionDefinition } from './definition';
 
 export const PROJECTION_CHANNEL = 'catalog_projections';
-const LOCK_NAMESPACE = 72_001; // first key of the two-key advisory lock: "projection leaders"
+export const LOCK_NAMESPACE = 72_001; // first key of the two-key advisory lock: "projection leaders"
 /** A rebuild reads this many times the live batch size per batch. */
 const REBUILD_BATCH_FACTOR = 4;
 

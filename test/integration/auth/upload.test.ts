@@ -9,7 +9,7 @@ import path from 'node:path';
 import { login, registerAdmin, startAuthHarness, type AuthHarness, type TestApp } from '../../support/auth-http';
 import { IMAGES, SVG } from '../../support/images';
 
-describe('upload', () => {
+describe.each(['disk', 'postgres'] as const)('upload (UPLOAD_STORAGE=%s)', (storage) => {
   let h: AuthHarness;
   let app: TestApp;
   let cookie: string;
@@ -17,7 +17,7 @@ describe('upload', () => {
 
   beforeAll(async () => {
     uploadDir = mkdtempSync(path.join(tmpdir(), 'catalog-uploads-'));
-    h = await startAuthHarness({ UPLOAD_DIR: uploadDir, UPLOAD_MAX_BYTES: String(64 * 1024) });
+    h = await startAuthHarness({ UPLOAD_DIR: uploadDir, UPLOAD_MAX_BYTES: String(64 * 1024), UPLOAD_STORAGE: storage });
     await registerAdmin(await h.app());
   });
   afterAll(async () => {
@@ -39,13 +39,38 @@ describe('upload', () => {
     const r = await send(bytes, `../../evil name.${kind}`, 'application/octet-stream');
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ url: expect.stringMatching(new RegExp(`^/uploads/[0-9a-f-]{36}\\.${kind}$`)) });
-    expect(readdirSync(uploadDir)).toContain(path.basename(r.body.url));
+    const name = path.basename(r.body.url);
+    if (storage === 'disk') expect(readdirSync(uploadDir)).toContain(name);
+    else {
+      // In the database, where every process reads it; nothing on this process's disk.
+      expect(readdirSync(uploadDir)).not.toContain(name);
+      const row = await h.db.pool.query(`SELECT content_type, bytes FROM uploads WHERE name = $1`, [name]);
+      expect(Buffer.from(row.rows[0].bytes).equals(bytes)).toBe(true);
+    }
     const served = await fetch(app.url + r.body.url);
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
     expect(served.headers.get('content-type')).toBe({ png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg', webp: 'image/webp' }[kind]);
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     expect(served.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const etag = served.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(served.headers.get('last-modified')).toBeTruthy();
+    // A cache that has it asks again with its validator: 304, no body.
+    const again = await fetch(app.url + r.body.url, { headers: { 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+  });
+
+  it('serves a file an older version left in UPLOAD_DIR', async () => {
+    const name = '11111111-2222-4333-8444-555555555555.png';
+    writeFileSync(path.join(uploadDir, name), IMAGES.png);
+    const served = await fetch(app.url + '/uploads/' + name);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(IMAGES.png)).toBe(true);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('refuses SVG with 415, whatever it is called', async () => {
@@ -104,7 +129,7 @@ describe('upload', () => {
   });
 
   it('prefixes the url with API_PREFIX', async () => {
-    const prefixed = await h.app({ env: { API_PREFIX: '/v2-api', UPLOAD_DIR: uploadDir, UPLOAD_MAX_BYTES: String(64 * 1024) } });
+    const prefixed = await h.app({ env: { API_PREFIX: '/v2-api', UPLOAD_DIR: uploadDir, UPLOAD_MAX_BYTES: String(64 * 1024), UPLOAD_STORAGE: storage } });
     const { cookie: c } = await login({ ...prefixed, call: (m, p, o) => prefixed.call(m, '/v2-api' + p, o) });
     const form = new FormData();
     form.append('file', new Blob([IMAGES.gif]), 'a.gif');

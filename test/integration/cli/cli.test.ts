@@ -8,7 +8,8 @@ const BIN = path.resolve(__dirname, '../../../bin/catalog.js');
 
 async function catalog(args: string[], env: Record<string, string>) {
   try {
-    const r = await run(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH!, LOG_LEVEL: 'warn', ...env }, timeout: 60_000 });
+    // Production mode (the default) with a database of its own: the simulator must be asked for.
+    const r = await run(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH!, LOG_LEVEL: 'warn', UPSTREAM_SIMULATOR: 'true', ...env }, timeout: 60_000 });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -38,6 +39,12 @@ describe('the catalog command', () => {
     const applied = await db.pool.query(`SELECT count(*)::int AS n FROM pgmigrations`);
     expect(applied.rows[0].n).toBeGreaterThanOrEqual(5);
     expect((await catalog(['migrate'], { DATABASE_URL: db.url })).code).toBe(0);
+  });
+
+  it('in production, a command that talks to the supplier refuses to start without one (exit 2)', async () => {
+    const r = await catalog(['sync', 'categories'], { DATABASE_URL: db.url, UPSTREAM_SIMULATOR: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/UPSTREAM_URL: required in production/);
   });
 
   it('projections status lists every projection with its position and lag', async () => {

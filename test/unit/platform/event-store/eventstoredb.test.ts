@@ -154,10 +154,51 @@ class FakeClient implements EsdbClient {
     return cancellable<AllStreamResolvedEvent>(Readable.from(events.map((event) => ({ event }))), onCancel);
   }
 
+  /** events the server sent to the client through catch-up subscriptions (what a read transfers) */
+  sentBySubscriptions = 0;
+  /** set: catch-up subscriptions never say they caught up (a server before 23.10) */
+  noCaughtUp = false;
+
   subscribeToAll(options?: SubscribeToAllOptions): FakeSubscription {
     const s = new FakeSubscription(options);
     this.subscriptions.push(s);
+    const from = options?.fromPosition ?? ESDB_START;
+    if (from !== END) setImmediate(() => this.catchUp(s, from));
     return s;
+  }
+
+  /**
+   * A catch-up subscription as the server runs it: the log after `from` (exclusive), filtered on the
+   * server, a checkpoint every 32 events looked at (interval 1) and at the end, then "caught up".
+   */
+  private async catchUp(s: FakeSubscription, from: Position | typeof ESDB_START): Promise<void> {
+    if (this.readFailure) return void s.destroy(this.readFailure);
+    const filter = s.options?.filter as
+      | { filterOn: 'streamName' | 'eventType'; prefixes?: string[]; regex?: string; checkpointReached?: (sub: unknown, p: Position) => Promise<void> | void }
+      | undefined;
+    const matches = (e: Recorded) => {
+      if (!filter) return true;
+      const subject = filter.filterOn === 'streamName' ? e.streamId : e.type;
+      return filter.prefixes ? filter.prefixes.some((p) => subject.startsWith(p)) : new RegExp(filter.regex!).test(subject);
+    };
+    // The live log, as the server reads it: what is appended meanwhile comes too (then it goes live).
+    let looked = 0;
+    let last: Recorded | undefined;
+    for (let i = 0; i < this.log.length; i++) {
+      const e = this.log[i]!;
+      if (from !== ESDB_START && atOrBefore(e.position, from)) continue;
+      last = e;
+      if (s.unsubscribed) return;
+      if (matches(e)) {
+        this.sentBySubscriptions++;
+        s.write({ event: e });
+      }
+      if (++looked % 32 === 0) await filter?.checkpointReached?.(s, e.position);
+      await new Promise((r) => setImmediate(r));
+    }
+    if (s.unsubscribed) return;
+    if (last) await filter?.checkpointReached?.(s, last.position);
+    if (!this.noCaughtUp) s.emit('caughtUp');
   }
 
   async dispose(): Promise<void> {
@@ -409,46 +450,82 @@ describe('EventStoreDbAdapter: the global log', () => {
     return mine;
   }
 
-  it('reads from the library START when given the port START, and leaves out system events', async () => {
+  it('reads from the library START when given the port START, filtered on the server, without system events', async () => {
     const mine = seed();
     const read = await store.readAll({ after: START, limit: 100 });
     expect(read.map((e) => e.id)).toEqual(mine.map((e) => e.id));
-    expect(fake.readAllCalls[0]).toMatchObject({ fromPosition: ESDB_START, direction: FORWARDS });
+    expect(fake.subscriptions[0]!.options).toMatchObject({ fromPosition: ESDB_START, filter: { filterOn: 'eventType', regex: '^[^$].*' } });
     expect(read[0]).toMatchObject({ streamId: 'link-1', revision: 0n, position: plain(mine[0]!.position), metadata: { by: 'system:sync' } });
+    // The read is over: its subscription is ended, not left running.
+    expect(fake.subscriptions[0]!.unsubscribed).toBe(true);
   });
 
   it('START compares by value: an equal position read back from a checkpoint means the beginning too', async () => {
     seed();
     await store.readAll({ after: { commit: -1n, prepare: -1n }, limit: 1 });
-    expect(fake.readAllCalls[0]!.fromPosition).toBe(ESDB_START);
+    expect(fake.subscriptions[0]!.options!.fromPosition).toBe(ESDB_START);
   });
 
-  it('is exclusive of `after`, though the server starts at it', async () => {
+  it('is exclusive of `after`', async () => {
     const mine = seed();
     const read = await store.readAll({ after: plain(mine[1]!.position), limit: 100 });
     expect(read.map((e) => e.id)).toEqual([mine[2]!.id, mine[3]!.id]);
-    expect(fake.readAllCalls[0]!.fromPosition).toEqual(plain(mine[1]!.position));
+    expect(fake.subscriptions[0]!.options!.fromPosition).toEqual(plain(mine[1]!.position));
     expect(await store.readAll({ after: plain(mine[3]!.position), limit: 100 })).toEqual([]);
   });
 
-  it('keeps only streams with one of the prefixes, and stops at the limit', async () => {
+  it('keeps only streams with one of the prefixes (a server-side stream-name filter), and stops at the limit', async () => {
     const mine = seed();
     const links = await store.readAll({ after: START, limit: 100, streamPrefixes: ['link-'] });
     expect(links.map((e) => e.id)).toEqual([mine[0]!.id, mine[2]!.id]);
+    expect(fake.subscriptions[0]!.options!.filter).toMatchObject({ filterOn: 'streamName', prefixes: ['link-'] });
     const two = await store.readAll({ after: START, limit: 2, streamPrefixes: ['link-', 'good-'] });
     expect(two.map((e) => e.id)).toEqual([mine[0]!.id, mine[2]!.id]);
   });
 
-  it('pages through a long log: the first matching events far in, and a page boundary without duplicates', async () => {
+  it('transfers only the matching events: a few streams far into a long log', async () => {
     for (let i = 0; i < 2500; i++) fake.record(`good-${i}`, 'GoodCreated', { i });
     const far = fake.record('family-1', 'FamilyCreated');
     const families = await store.readAll({ after: START, limit: 10, streamPrefixes: ['family-'] });
     expect(families.map((e) => e.id)).toEqual([far.id]);
-    expect(fake.readAllCalls.map((c) => c.fromPosition)).toEqual([ESDB_START, fake.log[999]!.position, fake.log[1998]!.position]);
+    // Paging through `readAll` and filtering here moved all 2 501 events; the filtered subscription, one.
+    expect(fake.sentBySubscriptions).toBe(1);
+    expect(fake.readAllCalls.filter((c) => c.direction === FORWARDS)).toEqual([]);
 
     const many = await store.readAll({ after: START, limit: 1500 });
     expect(many).toHaveLength(1500);
     expect(many.map((e) => (e.data as { i: number }).i)).toEqual(Array.from({ length: 1500 }, (_, i) => i));
+  });
+
+  it('ends at the log\'s end as it was when the read began, and at upTo', async () => {
+    const mine = seed();
+    // Appended as the read subscribes (the server sends it too): not part of this read (the next one gets it).
+    const subscribe = fake.subscribeToAll.bind(fake);
+    let late: Recorded | undefined;
+    fake.subscribeToAll = (o) => {
+      const sub = subscribe(o);
+      late ??= fake.record('link-9', 'LinkMirrored');
+      return sub;
+    };
+    const read = await store.readAll({ after: START, limit: 100 });
+    expect(fake.sentBySubscriptions).toBe(mine.length + 1);
+    expect(read.map((e) => e.id)).toEqual(mine.map((e) => e.id));
+    expect(read.map((e) => e.id)).not.toContain(late!.id);
+    const upTo = await store.readAll({ after: START, limit: 100, upTo: plain(mine[1]!.position) });
+    expect(upTo.map((e) => e.id)).toEqual([mine[0]!.id, mine[1]!.id]);
+  });
+
+  it('a server that never says it caught up still ends the read (at a checkpoint past the end)', async () => {
+    fake.noCaughtUp = true;
+    const mine = seed();
+    fake.record('$stats-127.0.0.1:2113', '$statsCollected');
+    const read = await store.readAll({ after: START, limit: 100, streamPrefixes: ['link-'] });
+    expect(read.map((e) => e.id)).toEqual([mine[0]!.id, mine[2]!.id]);
+  });
+
+  it('an empty log is read without subscribing', async () => {
+    expect(await store.readAll({ after: START, limit: 10 })).toEqual([]);
+    expect(fake.subscriptions).toEqual([]);
   });
 
   it('a connection failure is a 503', async () => {

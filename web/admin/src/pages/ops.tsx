@@ -47,6 +47,36 @@ function ProgressBar({ done, total, running, testId }: { done: number; total: nu
 
 const RunProgress = ({ run }: { run: Run }) => <ProgressBar done={run.progress.done} total={run.progress.total} running={run.state === 'running'} testId="run-progress" />;
 
+type Schedule = Record<'categories' | 'goods' | 'details', { cron: string | null; next: string | null }>;
+const SCHEDULE_LABEL: Record<keyof Schedule, string> = { categories: '类目', goods: '商品链接', details: '链接详情（变更或未同步）' };
+
+/** The scheduled synchronisations (run by the worker) and when each runs next. */
+function ScheduleCard() {
+  const schedule = useLoad<Schedule>('/sync/schedule');
+  return (
+    <div className="card" data-testid="sync-schedule">
+      <h2>定时同步</h2>
+      <ErrorLine error={schedule.error} />
+      {schedule.data && (
+        <table>
+          <thead>
+            <tr><th>类型</th><th>计划</th><th>下次运行</th></tr>
+          </thead>
+          <tbody>
+            {(Object.keys(SCHEDULE_LABEL) as (keyof Schedule)[]).map((k) => (
+              <tr key={k} data-testid={`schedule-${k}`}>
+                <td>{SCHEDULE_LABEL[k]}</td>
+                <td><code>{schedule.data![k].cron ?? '关闭'}</code></td>
+                <td data-testid={`schedule-${k}-next`}>{schedule.data![k].next ? fmtTime(schedule.data![k].next) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
 export function SyncPage() {
   const runs = useLoad<{ items: Run[] }>('/sync/runs');
   const [live, setLive] = useState<Run | null>(null);
@@ -79,6 +109,7 @@ export function SyncPage() {
         <button disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/details')}>同步链接详情</button>
         <Status a={a} />
       </div>
+      <ScheduleCard />
       {live && (
         <div className="card" data-testid="live-run">
           <h2>
