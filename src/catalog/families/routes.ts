@@ -155,15 +155,20 @@ export async function setLinkFamily(s: Services, linkId: string, familyId: strin
   });
   if (!r.position) return previous;
   const streams = [r.events.length ? `link-${linkId}` : ''];
+  // The answer waits for the last of the appends: the family's own event comes after the link's, and a
+  // read that waited only for the link's could still show the member (the admin then shows it as kept).
+  let last = r.position;
   if (previous) {
-    await runCommand(s, familyStream(previous), { name: why, actor, noWait: true, decide: () => [{ type: 'FamilyMemberRemoved', data: { familyId: previous!, linkId } }] });
+    const removed = await runCommand(s, familyStream(previous), { name: why, actor, noWait: true, decide: () => [{ type: 'FamilyMemberRemoved', data: { familyId: previous!, linkId } }] });
+    if (removed.position) last = removed.position;
     streams.push(familyStreamId(previous));
   }
   if (familyId) {
     const f = await runCommand(s, familyStream(familyId), { name: why, actor, noWait: true, decide: () => [{ type: 'FamilyMemberAdded', data: { familyId, linkId } }] });
-    if (f.position) await s.waitForProjections(f.position, [familyStreamId(familyId)]);
+    if (f.position) last = f.position;
+    streams.push(familyStreamId(familyId));
   }
-  await s.waitForProjections(r.position, streams.filter(Boolean));
+  await s.waitForProjections(last, streams.filter(Boolean));
   return previous;
 }
 
