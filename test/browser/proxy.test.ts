@@ -8,7 +8,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -16,6 +15,7 @@ import { ROOT, answer, recordRequests, registerAndLogin, shot, startBrowserSessi
 import { eventually } from '../support/eventually';
 import { IMAGES } from '../support/images';
 import { ADMIN, startTestService, type TestService } from '../support/service';
+import { freePort } from '../support/free-port';
 
 jest.setTimeout(180_000);
 
@@ -28,16 +28,6 @@ let dir: string;
 let proxy: string;
 let context: BrowserContext;
 let page: Page;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /** The template as the nginx image's entrypoint renders it (envsubst of V1_UPSTREAM, V2_UPSTREAM), on a loopback port. */
 function renderProxyConfig(upstreams: { v1: string; v2: string }, port: number): string {

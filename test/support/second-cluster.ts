@@ -6,11 +6,11 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/platform/embedded-db';
+import { freePort } from './free-port';
 
 export interface Cluster {
   /** a URL of database `name` on the cluster */
@@ -21,16 +21,6 @@ export interface Cluster {
   resume(): Promise<void>;
   stop(): Promise<void>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 function systemBinaries(): string | null {
   const root = '/usr/lib/postgresql';

@@ -7,7 +7,6 @@
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -15,21 +14,12 @@ import { startSimulator, type RunningSimulator } from '../../../src/sync/simulat
 import { createTestDatabase, type TestDatabase } from '../../support/db';
 import { eventually } from '../../support/eventually';
 import { IMAGES } from '../../support/images';
+import { freePort } from '../../support/free-port';
 
 jest.setTimeout(240_000);
 
 const BIN = path.resolve(__dirname, '../../../bin/catalog.js');
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 interface Proc {
   child: ChildProcess;
