@@ -1,22 +1,14 @@
 /**
  * Recomputes families' materialised aggregates from the catalog projection's own tables, inside
- * the projection's batch transaction. The computation itself is pure (src/catalog/domain/matrix.ts);
+ * the projection's batch transaction. The computation itself is pure (src/catalog/domain/family-aggregates.ts,
+ * which the audit history replays through too);
  * this file only loads its inputs in a fixed order (links by id) and stores the results, so a
  * rebuild from zero gives byte-identical rows. Families go in chunks: one query per input and one
  * UPDATE per chunk, and no more than a chunk's links (with their details) in memory at once.
  */
 import type { LinkDetail } from '../src/catalog/links/events';
-import {
-  computeFamilyMatrix,
-  contributingLinks,
-  mediaByColor,
-  toPublicPriceMatrix,
-  unionPackagingSpecs,
-  unionSizeChart,
-  unionVariants,
-  type MatrixLink,
-  type MediaSource,
-} from '../src/catalog/domain/matrix';
+import { computeFamilyAggregates } from '../src/catalog/domain/family-aggregates';
+import type { MatrixLink } from '../src/catalog/domain/matrix';
 import type { DimensionValuesInput } from '../src/catalog/domain/tags';
 import type { ProjectionDb } from '../src/platform/projections/definition';
 import { type Columns, updateRows } from './sql';
@@ -92,8 +84,8 @@ async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise
       WHERE family_id = ANY($1::bigint[]) ORDER BY size, color, print_count, craft, logistics`,
     [present],
   );
-  const goods = await db.query<{ family_id: string; id: string }>(
-    `SELECT family_id, id FROM goods WHERE family_id = ANY($1::bigint[]) ORDER BY good_priority DESC, created_at DESC, id ASC`,
+  const goods = await db.query<{ family_id: string; id: string; good_priority: number; created_at: Date }>(
+    `SELECT family_id, id, good_priority::float8 AS good_priority, created_at FROM goods WHERE family_id = ANY($1::bigint[]) ORDER BY good_priority DESC, created_at DESC, id ASC`,
     [present],
   );
   // Secondary origins of the family's goods add their media (merged, URL de-duplicated).
@@ -131,7 +123,7 @@ async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise
       listPrice: l.price,
       detail: l.detail,
     }));
-    const matrix = computeFamilyMatrix({
+    const a = computeFamilyAggregates({
       links: members,
       customMembers: (customBy.get(familyId) ?? []).map((c) => ({ goodId: c.good_id, tags: c.tags, price: c.price })),
       overrides: (overridesBy.get(familyId) ?? []).map((o) => ({
@@ -142,25 +134,22 @@ async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise
         logistics: o.logistics,
         price: o.price,
       })),
+      goods: (goodsBy.get(familyId) ?? []).map((g) => ({ id: g.id, goodPriority: g.good_priority, createdAt: g.created_at })),
+      secondaryMedia: (secondaryBy.get(familyId) ?? []).map((s) => ({ linkId: s.origin_good_id, media: s.media ?? [] })),
     });
-    const mediaSources: MediaSource[] = [
-      ...contributingLinks(members).map((l) => ({ linkId: l.id, media: l.detail?.media ?? [] })),
-      ...(secondaryBy.get(familyId) ?? []).map((s) => ({ linkId: s.origin_good_id, media: s.media ?? [] })),
-    ];
-    const familyGoods = goodsBy.get(familyId) ?? [];
     // jsonb keeps object keys in its own order, so the values go as they are (no key sorting needed).
     rows.push([
       familyId,
-      memberRows.length,
-      familyGoods.length,
-      familyGoods[0]?.id ?? null,
-      unionVariants(members),
-      unionSizeChart(members),
-      unionPackagingSpecs(members),
-      { ...toPublicPriceMatrix(matrix), invalidOverrides: matrix.invalidOverrides },
-      matrix.conflicts,
-      matrix.lowestPrice,
-      mediaByColor(mediaSources),
+      a.memberCount,
+      a.goodCount,
+      a.representativeGoodId,
+      a.variants,
+      a.sizeChart,
+      a.packagingSpecs,
+      a.priceMatrix,
+      a.conflicts,
+      a.lowestPrice,
+      a.mediaByColor,
     ]);
   }
   await updateRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, rows);

@@ -17,6 +17,7 @@ import { startSimulator } from './sync/simulator';
 import { userInfo } from 'node:os';
 import { getRun, type SyncKind } from './sync/runs';
 import { Organiser } from './catalog/organisation/organise';
+import { historyCommand } from './catalog/history/command';
 
 const program = new Command('catalog').description('Event-sourced product catalog service');
 
@@ -210,6 +211,8 @@ events
       }
     }, { checkLog: false, supplier: false }); // it only reads the log
   });
+
+historyCommand(program, withServices);
 
 const SYNC_KINDS: Record<string, SyncKind> = { categories: 'categories', goods: 'origin_goods', details: 'details' };
 

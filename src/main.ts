@@ -41,6 +41,7 @@ import { originGoodRoutes } from './catalog/links/routes';
 import { adminCatalogRoutes } from './catalog/admin-routes';
 import { familyRoutes } from './catalog/families/routes';
 import { goodRoutes } from './catalog/goods/routes';
+import { historyRoutes } from './catalog/history/routes';
 import { Organiser } from './catalog/organisation/organise';
 import { PUBLIC_ROUTES, freshnessGateOf, storefrontRoutes } from './storefront/routes';
 import { assertDeniedByDefault } from './platform/http/routes-audit';
@@ -217,6 +218,7 @@ export function apiRoutes(s: Services): Router {
   api.use(adminCatalogRoutes(s, requireAdmin));
   api.use(familyRoutes(s, new Organiser(s), requireAdmin));
   api.use(goodRoutes(s, requireAdmin));
+  api.use(historyRoutes(s, requireAdmin));
   // Deny by default: a route that is neither guarded nor on the public list stops start-up.
   assertDeniedByDefault(api, { isGuard: auth.guards.isGuard, isPublic: (key) => PUBLIC_API_ROUTES.has(key) || key.startsWith('GET /docs') });
   return api;

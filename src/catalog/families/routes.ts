@@ -1,4 +1,4 @@
-/** Family management (docs/api.md): CRUD, lock, members, custom members, price overrides, history. */
+/** Family management (docs/api.md): CRUD, lock, members, custom members, price overrides (the history: ../history). */
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../main';
@@ -12,7 +12,7 @@ import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { newId, parseId, idSchema } from '../../platform/ids';
 import { actorOf } from '../admin';
-import { computeFamilyMatrix, contributingLinks, mediaByColor, toPublicPriceMatrix, unionPackagingSpecs, unionSizeChart, unionVariants, validateOverrideKey, type MatrixLink } from '../domain/matrix';
+import { validateOverrideKey } from '../domain/matrix';
 import { normaliseMoney } from '../domain/money';
 import { linkStream } from '../links/state';
 import { familyStreamId } from './events';
@@ -31,7 +31,6 @@ const patchBody = z.object({ name: visibleName(200).optional(), locked: z.boolea
 const memberBody = z.object({ originGoodId: idSchema }).strict();
 const customBody = z.object({ goodId: idSchema, tags: dimensionValues, price: money }).strict();
 const listQuery = pageQuery.extend({ keyword: z.string().max(100).optional(), locked: z.enum(['true', 'false']).optional() }).strict();
-const historyQuery = z.object({ at: z.iso.datetime({ offset: true }).optional() }).strict();
 
 interface FamilyRow {
   id: string;
@@ -101,39 +100,6 @@ export async function readFamily(s: Services, id: string) {
     custom.rows.map((c) => ({ ...c, price: normaliseMoney(c.price) })),
     overrides.rows.map((o) => ({ ...o, price: normaliseMoney(o.price) })),
   );
-}
-
-/** The family as it was at `at`: its stream and its members' streams folded up to then, aggregates recomputed. */
-async function familyAt(s: Services, id: string, at: Date) {
-  const { state } = await loadStream(s, familyStream(id), at);
-  if (!state.exists) throw AppError.notFound('FAMILY.NOT_FOUND', `family ${id} did not exist at ${at.toISOString()}`);
-  const links: (MatrixLink & { name: string })[] = [];
-  for (const linkId of [...state.members].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))) {
-    const l = (await loadStream(s, linkStream(linkId), at)).state;
-    if (l.familyId !== id) continue; // recorded as joined, but had moved on by then
-    links.push({ id: linkId, name: l.name, organised: l.parsed !== null, delisted: l.delisted, tags: l.tags ?? {}, listPrice: l.price, detail: l.detail });
-  }
-  const matrix = computeFamilyMatrix({ links, customMembers: state.customMembers, overrides: state.overrides });
-  return {
-    id,
-    name: state.name,
-    familyNameKey: state.familyNameKey,
-    autoManaged: state.autoManaged,
-    locked: state.locked,
-    gone: state.gone,
-    memberCount: links.length,
-    members: links.map((l) => ({ id: l.id, name: l.name, delisted: l.delisted, organised: l.organised, tags: l.tags })),
-    customMembers: state.customMembers,
-    overrides: state.overrides,
-    lowestPrice: matrix.lowestPrice,
-    priceMatrix: toPublicPriceMatrix(matrix),
-    invalidOverrides: matrix.invalidOverrides,
-    conflicts: matrix.conflicts,
-    variants: unionVariants(links),
-    sizeChart: unionSizeChart(links),
-    packagingSpecs: unionPackagingSpecs(links),
-    mediaByColor: mediaByColor(contributingLinks(links).map((l) => ({ linkId: l.id, media: l.detail?.media ?? [] }))),
-  };
 }
 
 /** Moves a link into `familyId` (or out of any family when null), recording it on both families' streams. */
@@ -311,24 +277,6 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
     const { price: _ignored, ...key } = parseWith(overrideKey.extend({ price: z.string().max(40).optional() }), req.body, 'body');
     const { id, result } = await command(req, res, 'RemovePriceOverride', (st) => decideRemoveOverride(st, key));
     await answer(res, 200, id, result);
-  });
-
-  r.get('/product-families/:id/history', guard, async (req, res) => {
-    const id = family(req);
-    const q = parseQuery(historyQuery, req.query);
-    if (q.at) {
-      const at = new Date(q.at);
-      res.json({ at: at.toISOString(), family: await familyAt(s, id, at) });
-      return;
-    }
-    const events = await s.store.readStream(familyStreamId(id));
-    if (events.length === 0) throw AppError.notFound('FAMILY.NOT_FOUND', `no family ${id}`);
-    res.json({
-      items: events.map((e) => {
-        const d = s.catalogue.decode(e);
-        return { position: `${e.position.commit}/${e.position.prepare}`, version: e.revision.toString(), type: e.type, at: e.recordedAt.toISOString(), by: e.metadata.by, why: e.metadata.why, data: d.data };
-      }),
-    });
   });
 
   return r;

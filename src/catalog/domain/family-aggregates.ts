@@ -1,0 +1,87 @@
+/**
+ * Everything a family shows that is computed from its members (docs/domain.md, Price matrix, Unions
+ * and media, Public catalog): member and good counts, the representative, the unions, the price
+ * matrix, the lowest price and the media by colour. One pure function, called by the catalog
+ * projection with rows from its tables and by the audit history with states folded from the event
+ * streams, so the family "as it was then" is made by exactly the code that made it then.
+ */
+import {
+  computeFamilyMatrix,
+  contributingLinks,
+  mediaByColor,
+  toPublicPriceMatrix,
+  unionPackagingSpecs,
+  unionSizeChart,
+  unionVariants,
+  type MatrixConflict,
+  type MatrixCustomMember,
+  type MatrixLink,
+  type MediaSource,
+  type Override,
+} from './matrix';
+
+/** A good of the family, with what the choice of representative reads. */
+export interface AggregateGood {
+  id: string;
+  goodPriority: number;
+  createdAt: Date;
+}
+
+export interface FamilyAggregatesInput {
+  /** every member link (delisted and unorganised ones included: they count as members), any order */
+  links: readonly MatrixLink[];
+  customMembers: readonly MatrixCustomMember[];
+  overrides: readonly Override[];
+  /** the family's goods (made from a member link, or custom members), any order */
+  goods: readonly AggregateGood[];
+  /** media of the goods' secondary origins that are not delisted: goods by id, each good's origins in its order */
+  secondaryMedia: readonly MediaSource[];
+}
+
+export interface FamilyAggregates {
+  memberCount: number;
+  goodCount: number;
+  representativeGoodId: string | null;
+  variants: ReturnType<typeof unionVariants>;
+  sizeChart: ReturnType<typeof unionSizeChart>;
+  packagingSpecs: ReturnType<typeof unionPackagingSpecs>;
+  priceMatrix: ReturnType<typeof toPublicPriceMatrix> & { invalidOverrides: Override[] };
+  conflicts: MatrixConflict[];
+  lowestPrice: string | null;
+  mediaByColor: ReturnType<typeof mediaByColor>;
+}
+
+/**
+ * The representative first: highest `goodPriority`, then the newest, then the lowest id. The read
+ * model's goods-only update (projections/catalog-recompute.ts) orders by the same three keys in SQL.
+ */
+export function compareRepresentative(a: AggregateGood, b: AggregateGood): number {
+  if (a.goodPriority !== b.goodPriority) return b.goodPriority - a.goodPriority;
+  const ta = a.createdAt.getTime();
+  const tb = b.createdAt.getTime();
+  if (ta !== tb) return tb - ta;
+  const x = BigInt(a.id);
+  const y = BigInt(b.id);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function computeFamilyAggregates(input: FamilyAggregatesInput): FamilyAggregates {
+  const matrix = computeFamilyMatrix({ links: input.links, customMembers: input.customMembers, overrides: input.overrides });
+  const mediaSources: MediaSource[] = [
+    ...contributingLinks(input.links).map((l) => ({ linkId: l.id, media: l.detail?.media ?? [] })),
+    ...input.secondaryMedia,
+  ];
+  const representative = [...input.goods].sort(compareRepresentative)[0];
+  return {
+    memberCount: input.links.length,
+    goodCount: input.goods.length,
+    representativeGoodId: representative?.id ?? null,
+    variants: unionVariants(input.links),
+    sizeChart: unionSizeChart(input.links),
+    packagingSpecs: unionPackagingSpecs(input.links),
+    priceMatrix: { ...toPublicPriceMatrix(matrix), invalidOverrides: matrix.invalidOverrides },
+    conflicts: matrix.conflicts,
+    lowestPrice: matrix.lowestPrice,
+    mediaByColor: mediaByColor(mediaSources),
+  };
+}

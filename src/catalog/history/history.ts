@@ -1,0 +1,231 @@
+/**
+ * The audit history of a family, a good or a link (docs/api.md, History): the story of what the
+ * public saw, replayed from the event streams.
+ *
+ * A subject names the streams whose events can change it (for a family: its own stream, every link
+ * that ever joined it, the goods made from them or added as custom members, and those goods'
+ * secondary origins). Replaying them in log order through the slices' `evolve` functions gives the
+ * world as it was after each event; the subject's view of that world is computed by the same pure
+ * code the catalog projection runs (../domain/family-aggregates.ts). An event is listed when it is
+ * the subject's own, or when it changed the view, with what it changed.
+ */
+import type { Pool } from '../../platform/db';
+import type { DecodedEvent } from '../../platform/events/catalogue';
+import { positionToString } from '../../platform/event-store/port';
+import { AppError } from '../../platform/errors';
+import { familyStreamId } from '../families/events';
+import { goodStreamId } from '../goods/events';
+import { linkStreamId } from '../links/events';
+import { diffFamily, diffGood, diffLink } from './diff';
+import { mergedEvents, streamEvents, type ReplayDeps } from './replay';
+import { applyEvent, emptyWorld, entityOf, familyView, goodView, linkView, type World } from './world';
+
+export type SubjectKind = 'family' | 'good' | 'link';
+
+export interface HistoryDeps extends ReplayDeps {
+  pool: Pool;
+}
+
+interface Subject {
+  kind: SubjectKind;
+  id: string;
+  /** the subject's own stream: all its events are listed */
+  own: string;
+  streams: Set<string>;
+  view(w: World): unknown;
+  diff(a: unknown, b: unknown): Record<string, unknown> | null;
+  /** Whether the event may change the view (asked before and after it is applied); when in doubt, yes. */
+  touches(w: World, e: DecodedEvent): boolean;
+}
+
+const NOT_FOUND = { family: ['FAMILY.NOT_FOUND', 'family'], good: ['GOOD.NOT_FOUND', 'good'], link: ['ORIGIN_GOOD.NOT_FOUND', 'origin good'] } as const;
+
+const data = (e: DecodedEvent) => e.data as Record<string, string>;
+
+/** The streams a family's view reads, found by reading its stream, its links' and its goods' (a page at a time). */
+async function discoverFamily(deps: ReplayDeps, familyId: string, streams: Set<string>, secondaries: Set<string>): Promise<void> {
+  streams.add(familyStreamId(familyId));
+  const links = new Set<string>();
+  const goods = new Set<string>();
+  for await (const e of streamEvents(deps, familyStreamId(familyId))) {
+    if (e.type === 'FamilyMemberAdded' || e.type === 'FamilyMemberRemoved') links.add(data(e).linkId!);
+    if (e.type === 'FamilyCustomMemberAdded') goods.add(data(e).goodId!);
+  }
+  for (const linkId of links) {
+    let joined = false;
+    const made: string[] = [];
+    for await (const e of streamEvents(deps, linkStreamId(linkId))) {
+      if (e.type === 'LinkJoinedFamily' && data(e).familyId === familyId) joined = true;
+      if (e.type === 'LinkGoodAssigned') made.push(data(e).goodId!);
+    }
+    if (!joined) continue;
+    streams.add(linkStreamId(linkId));
+    for (const g of made) goods.add(g);
+  }
+  for (const goodId of goods) await discoverGoodOrigins(deps, goodId, streams, secondaries);
+}
+
+async function discoverGoodOrigins(deps: ReplayDeps, goodId: string, streams: Set<string>, secondaries: Set<string>): Promise<string | null> {
+  streams.add(goodStreamId(goodId));
+  let origin: string | null = null;
+  for await (const e of streamEvents(deps, goodStreamId(goodId))) {
+    if (e.type === 'GoodCreated') origin = (e.data as { originGoodId: string | null }).originGoodId;
+    if (e.type === 'GoodOriginsSet') {
+      for (const id of (e.data as { secondaryOriginGoodIds: string[] }).secondaryOriginGoodIds) {
+        secondaries.add(id);
+        streams.add(linkStreamId(id));
+      }
+    }
+  }
+  return origin;
+}
+
+async function familySubject(deps: ReplayDeps, id: string): Promise<Subject> {
+  const streams = new Set<string>();
+  const secondaries = new Set<string>();
+  await discoverFamily(deps, id, streams, secondaries);
+  return {
+    kind: 'family',
+    id,
+    own: familyStreamId(id),
+    streams,
+    view: (w) => familyView(w, id),
+    diff: (a, b) => diffFamily(a as never, b as never),
+    touches: (w, e) => {
+      const entity = entityOf(e.streamId);
+      if (!entity || entity.kind === 'good') return true;
+      if (entity.kind === 'family') return entity.id === id;
+      return w.links.get(entity.id)?.familyId === id || secondaries.has(entity.id);
+    },
+  };
+}
+
+async function goodSubject(deps: HistoryDeps, id: string): Promise<Subject> {
+  const streams = new Set<string>();
+  const secondaries = new Set<string>();
+  const origin = await discoverGoodOrigins(deps, id, streams, secondaries);
+  // Its family, for whether it was public and the family's representative: every family its primary
+  // link joined; a custom good's, as the read model holds it now.
+  const families = new Set<string>();
+  if (origin) {
+    streams.add(linkStreamId(origin));
+    for await (const e of streamEvents(deps, linkStreamId(origin))) if (e.type === 'LinkJoinedFamily') families.add(data(e).familyId!);
+  }
+  const current = await deps.pool.query<{ family_id: string }>(
+    `SELECT family_id FROM goods WHERE id = $1 AND family_id IS NOT NULL UNION SELECT family_id FROM family_custom_members WHERE good_id = $1`,
+    [id],
+  );
+  for (const r of current.rows) families.add(r.family_id);
+  for (const f of families) await discoverFamily(deps, f, streams, secondaries);
+  return { kind: 'good', id, own: goodStreamId(id), streams, view: (w) => goodView(w, id), diff: (a, b) => diffGood(a as never, b as never), touches: () => true };
+}
+
+function linkSubject(id: string): Subject {
+  const own = linkStreamId(id);
+  return { kind: 'link', id, own, streams: new Set([own]), view: (w) => linkView(w, id), diff: (a, b) => diffLink(a as never, b as never), touches: (_w, e) => e.streamId === own };
+}
+
+async function subjectOf(deps: HistoryDeps, kind: SubjectKind, id: string): Promise<Subject> {
+  if ((await deps.store.streamRevision(ownStream(kind, id))) === null) {
+    const [code, name] = NOT_FOUND[kind];
+    throw AppError.notFound(code, `no ${name} ${id}`);
+  }
+  return kind === 'family' ? familySubject(deps, id) : kind === 'good' ? goodSubject(deps, id) : linkSubject(id);
+}
+
+const ownStream = (kind: SubjectKind, id: string) => (kind === 'family' ? familyStreamId(id) : kind === 'good' ? goodStreamId(id) : linkStreamId(id));
+
+export interface HistoryItem {
+  position: string;
+  /** the stream the event belongs to (`family-…`, `link-…`, `good-…`) */
+  stream: string;
+  /** the event's revision in its stream */
+  version: string;
+  type: string;
+  at: string;
+  by: string;
+  why: string;
+  correlationId: string;
+  data: unknown;
+  /** what the event changed in the subject's view; null for an own event that changed none of it */
+  changes: Record<string, unknown> | null;
+}
+
+export interface HistoryOptions {
+  /** list only events recorded after this time */
+  from?: Date;
+  /** replay only events recorded at or before this time */
+  to?: Date;
+  /** 1-based; with `pageSize`, only that page of the items is kept */
+  page?: number;
+  pageSize?: number;
+}
+
+/** The subject's history: every own event, and every other event that changed its view, oldest first. */
+async function listHistory(deps: HistoryDeps, subject: Subject, opts: HistoryOptions): Promise<{ items: HistoryItem[]; total: number }> {
+  const w = emptyWorld();
+  let current: unknown = null;
+  const items: HistoryItem[] = [];
+  let total = 0;
+  const first = opts.pageSize ? ((opts.page ?? 1) - 1) * opts.pageSize : 0;
+  const last = opts.pageSize ? first + opts.pageSize : Infinity;
+  for await (const e of mergedEvents(deps, subject.streams, opts.to)) {
+    const own = e.streamId === subject.own;
+    const before = own || subject.touches(w, e);
+    applyEvent(w, e);
+    if (!before && !subject.touches(w, e)) continue;
+    const next = subject.view(w);
+    const changes = subject.diff(current, next);
+    current = next;
+    if (!own && !changes) continue;
+    if (opts.from && e.recordedAt <= opts.from) continue;
+    if (total >= first && total < last) {
+      items.push({
+        position: positionToString(e.position),
+        stream: e.streamId,
+        version: e.revision.toString(),
+        type: e.type,
+        at: e.recordedAt.toISOString(),
+        by: e.metadata.by,
+        why: e.metadata.why,
+        correlationId: e.metadata.correlationId,
+        data: e.data,
+        changes,
+      });
+    }
+    total++;
+  }
+  return { items, total };
+}
+
+/** The subject's view folded from every event recorded at or before `at` (null: it did not exist then). */
+async function viewAt(deps: HistoryDeps, subject: Subject, at: Date): Promise<unknown> {
+  const w = emptyWorld();
+  for await (const e of mergedEvents(deps, subject.streams, at)) applyEvent(w, e);
+  return subject.view(w);
+}
+
+export async function history(deps: HistoryDeps, kind: SubjectKind, id: string, opts: Pick<HistoryOptions, 'page' | 'pageSize'> = {}) {
+  const subject = await subjectOf(deps, kind, id);
+  const { items, total } = await listHistory(deps, subject, opts);
+  return { items, total, ...(opts.pageSize ? { page: opts.page ?? 1, pageSize: opts.pageSize } : {}) };
+}
+
+export async function historyAt(deps: HistoryDeps, kind: SubjectKind, id: string, at: Date) {
+  const subject = await subjectOf(deps, kind, id);
+  const view = await viewAt(deps, subject, at);
+  if (view === null) {
+    const [code, name] = NOT_FOUND[kind];
+    throw AppError.notFound(code, `${name} ${id} did not exist at ${at.toISOString()}`);
+  }
+  return view;
+}
+
+/** What changed between two moments: the two views' difference, and the events that made it. */
+export async function historyBetween(deps: HistoryDeps, kind: SubjectKind, id: string, from: Date, to: Date) {
+  if (from > to) throw AppError.badRequest('HISTORY.RANGE_INVALID', '`from` must not be after `to`');
+  const subject = await subjectOf(deps, kind, id);
+  const [before, after] = [await viewAt(deps, subject, from), await viewAt(deps, subject, to)];
+  const { items } = await listHistory(deps, subject, { from, to });
+  return { from: from.toISOString(), to: to.toISOString(), changes: subject.diff(before, after), items };
+}
