@@ -26,7 +26,11 @@ export function summariseChanges(changes: Changes): string {
           return `${x.size}/${x.color} ${x.from} -> ${x.to}`;
         });
         parts.push(`${k} +${arr(o.added).length} -${arr(o.removed).length}${prices.length ? ` prices ${prices.join(', ')}` : ''}`);
-      } else parts.push(`${k} ${Object.entries(o).map(([s, ids]) => `${s === 'added' ? '+' : s === 'removed' ? '-' : `${s} `}${arr(ids).join(' ')}`).join(' ')}`);
+      } else {
+        // `members +100001 -100002`: each side's ids, empty sides left out
+        const ids = Object.entries(o).flatMap(([side, list]) => arr(list).map((id) => `${side === 'added' ? '+' : side === 'removed' ? '-' : `${side}:`}${String(id)}`));
+        parts.push(`${k} ${ids.join(' ')}`);
+      }
     }
   }
   return parts.join('; ');
