@@ -36,7 +36,23 @@ interface Subject {
   diff(a: unknown, b: unknown): Record<string, unknown> | null;
   /** Whether the event may change the view (asked before and after it is applied); when in doubt, yes. */
   touches(w: World, e: DecodedEvent): boolean;
+  /** An own event that never changes the view (the family's record of a member; the link's event carries the change). */
+  inert?(e: DecodedEvent): boolean;
+  /**
+   * In a bulk run (see `BULK_RUN`): what the event changed of its own entity, without recomputing
+   * the view; `before` is read before the event is applied, `after` after. Null: not listed.
+   */
+  entityChange?: { before(w: World, e: DecodedEvent): unknown; after(w: World, e: DecodedEvent, before: unknown): Record<string, unknown> | null };
 }
+
+/**
+ * Past this many events of one correlation id (one command or run: an organisation grouping hundreds
+ * of links into a family, a synchronisation) that touch the subject, the rest of the run is not
+ * viewed event by event: recomputing a family of n members for each of n joins costs n². Its events
+ * are listed with what they changed of their own entity, and the run's last listed event carries
+ * `runChanges`, what the rest of the run changed of the subject together.
+ */
+export const BULK_RUN = 50;
 
 const NOT_FOUND = { family: ['FAMILY.NOT_FOUND', 'family'], good: ['GOOD.NOT_FOUND', 'good'], link: ['ORIGIN_GOOD.NOT_FOUND', 'origin good'] } as const;
 
@@ -97,6 +113,30 @@ async function familySubject(deps: ReplayDeps, id: string): Promise<Subject> {
       if (entity.kind === 'family') return entity.id === id;
       return w.links.get(entity.id)?.familyId === id || secondaries.has(entity.id);
     },
+    inert: (e) => e.type === 'FamilyMemberAdded' || e.type === 'FamilyMemberRemoved',
+    entityChange: linkEntityChange((w, linkId) => w.links.get(linkId)?.familyId === id || secondaries.has(linkId), id),
+  };
+}
+
+/** A link event's change of the link itself, and the membership it changed, for links `follows` says the subject reads. */
+function linkEntityChange(follows: (w: World, linkId: string) => boolean, familyId: string | null): NonNullable<Subject['entityChange']> {
+  return {
+    before: (w, e) => {
+      const entity = entityOf(e.streamId);
+      return entity?.kind === 'link' ? { follows: follows(w, entity.id), view: linkView(w, entity.id) } : null;
+    },
+    after: (w, e, before) => {
+      const entity = entityOf(e.streamId);
+      const b = before as { follows: boolean; view: ReturnType<typeof linkView> } | null;
+      if (!entity || entity.kind !== 'link' || !b || !(b.follows || follows(w, entity.id))) return null;
+      const after = linkView(w, entity.id);
+      const link = diffLink(b.view, after);
+      if (!link) return null;
+      const was = b.view?.familyId === familyId;
+      const is = after?.familyId === familyId;
+      const members = familyId && was !== is ? { members: { added: is ? [entity.id] : [], removed: was ? [entity.id] : [] } } : {};
+      return { ...members, link };
+    },
   };
 }
 
@@ -117,7 +157,16 @@ async function goodSubject(deps: HistoryDeps, id: string): Promise<Subject> {
   );
   for (const r of current.rows) families.add(r.family_id);
   for (const f of families) await discoverFamily(deps, f, streams, secondaries);
-  return { kind: 'good', id, own: goodStreamId(id), streams, view: (w) => goodView(w, id), diff: (a, b) => diffGood(a as never, b as never), touches: () => true };
+  return {
+    kind: 'good',
+    id,
+    own: goodStreamId(id),
+    streams,
+    view: (w) => goodView(w, id),
+    diff: (a, b) => diffGood(a as never, b as never),
+    touches: () => true,
+    entityChange: linkEntityChange((_w, linkId) => linkId === origin || secondaries.has(linkId), null),
+  };
 }
 
 function linkSubject(id: string): Subject {
@@ -149,6 +198,8 @@ export interface HistoryItem {
   data: unknown;
   /** what the event changed in the subject's view; null for an own event that changed none of it */
   changes: Record<string, unknown> | null;
+  /** on the last listed event of a bulk run (`BULK_RUN`): what the run changed of the subject together */
+  runChanges?: Record<string, unknown> | null;
 }
 
 export interface HistoryOptions {
@@ -169,32 +220,62 @@ async function listHistory(deps: HistoryDeps, subject: Subject, opts: HistoryOpt
   let total = 0;
   const first = opts.pageSize ? ((opts.page ?? 1) - 1) * opts.pageSize : 0;
   const last = opts.pageSize ? first + opts.pageSize : Infinity;
+  let run: { correlationId: string; touching: number; bulk: boolean; last: HistoryItem | null } = { correlationId: '', touching: 0, bulk: false, last: null };
+  /** A bulk run ends: its last listed item says what the run changed of the subject together. */
+  const endRun = () => {
+    if (!run.bulk) return;
+    const next = subject.view(w);
+    const changes = subject.diff(current, next);
+    current = next;
+    if (run.last) run.last.runChanges = changes;
+  };
+  const list = (e: DecodedEvent, changes: Record<string, unknown> | null): HistoryItem | null => {
+    if (opts.from && e.recordedAt <= opts.from) return null;
+    total++;
+    if (total - 1 < first || total - 1 >= last) return null;
+    const item: HistoryItem = {
+      position: positionToString(e.position),
+      stream: e.streamId,
+      version: e.revision.toString(),
+      type: e.type,
+      at: e.recordedAt.toISOString(),
+      by: e.metadata.by,
+      why: e.metadata.why,
+      correlationId: e.metadata.correlationId,
+      data: e.data,
+      changes,
+    };
+    items.push(item);
+    return item;
+  };
   for await (const e of mergedEvents(deps, subject.streams, opts.to)) {
+    if (e.metadata.correlationId !== run.correlationId) {
+      endRun();
+      run = { correlationId: e.metadata.correlationId, touching: 0, bulk: false, last: null };
+    }
     const own = e.streamId === subject.own;
-    const before = own || subject.touches(w, e);
+    const touchedBefore = own || subject.touches(w, e);
+    const entityBefore = subject.entityChange?.before(w, e);
     applyEvent(w, e);
-    if (!before && !subject.touches(w, e)) continue;
+    if (!touchedBefore && !subject.touches(w, e)) continue;
+    if (own && subject.inert?.(e)) {
+      list(e, null);
+      continue;
+    }
+    if (++run.touching > BULK_RUN && !own && subject.entityChange) run.bulk = true;
+    if (run.bulk) {
+      const changes = own ? null : subject.entityChange!.after(w, e, entityBefore);
+      // The run's last listed event, or null when that one falls outside the page asked for.
+      if (own || changes) run.last = list(e, changes);
+      continue;
+    }
     const next = subject.view(w);
     const changes = subject.diff(current, next);
     current = next;
     if (!own && !changes) continue;
-    if (opts.from && e.recordedAt <= opts.from) continue;
-    if (total >= first && total < last) {
-      items.push({
-        position: positionToString(e.position),
-        stream: e.streamId,
-        version: e.revision.toString(),
-        type: e.type,
-        at: e.recordedAt.toISOString(),
-        by: e.metadata.by,
-        why: e.metadata.why,
-        correlationId: e.metadata.correlationId,
-        data: e.data,
-        changes,
-      });
-    }
-    total++;
+    list(e, changes);
   }
+  endRun();
   return { items, total };
 }
 
