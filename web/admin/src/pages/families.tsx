@@ -323,6 +323,10 @@ const EVENT_LABEL: Record<string, string> = {
   FamilyCreated: '创建', FamilyRenamed: '重命名', FamilyLocked: '锁定', FamilyUnlocked: '解锁', FamilyMemberAdded: '加入链接', FamilyMemberRemoved: '移除链接',
   FamilyCustomMemberAdded: '加入自定义成员', FamilyCustomMemberRemoved: '移除自定义成员', FamilyPriceOverrideSet: '设置覆盖价', FamilyPriceOverrideRemoved: '清除覆盖价',
   FamilyMergedInto: '并入其他系列', FamilyDeleted: '删除',
+  // Events of member links and goods that changed the family (docs/api.md, History).
+  LinkJoinedFamily: '链接加入', LinkLeftFamily: '链接离开', LinkMirrored: '链接同步', LinkDetailSynced: '详情同步', LinkDelisted: '链接下架', LinkRelisted: '链接重新上架',
+  LinkParsed: '解析链接名', LinkTagsDerived: '推导标签', LinkTagsTakenOver: '手动设置标签', LinkTagsRestored: '恢复自动标签',
+  GoodCreated: '新建商品', GoodUpdated: '修改商品', GoodOriginsSet: '修改合并链接', GoodDeleted: '删除商品',
 };
 
 /**
@@ -349,7 +353,27 @@ function describeData(data: Record<string, unknown>): string {
     .join('；');
 }
 
-interface HistoryItem { position: string; version: string; type: string; at: string; by: string; why: string; data: Record<string, unknown> }
+type Changes = Record<string, unknown> | null | undefined;
+interface HistoryItem { position: string; stream: string; version: string; type: string; at: string; by: string; why: string; data: Record<string, unknown>; changes: Changes; runChanges?: Changes }
+
+const len = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+/** What an event changed of the family, in a few words: members, cells, lowest price, representative. */
+function describeChanges(c: Changes): string {
+  if (!c) return '';
+  const parts: string[] = [];
+  const m = c.members as { added: string[]; removed: string[] } | undefined;
+  if (m) parts.push(`成员 ${[...m.added.map((id) => `+${id}`), ...m.removed.map((id) => `−${id}`)].join(' ')}`);
+  const cells = c.cells as { added: unknown[]; removed: unknown[]; changed: unknown[] } | undefined;
+  if (cells) parts.push(`格子 +${len(cells.added)} −${len(cells.removed)} 改价 ${len(cells.changed)}`);
+  const low = c.lowestPrice as { from: string | null; to: string | null } | undefined;
+  if (low) parts.push(`最低价 ${low.from ?? '—'} → ${low.to ?? '—'}`);
+  const rep = c.representative as { from: { name: string } | null; to: { name: string } | null } | undefined;
+  if (rep) parts.push(`代表商品 ${rep.from?.name ?? '—'} → ${rep.to?.name ?? '—'}`);
+  const pub = c.public as { to: boolean } | undefined;
+  if (pub) parts.push(pub.to ? '上架展示' : '不再展示');
+  if (len(c.other)) parts.push(`其他：${(c.other as string[]).join('、')}`);
+  return parts.join('；');
+}
 
 function History({ id }: { id: string }) {
   const h = useLoad<{ items: HistoryItem[] }>(`/product-families/${id}/history`);
@@ -368,7 +392,7 @@ function History({ id }: { id: string }) {
               <td data-testid="history-type">{EVENT_LABEL[e.type] ?? e.type}</td>
               <td>{e.by}</td>
               <td title={e.why} data-testid="history-why">{WHY_LABEL[e.why] ?? e.why}</td>
-              <td className="muted">{describeData(e.data)}</td>
+              <td className="muted">{[e.stream?.startsWith('family-') ? describeData(e.data) : e.stream, describeChanges(e.changes), e.runChanges ? `本批合计：${describeChanges(e.runChanges)}` : ''].filter(Boolean).join('；')}</td>
               <td style={{ whiteSpace: 'nowrap' }}><button className="link" onClick={() => setAt(e.at)}>查看此时</button></td>
             </tr>
           ))}
