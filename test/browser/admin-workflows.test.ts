@@ -330,6 +330,9 @@ describe('administrator workflows', () => {
     const types = await detail.getByTestId('history-type').allTextContents();
     expect(types.slice(-3)).toEqual(['锁定', '解锁', '重命名']);
     expect(types[0]).toBe('创建');
+    // The member links' joins are in the family's history too, with what each changed.
+    expect(types).toContain('链接加入');
+    await until(() => detail.getByTestId('history-row').filter({ hasText: '链接加入' }).first().textContent(), (t) => expect(t).toContain('成员 +'));
     // Every type the server emitted, and every command recorded as why, has its label (no raw names).
     for (const t of types) expect(t).not.toMatch(/^Family/);
     const whys = await detail.getByTestId('history-why').allTextContents();
