@@ -113,7 +113,9 @@ async function familySubject(deps: ReplayDeps, id: string): Promise<Subject> {
       if (entity.kind === 'family') return entity.id === id;
       return w.links.get(entity.id)?.familyId === id || secondaries.has(entity.id);
     },
-    inert: (e) => e.type === 'FamilyMemberAdded' || e.type === 'FamilyMemberRemoved',
+    // The family's record of members (the link's own event carries the change), and a recompute that
+    // only repaired the read model: what the events say the family was does not move.
+    inert: (e) => e.type === 'FamilyMemberAdded' || e.type === 'FamilyMemberRemoved' || e.type === 'FamilyRecomputed',
     entityChange: linkEntityChange((w, linkId) => w.links.get(linkId)?.familyId === id || secondaries.has(linkId), id),
   };
 }
