@@ -48,7 +48,8 @@ const liveGood = (g: GoodAt | undefined): g is GoodAt => !!g && g.exists && !g.d
 /** The family's goods as the read model holds them: made from a member link, or its custom members. */
 export function familyGoods(w: World, familyId: string): GoodAt[] {
   const f = w.families.get(familyId);
-  const custom = new Set(f?.customMembers.map((c) => c.goodId) ?? []);
+  // A merged or deleted family's custom members go with it (the read model deletes them).
+  const custom = new Set(f && !f.gone ? f.customMembers.map((c) => c.goodId) : []);
   const goods: GoodAt[] = [];
   for (const g of w.goods.values()) {
     if (!liveGood(g)) continue;
@@ -168,7 +169,7 @@ export function goodView(w: World, goodId: string) {
   let familyId: string | null = null;
   if (!g.deleted) {
     if (g.originGoodId) familyId = w.links.get(g.originGoodId)?.familyId ?? null;
-    else for (const [id, f] of w.families) if (f.customMembers.some((c) => c.goodId === goodId)) familyId = id;
+    else for (const [id, f] of w.families) if (!f.gone && f.customMembers.some((c) => c.goodId === goodId)) familyId = id;
   }
   const family = familyId ? familyView(w, familyId) : null;
   const origin = g.originGoodId ? linkView(w, g.originGoodId) : null;

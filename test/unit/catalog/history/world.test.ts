@@ -97,8 +97,15 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     expect(goodView(w, '7')).toMatchObject({ familyId: null, public: false, representative: false });
     expect(goodView(w, '8')).toMatchObject({ familyId: '1', public: true, representative: true, familyLowestPrice: '30.00' });
 
-    // Gone: not public any more, and a family that never existed has no view.
+    // A custom good as a custom member: in the family's goods, its cells at its own price.
+    applyEvent(w, ev('good-9', 'GoodCreated', { goodId: '9', originGoodId: null, name: '定制 G5000', description: null, image: null, goodPriority: 0, tagIds: [], tagFontColor: null, categoryId: null, countryId: null }));
+    applyEvent(w, ev('family-1', 'FamilyCustomMemberAdded', { familyId: '1', goodId: '9', tags: { ...tags(['金色']), size: ['M'] }, price: '9.90' }));
+    expect(familyView(w, '1')).toMatchObject({ goodCount: 2, lowestPrice: '9.90', customMembers: [{ goodId: '9', price: '9.90' }] });
+    expect(goodView(w, '9')).toMatchObject({ familyId: '1', public: true, familyLowestPrice: '9.90' });
+
+    // Gone: not public any more, its custom members go with it, and a family that never existed has no view.
     applyEvent(w, ev('family-1', 'FamilyDeleted', { familyId: '1' }));
+    expect(goodView(w, '9')).toMatchObject({ familyId: null, public: false });
     expect(familyView(w, '1')).toMatchObject({ public: false, gone: { reason: 'deleted' } });
     expect(familyView(w, '2')).toBeNull();
     expect(diffFamily(null, null)).toBeNull();
