@@ -109,7 +109,16 @@ export function familyView(w: World, familyId: string) {
     public: !gone && a.goodCount > 0,
     memberCount: a.memberCount,
     goodCount: a.goodCount,
-    members: members.map(([id, l]) => ({ id, name: l.name, delisted: l.delisted, organised: l.parsed !== null, tags: l.tags ?? {}, tagsManual: l.tagsManual })),
+    members: members.map(([id, l]) => ({
+      id,
+      name: l.name,
+      delisted: l.delisted,
+      organised: l.parsed !== null,
+      tags: l.tags ?? {},
+      tagsManual: l.tagsManual,
+      // as the read model's tags_missing: the dimensions without which a link gives no cell
+      missing: l.tags ? (['craft', 'logistics'] as const).filter((d) => l.tags![d].length === 0) : null,
+    })),
     goods: goods.map((g) => ({ id: g.id, name: g.name, originGoodId: g.originGoodId, secondaryOriginGoodIds: g.secondaryOriginGoodIds })),
     customMembers: [...f.customMembers].sort((x, y) => compareIds(x.goodId, y.goodId)).map((c) => ({ ...c, price: normaliseMoney(c.price) })),
     overrides: overrides.map((o) => ({ ...o, price: normaliseMoney(o.price) })),
