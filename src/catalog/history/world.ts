@@ -114,7 +114,7 @@ export function familyView(w: World, familyId: string) {
       name: l.name,
       delisted: l.delisted,
       organised: l.parsed !== null,
-      tags: l.tags ?? {},
+      tags: l.tags,
       tagsManual: l.tagsManual,
       // as the read model's tags_missing: the dimensions without which a link gives no cell
       missing: l.tags ? (['craft', 'logistics'] as const).filter((d) => l.tags![d].length === 0) : null,
