@@ -344,6 +344,9 @@ describe('administrator workflows', () => {
     await detail.getByTestId('snapshot-name').filter({ hasText: family.name }).waitFor();
     expect(await detail.getByTestId('snapshot-name').textContent()).toBe(family.name);
     await until(() => detail.getByTestId('snapshot-locked').textContent(), (t) => expect(t).toBe('未锁定'));
+    // The family's lowest price then, replayed from the events, is the one it still has (no price moved since).
+    const { lowestPrice } = await api.get<{ lowestPrice: string | null }>(`/product-families/${family.id}`);
+    expect(await detail.getByTestId('snapshot-lowest').textContent()).toBe(lowestPrice ?? '—');
     const lockRow = rows.nth((await rows.count()) - 3);
     await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), lockRow.getByRole('button', { name: '查看此时' }).click()]);
     await detail.getByTestId('snapshot-locked').filter({ hasText: /^锁定$/ }).waitFor();

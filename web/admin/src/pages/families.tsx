@@ -378,7 +378,7 @@ function describeChanges(c: Changes): string {
 function History({ id }: { id: string }) {
   const h = useLoad<{ items: HistoryItem[] }>(`/product-families/${id}/history`);
   const [at, setAt] = useState<string | null>(null);
-  const snap = useLoad<{ at: string; family: Family }>(at ? `/product-families/${id}/history?at=${encodeURIComponent(at)}` : null);
+  const snap = useLoad<{ at: string; family: Family & { public?: boolean; representative?: { name: string } | null } }>(at ? `/product-families/${id}/history?at=${encodeURIComponent(at)}` : null);
   return (
     <div>
       <ErrorLine error={h.error} />
@@ -404,7 +404,7 @@ function History({ id }: { id: string }) {
           <ErrorLine error={snap.error} />
           {snap.data && snap.data.at === new Date(at).toISOString() ? (
             <p>
-              名称：<b data-testid="snapshot-name">{snap.data.family.name}</b> · <span data-testid="snapshot-locked">{snap.data.family.locked ? '锁定' : '未锁定'}</span> · 成员 {snap.data.family.members?.length ?? 0} · 自定义成员 {snap.data.family.customMembers?.length ?? 0} · 矩阵格子 {snap.data.family.priceMatrix?.cells.length ?? 0} · 覆盖价 {snap.data.family.overrides?.length ?? 0}
+              名称：<b data-testid="snapshot-name">{snap.data.family.name}</b> · <span data-testid="snapshot-locked">{snap.data.family.locked ? '锁定' : '未锁定'}</span> · 成员 {snap.data.family.members?.length ?? 0} · 自定义成员 {snap.data.family.customMembers?.length ?? 0} · 矩阵格子 {snap.data.family.priceMatrix?.cells.length ?? 0} · 覆盖价 {snap.data.family.overrides?.length ?? 0} · 最低价 <span data-testid="snapshot-lowest">{snap.data.family.lowestPrice ?? '—'}</span> · {snap.data.family.public ? `前台展示（代表商品：${snap.data.family.representative?.name ?? '—'}）` : '前台未展示'}
             </p>
           ) : !snap.error && <p className="muted">加载中…</p>}
         </div>
