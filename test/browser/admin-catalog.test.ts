@@ -159,8 +159,9 @@ describe('goods', () => {
     await page.getByTestId('new-good-open').click();
     const form = page.getByTestId('new-good');
     await form.locator('input[name=name]').fill('后台 完整商品');
-    const tag = tags[0]!;
-    await form.locator('label', { hasText: tag.name }).locator('input[type=checkbox]').first().check();
+    // A tag whose name no other tag has, so its checkbox is found by name alone.
+    const tag = tags.find((t) => tags.filter((u) => u.name === t.name).length === 1)!;
+    await form.getByRole('checkbox', { name: tag.name, exact: true }).check();
     await form.locator('select[name=countryId]').selectOption(countries[0]!.id);
     await form.locator('select[name=categoryId]').selectOption(categories[0]!.id);
     await form.locator('input[name=tagFontColor]').fill('#1a7f37');

@@ -177,7 +177,7 @@ function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onC
       <h2>标签</h2>
       <TagPicker value={form.tagIds} onChange={(tagIds) => setForm({ ...form, tagIds })} />
       <h2>国家、类目与标签颜色</h2>
-      <PlacementFields value={form} tagIds={form.tagIds} onChange={(p) => setForm((f) => ({ ...f, ...p }))} />
+      <PlacementFields value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }} tagIds={form.tagIds} onChange={(p) => setForm((f) => ({ ...f, ...p }))} />
       <div className="row" style={{ marginTop: 12 }}>
         <button disabled={a.busy || !form.name.trim() || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={create}>创建</button>
         <button className="secondary" onClick={onCancel}>取消</button>
@@ -237,7 +237,7 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
       <h2>标签</h2>
       <TagPicker value={form.tagIds} onChange={(tagIds) => setForm((f) => f && { ...f, tagIds })} />
       <h2>国家、类目与标签颜色</h2>
-      <PlacementFields value={form} tagIds={form.tagIds} onChange={(p) => setForm((f) => f && { ...f, ...p })} />
+      <PlacementFields value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }} tagIds={form.tagIds} onChange={(p) => setForm((f) => f && { ...f, ...p })} />
       <div className="row" style={{ marginTop: 12 }}>
         <button disabled={a.busy || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={save} data-testid="good-save">保存</button>
         <Status a={a} />
