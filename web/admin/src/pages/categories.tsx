@@ -92,13 +92,13 @@ export function CategoriesPage() {
                   <td style={{ paddingLeft: 8 + depth * 24 }}><span data-testid="category-name">{c.name}</span> <span className="muted">#{c.id}</span></td>
                   <td>{LEVEL[c.level] ?? c.level}</td>
                   <td>{c.source === 'supplier' ? <span className="badge">供应商</span> : <span className="badge blue">后台</span>}</td>
-                  <td className="row" style={{ justifyContent: 'flex-end' }}>
+                  <td style={{ width: 150 }}><div className="row" style={{ justifyContent: 'flex-end' }}>
                     <button className="secondary" onClick={() => setEditing(c.id)}>编辑</button>
                     <button className="danger" disabled={del.busy} onClick={() => confirm(`删除类目「${c.name}」？`) && del.run(async () => {
                       await api.request('DELETE', `/categories/${c.id}`);
                       list.reload();
                     }, `已删除类目 ${c.name}`)}>删除</button>
-                  </td>
+                  </div></td>
                 </tr>
               ),
             )}
@@ -111,6 +111,8 @@ export function CategoriesPage() {
 
 function NewCategory({ parents, onCreated }: { parents: { c: Category; depth: number }[]; onCreated: () => void }) {
   const [form, setForm] = useState({ name: '', parentId: '', icon: '' });
+  // A new icon field after each creation, so the last upload's note goes with it.
+  const [made, setMade] = useState(0);
   const a = useAction();
   return (
     <form className="card" data-testid="new-category" onSubmit={(e) => {
@@ -118,6 +120,7 @@ function NewCategory({ parents, onCreated }: { parents: { c: Category; depth: nu
       void a.run(async () => {
         await api.request('POST', '/categories', { name: form.name, parentId: form.parentId || null, icon: form.icon || null });
         setForm({ name: '', parentId: form.parentId, icon: '' });
+        setMade((n) => n + 1);
         onCreated();
       }, '已创建类目');
     }}>
@@ -131,7 +134,7 @@ function NewCategory({ parents, onCreated }: { parents: { c: Category; depth: nu
           </select>
         </label>
       </div>
-      <IconInput value={form.icon} onChange={(icon) => setForm((f) => ({ ...f, icon }))} testId="new-category-icon" />
+      <IconInput key={made} value={form.icon} onChange={(icon) => setForm((f) => ({ ...f, icon }))} testId="new-category-icon" />
       <div className="row" style={{ marginTop: 8 }}>
         <button type="submit" disabled={a.busy || !form.name.trim()}>创建类目</button>
         <Status a={a} />

@@ -41,7 +41,7 @@ export function CountriesPage() {
                 <tr key={c.id} data-testid="country-row" data-id={c.id} className="selected">
                   <td><input name="edit-country-name" value={editing.name} onChange={(e) => setEditing({ ...editing, name: e.target.value })} autoFocus /></td>
                   <td><input name="edit-country-code" value={editing.code} maxLength={2} onChange={(e) => setEditing({ ...editing, code: e.target.value })} style={{ width: 60 }} /></td>
-                  <td className="row" style={{ justifyContent: 'flex-end' }}>
+                  <td style={{ width: 150 }}><div className="row" style={{ justifyContent: 'flex-end' }}>
                     <button disabled={row.busy || !editing.name.trim() || !CODE.test(editing.code.trim())} onClick={() => row.run(async () => {
                       // Only what changed: an unchanged code is not checked against the others again.
                       const patch: Record<string, string> = {};
@@ -52,19 +52,19 @@ export function CountriesPage() {
                       list.reload();
                     }, '已保存国家')}>保存</button>
                     <button className="secondary" onClick={() => setEditing(null)}>取消</button>
-                  </td>
+                  </div></td>
                 </tr>
               ) : (
                 <tr key={c.id} data-testid="country-row" data-id={c.id}>
                   <td data-testid="country-name">{c.name} <span className="muted">#{c.id}</span></td>
                   <td>{c.code}</td>
-                  <td className="row" style={{ justifyContent: 'flex-end' }}>
+                  <td style={{ width: 150 }}><div className="row" style={{ justifyContent: 'flex-end' }}>
                     <button className="secondary" disabled={row.busy} onClick={() => setEditing({ id: c.id, name: c.name, code: c.code })}>编辑</button>
                     <button className="danger" disabled={row.busy} onClick={() => confirm(`删除国家「${c.name}」？`) && row.run(async () => {
                       await api.request('DELETE', `/countries/${c.id}`);
                       list.reload();
                     }, `已删除国家 ${c.name}`)}>删除</button>
-                  </td>
+                  </div></td>
                 </tr>
               ),
             )}
