@@ -40,7 +40,7 @@ export function StatsPage() {
         {t.data?.items.map((c) => (
           <details key={String(c.country)} open data-testid="stats-country" data-country={c.country ?? ''}>
             <summary><b>{c.country ?? '未解析国家'}</b> <span className="muted">{sum(c.categories, 'links')} 个链接，合并引用 {sum(c.categories, 'secondaryReferences')}</span></summary>
-            <table style={{ margin: '6px 0 12px' }}>
+            <table style={{ margin: '6px 0 12px', tableLayout: 'fixed' }}>
               <thead><tr><th>类目</th>{COLUMNS.map(([k, l]) => <th key={k}>{l}</th>)}</tr></thead>
               <tbody>
                 {c.categories.map((x) => (
