@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, KeywordSearch, Status, useAction, useLoad } from './common';
+import { ErrorLine, KeywordSearch, Pager, Status, useAction, useLoad } from './common';
 
 interface LinkRow { id: string; name: string; price: string; delisted: boolean; parsed: unknown; family: { id: string } | null; good: { id: string; name: string } | null }
 interface BatchAnswer { created: string[]; skipped: { originGoodId: string; code: string; message: string }[] }
@@ -80,13 +80,7 @@ export function BatchGoodsPage() {
             </tbody>
           </table>
         </div>
-        {list.data && (
-          <div className="row">
-            <button className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>上一页</button>
-            <span>第 {page} 页 / 共 {Math.max(1, Math.ceil(list.data.total / list.data.pageSize))} 页</span>
-            <button className="secondary" disabled={page * list.data.pageSize >= list.data.total} onClick={() => setPage(page + 1)}>下一页</button>
-          </div>
-        )}
+        {list.data && <Pager page={page} setPage={setPage} list={list.data} />}
       </div>
       {selected.size > 0 && (
         <div className="card" data-testid="batch-selection">

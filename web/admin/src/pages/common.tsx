@@ -109,6 +109,18 @@ export function Status({ a }: { a: { error: string; message: string } }) {
   );
 }
 
+/** Previous / next under a paged list, with where the list stands: "第 2 页 / 共 5 页 · 93 个". */
+export function Pager({ page, setPage, list }: { page: number; setPage: (p: number) => void; list: Pick<Page<unknown>, 'total' | 'pageSize'> }) {
+  const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
+  return (
+    <div className="row">
+      <button className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>上一页</button>
+      <span>第 {page} 页 / 共 {pages} 页 · {list.total} 个</span>
+      <button className="secondary" disabled={page * list.pageSize >= list.total} onClick={() => setPage(page + 1)}>下一页</button>
+    </div>
+  );
+}
+
 export const fmtTime = (s: string | null | undefined) => (s ? new Date(s).toLocaleString('zh-CN') : '—');
 
 /** The keyword search above each admin list: submitting goes back to page 1. */

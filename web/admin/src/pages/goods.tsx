@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, type Page } from '../api';
 import { ApiError } from '../../../shared/http';
-import { ErrorLine, KeywordSearch, SearchPicker, Status, errorText, rememberName, useAction, useLoad, useNames } from './common';
+import { ErrorLine, KeywordSearch, Pager, SearchPicker, Status, errorText, rememberName, useAction, useLoad, useNames } from './common';
 import { DIM_LABEL, TagPicker, type Dimension } from './tags';
 import { DeleteGood, GoodsListControls, HEX, PlacementFields } from './good-fields';
 import { LinkDetail } from './link-detail';
@@ -96,13 +96,7 @@ export function GoodsPage() {
             </tbody>
           </table>
         </div>
-        {list.data && (
-          <div className="row">
-            <button className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>上一页</button>
-            <span>第 {page} 页 / 共 {Math.max(1, Math.ceil(list.data.total / list.data.pageSize))} 页</span>
-            <button className="secondary" disabled={page * list.data.pageSize >= list.data.total} onClick={() => setPage(page + 1)}>下一页</button>
-          </div>
-        )}
+        {list.data && <Pager page={page} setPage={setPage} list={list.data} />}
       </div>
       {selected === 'new' ? (
         <NewGood onCreated={(id) => { list.reload(); setSelected(id); }} onCancel={() => setSelected(null)} />
@@ -324,13 +318,7 @@ export function LinksPage() {
             </tbody>
           </table>
         </div>
-        {list.data && (
-          <div className="row">
-            <button className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>上一页</button>
-            <span>第 {page} 页</span>
-            <button className="secondary" disabled={page * list.data.pageSize >= list.data.total} onClick={() => setPage(page + 1)}>下一页</button>
-          </div>
-        )}
+        {list.data && <Pager page={page} setPage={setPage} list={list.data} />}
       </div>
       {selected ? (
         <div>
