@@ -23,6 +23,8 @@ import { UserStore } from './auth/users';
 import { argon2Hasher } from './auth/passwords';
 import { UserOperations, checkNewPassword } from './auth/operator';
 import { promptHidden, readPasswordFromStream } from './auth/password-input';
+import { apiDocument } from './openapi';
+import { writeFile } from 'node:fs/promises';
 
 const program = new Command('catalog').description('Event-sourced product catalog service');
 
@@ -351,6 +353,18 @@ async function newPasswordFromOperator(fromStdin: boolean): Promise<string> {
   if (again !== first) throw AppError.badRequest('USER.PASSWORD_REFUSED', 'the two passwords differ; nothing changed');
   return first;
 }
+
+program
+  .command('openapi')
+  .description('write the OpenAPI 3.1 description of every route (the one /docs serves in development)')
+  .option('--out <file>', 'where to write it; - for standard output', 'openapi.json')
+  .action(async (o: { out: string }) => {
+    // Only API_PREFIX matters (the paths carry it); no database, no supplier.
+    const text = JSON.stringify(apiDocument(loadConfig().apiPrefix), null, 2) + '\n';
+    if (o.out === '-') return void process.stdout.write(text);
+    await writeFile(o.out, text);
+    process.stderr.write(`wrote ${o.out}\n`);
+  });
 
 program
   .command('simulator')
