@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { validate } from '@readme/openapi-parser';
 import { Router, type Express } from 'express';
 import { expressApp, type Services } from '../../../src/main';
 import { apiDocument } from '../../../src/openapi';
@@ -84,6 +85,15 @@ describe('the OpenAPI description', () => {
     // Production mounts neither /docs nor, without METRICS_TOKEN, /metrics: the check names them.
     const production = expressApp({ ...h.services, config: { ...h.services.config, env: 'production', metricsToken: undefined, apiPrefix: '' } });
     expect(mismatch(production, doc, '').notMounted).toEqual(['GET /docs', 'GET /docs/openapi.json', 'GET /metrics']);
+  });
+
+  it('is a valid OpenAPI 3.1 document (schema and spec rules), as the validator tells a broken copy', async () => {
+    for (const apiPrefix of ['', '/api']) {
+      expect(await validate(JSON.parse(JSON.stringify(apiDocument(apiPrefix))))).toMatchObject({ valid: true, warnings: [] });
+    }
+    const broken = JSON.parse(JSON.stringify(apiDocument('')));
+    delete broken.paths['/goods/{id}'].get.parameters;
+    expect(await validate(broken)).toMatchObject({ valid: false });
   });
 
   it('describes what the routes parse: the strict bodies, the query rules, the path ids, the guard', () => {
