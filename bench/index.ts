@@ -43,12 +43,14 @@ const EMBEDDED = { dataDir: '.data/bench', port: 54331 };
 interface Args {
   only: string[];
   help: boolean;
+  /** leave the scratch databases in place (their names are printed) to look into them afterwards */
+  keepDatabases: boolean;
   values: Map<string, number | string>;
 }
 
 function usage(): string {
   const lines = [
-    'usage: npm run bench -- [--only <suite,…>] [--<flag> <number> …]',
+    'usage: npm run bench -- [--only <suite,…>] [--keep-databases] [--<flag> <number> …]',
     '',
     `suites: ${SUITES.map((s) => `${s.name} (${s.title})`).join(', ')}`,
     '',
@@ -69,11 +71,15 @@ function parseArgs(argv: string[]): Args {
       known.set(name, s);
     }
   }
-  const args: Args = { only: [], help: false, values: new Map() };
+  const args: Args = { only: [], help: false, keepDatabases: false, values: new Map() };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--help' || a === '-h') {
       args.help = true;
+      continue;
+    }
+    if (a === '--keep-databases') {
+      args.keepDatabases = true;
       continue;
     }
     const m = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(a);
@@ -200,6 +206,10 @@ async function main(): Promise<number> {
   const dropCreated = async (keep = 0) => {
     while (created.length > keep) {
       const name = created.pop()!;
+      if (args.keepDatabases) {
+        progress(`kept scratch database ${withDatabase(server.adminUrl, name)}`);
+        continue;
+      }
       await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e) =>
         progress(`could not drop ${name}: ${(e as Error).message}`),
       );
