@@ -342,10 +342,13 @@ users
     process.stdout.write(`password of ${user.username} (${user.id}) reset; its earlier tokens are revoked\n`);
   });
 
-/** From standard input when asked, else from a prompt; never from an argument (shell history, `ps`). */
+/** From piped standard input when asked, else from a prompt; never from an argument (shell history, `ps`). */
 async function newPasswordFromOperator(fromStdin: boolean): Promise<string> {
-  if (fromStdin) return readPasswordFromStream(process.stdin);
-  if (!process.stdin.isTTY) throw AppError.badRequest('USER.PASSWORD_REFUSED', 'no terminal to ask on: pipe the password with --password-stdin');
+  if (!process.stdin.isTTY) {
+    if (!fromStdin) throw AppError.badRequest('USER.PASSWORD_REFUSED', 'no terminal to ask on: pipe the password with --password-stdin');
+    return readPasswordFromStream(process.stdin);
+  }
+  // A terminal, with or without --password-stdin: asked without echo, never read as typed (echoed) lines.
   const first = await promptHidden('new password: ', process.stdin, process.stderr);
   // Checked before asking again, so a too-short password is not typed twice for nothing.
   checkNewPassword(first);

@@ -3,6 +3,7 @@
  * (no argument takes it), not on the screen (the prompt echoes nothing), not in the output.
  */
 import type { ReadStream } from 'node:tty';
+import { AppError } from '../platform/errors';
 
 /** More than any accepted password (1024 characters); stops a mistaken pipe from being read whole. */
 const MAX_INPUT_BYTES = 8192;
@@ -17,7 +18,7 @@ export async function readPasswordFromStream(input: NodeJS.ReadableStream): Prom
   for await (const chunk of input) {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += b.length;
-    if (size > MAX_INPUT_BYTES) throw new Error(`standard input holds more than ${MAX_INPUT_BYTES} bytes: not a password`);
+    if (size > MAX_INPUT_BYTES) throw AppError.badRequest('USER.PASSWORD_REFUSED', `standard input holds more than ${MAX_INPUT_BYTES} bytes: not a password`);
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
@@ -43,7 +44,7 @@ export function promptHidden(question: string, input: ReadStream, output: NodeJS
     const onData = (chunk: string) => {
       for (const ch of chunk) {
         if (ch === '\r' || ch === '\n') return done(null);
-        if (ch === '\u0003' || ch === '\u0004') return done(new Error('cancelled'));
+        if (ch === '\u0003' || ch === '\u0004') return done(AppError.badRequest('USER.CANCELLED', 'cancelled; nothing changed'));
         if (ch === '\u007f' || ch === '\b') value = Array.from(value).slice(0, -1).join('');
         else if (ch >= ' ') value += ch;
       }

@@ -8,6 +8,8 @@ import { argon2Hasher } from '../../../src/auth/passwords';
 import { ADMIN, login, registerAdmin, startAuthHarness, type AuthHarness, type TestApp } from '../../support/auth-http';
 
 const BIN = path.resolve(__dirname, '../../../bin/catalog.js');
+// Each test runs the bin several times (a process start, migrations, argon2 each): room for a loaded machine.
+jest.setTimeout(180_000);
 
 interface Run {
   code: number;
@@ -98,6 +100,9 @@ describe('catalog users', () => {
 
   it('reset-password on a terminal asks twice without echoing, and refuses two different answers', async () => {
     const typed = 'typed at the prompt 77';
+    const cancelled = await catalogOnTerminal(h, ['users', 'reset-password', 'admin', '--password-stdin'], ['\u0003']);
+    expect(cancelled.code).toBe(4);
+    expect(cancelled.stdout).toMatch(/USER\.CANCELLED/);
     const differ = await catalogOnTerminal(h, ['users', 'reset-password', 'admin'], [typed, 'something else entirely']);
     expect(differ.code).toBe(4);
     expect(differ.stdout).toMatch(/the two passwords differ/);
