@@ -335,10 +335,14 @@ users
 users
   .command('reset-password <username>')
   .description("set a user's password (asked twice on a terminal, never echoed); every token issued before is revoked")
-  .option('--password-stdin', 'read the new password from standard input (one trailing line break is dropped)')
+  .option('--password-stdin', 'read the new password from piped standard input (one trailing line break is dropped)')
   .action(async (username: string, o: { passwordStdin?: boolean }) => {
-    const password = await newPasswordFromOperator(o.passwordStdin === true);
-    const user = await withDatabase((pool) => userOperations(pool).resetPassword(username, password));
+    const user = await withDatabase(async (pool) => {
+      const ops = userOperations(pool);
+      // An unknown name is said before anyone types a password for it.
+      await ops.find(username);
+      return ops.resetPassword(username, await newPasswordFromOperator(o.passwordStdin === true));
+    });
     process.stdout.write(`password of ${user.username} (${user.id}) reset; its earlier tokens are revoked\n`);
   });
 
@@ -395,7 +399,7 @@ program.parseAsync(process.argv).catch((e: unknown) => {
     process.stderr.write(e.message + '\n');
     process.exit(2);
   }
-  // An operator's mistake (an unknown user: 3; a refused password or a last user kept: 4), not a failure.
+  // An operator's mistake, not a failure: something named that does not exist (a user, a projection): 3; refused input: 4.
   if (e instanceof AppError && e.status < 500) {
     process.stderr.write(`${e.code}: ${e.message}\n`);
     process.exit(e.status === 404 ? 3 : 4);

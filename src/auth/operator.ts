@@ -30,17 +30,22 @@ export class UserOperations {
     return this.users.list();
   }
 
+  /** The user of that name (case-insensitive), or USER.NOT_FOUND. */
+  async find(username: string): Promise<UserListing> {
+    const found = await this.users.findByUsername(username);
+    const user = found && (await this.users.list()).find((u) => u.id === found.id);
+    if (!user) throw unknownUser(username);
+    return user;
+  }
+
   /**
    * Deletes the user: its refresh-token rows go with it, and every access token it holds fails the
    * guard's user lookup from then on. Deleting the last user opens `POST /auth/register` again to
    * whoever calls it first, so that takes `force`; reset-password is the safer way back in.
    */
   async delete(username: string, opts: { force?: boolean } = {}): Promise<UserListing> {
-    const all = await this.users.list();
-    const found = await this.users.findByUsername(username);
-    const user = found && all.find((u) => u.id === found.id);
-    if (!user) throw unknownUser(username);
-    if (all.length === 1 && !opts.force) {
+    const user = await this.find(username);
+    if ((await this.users.list()).length === 1 && !opts.force) {
       throw AppError.conflict(
         'USER.LAST_USER',
         `"${user.username}" is the only user: deleting it opens registration (POST /auth/register) to whoever calls it first; ` +
@@ -54,9 +59,8 @@ export class UserOperations {
   /** A new argon2id hash for the user, and every token issued before revoked (the old password may be known). */
   async resetPassword(username: string, password: string): Promise<UserListing> {
     const checked = checkNewPassword(password);
-    const found = await this.users.findByUsername(username);
-    if (!found) throw unknownUser(username);
-    if (!(await this.users.setPassword(found.id, await this.hasher.hash(checked)))) throw unknownUser(username);
-    return (await this.users.list()).find((u) => u.id === found.id) ?? { id: found.id, username: found.username, role: found.role, createdAt: '', updatedAt: '' };
+    const user = await this.find(username);
+    if (!(await this.users.setPassword(user.id, await this.hasher.hash(checked)))) throw unknownUser(username);
+    return this.find(username);
   }
 }

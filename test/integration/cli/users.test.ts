@@ -98,8 +98,11 @@ describe('catalog users', () => {
     expect((await catalog(h, ['users', 'reset-password', 'admin', '--password-stdin'], ADMIN.password)).code).toBe(0);
   });
 
-  it('reset-password on a terminal asks twice without echoing, and refuses two different answers', async () => {
+  it('reset-password on a terminal names an unknown user before asking, asks twice without echoing, and refuses two different answers', async () => {
     const typed = 'typed at the prompt 77';
+    const unknown = await catalogOnTerminal(h, ['users', 'reset-password', 'nobody'], []);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stdout).not.toMatch(/new password/);
     const cancelled = await catalogOnTerminal(h, ['users', 'reset-password', 'admin', '--password-stdin'], ['\u0003']);
     expect(cancelled.code).toBe(4);
     expect(cancelled.stdout).toMatch(/USER\.CANCELLED/);
