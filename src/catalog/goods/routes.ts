@@ -20,6 +20,7 @@ import { createGood, createGoods, linkForGood } from './handle';
 import { goodStream, type GoodState } from './state';
 import { MAX_TAG_FILTER, PUBLIC_SORTS, type PublicSort } from '../../storefront/requests';
 import { RANKS } from '../../storefront/queries';
+import type { RouteDoc } from '../../platform/http/openapi';
 
 /** The values the storefront shows follow src/platform/http/fields.ts (docs/http-contract.md). */
 const fields = {
@@ -249,3 +250,15 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
 
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const goodRouteDocs: RouteDoc[] = [
+  { method: 'get', path: '/goods', summary: 'List goods', auth: true, query: listQuery, responses: { 200: '{items, total, page, pageSize} of goods' } },
+  { method: 'post', path: '/goods', summary: 'Create a good, from a link (originGoodId) or custom', auth: true, body: createBody, responses: { 201: 'The good created', 202: '{id, revision}: written, the read models not there yet' } },
+  { method: 'post', path: '/goods/batch', summary: 'Create goods in one request: from links, or full bodies', auth: true, body: batchBody, responses: { 201: '{created, skipped}' } },
+  { method: 'get', path: '/goods/tree', summary: 'Goods by country, category and family', auth: true, responses: { 200: '{items: [{id, name, categories: [{id, name, items}]}]}' } },
+  { method: 'get', path: '/goods/:id', summary: 'One good', auth: true, responses: { 200: 'The good, with its revision (also the ETag)', 404: 'No such good' } },
+  { method: 'patch', path: '/goods/:id', summary: 'Change a good', auth: true, revision: true, body: updateBody, responses: { 200: 'The good as this write left it', 202: '{id, revision}', 404: 'No such good' } },
+  { method: 'delete', path: '/goods/:id', summary: 'Delete a good; its link may make a new one', auth: true, revision: true, responses: { 204: null, 404: 'No such good' } },
+  { method: 'put', path: '/goods/:id/origins', summary: "Set the good's secondary origin links", auth: true, revision: true, body: originsBody, responses: { 200: 'The good as this write left it', 202: '{id, revision}', 404: 'No such good' } },
+];
