@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../platform/http/pagination';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
+import type { RouteDoc } from '../../platform/http/openapi';
 import { history, historyAt, historyBetween, type HistoryDeps, type SubjectKind } from './history';
 
 const time = z.iso.datetime({ offset: true });
@@ -46,3 +47,19 @@ export function historyRoutes(deps: HistoryDeps, guard: RequestHandler): Router 
   route('/origin-goods/:id/history', 'link');
   return r;
 }
+
+/** The operations above, with the query schema they parse (src/platform/http/openapi.ts). */
+export const historyRouteDocs: RouteDoc[] = (
+  [
+    ['/product-families/:id/history', 'family', '{at, family}', 'No such family (or none at `at`)'],
+    ['/goods/:id/history', 'good', '{at, good}', 'No such good (or none at `at`)'],
+    ['/origin-goods/:id/history', 'link', '{at, originGood}', 'No such link (or none at `at`)'],
+  ] as const
+).map(([path, what, at, missing]) => ({
+  method: 'get',
+  path,
+  summary: `The ${what}'s audit history: its events and those that changed what the public saw; with \`at\` the ${what} as it was then; with \`from\` and \`to\` what changed between`,
+  auth: true,
+  query: historyQuery,
+  responses: { 200: `{items: [{position, stream, version, type, at, by, why, correlationId, data, changes}], total}, or ${at}, or {from, to, changes, items} (docs/api.md, History)`, 400: 'A bad time, `at` with `from`/`to`, `from` without `to`, `from` after `to`', 404: missing },
+}));
