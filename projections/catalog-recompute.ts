@@ -11,6 +11,7 @@ import {
   contributingLinks,
   mediaByColor,
   toPublicPriceMatrix,
+  unionOptions,
   unionPackagingSpecs,
   unionSizeChart,
   unionVariants,
@@ -19,7 +20,7 @@ import {
 } from '../src/catalog/domain/matrix';
 import type { DimensionValuesInput } from '../src/catalog/domain/tags';
 import type { ProjectionDb } from '../src/platform/projections/definition';
-import { type Columns, updateRows } from './sql';
+import { type Columns, differingRows, updateRows } from './sql';
 
 const CHUNK = 1000;
 
@@ -31,6 +32,7 @@ const AGGREGATE_COLUMNS: Columns = {
   variants: 'jsonb',
   size_chart: 'jsonb',
   packaging_specs: 'jsonb',
+  options: 'jsonb',
   price_matrix: 'jsonb',
   conflicts: 'jsonb',
   lowest_price: 'numeric',
@@ -73,9 +75,27 @@ export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly
 }
 
 async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise<void> {
+  await updateRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, await computeChunk(db, ids));
+}
+
+/**
+ * The families among `familyIds` whose stored aggregates differ from a recompute of their rows as
+ * they are, each with the aggregate columns that differ (an organisation's closing full recompute,
+ * src/catalog/organisation/full-recompute.ts). Reads only: the caller appends, the projection
+ * writes. Values compare as PostgreSQL stores them (jsonb by value; numeric by its text, so a
+ * changed scale counts too).
+ */
+export async function staleFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<{ id: string; columns: string[] }[]> {
+  const rows = await computeChunk(db, [...new Set(familyIds)]);
+  const differing = await differingRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, rows);
+  return differing.map((d) => ({ id: d.key, columns: d.columns }));
+}
+
+/** The aggregate rows (in AGGREGATES order) of the chunk's families that exist. */
+async function computeChunk(db: ProjectionDb, ids: readonly string[]): Promise<unknown[][]> {
   const families = await db.query<{ id: string }>(`SELECT id FROM families WHERE id = ANY($1::bigint[])`, [ids]);
   const present = families.rows.map((r) => r.id);
-  if (present.length === 0) return;
+  if (present.length === 0) return [];
 
   // One query per input for all touched families, each in a fixed order.
   const links = await db.query<LinkRow>(
@@ -96,9 +116,10 @@ async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise
     `SELECT family_id, id FROM goods WHERE family_id = ANY($1::bigint[]) ORDER BY good_priority DESC, created_at DESC, id ASC`,
     [present],
   );
-  // Secondary origins of the family's goods add their media (merged, URL de-duplicated).
-  const secondary = await db.query<{ family_id: string; origin_good_id: string; media: LinkDetail['media'] | null }>(
-    `SELECT g.family_id, gog.origin_good_id, og.detail->'media' AS media
+  // Secondary origins of the family's goods add their variants, size chart, packaging specs, options
+  // and media, after the member links (docs/domain.md, Unions and media); never matrix cells.
+  const secondary = await db.query<{ family_id: string; origin_good_id: string; detail: LinkDetail | null }>(
+    `SELECT g.family_id, gog.origin_good_id, og.detail
        FROM goods g JOIN good_origin_goods gog ON gog.good_id = g.id JOIN origin_goods og ON og.id = gog.origin_good_id
       WHERE g.family_id = ANY($1::bigint[]) AND NOT og.delisted
       ORDER BY g.id, gog.position`,
@@ -143,9 +164,10 @@ async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise
         price: o.price,
       })),
     });
+    const secondaryOrigins = (secondaryBy.get(familyId) ?? []).map((s) => ({ id: s.origin_good_id, detail: s.detail }));
     const mediaSources: MediaSource[] = [
       ...contributingLinks(members).map((l) => ({ linkId: l.id, media: l.detail?.media ?? [] })),
-      ...(secondaryBy.get(familyId) ?? []).map((s) => ({ linkId: s.origin_good_id, media: s.media ?? [] })),
+      ...secondaryOrigins.map((s) => ({ linkId: s.id, media: s.detail?.media ?? [] })),
     ];
     const familyGoods = goodsBy.get(familyId) ?? [];
     // jsonb keeps object keys in its own order, so the values go as they are (no key sorting needed).
@@ -154,14 +176,15 @@ async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise
       memberRows.length,
       familyGoods.length,
       familyGoods[0]?.id ?? null,
-      unionVariants(members),
-      unionSizeChart(members),
-      unionPackagingSpecs(members),
+      unionVariants(members, secondaryOrigins),
+      unionSizeChart(members, secondaryOrigins),
+      unionPackagingSpecs(members, secondaryOrigins),
+      unionOptions(members, secondaryOrigins),
       { ...toPublicPriceMatrix(matrix), invalidOverrides: matrix.invalidOverrides },
       matrix.conflicts,
       matrix.lowestPrice,
       mediaByColor(mediaSources),
     ]);
   }
-  await updateRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, rows);
+  return rows;
 }

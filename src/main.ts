@@ -42,6 +42,7 @@ import { adminCatalogRoutes } from './catalog/admin-routes';
 import { familyRoutes } from './catalog/families/routes';
 import { goodRoutes } from './catalog/goods/routes';
 import { Organiser } from './catalog/organisation/organise';
+import { organiseRunRoutes } from './catalog/organisation/routes';
 import { PUBLIC_ROUTES, freshnessGateOf, storefrontRoutes } from './storefront/routes';
 import { assertDeniedByDefault } from './platform/http/routes-audit';
 import { capturedHeaders, publicFastPath } from './storefront/fast-path';
@@ -215,6 +216,7 @@ export function apiRoutes(s: Services): Router {
   api.use(syncRoutes(s.sync, s.pool, requireAdmin, s.config.schedules));
   api.use(originGoodRoutes(s, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
+  api.use(organiseRunRoutes(s, requireAdmin));
   api.use(familyRoutes(s, new Organiser(s), requireAdmin));
   api.use(goodRoutes(s, requireAdmin));
   // Deny by default: a route that is neither guarded nor on the public list stops start-up.

@@ -19,6 +19,7 @@ import { familyStreamId } from './events';
 import { decideAddCustomMember, decideCreate, decideDelete, decideRemoveCustomMember, decideRemoveOverride, decideSetOverride, decideUpdate, requireFamily } from './decide';
 import { familyStream, type FamilyState } from './state';
 import type { Organiser } from '../organisation/organise';
+import { organiseStatus } from '../organisation/runs';
 
 /** Prices an administrator sets: positive, at most two decimals (docs/domain.md, Identifiers and money). */
 const money = priceField();
@@ -45,6 +46,7 @@ interface FamilyRow {
   variants: unknown;
   size_chart: unknown;
   packaging_specs: unknown;
+  options: unknown;
   price_matrix: Record<string, unknown>;
   conflicts: unknown;
   lowest_price: string | null;
@@ -73,6 +75,7 @@ function familyView(f: FamilyRow, members: unknown[], customMembers: unknown[], 
     variants: f.variants,
     sizeChart: f.size_chart,
     packagingSpecs: f.packaging_specs,
+    options: f.options,
     mediaByColor: f.media_by_color,
     revision: f.revision,
   };
@@ -212,8 +215,9 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
   r.post('/product-families/organize', guard, async (req, res) => {
     res.json(await organiser.organise(actorOf(req, res).by));
   });
-  r.get('/product-families/organize/status', guard, (_req, res) => {
-    res.json(organiser.progress);
+  // From the recorded runs, not this process's memory: right behind any number of API processes.
+  r.get('/product-families/organize/status', guard, async (_req, res) => {
+    res.json(await organiseStatus(s.pool));
   });
   r.post('/product-families/auto-group', guard, async (req, res) => {
     res.json(await organiser.organise(actorOf(req, res).by, { groupOnly: true }));

@@ -322,7 +322,7 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => void }) {
 const EVENT_LABEL: Record<string, string> = {
   FamilyCreated: '创建', FamilyRenamed: '重命名', FamilyLocked: '锁定', FamilyUnlocked: '解锁', FamilyMemberAdded: '加入链接', FamilyMemberRemoved: '移除链接',
   FamilyCustomMemberAdded: '加入自定义成员', FamilyCustomMemberRemoved: '移除自定义成员', FamilyPriceOverrideSet: '设置覆盖价', FamilyPriceOverrideRemoved: '清除覆盖价',
-  FamilyMergedInto: '并入其他系列', FamilyDeleted: '删除',
+  FamilyMergedInto: '并入其他系列', FamilyDeleted: '删除', FamilyRecomputed: '重算聚合',
 };
 
 /**
