@@ -212,15 +212,20 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
     res.status(status).json(body);
   };
 
+  // The report, and the id of the run's record (GET /product-families/organize/runs/:runId).
   r.post('/product-families/organize', guard, async (req, res) => {
-    res.json(await organiser.organise(actorOf(req, res).by));
+    let runId: string | null = null;
+    const report = await organiser.organise(actorOf(req, res).by, { onRun: (id) => (runId = id) });
+    res.json({ ...report, runId });
   });
   // From the recorded runs, not this process's memory: right behind any number of API processes.
   r.get('/product-families/organize/status', guard, async (_req, res) => {
     res.json(await organiseStatus(s.pool));
   });
   r.post('/product-families/auto-group', guard, async (req, res) => {
-    res.json(await organiser.organise(actorOf(req, res).by, { groupOnly: true }));
+    let runId: string | null = null;
+    const report = await organiser.organise(actorOf(req, res).by, { groupOnly: true, onRun: (id) => (runId = id) });
+    res.json({ ...report, runId });
   });
 
   r.get('/product-families', guard, async (req, res) => {

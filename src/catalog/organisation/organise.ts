@@ -121,11 +121,12 @@ export class Organiser {
   ) {}
 
   /**
-   * `groupOnly`: the auto-group step alone, over links organisation has already parsed. One run at a
+   * `groupOnly`: the auto-group step alone, over links organisation has already parsed. `onRun`
+   * hears the id of the run's record (./runs.ts) once it is written. One run at a
    * time across processes (a session lock); a run whose lock connection is lost stops before its
    * next append, since another run may have started.
    */
-  async organise(by: string, opts: { groupOnly?: boolean } = {}): Promise<OrganiseReport & { runId: string }> {
+  async organise(by: string, opts: { groupOnly?: boolean; onRun?: (runId: string) => void } = {}): Promise<OrganiseReport> {
     const lock = await holdSessionLock(this.s.pool, LOCK);
     if (!lock) throw AppError.conflict('ORGANISE.ALREADY_RUNNING', 'organisation is already running');
     this.lock = lock;
@@ -134,9 +135,10 @@ export class Organiser {
       this.progress = { state: 'running', phase: 'parse', done: 0, total: 0, startedAt: new Date().toISOString(), finishedAt: null, error: null };
       this.report = null;
       recorded = await this.runs.open(opts.groupOnly ? 'auto_group' : 'organise', by, () => ({ progress: this.progress, report: this.report }));
+      opts.onRun?.(recorded.id);
       const report = await this.run(eventMetadata(by, opts.groupOnly ? 'AutoGroup' : 'Organise'), !!opts.groupOnly);
       this.progress = { ...this.progress, state: 'succeeded', phase: null, finishedAt: new Date().toISOString() };
-      return { ...report, runId: recorded.id };
+      return report;
     } catch (e) {
       this.progress = { ...this.progress, state: 'failed', finishedAt: new Date().toISOString(), error: e instanceof Error ? e.message : String(e) };
       throw e;

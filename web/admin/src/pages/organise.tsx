@@ -169,7 +169,6 @@ export function OrganisePage() {
           {status.error && <div className="error" role="alert">{status.error}</div>}
         </div>
       )}
-      {shown && <ReportView shown={shown} />}
       <div className="card">
         <h2>整理记录</h2>
         <ErrorLine error={runs.error} />
@@ -204,6 +203,7 @@ export function OrganisePage() {
           </table>
         )}
       </div>
+      {shown && <ReportView shown={shown} />}
     </>
   );
 }
@@ -214,6 +214,7 @@ function ReportView({ shown }: { shown: Shown }) {
   return (
     <div data-testid="organise-report" data-run-id={shown.runId ?? undefined}>
       <div className="card">
+        <h2>整理报告 {shown.runId && <span className="muted">#{shown.runId}</span>}</h2>
         {stats.filter(([k]) => report[k] !== undefined).map(([k, l]) => (
           <span className="stat" key={k}><b>{report[k] as number}</b>{l}</span>
         ))}
