@@ -65,6 +65,7 @@ export interface RecordedRun {
   /** Records how the run ended (as `read` says); called before the lock is let go. */
   finish(): Promise<void>;
 }
+
 const PREFIXES = ['link-', 'family-', 'good-'];
 const WAIT_STREAMS = ['link-0', 'family-0', 'good-0'];
 const CATCH_UP_LIMIT_MS = 30 * 60_000;
@@ -122,9 +123,9 @@ export class Organiser {
 
   /**
    * `groupOnly`: the auto-group step alone, over links organisation has already parsed. `onRun`
-   * hears the id of the run's record (./runs.ts) once it is written. One run at a
-   * time across processes (a session lock); a run whose lock connection is lost stops before its
-   * next append, since another run may have started.
+   * hears the id of the run's record (./runs.ts) once it is written. One run at a time across
+   * processes (a session lock); a run whose lock connection is lost stops before its next append,
+   * since another run may have started.
    */
   async organise(by: string, opts: { groupOnly?: boolean; onRun?: (runId: string) => void } = {}): Promise<OrganiseReport> {
     const lock = await holdSessionLock(this.s.pool, LOCK);
