@@ -43,12 +43,16 @@ const EMBEDDED = { dataDir: '.data/bench', port: 54331 };
 interface Args {
   only: string[];
   help: boolean;
+  /** leave the scratch databases in place (their names are printed) to look into them afterwards */
+  keepDatabases: boolean;
+  /** run on an embedded server of the bench's own (as `npm start` does), even when one answers on 5432 */
+  embedded: boolean;
   values: Map<string, number | string>;
 }
 
 function usage(): string {
   const lines = [
-    'usage: npm run bench -- [--only <suite,…>] [--<flag> <number> …]',
+    'usage: npm run bench -- [--only <suite,…>] [--keep-databases] [--embedded-postgres] [--<flag> <number> …]',
     '',
     `suites: ${SUITES.map((s) => `${s.name} (${s.title})`).join(', ')}`,
     '',
@@ -69,11 +73,19 @@ function parseArgs(argv: string[]): Args {
       known.set(name, s);
     }
   }
-  const args: Args = { only: [], help: false, values: new Map() };
+  const args: Args = { only: [], help: false, keepDatabases: false, embedded: false, values: new Map() };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--help' || a === '-h') {
       args.help = true;
+      continue;
+    }
+    if (a === '--embedded-postgres') {
+      args.embedded = true;
+      continue;
+    }
+    if (a === '--keep-databases') {
+      args.keepDatabases = true;
       continue;
     }
     const m = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(a);
@@ -114,7 +126,16 @@ function describeServer(url: string): string {
 }
 
 /** DATABASE_URL when configured; else the local default, or an embedded server when nothing answers. */
-async function resolveServer(config: Config, progress: (m: string) => void): Promise<{ adminUrl: string; origin: string; embedded?: EmbeddedDatabase }> {
+async function resolveServer(
+  config: Config,
+  progress: (m: string) => void,
+  forceEmbedded: boolean,
+): Promise<{ adminUrl: string; origin: string; embedded?: EmbeddedDatabase }> {
+  if (forceEmbedded) {
+    progress(`--embedded-postgres: starting embedded PostgreSQL (${EMBEDDED.dataDir}, port ${EMBEDDED.port})`);
+    const embedded = await startEmbeddedPostgres({ dataDir: path.resolve(EMBEDDED.dataDir), port: EMBEDDED.port, database: 'postgres' });
+    return { adminUrl: embedded.url, origin: 'embedded', embedded };
+  }
   if (config.databaseUrl) return { adminUrl: config.databaseUrl, origin: 'DATABASE_URL' };
   const probe = new pg.Client({ connectionString: LOCAL_DEFAULT_URL, connectionTimeoutMillis: 3000 });
   try {
@@ -187,7 +208,7 @@ async function main(): Promise<number> {
   const selected = args.only.length ? SUITES.filter((s) => args.only.includes(s.name)) : SUITES;
   const log = pino({ name: 'bench', level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
 
-  const server = await resolveServer(config, progress);
+  const server = await resolveServer(config, progress, args.embedded);
   const runName = `catalog_bench_${randomBytes(4).toString('hex')}`;
   const created: string[] = [];
   /** what suites asked to run before their databases go (children to stop), newest first */
@@ -200,6 +221,10 @@ async function main(): Promise<number> {
   const dropCreated = async (keep = 0) => {
     while (created.length > keep) {
       const name = created.pop()!;
+      if (args.keepDatabases) {
+        progress(`kept scratch database ${withDatabase(server.adminUrl, name)}`);
+        continue;
+      }
       await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e) =>
         progress(`could not drop ${name}: ${(e as Error).message}`),
       );
@@ -232,9 +257,9 @@ async function main(): Promise<number> {
   const output: string[] = [];
   let failed = false;
   try {
-    const pgInfo = await adminQuery<{ v: string; sc: string; sb: string }>(
+    const pgInfo = await adminQuery<{ v: string; sc: string; sb: string; av: string }>(
       server.adminUrl,
-      `SELECT version() AS v, current_setting('synchronous_commit') AS sc, current_setting('shared_buffers') AS sb`,
+      `SELECT version() AS v, current_setting('synchronous_commit') AS sc, current_setting('shared_buffers') AS sb, current_setting('autovacuum') AS av`,
     );
     await adminQuery(server.adminUrl, `CREATE DATABASE "${runName}"`);
     created.push(runName);
@@ -269,7 +294,10 @@ async function main(): Promise<number> {
       `catalog-service bench, ${new Date().toISOString()}`,
       `machine   ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.platform()} ${os.release()} ${os.arch()}`,
       `node      ${process.version}`,
-      `postgres  ${info.v.replace(/ on .*/, '')} at ${describeServer(server.adminUrl)} (${server.origin}); synchronous_commit=${info.sc}, shared_buffers=${info.sb}`,
+      `postgres  ${info.v.replace(/ on .*/, '')} at ${describeServer(server.adminUrl)} (${server.origin}); synchronous_commit=${info.sc}, shared_buffers=${info.sb}, autovacuum=${info.av}` +
+        // Without autovacuum, every updated row leaves a dead version behind: tables updated in bulk
+        // (links, families) grow several times over and their reads slow down accordingly.
+        (info.av === 'on' ? '' : ' (dead rows are never cleaned up: read figures after bulk writes are pessimistic)'),
       `load      1-min load average ${loadAtStart.toFixed(2)} at start on ${cpus.length} cpus` +
         (loadAtStart > cpus.length / 2 ? ' (other processes compete for the cpus: expect noisy figures)' : ''),
       `command   npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

@@ -25,6 +25,7 @@ import {
   type Detail,
   type Link,
 } from './schemas';
+import { getText, TransportTimeout, type TextResponse } from './transport';
 
 export const MAX_PAGE_LIMIT = 500;
 
@@ -110,11 +111,10 @@ function itemId(item: unknown): string | undefined {
 }
 
 function networkReason(e: unknown): string {
-  // undici reports the socket error (ECONNREFUSED, ECONNRESET …) as the cause of a generic TypeError.
-  // Duck-typed, not `instanceof Error`: fetch's errors can come from another realm (e.g. a jest sandbox).
-  const err = (e ?? {}) as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
-  if (typeof err.cause?.code === 'string') return `network error ${err.cause.code}`;
-  if (typeof err.cause?.message === 'string') return `network error: ${err.cause.message}`;
+  // The socket's error names the cause (ECONNREFUSED, ECONNRESET …). Duck-typed, not `instanceof
+  // Error`: errors can come from another realm (e.g. a jest sandbox).
+  const err = (e ?? {}) as { message?: unknown; code?: unknown };
+  if (typeof err.code === 'string') return `network error ${err.code}`;
   return `network error: ${typeof err.message === 'string' ? err.message : String(e)}`;
 }
 
@@ -306,34 +306,28 @@ export class SupplierClient {
   }
 
   private async attempt(path: string, allowGone: boolean): Promise<Attempt> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
+    let res: TextResponse;
     try {
-      const res = await fetch(this.baseUrl + path, { headers, signal: controller.signal });
-      // The body is read under the same timer: a supplier that sends headers and then stalls is a timeout too.
-      const text = await res.text();
-      if (res.ok) {
-        try {
-          return { ok: true, body: JSON.parse(text) };
-        } catch {
-          return { ok: false, failure: { kind: 'unparseable', reason: `unparseable JSON (${text.length} characters)` } };
-        }
-      }
-      if (res.status === 404 && allowGone) return { ok: true, gone: true };
-      if (res.status === 429 || res.status >= 500) {
-        const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
-        return { ok: false, failure: { kind: 'retryable', reason: `HTTP ${res.status}`, retryAfterMs } };
-      }
-      return { ok: false, failure: { kind: 'rejected', status: res.status, body: text.slice(0, BODY_EXCERPT_CHARS) } };
+      res = await getText(this.baseUrl + path, headers, this.timeoutMs);
     } catch (e) {
-      if (controller.signal.aborted) {
-        return { ok: false, failure: { kind: 'retryable', reason: `timeout after ${this.timeoutMs} ms` } };
-      }
+      if (e instanceof TransportTimeout) return { ok: false, failure: { kind: 'retryable', reason: e.message } };
       return { ok: false, failure: { kind: 'retryable', reason: networkReason(e) } };
-    } finally {
-      clearTimeout(timer);
     }
+    const { status, text } = res;
+    if (status >= 200 && status < 300) {
+      try {
+        return { ok: true, body: JSON.parse(text) };
+      } catch {
+        return { ok: false, failure: { kind: 'unparseable', reason: `unparseable JSON (${text.length} characters)` } };
+      }
+    }
+    if (status === 404 && allowGone) return { ok: true, gone: true };
+    if (status === 429 || status >= 500) {
+      const retryAfterMs = parseRetryAfter(res.header('retry-after') ?? null);
+      return { ok: false, failure: { kind: 'retryable', reason: `HTTP ${status}`, retryAfterMs } };
+    }
+    return { ok: false, failure: { kind: 'rejected', status, body: text.slice(0, BODY_EXCERPT_CHARS) } };
   }
 }
