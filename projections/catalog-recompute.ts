@@ -20,7 +20,7 @@ import {
 } from '../src/catalog/domain/matrix';
 import type { DimensionValuesInput } from '../src/catalog/domain/tags';
 import type { ProjectionDb } from '../src/platform/projections/definition';
-import { type Columns, differingRows, updateRows } from './sql';
+import { type Columns, updateRows } from './sql';
 
 const CHUNK = 1000;
 
@@ -76,19 +76,6 @@ export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly
 
 async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise<void> {
   await updateRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, await computeChunk(db, ids));
-}
-
-/**
- * The families among `familyIds` whose stored aggregates differ from a recompute of their rows as
- * they are, each with the aggregate columns that differ (an organisation's closing full recompute,
- * src/catalog/organisation/full-recompute.ts). Reads only: the caller appends, the projection
- * writes. Values compare as PostgreSQL stores them (jsonb by value; numeric by its text, so a
- * changed scale counts too).
- */
-export async function staleFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<{ id: string; columns: string[] }[]> {
-  const rows = await computeChunk(db, [...new Set(familyIds)]);
-  const differing = await differingRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, rows);
-  return differing.map((d) => ({ id: d.key, columns: d.columns }));
 }
 
 /** The aggregate rows (in AGGREGATES order) of the chunk's families that exist. */
@@ -187,4 +174,47 @@ async function computeChunk(db: ProjectionDb, ids: readonly string[]): Promise<u
     ]);
   }
   return rows;
+}
+
+/**
+ * The families among `familyIds` whose stored aggregates differ from a recompute of their rows as
+ * they are, each with the aggregate columns that differ, in column order (an organisation's closing
+ * full recompute, src/catalog/organisation/full-recompute.ts). Reads only: the caller appends, the
+ * projection writes. Compared here rather than in the database: sending every recomputed row back
+ * would cost more than reading the stored ones. JSON compares by value (jsonb keeps its own key
+ * order), the lowest price by its stored text (so a changed scale, `9.9` for `9.90`, counts).
+ */
+export async function staleFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<{ id: string; columns: string[] }[]> {
+  const rows = await computeChunk(db, [...new Set(familyIds)]);
+  const stored = await db.query<Record<string, unknown>>(
+    `SELECT id::text AS id, member_count, good_count, representative_good_id::text AS representative_good_id, variants, size_chart, packaging_specs, options,
+            price_matrix, conflicts, lowest_price::text AS lowest_price, media_by_color FROM families WHERE id = ANY($1::bigint[])`,
+    [rows.map((r) => r[0])],
+  );
+  const byId = new Map(stored.rows.map((r) => [r.id as string, r]));
+  const out: { id: string; columns: string[] }[] = [];
+  for (const row of rows) {
+    const s = byId.get(row[0] as string);
+    const columns = AGGREGATES.slice(1).filter((c, i) => !s || !sameJson(s[c] ?? null, row[i + 1] ?? null));
+    if (columns.length) out.push({ id: row[0] as string, columns });
+  }
+  return out;
+}
+
+/** Equal as JSON values: arrays in order, objects whatever their key order (an undefined member is no member). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const kx = Object.keys(x).filter((k) => x[k] !== undefined);
+  const ky = Object.keys(y).filter((k) => y[k] !== undefined);
+  if (kx.length !== ky.length) return false;
+  for (const k of kx) if (!Object.prototype.hasOwnProperty.call(y, k) || !sameJson(x[k], y[k])) return false;
+  return true;
 }
