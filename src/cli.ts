@@ -17,6 +17,14 @@ import { startSimulator } from './sync/simulator';
 import { userInfo } from 'node:os';
 import { getRun, type SyncKind } from './sync/runs';
 import { Organiser } from './catalog/organisation/organise';
+import { AppError } from './platform/errors';
+import { createPool, type Pool } from './platform/db';
+import { UserStore } from './auth/users';
+import { argon2Hasher } from './auth/passwords';
+import { UserOperations, checkNewPassword } from './auth/operator';
+import { promptHidden, readPasswordFromStream } from './auth/password-input';
+import { apiDocument } from './openapi';
+import { writeFile } from 'node:fs/promises';
 
 const program = new Command('catalog').description('Event-sourced product catalog service');
 
@@ -282,6 +290,89 @@ program
     });
   });
 
+/** Opens the database and applies migrations, without the rest of the services (no supplier, no event log). */
+async function withDatabase<T>(fn: (pool: Pool) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const db = await openDatabase(config, log);
+  try {
+    await migrate({ databaseUrl: db.url });
+    const pool = createPool(db.url, 2, 'catalog-cli', config.databaseSession);
+    try {
+      return await fn(pool);
+    } finally {
+      await pool.end();
+    }
+  } finally {
+    await db.stop();
+  }
+}
+
+const userOperations = (pool: Pool) => new UserOperations(new UserStore(pool), argon2Hasher);
+
+const users = program.command('users').description('the users who may sign in: list, delete, reset a password');
+
+users
+  .command('list')
+  .description('every user: id, name, role, when created and last changed')
+  .option('--json', 'print JSON')
+  .action(async (o: { json?: boolean }) => {
+    const all = await withDatabase((pool) => userOperations(pool).list());
+    if (o.json) return void process.stdout.write(JSON.stringify(all, null, 2) + '\n');
+    if (all.length === 0) return void process.stdout.write('no users (the first to call POST /auth/register becomes the administrator)\n');
+    for (const u of all) process.stdout.write(`${u.id.padEnd(20)} ${u.username.padEnd(24)} ${u.role.padEnd(6)} created ${u.createdAt}  changed ${u.updatedAt}\n`);
+  });
+
+users
+  .command('delete <username>')
+  .description('delete a user; every token issued to it is refused from then on')
+  .option('--force', 'also when it is the last user (registration opens again to whoever comes first)')
+  .action(async (username: string, o: { force?: boolean }) => {
+    const user = await withDatabase((pool) => userOperations(pool).delete(username, { force: o.force }));
+    process.stdout.write(`deleted user ${user.username} (${user.id}); its tokens are revoked\n`);
+  });
+
+users
+  .command('reset-password <username>')
+  .description("set a user's password (asked twice on a terminal, never echoed); every token issued before is revoked")
+  .option('--password-stdin', 'read the new password from piped standard input (one trailing line break is dropped)')
+  .action(async (username: string, o: { passwordStdin?: boolean }) => {
+    const user = await withDatabase(async (pool) => {
+      const ops = userOperations(pool);
+      // An unknown name is said before anyone types a password for it.
+      await ops.find(username);
+      return ops.resetPassword(username, await newPasswordFromOperator(o.passwordStdin === true));
+    });
+    process.stdout.write(`password of ${user.username} (${user.id}) reset; its earlier tokens are revoked\n`);
+  });
+
+/** From piped standard input when asked, else from a prompt; never from an argument (shell history, `ps`). */
+async function newPasswordFromOperator(fromStdin: boolean): Promise<string> {
+  if (!process.stdin.isTTY) {
+    if (!fromStdin) throw AppError.badRequest('USER.PASSWORD_REFUSED', 'no terminal to ask on: pipe the password with --password-stdin');
+    return readPasswordFromStream(process.stdin);
+  }
+  // A terminal, with or without --password-stdin: asked without echo, never read as typed (echoed) lines.
+  const first = await promptHidden('new password: ', process.stdin, process.stderr);
+  // Checked before asking again, so a too-short password is not typed twice for nothing.
+  checkNewPassword(first);
+  const again = await promptHidden('again: ', process.stdin, process.stderr);
+  if (again !== first) throw AppError.badRequest('USER.PASSWORD_REFUSED', 'the two passwords differ; nothing changed');
+  return first;
+}
+
+program
+  .command('openapi')
+  .description('write the OpenAPI 3.1 description of every route (the one /docs serves in development)')
+  .option('--out <file>', 'where to write it; - for standard output', 'openapi.json')
+  .action(async (o: { out: string }) => {
+    // Only API_PREFIX matters (the paths carry it); no database, no supplier.
+    const text = JSON.stringify(apiDocument(loadConfig().apiPrefix), null, 2) + '\n';
+    if (o.out === '-') return void process.stdout.write(text);
+    await writeFile(o.out, text);
+    process.stderr.write(`wrote ${o.out}\n`);
+  });
+
 program
   .command('simulator')
   .description('serve the built-in supplier simulator (the contract of docs/supplier.md)')
@@ -307,6 +398,11 @@ program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof ConfigError || e instanceof LogMismatchError) {
     process.stderr.write(e.message + '\n');
     process.exit(2);
+  }
+  // An operator's mistake, not a failure: something named that does not exist (a user, a projection): 3; refused input: 4.
+  if (e instanceof AppError && e.status < 500) {
+    process.stderr.write(`${e.code}: ${e.message}\n`);
+    process.exit(e.status === 404 ? 3 : 4);
   }
   process.stderr.write((e instanceof Error ? e.stack ?? e.message : String(e)) + '\n');
   process.exit(1);

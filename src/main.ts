@@ -7,10 +7,10 @@ import { Router } from 'express';
 import { assertSupplierConfigured, resolveJwtSecret, type Config } from './config';
 import { allProjections } from '../projections';
 import { createAuth } from './auth/module';
-import { authRouteDocs } from './auth/routes';
-import { uploadRouteDocs, uploadRoutes } from './uploads/routes';
+import { uploadRoutes } from './uploads/routes';
 import { DiskUploadStorage, PostgresUploadStorage } from './uploads/storage';
 import { docsRoutes } from './platform/http/openapi';
+import { apiDocument } from './openapi';
 import { securityHeaders, securityMiddleware } from './platform/http/security';
 import { postgresThrottleStores } from './platform/http/rate-limit';
 import { idempotency } from './platform/http/idempotency';
@@ -208,7 +208,7 @@ export function apiRoutes(s: Services): Router {
   );
   // API docs only in development (docs/security.md, API docs): elsewhere the routes do not exist at all.
   if (s.config.env === 'development') {
-    api.use(docsRoutes([...authRouteDocs, ...uploadRouteDocs], { title: 'Catalog service', version: '0.1.0', apiPrefix: s.config.apiPrefix }));
+    api.use(docsRoutes(apiDocument(s.config.apiPrefix), { apiPrefix: s.config.apiPrefix }));
   }
   // Admin writes sent with an Idempotency-Key answer a retry with the first answer.
   api.use(idempotency({ pool: s.pool, authenticate: auth.guards.authenticate, userOf: (res) => authOf(res).user.id }));
@@ -263,7 +263,8 @@ export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}): http
   };
 }
 
-function expressApp(s: Services, opts: { extraRoutes?: Router }) {
+/** The express application alone (the API docs test walks its routes). */
+export function expressApp(s: Services, opts: { extraRoutes?: Router } = {}) {
   const api = apiRoutes(s);
   if (opts.extraRoutes) api.use(opts.extraRoutes);
   return createApp({

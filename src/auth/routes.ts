@@ -41,10 +41,10 @@ const userShape = z.object({ id: z.string(), username: z.string(), role: z.enum(
 const userResponse = z.object({ user: userShape });
 
 export const authRouteDocs: RouteDoc[] = [
-  { method: 'post', path: '/auth/register', summary: 'Create the first user (403 once any user exists)', body: registerBody, responses: { 201: userResponse } },
-  { method: 'post', path: '/auth/login', summary: 'Log in; sets the svc_at and svc_rt cookies', body: loginBody, responses: { 200: userResponse } },
-  { method: 'post', path: '/auth/refresh', summary: 'Rotate both cookies using the svc_rt cookie', responses: { 200: userResponse } },
-  { method: 'get', path: '/auth/me', summary: 'The current user', auth: true, responses: { 200: userResponse } },
+  { method: 'post', path: '/auth/register', summary: 'Create the first user (403 once any user exists)', body: registerBody, responses: { 201: userResponse, 403: 'A user exists (AUTH.REGISTRATION_CLOSED)', 429: 'Throttled' } },
+  { method: 'post', path: '/auth/login', summary: 'Log in; sets the svc_at and svc_rt cookies', body: loginBody, responses: { 200: userResponse, 401: 'Unknown user or wrong password (AUTH.INVALID_CREDENTIALS)', 429: 'Throttled' } },
+  { method: 'post', path: '/auth/refresh', summary: 'Rotate both cookies using the svc_rt cookie', responses: { 200: userResponse, 401: 'No valid refresh cookie, or a reused one (the session is revoked)' } },
+  { method: 'get', path: '/auth/me', summary: 'The current user (any role)', auth: true, responses: { 200: userResponse } },
   { method: 'post', path: '/auth/logout', summary: 'Revoke every token of the caller (access or refresh token) and clear the cookies', responses: { 204: null } },
 ];
 

@@ -2,7 +2,7 @@
  * Users: a plain table (migrations/003_users.sql). Rows are checked with zod at the boundary.
  */
 import { z } from 'zod';
-import type { Pool, Queryable } from '../platform/db';
+import { withTransaction, type Pool, type Queryable } from '../platform/db';
 import { newId } from '../platform/ids';
 
 /** The Role enum (docs/security.md, Users and roles). Widening it means widening the CHECK in the migration too. */
@@ -23,6 +23,15 @@ export interface User {
   username: string;
   role: string;
   tokenVersion: number;
+}
+
+/** A user as an operator lists it. */
+export interface UserListing {
+  id: string;
+  username: string;
+  role: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface UserWithHash extends User {
@@ -106,5 +115,26 @@ export class UserStore {
   async delete(userId: string): Promise<boolean> {
     const r = await this.pool.query(`DELETE FROM users WHERE id = $1`, [userId]);
     return (r.rowCount ?? 0) > 0;
+  }
+
+  /** Every user, oldest first, without the hashes: what `catalog users list` shows. */
+  async list(): Promise<UserListing[]> {
+    const r = await this.pool.query<{ id: string; username: string; role: string; created_at: Date; updated_at: Date }>(
+      `SELECT id::text AS id, username, role, created_at, updated_at FROM users ORDER BY created_at, id`,
+    );
+    return r.rows.map((row) => ({ id: row.id, username: row.username, role: row.role, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() }));
+  }
+
+  /**
+   * Sets a new password hash and revokes every token issued before, in one transaction: a password is
+   * reset because it was lost or may be known to someone else, and sessions opened with it end too.
+   */
+  async setPassword(userId: string, passwordHash: string): Promise<boolean> {
+    return withTransaction(this.pool, async (c) => {
+      const r = await c.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [userId, passwordHash]);
+      if ((r.rowCount ?? 0) === 0) return false;
+      await this.bumpTokenVersion(userId, c);
+      return true;
+    });
   }
 }

@@ -22,6 +22,8 @@ export function parseId(value: unknown, name = 'id'): string {
 }
 
 export const idSchema = z.string().refine(isInt64, { message: 'must be a decimal 64-bit integer' });
+// What the refinement checks, said to the API description (src/platform/http/openapi.ts); metadata only, the check stays the refinement.
+z.globalRegistry.add(idSchema, { description: 'a decimal 64-bit integer, as a string', pattern: DECIMAL.source, example: '385153753948357094' });
 
 /** A query parameter `1,2,3`: at most `max` ids; an empty value is an empty list. */
 export const idListParam = (max: number) =>

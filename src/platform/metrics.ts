@@ -9,6 +9,7 @@ import { Router } from 'express';
 import client from 'prom-client';
 import type { PublicCache } from './cache/public-cache';
 import type { ProjectionEngine } from './projections/engine';
+import type { RouteDoc } from './http/openapi';
 
 export class Metrics {
   readonly registry = new client.Registry();
@@ -95,3 +96,13 @@ export class Metrics {
     return r;
   }
 }
+
+/** GET /metrics (src/platform/http/openapi.ts), at the root; mounted only when METRICS_TOKEN is set. */
+export const metricsRouteDocs: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus text for `Authorization: Bearer <METRICS_TOKEN>` (404 when METRICS_TOKEN is unset)',
+    responses: { 200: { contentType: 'text/plain', description: 'Prometheus exposition format' }, 401: 'Not the scrape token (METRICS.UNAUTHORIZED)' },
+  },
+];

@@ -48,7 +48,7 @@ const ITEM_COLUMNS = `f.id, g.name, g.image, f.lowest_price::text AS price, g.co
  * decimals below 10^11, for any goodPriority, which is a JSON number, and for microsecond times);
  * the answer shows the exact decimal `price`.
  */
-const RANKS = `
+export const RANKS = `
   co AS (SELECT id, (row_number() OVER (ORDER BY sort_order, id))::int AS r FROM countries),
   cat AS (SELECT c.id, CASE WHEN c.level IN (2, 3) THEN (dense_rank() OVER (ORDER BY
             (CASE c.level WHEN 3 THEN cp.sort_order WHEN 2 THEN c.sort_order END) NULLS LAST,

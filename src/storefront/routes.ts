@@ -35,6 +35,7 @@ import { FreshnessGate } from './freshness';
 import { pageOf } from './page-slice';
 import { loadCategoryTree, loadCountries, loadGoodDetail, loadGoodsList, loadHome, loadTagGroups, loadTreeOrder } from './queries';
 import { listCacheKey, listSpecOf, publicGoodsQuery } from './requests';
+import type { RouteDoc } from '../platform/http/openapi';
 
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
@@ -140,3 +141,24 @@ export function storefrontRoutes(s: StorefrontDeps, opts: StorefrontOptions = {}
   }
   return r;
 }
+
+/**
+ * The public reads above (src/platform/http/openapi.ts). Each answers with a strong ETag and
+ * `Cache-Control: public, max-age=0, must-revalidate`; If-None-Match answers 304.
+ */
+const publicRead = (path: string, summary: string, answer: string, extra: Partial<RouteDoc> = {}): RouteDoc => ({
+  method: 'get',
+  path,
+  summary,
+  ...extra,
+  responses: { 200: answer, 304: null, ...extra.responses },
+});
+export const storefrontRouteDocs: RouteDoc[] = [
+  publicRead('/public/goods', 'The storefront list: one item per family, filtered, sorted, paged', '{items: [Item], total, page, pageSize}', { query: publicGoodsQuery }),
+  publicRead('/public/goods/:goodId', "A family's detail (a family id; a link id is 404)", 'Detail: representative fields, price matrix, unions, media', { responses: { 404: 'No such family' } }),
+  publicRead('/public/home', 'The home positions with their items', '{positions: [{id, name, items: [Item]}]}'),
+  publicRead('/public/categories/tree', 'The category tree with family counts and lowest prices', '{items: [{id, name, icon, sortOrder, familyCount, lowestPrice, children}]}'),
+  publicRead('/public/tag-groups', 'Tag groups with their tags and family counts', '{items: [{id, name, dimension, tags}]}'),
+  publicRead('/public/tree-order', 'The order of countries and of categories under each parent', '{countries: [id], categories: {parentId or root: [id]}}'),
+  publicRead('/public/countries', 'The countries, by sort order', '{items: [{id, name, code, sortOrder}]}'),
+];

@@ -10,6 +10,7 @@ import type { SyncService } from './service';
 import type { Config } from '../config';
 import { nextScheduledTimes } from './scheduler';
 import { getRun, listRuns, type SyncKind } from './runs';
+import type { RouteDoc } from '../platform/http/openapi';
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
 const triggerQuery = z.object({ dryRun: flag.optional() }).strict();
@@ -18,6 +19,7 @@ const goodsQuery = z.object({ dryRun: flag.optional(), confirmDelist: flag.optio
 const goodsBody = z.object({ dryRun: z.boolean().optional(), confirmDelist: z.boolean().optional() }).strict();
 const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.boolean().optional(), linkId: z.string().optional() }).strict();
 const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: z.string().optional() }).strict();
+const runId = z.uuid();
 const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: z.coerce.number().int().min(1).max(100).optional() }).strict();
 
 export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler, schedules: Config['schedules']): Router {
@@ -64,10 +66,21 @@ export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler,
   });
   r.get('/sync/runs/:runId', guard, async (req, res) => {
     const id = String(req.params.runId);
-    if (!z.uuid().safeParse(id).success) throw AppError.badRequest('INVALID_ID', 'runId must be a UUID');
+    if (!runId.safeParse(id).success) throw AppError.badRequest('INVALID_ID', 'runId must be a UUID');
     const run = await getRun(pool, id);
     if (!run) throw AppError.notFound('SYNC.RUN_NOT_FOUND', `no synchronisation run ${id}`);
     res.json(run);
   });
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const syncRouteDocs: RouteDoc[] = [
+  { method: 'get', path: '/sync/schedule', summary: 'The scheduled synchronisations and when each runs next (null: off)', auth: true, responses: { 200: '{categories, goods, details}: cron and next time each' } },
+  { method: 'post', path: '/sync/categories', summary: 'Start a category (and country) synchronisation', auth: true, query: triggerQuery, body: triggerBody, bodyOptional: true, responses: { 202: '{runId}' } },
+  { method: 'post', path: '/sync/origin-goods', summary: 'Start a listing synchronisation of the links', auth: true, query: goodsQuery, body: goodsBody, bodyOptional: true, responses: { 202: '{runId}' } },
+  { method: 'post', path: '/sync/details', summary: "Start a synchronisation of the links' details", auth: true, query: detailsQuery, body: detailsBody, bodyOptional: true, responses: { 202: '{runId}' } },
+  { method: 'post', path: '/sync/origin-goods/:id/detail', summary: "Synchronise one link's detail and answer the finished run", auth: true, query: triggerQuery, responses: { 200: 'The run, succeeded', 502: 'The run, failed (the supplier)' } },
+  { method: 'get', path: '/sync/runs', summary: 'The latest synchronisation runs', auth: true, query: runsQuery, responses: { 200: '{items: [run]}' } },
+  { method: 'get', path: '/sync/runs/:runId', summary: 'One run: state, progress, counts, errors', auth: true, params: z.object({ runId }), responses: { 200: 'The run', 404: 'No such run' } },
+];

@@ -24,7 +24,14 @@ export const uploadRouteDocs: RouteDoc[] = [
     summary: 'Upload one png, jpg, webp or gif image (multipart field `file`)',
     auth: true,
     multipartFile: FILE_FIELD,
-    responses: { 201: z.object({ url: z.string() }) },
+    responses: { 201: z.object({ url: z.string() }), 413: 'Over UPLOAD_MAX_BYTES', 415: 'Not png, jpg, webp or gif', 429: 'Throttled, with Retry-After' },
+  },
+  {
+    method: 'get',
+    path: '/uploads/:name',
+    summary: 'A stored upload (names this service generated only; anything else is 404)',
+    params: z.object({ name: z.string().regex(STORED_NAME) }),
+    responses: { 200: { contentType: 'image/*', description: 'The image, nosniff, cached for a year' }, 304: null, 404: 'No such file' },
   },
 ];
 

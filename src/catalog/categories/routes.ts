@@ -9,6 +9,7 @@ import { categoryNotFound } from './decide';
 import { createCategory, deleteCategory, sortCategories, updateCategory } from './handle';
 import { childOrder, getCategory, listCategories } from './queries';
 import { createCategoryBody, listCategoriesQuery, sortCategoriesBody, updateCategoryBody } from './requests';
+import { resourceDocs } from '../../platform/http/openapi';
 
 export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   const r = Router();
@@ -45,3 +46,6 @@ export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const categoryRouteDocs = resourceDocs({ path: '/categories', one: 'category', many: 'categories', listQuery: listCategoriesQuery, createBody: createCategoryBody, updateBody: updateCategoryBody, sortBody: sortCategoriesBody });

@@ -9,6 +9,7 @@ import { countryNotFound, type CountryState } from './decide';
 import { createCountry, deleteCountry, sortCountries, updateCountry } from './handle';
 import { countryOrder, getCountry, listCountries } from './queries';
 import { createCountryBody, listCountriesQuery, sortCountriesBody, updateCountryBody } from './requests';
+import { resourceDocs } from '../../platform/http/openapi';
 
 const ownFields = (st: CountryState) => (st.status === 'none' ? undefined : { name: st.name, code: st.code });
 
@@ -47,3 +48,6 @@ export function countryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const countryRouteDocs = resourceDocs({ path: '/countries', one: 'country', many: 'countries', listQuery: listCountriesQuery, createBody: createCountryBody, updateBody: updateCountryBody, sortBody: sortCountriesBody });

@@ -20,6 +20,7 @@ import { decideAddCustomMember, decideCreate, decideDelete, decideRemoveCustomMe
 import { familyStream, type FamilyState } from './state';
 import type { Organiser } from '../organisation/organise';
 import { organiseStatus } from '../organisation/runs';
+import type { RouteDoc } from '../../platform/http/openapi';
 
 /** Prices an administrator sets: positive, at most two decimals (docs/domain.md, Identifiers and money). */
 const money = priceField();
@@ -33,6 +34,9 @@ const memberBody = z.object({ originGoodId: idSchema }).strict();
 const customBody = z.object({ goodId: idSchema, tags: dimensionValues, price: money }).strict();
 const listQuery = pageQuery.extend({ keyword: z.string().max(100).optional(), locked: z.enum(['true', 'false']).optional() }).strict();
 const historyQuery = z.object({ at: z.iso.datetime({ offset: true }).optional() }).strict();
+const setOverrideBody = overrideKey.extend({ price: money });
+// docs/api.md: the same body as PUT, price optional (and ignored): a client can send back the cell it shows.
+const removeOverrideBody = overrideKey.extend({ price: z.string().max(40).optional() });
 
 interface FamilyRow {
   id: string;
@@ -306,7 +310,7 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
   });
 
   r.put('/product-families/:id/price-overrides', guard, async (req, res) => {
-    const b = parseWith(overrideKey.extend({ price: money }), req.body, 'body');
+    const b = parseWith(setOverrideBody, req.body, 'body');
     const id = family(req);
     const current = await readFamily(s, id);
     const issues = validateOverrideKey(current.priceMatrix as Parameters<typeof validateOverrideKey>[0], b);
@@ -316,8 +320,7 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
   });
 
   r.delete('/product-families/:id/price-overrides', guard, async (req, res) => {
-    // docs/api.md: the same body as PUT, price optional (and ignored): a client can send back the cell it shows.
-    const { price: _ignored, ...key } = parseWith(overrideKey.extend({ price: z.string().max(40).optional() }), req.body, 'body');
+    const { price: _ignored, ...key } = parseWith(removeOverrideBody, req.body, 'body');
     const { id, result } = await command(req, res, 'RemovePriceOverride', (st) => decideRemoveOverride(st, key));
     await answer(res, 200, id, result);
   });
@@ -343,3 +346,21 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
   return r;
 }
 
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const familyRouteDocs: RouteDoc[] = [
+  { method: 'post', path: '/product-families/organize', summary: 'Organise: parse link names, derive tags, auto-group into families, recompute every family', auth: true, responses: { 200: 'The report (counts, the manual review list, unparseable links) and the runId of its record', 409: 'Organisation already running' } },
+  { method: 'get', path: '/product-families/organize/status', summary: 'The running organisation run, or else the latest, from the records of every process', auth: true, responses: { 200: 'OrganiseRun without its report, or {state: "idle", runId: null, …}' } },
+  { method: 'post', path: '/product-families/auto-group', summary: 'Only the auto-group step of organising', auth: true, responses: { 200: 'The report and the runId of its record', 409: 'Organisation already running' } },
+  { method: 'get', path: '/product-families', summary: 'List families', auth: true, query: listQuery, responses: { 200: '{items, total, page, pageSize} of families' } },
+  { method: 'post', path: '/product-families', summary: 'Create a family', auth: true, body: createBody, responses: { 201: 'The family created', 202: '{id, revision}: written, the read models not there yet' } },
+  { method: 'get', path: '/product-families/:id', summary: 'One family: members, custom members, matrix, unions, overrides', auth: true, responses: { 200: 'The family, with its revision (also the ETag)', 404: 'No such family' } },
+  { method: 'patch', path: '/product-families/:id', summary: 'Rename or lock a family', auth: true, revision: true, body: patchBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },
+  { method: 'delete', path: '/product-families/:id', summary: 'Delete a family without members or goods', auth: true, revision: true, responses: { 204: null, 404: 'No such family', 409: 'The family still has members or goods' } },
+  { method: 'post', path: '/product-families/:id/members', summary: 'Add a link to the family (it leaves its old one)', auth: true, body: memberBody, responses: { 201: 'The family', 404: 'No such family or link' } },
+  { method: 'delete', path: '/product-families/:id/members/:originGoodId', summary: 'Take a link out of the family', auth: true, responses: { 200: 'The family', 404: 'The link is not a member' } },
+  { method: 'post', path: '/product-families/:id/custom-members', summary: 'Add a custom good with its tags and price', auth: true, revision: true, body: customBody, responses: { 201: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family or good' } },
+  { method: 'delete', path: '/product-families/:id/custom-members/:goodId', summary: 'Remove a custom member', auth: true, revision: true, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family or member' } },
+  { method: 'put', path: '/product-families/:id/price-overrides', summary: 'Set the price of one matrix cell', auth: true, revision: true, body: setOverrideBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },
+  { method: 'delete', path: '/product-families/:id/price-overrides', summary: 'Remove the price override of one matrix cell', auth: true, revision: true, body: removeOverrideBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },
+  { method: 'get', path: '/product-families/:id/history', summary: "The family's events, or with `at` the family as it was then", auth: true, query: historyQuery, responses: { 200: '{items: [{position, version, type, at, by, why, data}]} or {at, family}', 404: 'No such family' } },
+];

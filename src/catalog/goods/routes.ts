@@ -18,6 +18,9 @@ import { actorOf } from '../admin';
 import { decideDeleteGood, decideSetOrigins, decideUpdateGood } from './decide';
 import { createGood, createGoods, linkForGood } from './handle';
 import { goodStream, type GoodState } from './state';
+import { MAX_TAG_FILTER, PUBLIC_SORTS, type PublicSort } from '../../storefront/requests';
+import { RANKS } from '../../storefront/queries';
+import type { RouteDoc } from '../../platform/http/openapi';
 
 /** The values the storefront shows follow src/platform/http/fields.ts (docs/http-contract.md). */
 const fields = {
@@ -43,6 +46,10 @@ const listQuery = pageQuery
     categoryId: idSchema.optional(),
     familyId: idSchema.optional(),
     keyword: z.string().max(100).optional(),
+    /** `1,2,3`: goods carrying every one of these tags (the public filter, on the good's own tags) */
+    tagIds: idListParam(MAX_TAG_FILTER).optional(),
+    /** the public sorts, on goods (docs/api.md, Administrator); without it, by id */
+    sort: z.enum(PUBLIC_SORTS).optional(),
     /** true: custom goods only (no primary link); false: goods made from a link only */
     custom: z.enum(['true', 'false']).optional(),
     /** `1,2,3`: these goods only (a client naming the goods it shows, in one request) */
@@ -61,6 +68,21 @@ const GOOD_SELECT = `
            'family', CASE WHEN f.id IS NULL THEN NULL ELSE json_build_object('id', f.id::text, 'memberCount', f.member_count) END
          ) END AS "originGood"
     FROM goods g LEFT JOIN origin_goods og ON og.id = g.origin_good_id LEFT JOIN families f ON f.id = og.family_id`;
+
+/**
+ * The admin list's orders: the storefront's sorts (docs/domain.md, Ordering) applied to goods, not
+ * families. DEFAULT: country rank, category rank (no rank last), goodPriority highest first, id.
+ * A good's price is its link's, or for a custom good the price it was given as a family's custom
+ * member (none: last). NEWEST: createdAt, newest first. Each ends on the id, so paging is stable.
+ */
+const DEFAULT_ORDER = `co.r NULLS LAST, cat.r NULLS LAST, g.good_priority DESC, g.id`;
+const GOOD_PRICE = `COALESCE(og.price, (SELECT min(m.price) FROM family_custom_members m WHERE m.good_id = g.id))`;
+const ORDER_BY: Record<PublicSort, string> = {
+  DEFAULT: DEFAULT_ORDER,
+  PRICE_ASC: `${GOOD_PRICE} ASC NULLS LAST, ${DEFAULT_ORDER}`,
+  PRICE_DESC: `${GOOD_PRICE} DESC NULLS LAST, ${DEFAULT_ORDER}`,
+  NEWEST: `g.created_at DESC, ${DEFAULT_ORDER}`,
+};
 
 export async function readGood(pool: Pool, id: string) {
   const r = await pool.query(`${GOOD_SELECT} WHERE g.id = $1`, [id]);
@@ -118,11 +140,19 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
                    UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`);
     }
     if (q.keyword) where.push(`g.name ILIKE $${params.push(likePattern(q.keyword))}`);
+    // `@>` lets the GIN index on goods.tag_ids find them.
+    if (q.tagIds) where.push(`g.tag_ids @> $${params.push(q.tagIds)}::bigint[]`);
     if (q.custom) where.push(`g.origin_good_id IS ${q.custom === 'true' ? '' : 'NOT '}NULL`);
     if (q.ids) where.push(`g.id = ANY($${params.push(q.ids)}::bigint[])`);
     const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM goods g ${w}`, params);
-    const items = await s.pool.query(`${GOOD_SELECT} ${w} ORDER BY g.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`, params);
+    const items = q.sort
+      ? await s.pool.query(
+          `WITH ${RANKS} ${GOOD_SELECT} LEFT JOIN co ON co.id = g.country_id LEFT JOIN cat ON cat.id = g.category_id
+            ${w} ORDER BY ${ORDER_BY[q.sort]} LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`,
+          params,
+        )
+      : await s.pool.query(`${GOOD_SELECT} ${w} ORDER BY g.id LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`, params);
     res.json(paged(items.rows, Number(total.rows[0]!.n), q.page, q.pageSize));
   });
 
@@ -220,3 +250,15 @@ export function goodRoutes(s: Services, guard: RequestHandler): Router {
 
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const goodRouteDocs: RouteDoc[] = [
+  { method: 'get', path: '/goods', summary: 'List goods', auth: true, query: listQuery, responses: { 200: '{items, total, page, pageSize} of goods' } },
+  { method: 'post', path: '/goods', summary: 'Create a good, from a link (originGoodId) or custom', auth: true, body: createBody, responses: { 201: 'The good created', 202: '{id, revision}: written, the read models not there yet' } },
+  { method: 'post', path: '/goods/batch', summary: 'Create goods in one request: from links, or full bodies', auth: true, body: batchBody, responses: { 201: '{created, skipped}' } },
+  { method: 'get', path: '/goods/tree', summary: 'Goods by country, category and family', auth: true, responses: { 200: '{items: [{id, name, categories: [{id, name, items}]}]}' } },
+  { method: 'get', path: '/goods/:id', summary: 'One good', auth: true, responses: { 200: 'The good, with its revision (also the ETag)', 404: 'No such good' } },
+  { method: 'patch', path: '/goods/:id', summary: 'Change a good', auth: true, revision: true, body: updateBody, responses: { 200: 'The good as this write left it', 202: '{id, revision}', 404: 'No such good' } },
+  { method: 'delete', path: '/goods/:id', summary: 'Delete a good; its link may make a new one', auth: true, revision: true, responses: { 204: null, 404: 'No such good' } },
+  { method: 'put', path: '/goods/:id/origins', summary: "Set the good's secondary origin links", auth: true, revision: true, body: originsBody, responses: { 200: 'The good as this write left it', 202: '{id, revision}', 404: 'No such good' } },
+];

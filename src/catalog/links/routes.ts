@@ -18,6 +18,7 @@ import { setLinkFamily } from '../families/routes';
 import { dimensionTagIndex, ensureDimensionTags, tagsIn, tagsOf, valuesOfTagIds, type DimensionTagIndex } from './dimension-tags';
 import type { DimensionValues } from './events';
 import { linkStream, type LinkState } from './state';
+import type { RouteDoc } from '../../platform/http/openapi';
 
 const tagsBody = z.object({ tagIds: z.array(idSchema).max(200) }).strict();
 const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -201,3 +202,12 @@ export function originGoodRoutes(s: Services, guard: RequestHandler): Router {
 
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const originGoodRouteDocs: RouteDoc[] = [
+  { method: 'get', path: '/origin-goods', summary: 'List supplier links', auth: true, query: listQuery, responses: { 200: '{items, total, page, pageSize} of links' } },
+  { method: 'get', path: '/origin-goods/tree', summary: 'Link statistics by parsed country and category, secondary-origin references included', auth: true, responses: { 200: '{items: […]}' } },
+  { method: 'get', path: '/origin-goods/:id', summary: 'One link with its detail (variants, media)', auth: true, responses: { 200: 'The link, with its revision (also the ETag)', 404: 'No such link' } },
+  { method: 'put', path: '/origin-goods/:id/tags', summary: "Set a link's tags by hand (kept over derived ones)", auth: true, revision: true, body: tagsBody, responses: { 200: 'The link as this write left it', 404: 'No such link' } },
+  { method: 'post', path: '/origin-goods/:id/tags/restore-auto', summary: "Give a link back its derived tags", auth: true, revision: true, responses: { 200: 'The link as this write left it', 400: 'The link name cannot be parsed', 404: 'No such link' } },
+];

@@ -3,6 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import type { Services } from '../../main';
 import { AppError } from '../../platform/errors';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
+import type { RouteDoc } from '../../platform/http/openapi';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import { getOrganiseRun, listOrganiseRuns } from './runs';
@@ -26,3 +27,9 @@ export function organiseRunRoutes(s: Services, guard: RequestHandler): Router {
 
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const organiseRunRouteDocs: RouteDoc[] = [
+  { method: 'get', path: '/product-families/organize/runs', summary: 'Recorded organisation runs, newest first', auth: true, query: pageQuery, responses: { 200: '{items, total, page, pageSize} of OrganiseRun without its report' } },
+  { method: 'get', path: '/product-families/organize/runs/:runId', summary: 'One recorded organisation run with its report', auth: true, responses: { 200: 'OrganiseRun', 404: 'No such run' } },
+];

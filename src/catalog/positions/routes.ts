@@ -10,6 +10,7 @@ import { positionNotFound } from './decide';
 import { createPosition, deletePosition, updatePosition } from './handle';
 import { getPosition, listPositions } from './queries';
 import { createPositionBody, listPositionsQuery, updatePositionBody } from './requests';
+import { resourceDocs } from '../../platform/http/openapi';
 
 export function positionRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   const r = Router();
@@ -42,3 +43,6 @@ export function positionRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const positionRouteDocs = resourceDocs({ path: '/positions', one: 'home position', many: 'home positions', listQuery: listPositionsQuery, createBody: createPositionBody, updateBody: updatePositionBody });

@@ -9,6 +9,7 @@ import { tagGroupNotFound } from './decide';
 import { createTagGroup, deleteTagGroup, updateTagGroup } from './handle';
 import { getTagGroup, listTagGroups } from './queries';
 import { createTagGroupBody, listTagGroupsQuery, updateTagGroupBody } from './requests';
+import { resourceDocs } from '../../platform/http/openapi';
 
 export function tagGroupRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   const r = Router();
@@ -39,3 +40,6 @@ export function tagGroupRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const tagGroupRouteDocs = resourceDocs({ path: '/tag-groups', one: 'tag group', many: 'tag groups', listQuery: listTagGroupsQuery, createBody: createTagGroupBody, updateBody: updateTagGroupBody });

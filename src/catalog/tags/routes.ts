@@ -9,6 +9,7 @@ import { tagNotFound } from './decide';
 import { createTag, deleteTag, sortTags, updateTag } from './handle';
 import { getTag, listTags, tagOrder } from './queries';
 import { createTagBody, listTagsQuery, sortTagsBody, updateTagBody } from './requests';
+import { resourceDocs } from '../../platform/http/openapi';
 
 export function tagRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   const r = Router();
@@ -45,3 +46,6 @@ export function tagRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   return r;
 }
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const tagRouteDocs = resourceDocs({ path: '/tags', one: 'tag', many: 'tags', listQuery: listTagsQuery, createBody: createTagBody, updateBody: updateTagBody, sortBody: sortTagsBody });

@@ -4,6 +4,7 @@ import type { Pool } from '../db';
 import type { EventStore } from '../event-store/port';
 import { pendingMigrations } from '../migrate';
 import { describeFence, type FenceView } from '../projections/engine';
+import type { RouteDoc } from './openapi';
 
 export function healthRoutes(deps: {
   pool: Pool;
@@ -49,3 +50,9 @@ export function healthRoutes(deps: {
   });
   return r;
 }
+
+/** The operations above (src/platform/http/openapi.ts), at the root, outside API_PREFIX. */
+export const healthRouteDocs: RouteDoc[] = [
+  { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: '{status: ok}' } },
+  { method: 'get', path: '/readyz', summary: 'The database and event store answer and the schema is current; degraded names who holds the read fence', responses: { 200: '{status: ready | degraded, checks}', 503: '{status: not ready, checks}, with Retry-After' } },
+];

@@ -1,7 +1,9 @@
 /** Operators' view of the projections: status, rebuild, retry after a poison event. */
 import { Router } from 'express';
 import type { RequestHandler } from 'express';
+import { z } from 'zod';
 import type { ProjectionEngine } from './engine';
+import type { RouteDoc } from '../http/openapi';
 
 export function projectionRoutes(engine: ProjectionEngine, guard: RequestHandler): Router {
   const r = Router();
@@ -35,3 +37,12 @@ export function projectionRoutes(engine: ProjectionEngine, guard: RequestHandler
   });
   return r;
 }
+
+const projectionName = z.object({ name: z.string() });
+
+/** The operations above (src/platform/http/openapi.ts); an unknown projection name is a 404. */
+export const projectionRouteDocs: RouteDoc[] = [
+  { method: 'get', path: '/projections', summary: "Each projection's position, lag, state and last error, and who holds the read fence", auth: true, responses: { 200: '{fence, items: [projection]}' } },
+  { method: 'post', path: '/projections/:name/rebuild', summary: 'Rebuild a projection into shadow tables, then swap them in', auth: true, params: projectionName, responses: { 202: '{name, state: rebuilding}', 404: 'No such projection' } },
+  { method: 'post', path: '/projections/:name/retry', summary: 'After fixing the code behind a poison event: apply it again', auth: true, params: projectionName, responses: { 200: '{name, retried: false}: it was not failed', 202: '{name, retried: true}', 404: 'No such projection' } },
+];

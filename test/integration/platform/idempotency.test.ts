@@ -10,7 +10,7 @@ describe('Idempotency-Key', () => {
   const events = async () => Number((await svc.db.pool.query(`SELECT count(*) AS n FROM es_events`)).rows[0].n);
   beforeAll(async () => {
     // Short enough for the write made while the runners are stopped, long enough on a busy machine.
-    svc = await startTestService({ env: { COMMAND_WAIT_MS: '3000' } });
+    svc = await startTestService({ env: { COMMAND_WAIT_MS: '10000' } });
   });
   afterAll(async () => {
     await svc.close();

@@ -7,6 +7,10 @@ import { OrganisePage } from './pages/organise';
 import { GoodsTreePage, GoodsPage, LinksPage } from './pages/goods';
 import { FamiliesPage } from './pages/families';
 import { SortingPage, TagGroupsPage, PositionsPage } from './pages/meta';
+import { CategoriesPage } from './pages/categories';
+import { CountriesPage } from './pages/countries';
+import { BatchGoodsPage } from './pages/batch-goods';
+import { StatsPage } from './pages/stats';
 
 interface User {
   id: string;
@@ -19,8 +23,12 @@ const PAGES: { path: string; label: string; el: () => React.ReactElement }[] = [
   { path: 'organise', label: '整理', el: () => <OrganisePage /> },
   { path: 'tree', label: '商品树', el: () => <GoodsTreePage /> },
   { path: 'goods', label: '商品编辑', el: () => <GoodsPage /> },
+  { path: 'batch-goods', label: '批量创建商品', el: () => <BatchGoodsPage /> },
   { path: 'links', label: '链接标签', el: () => <LinksPage /> },
+  { path: 'stats', label: '链接统计', el: () => <StatsPage /> },
   { path: 'families', label: '商品系列', el: () => <FamiliesPage /> },
+  { path: 'categories', label: '类目', el: () => <CategoriesPage /> },
+  { path: 'countries', label: '国家', el: () => <CountriesPage /> },
   { path: 'sorting', label: '排序', el: () => <SortingPage /> },
   { path: 'tag-groups', label: '标签组', el: () => <TagGroupsPage /> },
   { path: 'positions', label: '展示位', el: () => <PositionsPage /> },

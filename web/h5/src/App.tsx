@@ -50,7 +50,13 @@ function GoodCard({ g }: { g: ListItem }) {
   return (
     <a className="good" href={`#/goods/${g.goodId}`} data-testid="good-card">
       <Img className="cover" src={g.image} alt={g.name} />
-      <div className="gname" style={g.tagFontColor ? { color: g.tagFontColor } : undefined}>{g.name}</div>
+      <div className="gname">{g.name}</div>
+      {/* The good's tags in its tag colour (the name keeps the page's colour). */}
+      {g.tags.length > 0 && (
+        <div className="gtags" data-testid="good-tags">
+          {g.tags.map((t) => <span key={t.id} className="gtag" style={g.tagFontColor ? { color: g.tagFontColor, borderColor: g.tagFontColor } : undefined}>{t.name}</span>)}
+        </div>
+      )}
       <div className="price">{yuan(g.price)}<small>起</small></div>
     </a>
   );

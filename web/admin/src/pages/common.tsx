@@ -48,6 +48,10 @@ const CODE_TEXT: Record<string, string> = {
   'FAMILY.NOT_EMPTY': '系列仍有成员或商品，不能删除',
   'FAMILY.NOT_A_CUSTOM_GOOD': '只有自定义商品（没有来源链接）才能作为自定义成员',
   'FAMILY.OVERRIDE_KEY_INVALID': '覆盖价的格子不存在',
+  'CATEGORY.HAS_CHILDREN': '类目仍有下级类目，请先删除或移走它们',
+  'CATEGORY.UNKNOWN_PARENT': '上级类目不存在',
+  'COUNTRY.CODE_TAKEN': '已有国家使用这个代码',
+  'UNKNOWN_REFERENCE': '引用的类目、国家或标签不存在',
   'CATEGORIES.NOT_A_PERMUTATION': '类目已变化，请刷新后再排序',
   'COUNTRIES.NOT_A_PERMUTATION': '国家已变化，请刷新后再排序',
   'TAGS.NOT_A_PERMUTATION': '标签已变化，请刷新后再排序',
@@ -102,6 +106,18 @@ export function Status({ a }: { a: { error: string; message: string } }) {
       {a.error && <span className="error" role="alert">{a.error}</span>}
       {a.message && <span className="ok">{a.message}</span>}
     </>
+  );
+}
+
+/** Previous / next under a paged list, with where the list stands: "第 2 页 / 共 5 页 · 93 个". */
+export function Pager({ page, setPage, list }: { page: number; setPage: (p: number) => void; list: Pick<Page<unknown>, 'total' | 'pageSize'> }) {
+  const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
+  return (
+    <div className="row">
+      <button className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>上一页</button>
+      <span>第 {page} 页 / 共 {pages} 页 · {list.total} 个</span>
+      <button className="secondary" disabled={page * list.pageSize >= list.total} onClick={() => setPage(page + 1)}>下一页</button>
+    </div>
   );
 }
 

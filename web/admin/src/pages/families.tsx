@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, KeywordSearch, SearchPicker, Status, fmtTime, rememberName, useAction, useLoad, useNames } from './common';
+import { ErrorLine, KeywordSearch, Pager, SearchPicker, Status, fmtTime, rememberName, useAction, useLoad, useNames } from './common';
 import { DIMENSIONS, DIM_LABEL, dimensionValues, useTags, type Dimension } from './tags';
 
 interface Cell { size: string; color: string; printCount: string; craft: string; logistics: string; price: string }
@@ -43,13 +43,7 @@ export function FamiliesPage() {
             </tbody>
           </table>
         </div>
-        {list.data && (
-          <div className="row">
-            <button className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>上一页</button>
-            <span>第 {page} 页 / 共 {list.data.total} 个</span>
-            <button className="secondary" disabled={page * list.data.pageSize >= list.data.total} onClick={() => setPage(page + 1)}>下一页</button>
-          </div>
-        )}
+        {list.data && <Pager page={page} setPage={setPage} list={list.data} />}
         <h2>新建手动系列</h2>
         <div className="row">
           <input placeholder="系列名称" value={newName} onChange={(e) => setNewName(e.target.value)} />

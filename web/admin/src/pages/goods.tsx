@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, type Page } from '../api';
 import { ApiError } from '../../../shared/http';
-import { ErrorLine, KeywordSearch, SearchPicker, Status, errorText, rememberName, useAction, useLoad, useNames } from './common';
+import { ErrorLine, KeywordSearch, Pager, SearchPicker, Status, errorText, rememberName, useAction, useLoad, useNames } from './common';
 import { DIM_LABEL, TagPicker, type Dimension } from './tags';
+import { DeleteGood, GoodsListControls, HEX, PlacementFields } from './good-fields';
+import { LinkDetail } from './link-detail';
 
 interface TreeGood { id: string; name: string }
 // GET /goods/tree: a category holds families (with their goods) and, in one node, the goods without a family.
@@ -54,7 +56,7 @@ export function GoodsTreePage() {
 }
 
 export interface Good {
-  id: string; name: string; description: string | null; image: string | null; goodPriority: number; tagIds: string[];
+  id: string; name: string; description: string | null; image: string | null; goodPriority: number; tagIds: string[]; tagFontColor: string | null;
   categoryId: string | null; countryId: string | null; familyId: string | null; originGoodId: string | null;
   secondaryOriginGoodIds: string[]; originGood?: { id: string; name: string; delisted: boolean; family: { id: string; memberCount: number } | null } | null;
 }
@@ -65,7 +67,10 @@ export function GoodsPage() {
   const [keyword, setKeyword] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
-  const list = useLoad<Page<Good>>(`/goods?page=${page}&pageSize=30${q ? `&keyword=${encodeURIComponent(q)}` : ''}`);
+  const [tagIds, setTagIds] = useState<string[]>([]);
+  const [sort, setSort] = useState('');
+  const filters = `${q ? `&keyword=${encodeURIComponent(q)}` : ''}${tagIds.length ? `&tagIds=${tagIds.join(',')}` : ''}${sort ? `&sort=${sort}` : ''}`;
+  const list = useLoad<Page<Good>>(`/goods?page=${page}&pageSize=30${filters}`);
   const [selected, setSelected] = useState<string | null>(queryId());
   return (
     <div className="grid2">
@@ -74,6 +79,7 @@ export function GoodsPage() {
           <KeywordSearch keyword={keyword} setKeyword={setKeyword} onSearch={() => { setPage(1); setQ(keyword); }} />
           <button className={selected === 'new' ? '' : 'secondary'} data-testid="new-good-open" onClick={() => setSelected('new')}>新建自定义商品</button>
         </div>
+        <GoodsListControls tagIds={tagIds} sort={sort} onChange={(t, s2) => { setPage(1); setTagIds(t); setSort(s2); }} />
         <ErrorLine error={list.error} />
         <div className="scroll">
           <table>
@@ -90,18 +96,12 @@ export function GoodsPage() {
             </tbody>
           </table>
         </div>
-        {list.data && (
-          <div className="row">
-            <button className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>上一页</button>
-            <span>第 {page} 页 / 共 {Math.max(1, Math.ceil(list.data.total / list.data.pageSize))} 页</span>
-            <button className="secondary" disabled={page * list.data.pageSize >= list.data.total} onClick={() => setPage(page + 1)}>下一页</button>
-          </div>
-        )}
+        {list.data && <Pager page={page} setPage={setPage} list={list.data} />}
       </div>
       {selected === 'new' ? (
         <NewGood onCreated={(id) => { list.reload(); setSelected(id); }} onCancel={() => setSelected(null)} />
       ) : selected ? (
-        <GoodEditor key={selected} id={selected} onSaved={list.reload} />
+        <GoodEditor key={selected} id={selected} onSaved={list.reload} onDeleted={() => { setSelected(null); list.reload(); }} />
       ) : (
         <div className="card muted">选择一个商品进行编辑，或新建自定义商品</div>
       )}
@@ -139,7 +139,10 @@ function ImageField({ image, onChange }: { image: string | null; onChange: (url:
 }
 
 function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onCancel: () => void }) {
-  const [form, setForm] = useState({ name: '', goodPriority: '0', image: null as string | null, description: '', tagIds: [] as string[] });
+  const [form, setForm] = useState({
+    name: '', goodPriority: '0', image: null as string | null, description: '', tagIds: [] as string[],
+    categoryId: null as string | null, countryId: null as string | null, tagFontColor: null as string | null,
+  });
   const a = useAction();
   const create = () => a.run(async () => {
     const g = await api.request<Good>('POST', '/goods', {
@@ -148,6 +151,9 @@ function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onC
       image: form.image,
       description: form.description || null,
       tagIds: form.tagIds,
+      categoryId: form.categoryId,
+      countryId: form.countryId,
+      tagFontColor: form.tagFontColor,
     });
     rememberName('goods', g.id, g.name);
     onCreated(g.id);
@@ -164,8 +170,10 @@ function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onC
       </div>
       <h2>标签</h2>
       <TagPicker value={form.tagIds} onChange={(tagIds) => setForm({ ...form, tagIds })} />
+      <h2>国家、类目与标签颜色</h2>
+      <PlacementFields value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }} tagIds={form.tagIds} onChange={(p) => setForm((f) => ({ ...f, ...p }))} />
       <div className="row" style={{ marginTop: 12 }}>
-        <button disabled={a.busy || !form.name.trim()} onClick={create}>创建</button>
+        <button disabled={a.busy || !form.name.trim() || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={create}>创建</button>
         <button className="secondary" onClick={onCancel}>取消</button>
         <Status a={a} />
       </div>
@@ -175,7 +183,7 @@ function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onC
 
 interface LinkHit { id: string; name: string; delisted: boolean }
 
-function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
+function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => void; onDeleted: () => void }) {
   const g = useLoad<Good>(`/goods/${id}`);
   const [form, setForm] = useState<Good | null>(null);
   const [originId, setOriginId] = useState('');
@@ -196,6 +204,7 @@ function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
     a.run(async () => {
       const r = await api.request<Good>('PATCH', `/goods/${id}`, {
         name: form.name, description: form.description, image: form.image, goodPriority: Number(form.goodPriority) || 0, tagIds: form.tagIds,
+        categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor,
       });
       if (r && typeof r === 'object' && 'id' in r) {
         // Saved: the form shows the good as the server keeps it (names normalised).
@@ -221,8 +230,10 @@ function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
       <label style={{ marginTop: 8 }}>描述<textarea rows={3} value={form.description ?? ''} onChange={(e) => { const description = e.target.value || null; setForm((f) => f && { ...f, description }); }} /></label>
       <h2>标签</h2>
       <TagPicker value={form.tagIds} onChange={(tagIds) => setForm((f) => f && { ...f, tagIds })} />
+      <h2>国家、类目与标签颜色</h2>
+      <PlacementFields value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }} tagIds={form.tagIds} onChange={(p) => setForm((f) => f && { ...f, ...p })} />
       <div className="row" style={{ marginTop: 12 }}>
-        <button disabled={a.busy} onClick={save} data-testid="good-save">保存</button>
+        <button disabled={a.busy || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={save} data-testid="good-save">保存</button>
         <Status a={a} />
       </div>
       <h2>合并的链接</h2>
@@ -266,6 +277,8 @@ function GoodEditor({ id, onSaved }: { id: string; onSaved: () => void }) {
         </div>
         <Status a={o} />
       </div>
+      <h2>删除</h2>
+      <DeleteGood id={id} name={saved.name} onDeleted={onDeleted} />
     </div>
   );
 }
@@ -305,15 +318,14 @@ export function LinksPage() {
             </tbody>
           </table>
         </div>
-        {list.data && (
-          <div className="row">
-            <button className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>上一页</button>
-            <span>第 {page} 页</span>
-            <button className="secondary" disabled={page * list.data.pageSize >= list.data.total} onClick={() => setPage(page + 1)}>下一页</button>
-          </div>
-        )}
+        {list.data && <Pager page={page} setPage={setPage} list={list.data} />}
       </div>
-      {selected ? <LinkTags key={selected} id={selected} onSaved={list.reload} /> : <div className="card muted">选择一个链接查看和接管标签</div>}
+      {selected ? (
+        <div>
+          <LinkTags key={selected} id={selected} onSaved={list.reload} />
+          <LinkDetail key={`detail-${selected}`} id={selected} />
+        </div>
+      ) : <div className="card muted">选择一个链接查看和接管标签</div>}
     </div>
   );
 }

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { api } from '../api';
+import { ErrorLine, Status, fmtTime, useAction, useLoad } from './common';
+
+interface Detail {
+  variants: { sku: string; size: string; color: string; price: string; stock: number }[];
+  sizeChart: Record<string, string>[];
+  packagingSpecs: { name: string; weightGrams: number; lengthCm: number; widthCm: number; heightCm: number }[];
+  options: { name: string; values: string[] }[];
+  media: { color: string; url: string; sort: number }[];
+}
+interface LinkWithDetail { id: string; name: string; delisted: boolean; detail: Detail | null; detailSyncedAt: string | null }
+interface SyncRun { runId: string; state: string; counts: Record<string, number>; errors: { message: string }[] }
+
+/**
+ * A link's detail as the supplier last described it (variants, size chart, packaging, options and
+ * media by colour), and a synchronisation of this one link's detail, also when already synced
+ * (POST /sync/origin-goods/:id/detail answers the finished run, after the read models show it).
+ */
+export function LinkDetail({ id }: { id: string }) {
+  const l = useLoad<LinkWithDetail>(`/origin-goods/${id}`);
+  const a = useAction();
+  const [run, setRun] = useState<SyncRun | null>(null);
+  const sync = () =>
+    a.run(async () => {
+      setRun(null);
+      setRun(await api.request<SyncRun>('POST', `/sync/origin-goods/${id}/detail`));
+      l.reload();
+    });
+  if (l.error) return <div className="card"><ErrorLine error={l.error} /></div>;
+  if (!l.data) return <div className="card muted">加载详情…</div>;
+  const d = l.data.detail;
+  const changed = run ? (run.counts.created ?? 0) + (run.counts.changed ?? 0) : 0;
+  const byColor = new Map<string, Detail['media']>();
+  for (const m of [...(d?.media ?? [])].sort((x, y) => x.sort - y.sort)) byColor.set(m.color, [...(byColor.get(m.color) ?? []), m]);
+  const chartColumns = [...new Set((d?.sizeChart ?? []).flatMap((r) => Object.keys(r)))].filter((k) => k !== 'size');
+  return (
+    <div className="card" data-testid="link-detail">
+      <div className="row" style={{ justifyContent: 'space-between' }}>
+        <h2 style={{ margin: 0 }}>供应商详情</h2>
+        <div className="row">
+          <span className="muted" data-testid="detail-synced-at">详情同步于 {fmtTime(l.data.detailSyncedAt)}</span>
+          <button className="secondary" disabled={a.busy} onClick={sync}>{a.busy ? '同步中…' : '同步此链接详情'}</button>
+        </div>
+      </div>
+      <Status a={a} />
+      {run && (
+        <div data-testid="detail-sync-result" className={run.state === 'succeeded' ? 'ok' : 'error'}>
+          {run.state === 'succeeded' ? (changed ? '详情已同步，有变化' : '详情已同步，没有变化') : `同步失败：${run.errors.map((e) => e.message).join('；')}`}
+        </div>
+      )}
+      {!d ? (
+        <p className="muted" data-testid="no-detail">还没有同步过详情</p>
+      ) : (
+        <>
+          <h2>规格（{d.variants.length}）</h2>
+          <div className="scroll" style={{ maxHeight: 320 }}>
+            <table data-testid="link-variants">
+              <thead><tr><th>SKU</th><th>尺码</th><th>颜色</th><th>价格</th><th>库存</th></tr></thead>
+              <tbody>
+                {d.variants.length === 0 && <tr><td colSpan={5} className="muted">没有规格</td></tr>}
+                {d.variants.map((v, i) => (
+                  <tr key={`${v.sku}-${i}`} data-testid="link-variant"><td>{v.sku}</td><td>{v.size}</td><td>{v.color}</td><td>¥{v.price}</td><td>{v.stock}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <h2>图片（按颜色）</h2>
+          <div data-testid="link-media">
+            {byColor.size === 0 && <span className="muted">没有图片</span>}
+            {[...byColor].map(([color, ms]) => (
+              <div key={color} className="row" data-testid="link-media-color" data-color={color} style={{ marginBottom: 6 }}>
+                <b style={{ minWidth: 64 }}>{color || '（无颜色）'}</b>
+                {ms.map((m) => (
+                  <a key={m.url} href={m.url} target="_blank" rel="noreferrer"><img className="thumb" src={m.url} alt={`${color} ${m.sort}`} data-testid="link-media-image" /></a>
+                ))}
+              </div>
+            ))}
+          </div>
+          {d.sizeChart.length > 0 && (
+            <>
+              <h2>尺码表</h2>
+              <table data-testid="link-size-chart">
+                <thead><tr><th>尺码</th>{chartColumns.map((c) => <th key={c}>{c}</th>)}</tr></thead>
+                <tbody>{d.sizeChart.map((r, i) => <tr key={`${r.size}-${i}`}><td>{r.size}</td>{chartColumns.map((c) => <td key={c}>{r[c] ?? ''}</td>)}</tr>)}</tbody>
+              </table>
+            </>
+          )}
+          {d.packagingSpecs.length > 0 && (
+            <>
+              <h2>包装规格</h2>
+              <table data-testid="link-packaging">
+                <thead><tr><th>名称</th><th>重量（克）</th><th>尺寸（厘米）</th></tr></thead>
+                <tbody>{d.packagingSpecs.map((p, i) => <tr key={`${p.name}-${i}`}><td>{p.name}</td><td>{p.weightGrams}</td><td>{p.lengthCm} × {p.widthCm} × {p.heightCm}</td></tr>)}</tbody>
+              </table>
+            </>
+          )}
+          {d.options.length > 0 && (
+            <>
+              <h2>选项</h2>
+              <ul data-testid="link-options">{d.options.map((o) => <li key={o.name}>{o.name}：{o.values.join('、')}</li>)}</ul>
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
