@@ -106,33 +106,6 @@ export async function updateRows(
 }
 
 /**
- * The rows of `rows` that differ from the table's row with the same key (`names[0]`), each with the
- * names of its differing columns (every column when the table has no such row), by key. Compares as
- * the table stores the values: jsonb by value, numeric by its text (so `39.9` differs from `39.90`).
- */
-export async function differingRows(
-  db: ProjectionDb,
-  table: string,
-  types: Columns,
-  names: readonly string[],
-  rows: readonly (readonly unknown[])[],
-): Promise<{ key: string; columns: string[] }[]> {
-  if (rows.length === 0) return [];
-  const params: unknown[] = [];
-  const { from, value } = rowsFrom(types, names, rows, params);
-  const [key, ...columns] = names;
-  const differs = (c: string) => (types[c] === 'numeric' ? `t.${c}::text IS DISTINCT FROM (${value(c)})::text` : `t.${c} IS DISTINCT FROM ${value(c)}`);
-  const r = await db.query<{ key: string; columns: string[] }>(
-    `SELECT u.${key}::text AS key, array_remove(ARRAY[${columns.map((c) => `CASE WHEN ${differs(c)} THEN '${c}' END`).join(', ')}]::text[], NULL) AS columns
-       FROM ${from} LEFT JOIN ${table} t ON t.${key} = u.${key}
-      WHERE ${columns.map(differs).join(' OR ')}
-      ORDER BY u.${key}`,
-    params,
-  );
-  return r.rows;
-}
-
-/**
  * Row changes folded per row (column → value), written with one statement per distinct set of
  * columns: a batch of one kind of event is one statement, a mix a few.
  */
