@@ -23,6 +23,7 @@ const AGGREGATE_COLUMNS: Columns = {
   variants: 'jsonb',
   size_chart: 'jsonb',
   packaging_specs: 'jsonb',
+  options: 'jsonb',
   price_matrix: 'jsonb',
   conflicts: 'jsonb',
   lowest_price: 'numeric',
@@ -65,9 +66,14 @@ export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly
 }
 
 async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise<void> {
+  await updateRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, await computeChunk(db, ids));
+}
+
+/** The aggregate rows (in AGGREGATES order) of the chunk's families that exist. */
+async function computeChunk(db: ProjectionDb, ids: readonly string[]): Promise<unknown[][]> {
   const families = await db.query<{ id: string }>(`SELECT id FROM families WHERE id = ANY($1::bigint[])`, [ids]);
   const present = families.rows.map((r) => r.id);
-  if (present.length === 0) return;
+  if (present.length === 0) return [];
 
   // One query per input for all touched families, each in a fixed order.
   const links = await db.query<LinkRow>(
@@ -88,9 +94,10 @@ async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise
     `SELECT family_id, id, good_priority::float8 AS good_priority, created_at FROM goods WHERE family_id = ANY($1::bigint[]) ORDER BY good_priority DESC, created_at DESC, id ASC`,
     [present],
   );
-  // Secondary origins of the family's goods add their media (merged, URL de-duplicated).
-  const secondary = await db.query<{ family_id: string; origin_good_id: string; media: LinkDetail['media'] | null }>(
-    `SELECT g.family_id, gog.origin_good_id, og.detail->'media' AS media
+  // Secondary origins of the family's goods add their variants, size chart, packaging specs, options
+  // and media, after the member links (docs/domain.md, Unions and media); never matrix cells.
+  const secondary = await db.query<{ family_id: string; origin_good_id: string; detail: LinkDetail | null }>(
+    `SELECT g.family_id, gog.origin_good_id, og.detail
        FROM goods g JOIN good_origin_goods gog ON gog.good_id = g.id JOIN origin_goods og ON og.id = gog.origin_good_id
       WHERE g.family_id = ANY($1::bigint[]) AND NOT og.delisted
       ORDER BY g.id, gog.position`,
@@ -135,7 +142,7 @@ async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise
         price: o.price,
       })),
       goods: (goodsBy.get(familyId) ?? []).map((g) => ({ id: g.id, goodPriority: g.good_priority, createdAt: g.created_at })),
-      secondaryMedia: (secondaryBy.get(familyId) ?? []).map((s) => ({ linkId: s.origin_good_id, media: s.media ?? [] })),
+      secondaryOrigins: (secondaryBy.get(familyId) ?? []).map((s) => ({ id: s.origin_good_id, detail: s.detail })),
     });
     // jsonb keeps object keys in its own order, so the values go as they are (no key sorting needed).
     rows.push([
@@ -146,11 +153,55 @@ async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise
       a.variants,
       a.sizeChart,
       a.packagingSpecs,
+      a.options,
       a.priceMatrix,
       a.conflicts,
       a.lowestPrice,
       a.mediaByColor,
     ]);
   }
-  await updateRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, rows);
+  return rows;
+}
+
+/**
+ * The families among `familyIds` whose stored aggregates differ from a recompute of their rows as
+ * they are, each with the aggregate columns that differ, in column order (an organisation's closing
+ * full recompute, src/catalog/organisation/full-recompute.ts). Reads only: the caller appends, the
+ * projection writes. Compared here rather than in the database: sending every recomputed row back
+ * would cost more than reading the stored ones. JSON compares by value (jsonb keeps its own key
+ * order), the lowest price by its stored text (so a changed scale, `9.9` for `9.90`, counts).
+ */
+export async function staleFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<{ id: string; columns: string[] }[]> {
+  const rows = await computeChunk(db, [...new Set(familyIds)]);
+  const stored = await db.query<Record<string, unknown>>(
+    `SELECT id::text AS id, member_count, good_count, representative_good_id::text AS representative_good_id, variants, size_chart, packaging_specs, options,
+            price_matrix, conflicts, lowest_price::text AS lowest_price, media_by_color FROM families WHERE id = ANY($1::bigint[])`,
+    [rows.map((r) => r[0])],
+  );
+  const byId = new Map(stored.rows.map((r) => [r.id as string, r]));
+  const out: { id: string; columns: string[] }[] = [];
+  for (const row of rows) {
+    const s = byId.get(row[0] as string);
+    const columns = AGGREGATES.slice(1).filter((c, i) => !s || !sameJson(s[c] ?? null, row[i + 1] ?? null));
+    if (columns.length) out.push({ id: row[0] as string, columns });
+  }
+  return out;
+}
+
+/** Equal as JSON values: arrays in order, objects whatever their key order (an undefined member is no member). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const kx = Object.keys(x).filter((k) => x[k] !== undefined);
+  const ky = Object.keys(y).filter((k) => y[k] !== undefined);
+  if (kx.length !== ky.length) return false;
+  for (const k of kx) if (!Object.prototype.hasOwnProperty.call(y, k) || !sameJson(x[k], y[k])) return false;
+  return true;
 }

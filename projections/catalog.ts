@@ -58,6 +58,7 @@ const FAMILY_EVENTS = [
   'FamilyPriceOverrideRemoved',
   'FamilyMergedInto',
   'FamilyDeleted',
+  'FamilyRecomputed',
 ] as const;
 
 const LINK_COLUMNS: Columns = {
@@ -429,6 +430,10 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
         touch(fx, k.familyId);
         break;
       }
+      case 'FamilyRecomputed':
+        // Its aggregates were found to differ from its rows: computed again from them.
+        touch(fx, id);
+        break;
       case 'FamilyMergedInto':
       case 'FamilyDeleted':
         // Its links moved (or left) through their own events; custom members go with the family.

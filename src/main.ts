@@ -43,6 +43,7 @@ import { familyRoutes } from './catalog/families/routes';
 import { goodRoutes } from './catalog/goods/routes';
 import { historyRoutes } from './catalog/history/routes';
 import { Organiser } from './catalog/organisation/organise';
+import { organiseRunRoutes } from './catalog/organisation/routes';
 import { PUBLIC_ROUTES, freshnessGateOf, storefrontRoutes } from './storefront/routes';
 import { assertDeniedByDefault } from './platform/http/routes-audit';
 import { capturedHeaders, publicFastPath } from './storefront/fast-path';
@@ -216,6 +217,7 @@ export function apiRoutes(s: Services): Router {
   api.use(syncRoutes(s.sync, s.pool, requireAdmin, s.config.schedules));
   api.use(originGoodRoutes(s, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
+  api.use(organiseRunRoutes(s, requireAdmin));
   api.use(familyRoutes(s, new Organiser(s), requireAdmin));
   api.use(goodRoutes(s, requireAdmin));
   api.use(historyRoutes(s, requireAdmin));

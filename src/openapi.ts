@@ -10,6 +10,7 @@ import { familyRouteDocs } from './catalog/families/routes';
 import { goodRouteDocs } from './catalog/goods/routes';
 import { historyRouteDocs } from './catalog/history/routes';
 import { originGoodRouteDocs } from './catalog/links/routes';
+import { organiseRunRouteDocs } from './catalog/organisation/routes';
 import { positionRouteDocs } from './catalog/positions/routes';
 import { tagGroupRouteDocs } from './catalog/tag-groups/routes';
 import { tagRouteDocs } from './catalog/tags/routes';
@@ -35,6 +36,7 @@ export const DOCUMENTED_ROUTES: DocumentedRoutes = {
     ...tagGroupRouteDocs,
     ...tagRouteDocs,
     ...positionRouteDocs,
+    ...organiseRunRouteDocs,
     ...familyRouteDocs,
     ...goodRouteDocs,
     ...historyRouteDocs,

@@ -152,3 +152,18 @@ export async function holdSessionLock(pool: Pool, key: string): Promise<HeldLock
     },
   };
 }
+
+/**
+ * Whether any session of this database holds the session lock `key` (as `holdSessionLock` takes it):
+ * how a reader in any process tells a long operation that is still going from one whose process died.
+ */
+export async function sessionLockHeld(pool: Pick<Pool, 'query'>, key: string): Promise<boolean> {
+  const r = await pool.query<{ held: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_locks
+                     WHERE locktype = 'advisory' AND granted AND objsubid = 2
+                       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                       AND classid = $1::int::oid AND objid = hashtext($2)::oid) AS held`,
+    [NAMESPACE, key],
+  );
+  return r.rows[0]!.held;
+}

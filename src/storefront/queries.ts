@@ -135,7 +135,7 @@ export async function loadGoodsList(db: Queryable, spec: PublicListSpec): Promis
 export async function loadGoodDetail(db: Queryable, familyId: string): Promise<PublicGoodDetail> {
   const r = await db.query<FamilyDetailRow>(
     `SELECT f.id, g.name, g.image, g.description, g.country_id, g.category_id, g.tag_ids::text[] AS tag_ids,
-            f.lowest_price::text AS lowest_price, f.variants, f.size_chart, f.packaging_specs, f.price_matrix, f.media_by_color
+            f.lowest_price::text AS lowest_price, f.variants, f.size_chart, f.packaging_specs, f.options, f.price_matrix, f.media_by_color
        FROM families f JOIN goods g ON g.id = f.representative_good_id
       WHERE f.id = $1 AND f.good_count > 0`,
     [familyId],

@@ -317,6 +317,8 @@ export interface FamilyDetailRow {
   variants: { size: string; color: string; price: string; sku: string }[];
   size_chart: unknown[];
   packaging_specs: unknown[];
+  /** absent in rows read before the column existed */
+  options?: { name: string; values: string[] }[];
   price_matrix: StoredPriceMatrix;
   media_by_color: Record<string, MediaImage[]>;
 }
@@ -333,15 +335,16 @@ export interface PublicGoodDetail {
   variants: { size: string; color: string; price: string; sku: string }[];
   sizeChart: unknown[];
   packagingSpecs: unknown[];
+  options: { name: string; values: string[] }[];
   priceMatrix: PublicPriceMatrix;
   mediaByColor: Record<string, MediaImage[]>;
 }
 
 /**
  * The public detail (docs/api.md, Public): common fields from the representative good; variants, size chart,
- * packaging specs, matrix and media from the family's materialised unions (the catalog projection
- * merges every contributing member link and the secondary origins of the family's goods into
- * `media_by_color`, one image per URL). The stored JSON is jsonb, whose object keys come back in
+ * packaging specs, options, matrix and media from the family's materialised unions (the catalog
+ * projection merges every contributing member link and then the secondary origins of the family's
+ * goods into them; the matrix alone comes from the member links' tags). The stored JSON is jsonb, whose object keys come back in
  * jsonb's own order, so colours are put in the matrix's colour order (tag sort order, then first
  * encounter), and each object is rebuilt with the field order of the contract.
  */
@@ -367,6 +370,7 @@ export function goodDetail(row: FamilyDetailRow, tags: TagDictionary): PublicGoo
     variants: (row.variants ?? []).map((v) => ({ size: v.size, color: v.color, price: v.price, sku: v.sku })),
     sizeChart: row.size_chart ?? [],
     packagingSpecs: row.packaging_specs ?? [],
+    options: (row.options ?? []).map((o) => ({ name: o.name, values: [...o.values] })),
     priceMatrix,
     mediaByColor,
   };

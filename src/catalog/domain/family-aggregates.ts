@@ -10,6 +10,7 @@ import {
   contributingLinks,
   mediaByColor,
   toPublicPriceMatrix,
+  unionOptions,
   unionPackagingSpecs,
   unionSizeChart,
   unionVariants,
@@ -18,7 +19,9 @@ import {
   type MatrixLink,
   type MediaSource,
   type Override,
+  type SecondaryOrigin,
 } from './matrix';
+import type { LinkDetail } from '../links/events';
 
 /** A good of the family, with what the choice of representative reads. */
 export interface AggregateGood {
@@ -34,8 +37,8 @@ export interface FamilyAggregatesInput {
   overrides: readonly Override[];
   /** the family's goods (made from a member link, or custom members), any order */
   goods: readonly AggregateGood[];
-  /** media of the goods' secondary origins that are not delisted: goods by id, each good's origins in its order */
-  secondaryMedia: readonly MediaSource[];
+  /** the goods' secondary origins that are not delisted: goods by id, each good's origins in its order */
+  secondaryOrigins: readonly (SecondaryOrigin & { detail: LinkDetail | null })[];
 }
 
 export interface FamilyAggregates {
@@ -45,6 +48,7 @@ export interface FamilyAggregates {
   variants: ReturnType<typeof unionVariants>;
   sizeChart: ReturnType<typeof unionSizeChart>;
   packagingSpecs: ReturnType<typeof unionPackagingSpecs>;
+  options: ReturnType<typeof unionOptions>;
   priceMatrix: ReturnType<typeof toPublicPriceMatrix> & { invalidOverrides: Override[] };
   conflicts: MatrixConflict[];
   lowestPrice: string | null;
@@ -69,16 +73,18 @@ export function computeFamilyAggregates(input: FamilyAggregatesInput): FamilyAgg
   const matrix = computeFamilyMatrix({ links: input.links, customMembers: input.customMembers, overrides: input.overrides });
   const mediaSources: MediaSource[] = [
     ...contributingLinks(input.links).map((l) => ({ linkId: l.id, media: l.detail?.media ?? [] })),
-    ...input.secondaryMedia,
+    ...input.secondaryOrigins.map((s) => ({ linkId: s.id, media: s.detail?.media ?? [] })),
   ];
+  const secondary = input.secondaryOrigins;
   const representative = [...input.goods].sort(compareRepresentative)[0];
   return {
     memberCount: input.links.length,
     goodCount: input.goods.length,
     representativeGoodId: representative?.id ?? null,
-    variants: unionVariants(input.links),
-    sizeChart: unionSizeChart(input.links),
-    packagingSpecs: unionPackagingSpecs(input.links),
+    variants: unionVariants(input.links, secondary),
+    sizeChart: unionSizeChart(input.links, secondary),
+    packagingSpecs: unionPackagingSpecs(input.links, secondary),
+    options: unionOptions(input.links, secondary),
     priceMatrix: { ...toPublicPriceMatrix(matrix), invalidOverrides: matrix.invalidOverrides },
     conflicts: matrix.conflicts,
     lowestPrice: matrix.lowestPrice,

@@ -1,7 +1,8 @@
 /**
  * A family's materialised aggregates (docs/domain.md, Price matrix,
  * Unions and media, Goods and delisting): the five-dimension price matrix and
- * the unions of variants, size charts, packaging specs and media.
+ * the unions of variants, size charts, packaging specs, options and media (member links, then the
+ * secondary origins of the family's goods).
  *
  * Who contributes: only organised links that are not delisted (a delisted link stays a member but
  * contributes nothing until relisted; a link not yet organised does not enter the matrix). Every
@@ -298,6 +299,21 @@ export function toPublicPriceMatrix(matrix: FamilyMatrix): {
 
 type UnionLink = Pick<MatrixLink, 'id' | 'organised' | 'delisted' | 'detail'>;
 
+/**
+ * A secondary origin merged into a family: a link that one of the family's goods lists as a merged
+ * origin (docs/domain.md, Unions and media). The caller passes only those not delisted, ordered by
+ * good id, then by their position in the good's list; they come after the contributing member links.
+ */
+export interface SecondaryOrigin {
+  id: string;
+  detail: Pick<LinkDetail, 'variants' | 'sizeChart' | 'packagingSpecs' | 'options'> | null;
+}
+
+/** The details the unions read, in their order: contributing member links by id, then secondary origins as given. */
+function unionDetails(links: readonly UnionLink[], secondary: readonly SecondaryOrigin[]) {
+  return [...contributingLinks(links).map((l) => l.detail), ...secondary.map((s) => s.detail)];
+}
+
 export interface UnionVariant {
   size: string;
   color: string;
@@ -306,13 +322,14 @@ export interface UnionVariant {
 }
 
 /**
- * The family's variants: one per (size, colour), taken from the lowest link id that has it, in
- * first-encounter order (link by link, then the detail's own order). Prices normalised.
+ * The family's variants: one per (size, colour), taken from the first source that has it (member
+ * links by id, then secondary origins), in first-encounter order (source by source, then the
+ * detail's own order). Prices normalised.
  */
-export function unionVariants(links: readonly UnionLink[]): UnionVariant[] {
+export function unionVariants(links: readonly UnionLink[], secondary: readonly SecondaryOrigin[] = []): UnionVariant[] {
   const byKey = new Map<string, UnionVariant>();
-  for (const link of contributingLinks(links)) {
-    for (const v of link.detail?.variants ?? []) {
+  for (const detail of unionDetails(links, secondary)) {
+    for (const v of detail?.variants ?? []) {
       const k = JSON.stringify([v.size, v.color]);
       if (!byKey.has(k)) byKey.set(k, { size: v.size, color: v.color, price: normaliseMoney(v.price), sku: v.sku });
     }
@@ -323,14 +340,14 @@ export function unionVariants(links: readonly UnionLink[]): UnionVariant[] {
 export type SizeChartRow = LinkDetail['sizeChart'][number];
 
 /**
- * The family's size chart: one row per size, from the lowest link id that has it, in first-encounter
+ * The family's size chart: one row per size, from the first source that has it, in first-encounter
  * order. A row without a `size` column is keyed by its whole content, so it is de-duplicated but
  * never silently dropped.
  */
-export function unionSizeChart(links: readonly UnionLink[]): SizeChartRow[] {
+export function unionSizeChart(links: readonly UnionLink[], secondary: readonly SecondaryOrigin[] = []): SizeChartRow[] {
   const byKey = new Map<string, SizeChartRow>();
-  for (const link of contributingLinks(links)) {
-    for (const row of link.detail?.sizeChart ?? []) {
+  for (const detail of unionDetails(links, secondary)) {
+    for (const row of detail?.sizeChart ?? []) {
       const k = typeof row.size === 'string' ? JSON.stringify(['size', row.size]) : JSON.stringify(['row', sortedEntries(row)]);
       if (!byKey.has(k)) byKey.set(k, { ...row });
     }
@@ -344,13 +361,32 @@ function sortedEntries(row: Record<string, string>): [string, string][] {
 
 export type PackagingSpec = LinkDetail['packagingSpecs'][number];
 
-/** The family's packaging specs: one per name, from the lowest link id that has it, first-encounter order. */
-export function unionPackagingSpecs(links: readonly UnionLink[]): PackagingSpec[] {
+/** The family's packaging specs: one per name, from the first source that has it, first-encounter order. */
+export function unionPackagingSpecs(links: readonly UnionLink[], secondary: readonly SecondaryOrigin[] = []): PackagingSpec[] {
   const byName = new Map<string, PackagingSpec>();
-  for (const link of contributingLinks(links)) {
-    for (const spec of link.detail?.packagingSpecs ?? []) if (!byName.has(spec.name)) byName.set(spec.name, { ...spec });
+  for (const detail of unionDetails(links, secondary)) {
+    for (const spec of detail?.packagingSpecs ?? []) if (!byName.has(spec.name)) byName.set(spec.name, { ...spec });
   }
   return [...byName.values()];
+}
+
+export type ProductOption = LinkDetail['options'][number];
+
+/**
+ * The family's options: one per name, in first-encounter order, its values those of every source
+ * that has the option, each value once, in first-encounter order. Unlike a packaging spec (one
+ * source's measurements), an option's values add up: a buyer can pick any value some member offers.
+ */
+export function unionOptions(links: readonly UnionLink[], secondary: readonly SecondaryOrigin[] = []): ProductOption[] {
+  const byName = new Map<string, Set<string>>();
+  for (const detail of unionDetails(links, secondary)) {
+    for (const option of detail?.options ?? []) {
+      let values = byName.get(option.name);
+      if (!values) byName.set(option.name, (values = new Set()));
+      for (const v of option.values) values.add(v);
+    }
+  }
+  return [...byName.entries()].map(([name, values]) => ({ name, values: [...values] }));
 }
 
 const MEDIA_ID_FLOOR = 1n << 62n;

@@ -39,6 +39,12 @@ export const FamilyPriceOverrideRemoved = defineEvent('FamilyPriceOverrideRemove
 /** Consolidation: a pure fragment family merged into the one that has goods, then gone. */
 export const FamilyMergedInto = defineEvent('FamilyMergedInto', 1, z.object({ familyId: idSchema, intoFamilyId: idSchema }));
 export const FamilyDeleted = defineEvent('FamilyDeleted', 1, z.object({ familyId: idSchema }));
+/**
+ * An organisation's closing full recompute found the family's stored aggregates (`columns`, as the
+ * read model names them) differing from what its members, goods and overrides give, so the catalog
+ * projection computes them again. Appended only then: a catalog whose aggregates are right gets none.
+ */
+export const FamilyRecomputed = defineEvent('FamilyRecomputed', 1, z.object({ familyId: idSchema, columns: z.array(z.string()) }));
 
 export const familyEvents = [
   FamilyCreated,
@@ -53,4 +59,5 @@ export const familyEvents = [
   FamilyPriceOverrideRemoved,
   FamilyMergedInto,
   FamilyDeleted,
+  FamilyRecomputed,
 ] as const;

@@ -19,6 +19,7 @@ import { familyStreamId } from './events';
 import { decideAddCustomMember, decideCreate, decideDelete, decideRemoveCustomMember, decideRemoveOverride, decideSetOverride, decideUpdate, requireFamily } from './decide';
 import { familyStream, type FamilyState } from './state';
 import type { Organiser } from '../organisation/organise';
+import { organiseStatus } from '../organisation/runs';
 import type { RouteDoc } from '../../platform/http/openapi';
 
 /** Prices an administrator sets: positive, at most two decimals (docs/domain.md, Identifiers and money). */
@@ -48,6 +49,7 @@ interface FamilyRow {
   variants: unknown;
   size_chart: unknown;
   packaging_specs: unknown;
+  options: unknown;
   price_matrix: Record<string, unknown>;
   conflicts: unknown;
   lowest_price: string | null;
@@ -76,6 +78,7 @@ function familyView(f: FamilyRow, members: unknown[], customMembers: unknown[], 
     variants: f.variants,
     sizeChart: f.size_chart,
     packagingSpecs: f.packaging_specs,
+    options: f.options,
     mediaByColor: f.media_by_color,
     revision: f.revision,
   };
@@ -179,14 +182,20 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
     res.status(status).json(body);
   };
 
+  // The report, and the id of the run's record (GET /product-families/organize/runs/:runId).
   r.post('/product-families/organize', guard, async (req, res) => {
-    res.json(await organiser.organise(actorOf(req, res).by));
+    let runId: string | null = null;
+    const report = await organiser.organise(actorOf(req, res).by, { onRun: (id) => (runId = id) });
+    res.json({ ...report, runId });
   });
-  r.get('/product-families/organize/status', guard, (_req, res) => {
-    res.json(organiser.progress);
+  // From the recorded runs, not this process's memory: right behind any number of API processes.
+  r.get('/product-families/organize/status', guard, async (_req, res) => {
+    res.json(await organiseStatus(s.pool));
   });
   r.post('/product-families/auto-group', guard, async (req, res) => {
-    res.json(await organiser.organise(actorOf(req, res).by, { groupOnly: true }));
+    let runId: string | null = null;
+    const report = await organiser.organise(actorOf(req, res).by, { groupOnly: true, onRun: (id) => (runId = id) });
+    res.json({ ...report, runId });
   });
 
   r.get('/product-families', guard, async (req, res) => {
@@ -287,9 +296,9 @@ export function familyRoutes(s: Services, organiser: Organiser, guard: RequestHa
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const familyRouteDocs: RouteDoc[] = [
-  { method: 'post', path: '/product-families/organize', summary: 'Organise: parse link names, derive tags, auto-group into families, recompute', auth: true, responses: { 200: 'The report: counts, the manual review list, unparseable links', 409: 'Organisation already running' } },
-  { method: 'get', path: '/product-families/organize/status', summary: "This process's organise progress (phase, done, total)", auth: true, responses: { 200: '{phase, done, total, …}' } },
-  { method: 'post', path: '/product-families/auto-group', summary: 'Only the auto-group step of organising', auth: true, responses: { 200: 'The report', 409: 'Organisation already running' } },
+  { method: 'post', path: '/product-families/organize', summary: 'Organise: parse link names, derive tags, auto-group into families, recompute every family', auth: true, responses: { 200: 'The report (counts, the manual review list, unparseable links) and the runId of its record', 409: 'Organisation already running' } },
+  { method: 'get', path: '/product-families/organize/status', summary: 'The running organisation run, or else the latest, from the records of every process', auth: true, responses: { 200: 'OrganiseRun without its report, or {state: "idle", runId: null, …}' } },
+  { method: 'post', path: '/product-families/auto-group', summary: 'Only the auto-group step of organising', auth: true, responses: { 200: 'The report and the runId of its record', 409: 'Organisation already running' } },
   { method: 'get', path: '/product-families', summary: 'List families', auth: true, query: listQuery, responses: { 200: '{items, total, page, pageSize} of families' } },
   { method: 'post', path: '/product-families', summary: 'Create a family', auth: true, body: createBody, responses: { 201: 'The family created', 202: '{id, revision}: written, the read models not there yet' } },
   { method: 'get', path: '/product-families/:id', summary: 'One family: members, custom members, matrix, unions, overrides', auth: true, responses: { 200: 'The family, with its revision (also the ETag)', 404: 'No such family' } },

@@ -50,7 +50,7 @@ export function diffCells(from: readonly Cell[], to: readonly Cell[]) {
 }
 
 /** Parts of the family view reported by name only when they change (their content is in `?at=`). */
-const FAMILY_OTHER = ['name', 'locked', 'autoManaged', 'gone', 'customMembers', 'overrides', 'variants', 'sizeChart', 'packagingSpecs', 'mediaByColor'] as const;
+const FAMILY_OTHER = ['name', 'locked', 'autoManaged', 'gone', 'customMembers', 'overrides', 'variants', 'sizeChart', 'packagingSpecs', 'options', 'mediaByColor'] as const;
 
 export function diffFamily(a: FamilyView | null, b: FamilyView | null) {
   const members = setDiff(a?.members.map((m) => m.id) ?? [], b?.members.map((m) => m.id) ?? []);

@@ -81,10 +81,10 @@ export function familyView(w: World, familyId: string) {
   const members = familyMembers(w, familyId);
   const links: MatrixLink[] = members.map(([id, l]) => ({ id, organised: l.parsed !== null, delisted: l.delisted, tags: l.tags ?? {}, listPrice: l.price, detail: l.detail }));
   const goods = familyGoods(w, familyId);
-  const secondaryMedia = goods.flatMap((g) =>
+  const secondaryOrigins = goods.flatMap((g) =>
     g.secondaryOriginGoodIds.flatMap((id) => {
       const l = w.links.get(id);
-      return l && l.exists && !l.delisted ? [{ linkId: id, media: l.detail?.media ?? [] }] : [];
+      return l && l.exists && !l.delisted ? [{ id, detail: l.detail }] : [];
     }),
   );
   const overrides = [...f.overrides].sort((a, b) => (overrideSortKey(a) < overrideSortKey(b) ? -1 : overrideSortKey(a) > overrideSortKey(b) ? 1 : 0));
@@ -94,7 +94,7 @@ export function familyView(w: World, familyId: string) {
     customMembers: f.customMembers,
     overrides,
     goods: goods.map((g) => ({ id: g.id, goodPriority: g.goodPriority, createdAt: g.createdAt ?? new Date(0) })),
-    secondaryMedia,
+    secondaryOrigins,
   });
   const rep = a.representativeGoodId ? w.goods.get(a.representativeGoodId)! : null;
   const { invalidOverrides, ...priceMatrix } = a.priceMatrix;
@@ -131,6 +131,7 @@ export function familyView(w: World, familyId: string) {
     variants: a.variants,
     sizeChart: a.sizeChart,
     packagingSpecs: a.packagingSpecs,
+    options: a.options,
     mediaByColor: a.mediaByColor,
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Organisation (docs/domain.md, Organisation; in that order): backfill the parsed columns, derive tags (never
  * over manual ones), auto-group links into families, consolidate pure fragment families; the catalog
- * projection then recomputes every family it touched. It answers a report when it has finished.
- * Running it twice changes nothing the second time. One run at a time across processes.
+ * projection then recomputes every family it touched, and a full recompute checks every family
+ * (./full-recompute.ts). It answers a report when it has finished. Running it twice changes nothing
+ * the second time. One run at a time across processes; each run is recorded as it goes (./runs.ts).
  */
 import type { Services } from '../../main';
 import type { Pool } from '../../platform/db';
@@ -21,6 +22,8 @@ import { compareIds } from '../domain/matrix';
 import { ensureDimensionTags } from '../links/dimension-tags';
 import { decideConsolidation, decideGrouping, type FamilyFacts, type GroupingLink } from './group';
 import { planLink, type LinkFacts, type LinkPlan } from './plan';
+import { recomputeAllFamilies } from './full-recompute';
+import { ORGANISE_LOCK, PgOrganiseRuns } from './runs';
 
 export interface OrganiseReport {
   parsed: number;
@@ -29,6 +32,8 @@ export interface OrganiseReport {
   created: number;
   merged: number;
   unchanged: number;
+  /** families whose stored aggregates the closing full recompute found wrong (and had recomputed) */
+  repaired: number;
   unparseable: { id: string; name: string }[];
   incomplete: { id: string; name: string; missing: Dimension[] }[];
   lockedSkipped: { id: string; familyId: string }[];
@@ -45,7 +50,22 @@ export interface OrganiseProgress {
   error: string | null;
 }
 
-const LOCK = 'organisation-running';
+const LOCK = ORGANISE_LOCK;
+
+export type OrganiseKind = 'organise' | 'auto_group';
+
+/** Where runs are recorded as they go (./runs.ts keeps them in the database, for every process to read). */
+export interface OrganiseRunRecorder {
+  /** A run starts, under the organisation lock; `read` says where it is at any time. */
+  open(kind: OrganiseKind, by: string, read: () => { progress: OrganiseProgress; report: OrganiseReport | null }): Promise<RecordedRun>;
+}
+
+export interface RecordedRun {
+  readonly id: string;
+  /** Records how the run ended (as `read` says); called before the lock is let go. */
+  finish(): Promise<void>;
+}
+
 const PREFIXES = ['link-', 'family-', 'good-'];
 const WAIT_STREAMS = ['link-0', 'family-0', 'good-0'];
 const CATCH_UP_LIMIT_MS = 30 * 60_000;
@@ -92,23 +112,31 @@ export class Organiser {
   progress: OrganiseProgress = { state: 'idle', phase: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };
   private last: LogPosition | null = null;
   private lock: HeldLock | null = null;
+  /** the running run's report as far as it has got, for its record */
+  private report: OrganiseReport | null = null;
 
   constructor(
     private readonly s: Services,
     private readonly chunks: OrganiseChunks = CHUNKS,
+    private readonly runs: OrganiseRunRecorder = new PgOrganiseRuns(s.pool),
   ) {}
 
   /**
-   * `groupOnly`: the auto-group step alone, over links organisation has already parsed. One run at a
-   * time across processes (a session lock); a run whose lock connection is lost stops before its
-   * next append, since another run may have started.
+   * `groupOnly`: the auto-group step alone, over links organisation has already parsed. `onRun`
+   * hears the id of the run's record (./runs.ts) once it is written. One run at a time across
+   * processes (a session lock); a run whose lock connection is lost stops before its next append,
+   * since another run may have started.
    */
-  async organise(by: string, opts: { groupOnly?: boolean } = {}): Promise<OrganiseReport> {
+  async organise(by: string, opts: { groupOnly?: boolean; onRun?: (runId: string) => void } = {}): Promise<OrganiseReport> {
     const lock = await holdSessionLock(this.s.pool, LOCK);
     if (!lock) throw AppError.conflict('ORGANISE.ALREADY_RUNNING', 'organisation is already running');
     this.lock = lock;
+    let recorded: RecordedRun | null = null;
     try {
       this.progress = { state: 'running', phase: 'parse', done: 0, total: 0, startedAt: new Date().toISOString(), finishedAt: null, error: null };
+      this.report = null;
+      recorded = await this.runs.open(opts.groupOnly ? 'auto_group' : 'organise', by, () => ({ progress: this.progress, report: this.report }));
+      opts.onRun?.(recorded.id);
       const report = await this.run(eventMetadata(by, opts.groupOnly ? 'AutoGroup' : 'Organise'), !!opts.groupOnly);
       this.progress = { ...this.progress, state: 'succeeded', phase: null, finishedAt: new Date().toISOString() };
       return report;
@@ -116,6 +144,8 @@ export class Organiser {
       this.progress = { ...this.progress, state: 'failed', finishedAt: new Date().toISOString(), error: e instanceof Error ? e.message : String(e) };
       throw e;
     } finally {
+      // Recorded before the lock goes: a run's row reads `running` only while its lock is held.
+      await recorded?.finish();
       this.lock = null;
       await lock.release();
     }
@@ -145,7 +175,8 @@ export class Organiser {
    * and only what planning needs of them (the variants of their detail, not the detail).
    */
   private async run(meta: EventMetadata, groupOnly: boolean): Promise<OrganiseReport> {
-    const report: OrganiseReport = { parsed: 0, derived: 0, attached: 0, created: 0, merged: 0, unchanged: 0, unparseable: [], incomplete: [], lockedSkipped: [], review: [] };
+    const report: OrganiseReport = { parsed: 0, derived: 0, attached: 0, created: 0, merged: 0, unchanged: 0, repaired: 0, unparseable: [], incomplete: [], lockedSkipped: [], review: [] };
+    this.report = report;
     this.last = null;
     await this.catchUp();
     this.progress.total = Number((await this.s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM origin_goods`)).rows[0]!.n);
@@ -291,9 +322,22 @@ export class Organiser {
       report.merged++;
     }
 
-    // 5. The catalog projection recomputes each family these events touched; answer once it has.
+    // 5. The catalog projection recomputes each family these events touched; then every family is
+    // checked against a recompute (the grouping step alone leaves that to organisation); answer once
+    // the projection has recomputed what the check found.
     this.progress.phase = 'recompute';
     await this.catchUp();
+    if (!groupOnly) {
+      const full = await recomputeAllFamilies(this.s, meta, {
+        progress: (done, total) => Object.assign(this.progress, { done, total }),
+        beforeAppend: () => this.lock?.assertHeld(),
+      });
+      report.repaired = full.repaired.length;
+      if (full.position) {
+        this.note(full.position);
+        await this.catchUp();
+      }
+    }
     report.unchanged = links.size - touched.size;
     // Finished: the progress counts the run's links again (the grouping step counted its decisions).
     this.progress.done = this.progress.total = links.size;

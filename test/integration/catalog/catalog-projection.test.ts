@@ -7,7 +7,7 @@
  * into another, custom members, overrides inside and outside the matrix), interleaved across streams.
  */
 import { catalogProjection } from '../../../projections/catalog';
-import { recomputeFamilies } from '../../../projections/catalog-recompute';
+import { recomputeFamilies, staleFamilies } from '../../../projections/catalog-recompute';
 import { createCatalogue } from '../../../src/catalog/events';
 import type { DecodedEvent } from '../../../src/platform/events/catalogue';
 import { eventMetadata } from '../../../src/platform/events/catalogue';
@@ -48,7 +48,7 @@ function generateHistory(seed: number, steps: number): Pending[][] {
     variants: SIZES.flatMap((size) => COLORS.filter(() => rnd() < 0.7).map((color) => ({ sku: `${link}-${size}-${color}`, size, color, price: `${20 + Math.floor(rnd() * 30)}.${pick(['00', '50', '90'])}`, stock: Math.floor(rnd() * 100) }))),
     sizeChart: SIZES.map((size) => ({ size, chest: String(90 + Math.floor(rnd() * 20)) })),
     packagingSpecs: [{ name: '单件', weightGrams: 150 + Math.floor(rnd() * 50), lengthCm: 30, widthCm: 25, heightCm: 2 }],
-    options: [{ name: '领标', values: ['有', '无'] }],
+    options: [{ name: '领标', values: ['有', '无'].filter(() => rnd() < 0.7) }, ...(rnd() < 0.5 ? [{ name: '包装', values: ['OPP袋'] }] : [])],
     media: COLORS.filter(() => rnd() < 0.5).map((color, i) => ({ color, url: `https://img.example.com/${link}/${i}-${Math.floor(rnd() * 3)}.jpg`, sort: i })),
   });
   const mirrored = (link: string) => ({
@@ -143,6 +143,8 @@ function generateHistory(seed: number, steps: number): Pending[][] {
               customOf.set(g, f);
             }
           }
+        } else if (k < 0.93) {
+          appends.push([fe('FamilyRecomputed', { columns: ['lowest_price'] })]);
         } else if (k > 0.97 && familyIds.indexOf(f) >= 2) {
           // Merge into another live family, or delete: its links leave first, as organisation and the admin do.
           const into = liveFamilies().find((x) => x !== f);
@@ -242,7 +244,7 @@ describe('catalog projection: set-based batches', () => {
 
   const aggregates = (schema: string) =>
     db.pool.query<{ h: string }>(
-      `SELECT md5(string_agg(concat_ws('|', id, member_count, good_count, representative_good_id, variants, size_chart, packaging_specs,
+      `SELECT md5(string_agg(concat_ws('|', id, member_count, good_count, representative_good_id, variants, size_chart, packaging_specs, options,
                                        price_matrix, conflicts, lowest_price, media_by_color), ',' ORDER BY id)) AS h FROM ${schema}.families`,
     );
 
@@ -267,7 +269,7 @@ describe('catalog projection: set-based batches', () => {
           await client.query('BEGIN');
           await client.query(`SELECT set_config('search_path', $1, true)`, [`${schema}, public`]);
           await recomputeFamilies(client, (await client.query<{ id: string }>(`SELECT id FROM families`)).rows.map((r) => r.id));
-          const recomputed = (await client.query<{ h: string }>(`SELECT md5(string_agg(concat_ws('|', id, member_count, good_count, representative_good_id, variants, size_chart, packaging_specs,
+          const recomputed = (await client.query<{ h: string }>(`SELECT md5(string_agg(concat_ws('|', id, member_count, good_count, representative_good_id, variants, size_chart, packaging_specs, options,
                                        price_matrix, conflicts, lowest_price, media_by_color), ',' ORDER BY id)) AS h FROM families`)).rows[0]!.h;
           await client.query('ROLLBACK');
           if (recomputed !== stored) throw new Error(`after the batch ending with ${batch.at(-1)?.type} ${JSON.stringify(batch.at(-1)?.data)}, a family's aggregates are stale`);
@@ -327,6 +329,24 @@ describe('catalog projection: set-based batches', () => {
       i += n;
     }
     expect(await project('cp_deferred', batches, false, true)).toEqual(oneByOne);
+  });
+
+  it('the full recompute check finds no family stale in projected rows, and finds one changed by hand with its columns', async () => {
+    await project('cp_check', [events]);
+    const client = await db.pool.connect();
+    try {
+      await client.query(`SET search_path TO cp_check, public`);
+      const ids = (await client.query<{ id: string }>(`SELECT id FROM families ORDER BY id`)).rows.map((r) => r.id);
+      expect(ids.length).toBeGreaterThan(0);
+      expect(await staleFamilies(client, ids)).toEqual([]);
+      const priced = (await client.query<{ id: string }>(`SELECT id FROM families WHERE lowest_price IS NOT NULL ORDER BY id LIMIT 1`)).rows[0]!.id;
+      // Same value, another scale: the storefront would show it differently, so it counts.
+      await client.query(`UPDATE families SET lowest_price = lowest_price::numeric(20,6), options = '[{"name":"x","values":[]}]' WHERE id = $1`, [priced]);
+      expect(await staleFamilies(client, ids)).toEqual([{ id: priced, columns: ['options', 'lowest_price'] }]);
+    } finally {
+      await client.query(`SET search_path TO public`);
+      client.release();
+    }
   });
 
   it('a batch applied twice, or each event twice, changes nothing the second time', async () => {

@@ -201,7 +201,7 @@ describe('history of families, goods and links (what the public saw, when, and w
     // Now, the replay equals the read model field for field.
     const now = await then('left');
     const current = await get(`/product-families/${fid}`);
-    for (const k of ['name', 'memberCount', 'goodCount', 'representativeGoodId', 'lowestPrice', 'priceMatrix', 'invalidOverrides', 'conflicts', 'variants', 'sizeChart', 'packagingSpecs', 'mediaByColor', 'overrides', 'customMembers']) {
+    for (const k of ['name', 'memberCount', 'goodCount', 'representativeGoodId', 'lowestPrice', 'priceMatrix', 'invalidOverrides', 'conflicts', 'variants', 'sizeChart', 'packagingSpecs', 'options', 'mediaByColor', 'overrides', 'customMembers']) {
       expect([k, now[k]]).toEqual([k, current[k]]);
     }
     expect(now.members).toEqual(current.members);
@@ -216,7 +216,7 @@ describe('history of families, goods and links (what the public saw, when, and w
     for (const { id } of families) {
       const replayed = (await get(`/product-families/${id}/history?at=${now}`)).family;
       const current = await get(`/product-families/${id}`);
-      for (const k of ['name', 'locked', 'members', 'memberCount', 'goodCount', 'representativeGoodId', 'lowestPrice', 'priceMatrix', 'conflicts', 'variants', 'sizeChart', 'packagingSpecs', 'mediaByColor']) {
+      for (const k of ['name', 'locked', 'members', 'memberCount', 'goodCount', 'representativeGoodId', 'lowestPrice', 'priceMatrix', 'conflicts', 'variants', 'sizeChart', 'packagingSpecs', 'options', 'mediaByColor']) {
         expect([id, k, replayed[k]]).toEqual([id, k, current[k]]);
       }
     }

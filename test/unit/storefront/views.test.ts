@@ -123,9 +123,13 @@ describe('the public detail', () => {
       'variants',
       'sizeChart',
       'packagingSpecs',
+      'options',
       'priceMatrix',
       'mediaByColor',
     ]);
+    expect(d.options).toEqual([]);
+    const withOptions = goodDetail({ ...row, options: [{ name: '领标', values: ['有', '无'] }] }, new TagDictionary([]));
+    expect(withOptions.options).toEqual([{ name: '领标', values: ['有', '无'] }]);
   });
 });
 

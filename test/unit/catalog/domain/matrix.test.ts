@@ -10,6 +10,7 @@ import {
   mediaByColor,
   mediaId,
   toPublicPriceMatrix,
+  unionOptions,
   unionPackagingSpecs,
   unionSizeChart,
   unionVariants,
@@ -443,7 +444,55 @@ describe('unions of the family (docs/domain.md, Unions and media)', () => {
   });
 
   it('given no contributing link, then the unions are empty', () => {
-    expect([unionVariants([]), unionSizeChart([]), unionPackagingSpecs([])]).toEqual([[], [], []]);
+    expect([unionVariants([]), unionSizeChart([]), unionPackagingSpecs([]), unionOptions([])]).toEqual([[], [], [], []]);
+  });
+
+  it('given options, then one per name in first-encounter order, the values of every link once each', () => {
+    const withOptions = [
+      link('10', { detail: detail([], { options: [{ name: '包装', values: ['简装'] }, { name: '领标', values: ['无', '有'] }] }) }),
+      link('9', { detail: detail([], { options: [{ name: '领标', values: ['有'] }] }) }),
+      link('8', { delisted: true, detail: detail([], { options: [{ name: '抽绳', values: ['有'] }] }) }),
+    ];
+    expect(unionOptions(withOptions)).toEqual([
+      { name: '领标', values: ['有', '无'] },
+      { name: '包装', values: ['简装'] },
+    ]);
+  });
+
+  describe('secondary origins (merged links of the family’s goods)', () => {
+    const secondary = [
+      {
+        id: '5',
+        detail: detail(
+          [
+            ['M', '黑色', '1'], // the member link '9' has it: its variant stays
+            ['XXL', '红色', '45'],
+          ],
+          { sizeChart: [chart('M', '1'), chart('XXL', '120')], packagingSpecs: [spec('单件', 1), spec('箱', 9000)], options: [{ name: '领标', values: ['无'] }, { name: '抽绳', values: ['有'] }] },
+        ),
+      },
+      { id: '4', detail: null },
+    ];
+
+    it('given a secondary origin, then its variants, size rows, packaging specs and options come after the member links’, de-duplicated', () => {
+      expect(unionVariants(links, secondary)).toEqual([
+        { size: 'M', color: '黑色', price: '39.90', sku: 'SKU-M-黑色' },
+        { size: 'S', color: '白色', price: '38.00', sku: 'SKU-S-白色' },
+        { size: 'L', color: '黑色', price: '42.00', sku: 'SKU-L-黑色' },
+        { size: 'XXL', color: '红色', price: '45.00', sku: 'SKU-XXL-红色' },
+      ]);
+      expect(unionSizeChart(links, secondary)).toEqual([chart('S', '88'), chart('M', '94'), chart('L', '106'), chart('XXL', '120')]);
+      expect(unionPackagingSpecs(links, secondary)).toEqual([spec('单件', 180), spec('十件', 1900), spec('箱', 9000)]);
+      expect(unionOptions([link('9', { detail: detail([], { options: [{ name: '领标', values: ['有'] }] }) })], secondary)).toEqual([
+        { name: '领标', values: ['有', '无'] },
+        { name: '抽绳', values: ['有'] },
+      ]);
+    });
+
+    it('given only secondary origins, then they alone make the unions; the matrix never takes their variants', () => {
+      expect(unionVariants([], secondary).map((v) => `${v.size}/${v.color}`)).toEqual(['M/黑色', 'XXL/红色']);
+      expect(matrix([]).cells).toEqual([]);
+    });
   });
 });
 

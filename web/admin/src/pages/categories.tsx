@@ -7,15 +7,15 @@ export interface Category { id: string; parentId: string | null; name: string; i
 const LEVEL = ['', '顶级', '中类', '款式'];
 
 /** Categories in tree order (parents before their children, siblings by sortOrder then id), with their depth. */
-export function treeOrder(items: readonly Category[]): { c: Category; depth: number }[] {
-  const byParent = new Map<string, Category[]>();
+export function treeOrder<C extends { id: string; parentId: string | null; sortOrder: number }>(items: readonly C[]): { c: C; depth: number }[] {
+  const byParent = new Map<string, C[]>();
   for (const x of items) {
     const k = x.parentId ?? '';
     const xs = byParent.get(k);
     if (xs) xs.push(x);
     else byParent.set(k, [x]);
   }
-  const out: { c: Category; depth: number }[] = [];
+  const out: { c: C; depth: number }[] = [];
   const seen = new Set<string>();
   const walk = (pid: string, depth: number) => {
     for (const x of [...(byParent.get(pid) ?? [])].sort(bySortOrder)) {

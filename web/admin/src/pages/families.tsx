@@ -316,7 +316,7 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => void }) {
 const EVENT_LABEL: Record<string, string> = {
   FamilyCreated: '创建', FamilyRenamed: '重命名', FamilyLocked: '锁定', FamilyUnlocked: '解锁', FamilyMemberAdded: '加入链接', FamilyMemberRemoved: '移除链接',
   FamilyCustomMemberAdded: '加入自定义成员', FamilyCustomMemberRemoved: '移除自定义成员', FamilyPriceOverrideSet: '设置覆盖价', FamilyPriceOverrideRemoved: '清除覆盖价',
-  FamilyMergedInto: '并入其他系列', FamilyDeleted: '删除', FamilyRecomputed: '重新计算',
+  FamilyMergedInto: '并入其他系列', FamilyDeleted: '删除', FamilyRecomputed: '重算聚合',
   // Events of member links and goods that changed the family (docs/api.md, History).
   LinkJoinedFamily: '链接加入', LinkLeftFamily: '链接离开', LinkMirrored: '链接同步', LinkDetailSynced: '详情同步', LinkDelisted: '链接下架', LinkRelisted: '链接重新上架',
   LinkParsed: '解析链接名', LinkTagsDerived: '推导标签', LinkTagsTakenOver: '手动设置标签', LinkTagsRestored: '恢复自动标签',

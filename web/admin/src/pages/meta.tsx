@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, type Page } from '../api';
 import { ErrorLine, SearchPicker, Status, bySortOrder, rememberName, useAction, useLoad, useNames } from './common';
 import { DIMENSIONS, DIM_LABEL, loadTagVocabulary, type Tag, type TagGroup } from './tags';
+import { treeOrder } from './categories';
 
 function move<T>(xs: T[], i: number, d: -1 | 1): T[] {
   const j = i + d;
@@ -127,25 +128,9 @@ function CategorySort() {
   const [parent, setParent] = useState<string>('');
   // Parents (categories with children) in tree order, indented by depth.
   const parents = useMemo(() => {
-    const byParent = new Map<string, Category[]>();
-    for (const x of tree.data?.items ?? []) {
-      const k = x.parentId ?? '';
-      const xs = byParent.get(k);
-      if (xs) xs.push(x);
-      else byParent.set(k, [x]);
-    }
-    const out: { c: Category; depth: number }[] = [];
-    const seen = new Set<string>();
-    const walk = (pid: string, depth: number) => {
-      for (const x of [...(byParent.get(pid) ?? [])].sort(bySortOrder)) {
-        if (seen.has(x.id)) continue;
-        seen.add(x.id);
-        if (byParent.has(x.id)) out.push({ c: x, depth });
-        walk(x.id, depth + 1);
-      }
-    };
-    walk('', 0);
-    return out;
+    const items = tree.data?.items ?? [];
+    const withChildren = new Set(items.map((x) => x.parentId).filter((id): id is string => !!id));
+    return treeOrder(items).filter(({ c }) => withChildren.has(c.id));
   }, [tree.data]);
   // A saved order: the parents list follows it too.
   const onSaved = (ids: string[]) => {

@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, type Page } from '../api';
 import { ErrorLine, Status, fmtTime, useAction, useLoad } from './common';
-import { DIM_LABEL, type Dimension } from './tags';
 
 interface Run {
   runId: string;
@@ -31,7 +30,7 @@ export function StateBadge({ s, labels = STATE }: { s: string; labels?: Record<s
   return <span className={`badge ${cls}`}>{label}</span>;
 }
 
-function ProgressBar({ done, total, running, testId }: { done: number; total: number; running: boolean; testId: string }) {
+export function ProgressBar({ done, total, running, testId }: { done: number; total: number; running: boolean; testId: string }) {
   const pct = total ? Math.round((done / total) * 100) : running ? 0 : 100;
   return (
     <div className="row">
@@ -163,152 +162,6 @@ function Counts({ counts }: { counts: Record<string, number> }) {
         <span key={k} className="badge">{COUNT_LABEL[k] ?? k} {v}</span>
       ))}
     </span>
-  );
-}
-
-interface Report {
-  parsed: number; derived: number; attached: number; created: number; merged: number; unchanged: number;
-  unparseable: { id: string; name: string }[];
-  incomplete?: { id: string; name: string; missing: string[] }[];
-  lockedSkipped?: { id: string; familyId: string }[];
-  review: { familyId: string; reason: string }[];
-}
-
-interface OrganiseStatus {
-  state: 'idle' | 'running' | 'succeeded' | 'failed';
-  phase: 'parse' | 'group' | 'consolidate' | 'recompute' | null;
-  done: number;
-  total: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-  error: string | null;
-}
-const PHASE: Record<string, string> = { parse: '解析链接名称、派生标签', group: '自动分组', consolidate: '合并碎片系列', recompute: '重算系列' };
-
-export function OrganisePage() {
-  const [report, setReport] = useState<Report | null>(null);
-  const [status, setStatus] = useState<OrganiseStatus | null>(null);
-  const [statusLoaded, setStatusLoaded] = useState(false);
-  // After a click: the startedAt of the run the page knew then. A status of that run (or older) is
-  // not the run just asked for, however late it arrives; meanwhile the card says the run is starting.
-  const previous = useRef<{ startedAt: string | null } | null>(null);
-  const [starting, setStarting] = useState(false);
-  const a = useAction();
-  const stats: [keyof Report, string][] = [['parsed', '已解析'], ['derived', '已派生标签'], ['attached', '已归入系列'], ['created', '新建系列'], ['merged', '合并'], ['unchanged', '未变']];
-  // The report comes with the answer to the POST; meanwhile (and when the page opens on a run
-  // started elsewhere) the status endpoint gives the phase and the progress.
-  const running = a.busy || starting || status?.state === 'running';
-  const runningNow = useRef(running);
-  runningNow.current = running;
-  const kick = useRef<() => void>(() => undefined);
-  // One status request at a time for as long as the page is open: the next 500 ms after the
-  // previous answer while a run goes, otherwise when a run is started here (kick).
-  useEffect(() => {
-    let open = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let next: () => void = () => undefined;
-    void (async () => {
-      while (open) {
-        // A failed request keeps the last known status; the next one tries again.
-        const st = await api.get<OrganiseStatus>('/product-families/organize/status').catch(() => null);
-        if (!open) return;
-        const p = previous.current;
-        const stale = !st || (p !== null && (!st.startedAt || (p.startedAt !== null && new Date(st.startedAt) <= new Date(p.startedAt))));
-        if (!stale) {
-          previous.current = null;
-          setStarting(false);
-          setStatus(st);
-        }
-        setStatusLoaded(true);
-        await new Promise<void>((r) => {
-          next = r;
-          if (runningNow.current) timer = setTimeout(r, 500);
-        });
-      }
-    })();
-    kick.current = () => next();
-    return () => {
-      open = false;
-      clearTimeout(timer);
-      next();
-    };
-  }, []);
-  const start = (path: string, ok: string) => {
-    previous.current = { startedAt: status?.startedAt ?? null };
-    setStarting(true);
-    kick.current();
-    return a.run(async () => {
-      try {
-        setReport(await api.request<Report>('POST', path));
-      } catch (e) {
-        // No run of ours to wait for.
-        previous.current = null;
-        setStarting(false);
-        throw e;
-      }
-    }, ok);
-  };
-  return (
-    <>
-      <div className="card row">
-        <button disabled={running || !statusLoaded} onClick={() => start('/product-families/organize', '整理完成')}>
-          {running ? '整理中…' : '开始整理'}
-        </button>
-        <button className="secondary" disabled={running || !statusLoaded} onClick={() => start('/product-families/auto-group', '分组完成')}>
-          仅自动分组
-        </button>
-        <Status a={a} />
-      </div>
-      {starting ? (
-        <div className="card" data-testid="organise-status">
-          <h2>正在整理… <StateBadge s="running" /></h2>
-          <div className="muted">等待本次整理开始</div>
-        </div>
-      ) : status && status.state !== 'idle' && (
-        <div className="card" data-testid="organise-status" data-started-at={status.startedAt ?? undefined}>
-          <h2>
-            {status.state === 'running' ? `正在${PHASE[status.phase ?? ''] ?? '整理'}` : '上次整理'} <StateBadge s={status.state} />
-          </h2>
-          <ProgressBar done={status.done} total={status.total} running={status.state === 'running'} testId="organise-progress" />
-          <div className="muted">开始 {fmtTime(status.startedAt)} · 结束 {fmtTime(status.finishedAt)}</div>
-          {status.error && <div className="error" role="alert">{status.error}</div>}
-        </div>
-      )}
-      {report && (
-        <div data-testid="organise-report">
-          <div className="card">
-            {stats.map(([k, l]) => (
-              <span className="stat" key={k}><b>{report[k] as number}</b>{l}</span>
-            ))}
-          </div>
-          <div className="card">
-            <h2>无法解析的链接（{report.unparseable.length}）</h2>
-            {report.unparseable.length === 0 ? <div className="muted">无</div> : (
-              <table><thead><tr><th>链接 ID</th><th>名称</th></tr></thead><tbody>
-                {report.unparseable.map((u) => <tr key={u.id}><td><a href={`#/links?id=${u.id}`}>{u.id}</a></td><td>{u.name}</td></tr>)}
-              </tbody></table>
-            )}
-            {report.incomplete && report.incomplete.length > 0 && (
-              <>
-                <h2>标签不完整（{report.incomplete.length}）</h2>
-                <table><thead><tr><th>链接 ID</th><th>名称</th><th>缺少维度</th></tr></thead><tbody>
-                  {report.incomplete.map((u) => <tr key={u.id}><td><a href={`#/links?id=${u.id}`}>{u.id}</a></td><td>{u.name}</td><td>{u.missing.map((d) => DIM_LABEL[d as Dimension] ?? d).join('、')}</td></tr>)}
-                </tbody></table>
-              </>
-            )}
-          </div>
-          <div className="card">
-            <h2>人工复核（{report.review.length}）</h2>
-            {report.review.length === 0 ? <div className="muted">无</div> : (
-              <table><thead><tr><th>系列</th><th>原因</th></tr></thead><tbody>
-                {report.review.map((r, i) => <tr key={i}><td><a href={`#/families?id=${r.familyId}`}>{r.familyId}</a></td><td>{r.reason}</td></tr>)}
-              </tbody></table>
-            )}
-            {report.lockedSkipped && report.lockedSkipped.length > 0 && <div className="muted">因系列锁定而跳过：{report.lockedSkipped.length} 条</div>}
-          </div>
-        </div>
-      )}
-    </>
   );
 }
 
