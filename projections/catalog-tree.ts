@@ -4,8 +4,8 @@
  * batch that touched the tree (it has hundreds of rows, not millions).
  */
 import { defineProjection } from '../src/platform/projections/definition';
-import { categoryMirrorHash } from '../src/sync/diff';
-import { contentHash } from '../src/sync/event-ids';
+import { categoryMirrorHash } from '../src/catalog/categories/mirror';
+import { contentHash } from '../src/platform/content-hash';
 import type { DataOf } from '../src/platform/events/catalogue';
 import type { CategoriesReordered, CategoryCreated, CategoryUpdated } from '../src/catalog/categories/admin-events';
 import type { CountriesReordered, CountryCreated, CountryUpdated } from '../src/catalog/countries/admin-events';

@@ -26,8 +26,8 @@ import type { OverrideKey } from '../src/catalog/families/events';
 import { recomputeFamilies, recomputeFamilyGoods } from './catalog-recompute';
 import type { DecodedEvent } from '../src/platform/events/catalogue';
 import { defineProjection, type ProjectionDb } from '../src/platform/projections/definition';
-import { linkMirrorHash } from '../src/sync/diff';
-import { contentHash } from '../src/sync/event-ids';
+import { linkMirrorHash } from '../src/catalog/links/mirror';
+import { contentHash } from '../src/platform/content-hash';
 import { type Columns, RowChanges, insertRows, updateRows } from './sql';
 
 const LINK_EVENTS = [

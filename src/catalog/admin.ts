@@ -2,6 +2,7 @@
  * What the administrator CRUD slices (tag groups, tags, positions, countries, categories) are built
  * from, and who an admin command is recorded as having been issued by.
  */
+import { foldWhitespace } from './domain/names';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { authOf } from '../auth/guard';
@@ -22,16 +23,13 @@ export function actorOf(req: Request, res: Response): Actor {
 }
 
 /** Names compare without case and with white space folded, so `Red` and ` red ` are one name. */
-export const nameKey = (name: string) => name.replace(/\s+/g, ' ').trim().toLowerCase();
-
-/** White space folded: the form names are stored in. */
-export const cleanName = (name: string) => name.replace(/\s+/g, ' ').trim();
+export const nameKey = (name: string) => foldWhitespace(name).toLowerCase();
 
 /** A display name in a request: white space folded, then 1..max characters, something of it visible. */
 export const nameField = (max = 100) =>
   z
     .string()
-    .transform(cleanName)
+    .transform(foldWhitespace)
     .pipe(z.string().min(1).max(max).refine(hasVisibleText, { message: 'must contain a visible character' }));
 
 /** A display order value in a request: a 32-bit integer. */

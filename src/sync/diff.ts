@@ -3,9 +3,11 @@
  * what the supplier says now, which events (if any) record the difference. Nothing here does I/O.
  */
 import type { LinkDetail, LinkMirrorData } from '../catalog/links/events';
+import { linkMirrorHash } from '../catalog/links/mirror';
+import { categoryMirrorHash } from '../catalog/categories/mirror';
 import type { Category, Country, Detail, Link } from './supplier/schemas';
-import { cleanCategoryName, normaliseIcon } from './category-names';
-import { contentHash } from './event-ids';
+import { cleanCategoryName } from '../catalog/domain/names';
+import { contentHash } from '../platform/content-hash';
 
 export interface PendingEvent {
   type: string;
@@ -44,11 +46,6 @@ export function linkMirrorData(link: Link): LinkMirrorData {
   };
 }
 
-/** The supplier's `updatedAt` alone is no change: only what the service shows is compared. */
-export function linkMirrorHash(data: LinkMirrorData): string {
-  const { supplierUpdatedAt: _ignored, ...shown } = data;
-  return contentHash(shown);
-}
 
 export function diffLink(current: LinkMirrorState | undefined, link: Link): Decision {
   const data = linkMirrorData(link);
@@ -132,6 +129,12 @@ export interface MirrorState {
   removed: boolean;
 }
 
+/** An empty icon counts as none. */
+export function normaliseIcon(icon: string | null | undefined): string | null {
+  const t = icon?.trim();
+  return t ? t : null;
+}
+
 export function categoryMirrorFields(c: Category) {
   return {
     categoryId: c.id,
@@ -154,10 +157,6 @@ export function diffCategory(current: MirrorState | undefined, c: Category): Dec
   return { events: [{ type: 'CategoryMirrored', data: { ...fields, sortOrder: null } }], counts: current.removed ? { relisted: 1 } : { changed: 1 } };
 }
 
-export const categoryMirrorHash = (data: ReturnType<typeof categoryMirrorFields> & { sortOrder?: unknown }): string => {
-  const { sortOrder: _owned, ...fields } = data;
-  return contentHash(fields);
-};
 
 export function diffCountry(current: MirrorState | undefined, c: Country): Decision {
   const data = { countryId: c.id, name: c.name, code: c.code };

@@ -15,7 +15,6 @@ import {
   type Decision,
   type LinkMirrorState,
   type MirrorState,
-  categoryMirrorHash,
   delistDecision,
   diffCategory,
   diffCountry,
@@ -26,7 +25,9 @@ import {
   linksToDelist,
   missingFrom,
 } from './diff';
-import { contentHash, syncEventId } from './event-ids';
+import { categoryMirrorHash } from '../catalog/categories/mirror';
+import { contentHash } from '../platform/content-hash';
+import { syncEventId } from './event-ids';
 import { type RunTracker, type SyncKind, type SyncRunView, getRun, openRun } from './runs';
 
 export interface SyncParams {

@@ -2,7 +2,30 @@
  * Names of links, goods and families (docs/domain.md,
  * Names and Families). Pure string functions: no I/O, no clock.
  */
-import { cleanCategoryName, foldWhitespace } from '../../sync/category-names';
+
+/** Runs of white space as one space, none at either end: how every name is stored and compared. */
+export function foldWhitespace(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+const SEGMENT = /[（(][^（()）]*[)）]/g;
+
+/**
+ * Category name cleaning (docs/domain.md, Category names): every parenthesised segment goes,
+ * whatever its content, with half- and full-width brackets pairing freely (`（男款)` is one
+ * segment); a bare style-code token outside brackets stays; white space is folded; a name that would
+ * become empty keeps its original form.
+ */
+export function cleanCategoryName(raw: string): string {
+  let s = raw;
+  // Repeat so nested brackets go from the inside out.
+  for (let prev = ''; prev !== s; ) {
+    prev = s;
+    s = s.replace(SEGMENT, ' ');
+  }
+  const cleaned = foldWhitespace(s);
+  return cleaned === '' ? raw : cleaned;
+}
 
 /**
  * A style code (SKU): 0–4 ASCII letters, 2+ digits, then optional letters, digits or `-`

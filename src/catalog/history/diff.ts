@@ -4,7 +4,7 @@
  * lowest price, the representative — and, by name, any other part that moved. Pure. Null when
  * nothing the view holds changed.
  */
-import { stableJson } from '../../sync/event-ids';
+import { stableJson } from '../../platform/content-hash';
 import { cellKey, type CellKey } from '../domain/matrix';
 import type { FamilyView, GoodView, LinkView } from './world';
 

@@ -4,7 +4,7 @@
  * ./group.ts, against the families.
  */
 import type { PendingEvent } from '../../platform/commands';
-import { stableJson } from '../../sync/event-ids';
+import { stableJson } from '../../platform/content-hash';
 import { familyNameKey, parseLinkName, type ParsedLinkName } from '../domain/names';
 import { deriveLinkTags, type Dimension } from '../domain/tags';
 import type { DimensionValues, LinkDetail } from '../links/events';

@@ -4,7 +4,8 @@ import { AppError } from '../../platform/errors';
 import { EventStoreErrors } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { cleanName, saveOrder, type AdminDeps, ownOf } from '../admin';
+import { saveOrder, type AdminDeps, ownOf } from '../admin';
+import { foldWhitespace } from '../domain/names';
 import { tagGroupLock, tagGroupStream } from '../tag-groups/handle';
 import { decideTag, decideTagOrder, evolveTag, initialTag, tagNotFound, type GroupFacts, type TagCommand, type TagState } from './decide';
 import { TAG_ORDER_STREAM, tagStreamId } from './events';
@@ -38,7 +39,7 @@ export async function createTag(deps: AdminDeps, body: CreateTagInput, actor: Ac
   const result = await withLocks(deps.pool, [tagGroupLock(body.groupId)], async () => {
     const group = await groupFacts(deps, body.groupId, tagId);
     const sortOrder = body.sortOrder ?? (await nextTagSortOrder(deps.pool));
-    const fields = { groupId: body.groupId, name: cleanName(body.name), sortOrder, color: body.color ?? null };
+    const fields = { groupId: body.groupId, name: foldWhitespace(body.name), sortOrder, color: body.color ?? null };
     return run(deps, tagId, actor, { type: 'CreateTag', tagId, fields, group });
   });
   return { id: tagId, revision: result.revision, own: ownOf(result.state, OWN) };

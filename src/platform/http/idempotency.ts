@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Pool } from '../db';
 import { AppError } from '../errors';
-import { stableJson } from '../../sync/event-ids';
+import { stableJson } from '../content-hash';
 
 const HEADER = 'idempotency-key';
 

@@ -1,4 +1,5 @@
-import { cleanCategoryName, normaliseIcon } from '../../../src/sync/category-names';
+import { cleanCategoryName } from '../../../src/catalog/domain/names';
+import { normaliseIcon } from '../../../src/sync/diff';
 
 describe('category name cleaning (docs/domain.md, Category names)', () => {
   it.each([

@@ -6,11 +6,12 @@ import {
   emptyLinkMirror,
   evolveLinkMirror,
   linkMirrorData,
-  linkMirrorHash,
   linksToDelist,
   type LinkMirrorState,
 } from '../../../src/sync/diff';
-import { contentHash, syncEventId } from '../../../src/sync/event-ids';
+import { linkMirrorHash } from '../../../src/catalog/links/mirror';
+import { contentHash } from '../../../src/platform/content-hash';
+import { syncEventId } from '../../../src/sync/event-ids';
 import type { Link } from '../../../src/sync/supplier/schemas';
 
 const link = (over: Partial<Link> = {}): Link => ({

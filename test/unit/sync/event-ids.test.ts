@@ -4,7 +4,8 @@
  * first implementation, kept as the reference, on generated values of every JSON shape.
  */
 import fc from 'fast-check';
-import { contentHash, stableJson, syncEventId } from '../../../src/sync/event-ids';
+import { contentHash, stableJson } from '../../../src/platform/content-hash';
+import { syncEventId } from '../../../src/sync/event-ids';
 
 function reference(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);

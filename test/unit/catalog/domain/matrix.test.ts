@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { LinkDetail } from '../../../../src/catalog/links/events';
 import { isInt64 } from '../../../../src/platform/ids';
-import { stableJson } from '../../../../src/sync/event-ids';
+import { stableJson } from '../../../../src/platform/content-hash';
 import {
   compareIds,
   computeFamilyMatrix,
