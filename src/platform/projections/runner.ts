@@ -95,8 +95,13 @@ export class ProjectionRunner {
   private wakeIdle: (() => void) | null = null;
   /** a wake-up that came while the runner was busy: the next idle wait is skipped */
   private wakePending = false;
-  /** events per read: the configured batch size, halved while looking for a poison event */
-  private batchLimit: number;
+  /**
+   * Events per read while looking for the event a batch fails on (halved after each failure, doubled
+   * after each success); null otherwise: live reads take the configured batch size, a rebuild's reads
+   * REBUILD_BATCH_FACTOR times that. Kept apart from the batch size so a narrowed limit that happens
+   * to equal it is not taken for "not narrowed" (a rebuild would read the failing batch again).
+   */
+  private narrowed: number | null = null;
   /** the next batch of the live tables and of a rebuild, read while the one before it was applied */
   private readonly prefetched: Record<Target['kind'], { after: LogPosition; limit: number; events: Promise<RecordedEvent[]> } | null> = { live: null, shadow: null };
   private unwatch: (() => Promise<void>) | null = null;
@@ -105,7 +110,6 @@ export class ProjectionRunner {
 
   constructor(private readonly opts: RunnerOptions) {
     this.handles = new Set(opts.definition.handles);
-    this.batchLimit = opts.batchSize;
     this.log = opts.log.child({ projection: opts.definition.name });
   }
 
@@ -244,7 +248,7 @@ export class ProjectionRunner {
     const head = await this.opts.store.headPosition();
     const cp = await this.readCheckpoint();
     if (!cp.failed) {
-      const events = await this.read('live', cp.position, head, this.batchLimit);
+      const events = await this.read('live', cp.position, head, Math.min(this.narrowed ?? this.opts.batchSize, this.opts.batchSize));
       if (events.length) {
         await this.applyOrFail(cp.position, events, { kind: 'live' });
         return true;
@@ -266,7 +270,7 @@ export class ProjectionRunner {
     // Derived state waits for the end of the replay, until settling begins.
     const deferDerived = !!settle && rb.settle_after === null && !rb.settled;
     // Nobody waits on a rebuild's batches, so they are larger (until a failing batch shrinks them).
-    const events = await this.read('shadow', from, head, this.batchLimit === this.opts.batchSize ? this.opts.batchSize * REBUILD_BATCH_FACTOR : this.batchLimit);
+    const events = await this.read('shadow', from, head, this.narrowed ?? this.opts.batchSize * REBUILD_BATCH_FACTOR);
     if (events.length) {
       await this.applyOrFail(from, events, { kind: 'shadow', schema, deferDerived });
       return true;
@@ -340,16 +344,16 @@ export class ProjectionRunner {
   private async applyOrFail(from: LogPosition, events: RecordedEvent[], target: Target): Promise<void> {
     try {
       await this.applyBatch(from, events, target);
-      this.batchLimit = Math.min(this.opts.batchSize, this.batchLimit * 2);
+      if (this.narrowed !== null) this.narrowed = this.narrowed * 2 >= this.opts.batchSize ? null : this.narrowed * 2;
     } catch (e) {
       if (e instanceof FailedBatch) {
         // Look for the event that fails: the next reads take half as many, until it stands alone.
-        this.batchLimit = Math.max(1, Math.ceil(events.length / 2));
+        this.narrowed = Math.max(1, Math.ceil(events.length / 2));
         this.log.warn({ err: e.cause, events: events.length }, 'a batch failed; applying smaller batches to find the event that fails');
         return;
       }
       // A batch that ran into the statement timeout is retried smaller (a retry, not poison).
-      if ((e as { code?: unknown }).code === '57014' && events.length > 1) this.batchLimit = Math.max(1, Math.ceil(events.length / 2));
+      if ((e as { code?: unknown }).code === '57014' && events.length > 1) this.narrowed = Math.max(1, Math.ceil(events.length / 2));
       if (!(e instanceof PoisonEventError)) throw e;
       await this.recordPoison(e, target);
     }
