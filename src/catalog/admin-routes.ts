@@ -1,6 +1,6 @@
 /** The administrators' CRUD of categories, countries, tags, tag groups and positions, behind one guard. */
 import { Router, type RequestHandler } from 'express';
-import type { AdminDeps } from './admin';
+import type { AdminDeps } from './commands';
 import { categoryRoutes } from './categories/routes';
 import { countryRoutes } from './countries/routes';
 import { positionRoutes } from './positions/routes';

@@ -5,7 +5,7 @@ import type { Pool } from '../platform/db';
 import { AppError } from '../platform/errors';
 import { parseWith } from '../platform/http/errors';
 import { parseId } from '../platform/ids';
-import { actorOf } from '../catalog/admin';
+import { actorOf } from '../catalog/http';
 import type { SyncService } from './service';
 import type { Config } from '../config';
 import { nextScheduledTimes } from './scheduler';

@@ -2,14 +2,14 @@
 import { loadStream, readModelsCurrent, runCommand, type Actor, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { saveOrder, type AdminDeps, ownOf } from '../admin';
+import { saveOrder, type AdminDeps, ownOf } from '../commands';
 import { categoryOrderStreamId } from './admin-events';
 import { categoryNotFound, decideCategory, decideCategoryOrder, evolveCategory, initialCategory, type CategoryCommand, type CategoryState, type ParentFacts } from './decide';
 import { categoryStreamId } from './events';
 import { ancestorsOf, childOrder, liveChildCount } from './queries';
 import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
 
-/** What a write's answer shows from its own result (src/catalog/admin.ts, answerWrite). */
+/** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
 const OWN = ['parentId', 'name', 'icon'];
 
 export const categoryStream = (id: string): StreamSpec<CategoryState> => ({ streamId: categoryStreamId(id), initial: initialCategory, evolve: evolveCategory });

@@ -3,7 +3,7 @@ import { readModelsCurrent, runCommand, type Actor, type StreamSpec } from '../.
 import { AppError } from '../../platform/errors';
 import { withLocks } from '../../platform/locks';
 import { newId } from '../../platform/ids';
-import { saveOrder, type AdminDeps } from '../admin';
+import { saveOrder, type AdminDeps } from '../commands';
 import { COUNTRY_ORDER_STREAM } from './admin-events';
 import { decideCountry, decideCountryOrder, evolveCountry, initialCountry, type CountryCommand, type CountryState } from './decide';
 import { countryStreamId } from './events';

@@ -8,6 +8,9 @@ export function foldWhitespace(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
+/** Names compare without case and with white space folded, so `Red` and ` red ` are one name. */
+export const nameKey = (name: string) => foldWhitespace(name).toLowerCase();
+
 const SEGMENT = /[（(][^（()）]*[)）]/g;
 
 /**

@@ -11,7 +11,7 @@ import { parseQuery } from '../../platform/http/validate';
 import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { newId, parseId, idSchema } from '../../platform/ids';
-import { actorOf } from '../admin';
+import { actorOf } from '../http';
 import { validateOverrideKey } from '../domain/matrix';
 import { normaliseMoney } from '../domain/money';
 import { linkStream } from '../links/state';

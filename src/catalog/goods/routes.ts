@@ -14,7 +14,7 @@ import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { idListParam, idSchema, parseId } from '../../platform/ids';
 import { linkStream } from '../links/state';
-import { actorOf } from '../admin';
+import { actorOf } from '../http';
 import { decideDeleteGood, decideSetOrigins, decideUpdateGood } from './decide';
 import { createGood, createGoods, linkForGood } from './handle';
 import { goodStream, type GoodState } from './state';

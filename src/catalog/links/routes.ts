@@ -10,7 +10,7 @@ import { parseQuery } from '../../platform/http/validate';
 import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { idListParam, idSchema, parseId } from '../../platform/ids';
-import { actorOf } from '../admin';
+import { actorOf } from '../http';
 import { familyNameKey, parseLinkName } from '../domain/names';
 import { deriveLinkTags, emptyDimensionValues, fillMissingDimensions } from '../domain/tags';
 import { decideGrouping } from '../organisation/group';

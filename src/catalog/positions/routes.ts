@@ -5,7 +5,8 @@ import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import { requireReferences } from '../references';
-import { actorOf, answerWrite, type AdminDeps } from '../admin';
+import { actorOf, answerWrite } from '../http';
+import { type AdminDeps } from '../commands';
 import { positionNotFound } from './decide';
 import { createPosition, deletePosition, updatePosition } from './handle';
 import { getPosition, listPositions } from './queries';

@@ -2,13 +2,13 @@
 import { readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { ownOf, type AdminDeps } from '../admin';
+import { ownOf, type AdminDeps } from '../commands';
 import { decideTagGroup, evolveTagGroup, initialTagGroup, type TagGroupCommand, type TagGroupState } from './decide';
 import { tagGroupStreamId } from './events';
 import { dimensionHolder, liveTagCount } from './queries';
 import type { CreateTagGroupBody, UpdateTagGroupBody } from './requests';
 
-/** What a write's answer shows from its own result (src/catalog/admin.ts, answerWrite). */
+/** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
 const OWN = ['name', 'dimension'];
 
 export const tagGroupStream = (id: string): StreamSpec<TagGroupState> => ({ streamId: tagGroupStreamId(id), initial: initialTagGroup, evolve: evolveTagGroup });

@@ -7,7 +7,7 @@ import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
 import { decideReorder } from '../../platform/permutation';
-import { nameKey } from '../admin';
+import { nameKey } from '../domain/names';
 import type { TagEvent } from './events';
 
 export interface TagFields {

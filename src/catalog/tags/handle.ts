@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors';
 import { EventStoreErrors } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { saveOrder, type AdminDeps, ownOf } from '../admin';
+import { saveOrder, type AdminDeps, ownOf } from '../commands';
 import { foldWhitespace } from '../domain/names';
 import { tagGroupLock, tagGroupStream } from '../tag-groups/handle';
 import { decideTag, decideTagOrder, evolveTag, initialTag, tagNotFound, type GroupFacts, type TagCommand, type TagState } from './decide';
@@ -12,7 +12,7 @@ import { TAG_ORDER_STREAM, tagStreamId } from './events';
 import { nextTagSortOrder, otherNameKeys, tagOrder } from './queries';
 import type { CreateTagInput, UpdateTagBody } from './requests';
 
-/** What a write's answer shows from its own result (src/catalog/admin.ts, answerWrite). */
+/** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
 const OWN = ['groupId', 'name', 'color'];
 
 export const tagStream = (id: string): StreamSpec<TagState> => ({ streamId: tagStreamId(id), initial: initialTag, evolve: evolveTag });

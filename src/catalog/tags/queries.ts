@@ -1,7 +1,7 @@
 /** Reads of the `tags` projection's tags table for administrators and for the tag commands. */
 import type { Queryable } from '../../platform/db';
 import { limitOffset, paged, type Page } from '../../platform/http/pagination';
-import { nameKey } from '../admin';
+import { nameKey } from '../domain/names';
 import type { ListTagsQuery } from './requests';
 
 export interface TagView {
