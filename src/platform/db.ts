@@ -55,10 +55,11 @@ export function createClient(connectionString: string, applicationName = 'catalo
   return new pg.Client(connectionConfig(connectionString, applicationName, limits));
 }
 
-export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+/** `fn` in one transaction on one pooled connection; `begin` may ask for another isolation or read-only. */
+export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

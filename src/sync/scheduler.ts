@@ -28,15 +28,18 @@ const JOBS: Record<ScheduledJob, { kind: SyncKind; params: Omit<SyncParams, 'by'
 /** Who claims: enough for an operator to find the process (host and pid). */
 export const claimant = (): string => `${hostname()}:${process.pid}`;
 
+const dueTick = (dueAt: Date) => new Date(Math.floor(dueAt.getTime() / 1000) * 1000);
+/** The row a tick is claimed in: the job and its scheduled time to the second. */
+const claimKey = (job: ScheduledJob, dueAt: Date) => `${job}:${dueTick(dueAt).toISOString()}`;
+
 /**
  * Claims one tick of a job; true when this caller won it. The scheduled time is the tick's own (to the
  * second), the same in every process, so two processes firing the same tick race for one row.
  */
 export async function claimTick(db: Queryable, job: ScheduledJob, dueAt: Date, by: string = claimant()): Promise<boolean> {
-  const due = new Date(Math.floor(dueAt.getTime() / 1000) * 1000);
   const r = await db.query(
     `INSERT INTO schedule_claims (claim, job, due_at, claimed_by) VALUES ($1, $2, $3, $4) ON CONFLICT (claim) DO NOTHING`,
-    [`${job}:${due.toISOString()}`, job, due, by],
+    [claimKey(job, dueAt), job, dueTick(dueAt), by],
   );
   return r.rowCount === 1;
 }
@@ -71,7 +74,7 @@ export function startSchedules(s: Services): { stop(): void } {
         const due = ctx.date;
         try {
           if (!(await claimTick(s.pool, job, due))) return; // another process runs this tick
-          const claim = `${job}:${new Date(Math.floor(due.getTime() / 1000) * 1000).toISOString()}`;
+          const claim = claimKey(job, due);
           try {
             const { runId } = await s.sync.start(kind, { ...params, by: 'system:sync' });
             await s.pool.query(`UPDATE schedule_claims SET run_id = $2, outcome = 'started' WHERE claim = $1`, [claim, runId]);

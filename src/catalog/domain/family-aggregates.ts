@@ -6,6 +6,7 @@
  * streams, so the family "as it was then" is made by exactly the code that made it then.
  */
 import {
+  compareIds,
   computeFamilyMatrix,
   contributingLinks,
   mediaByColor,
@@ -64,9 +65,7 @@ export function compareRepresentative(a: AggregateGood, b: AggregateGood): numbe
   const ta = a.createdAt.getTime();
   const tb = b.createdAt.getTime();
   if (ta !== tb) return tb - ta;
-  const x = BigInt(a.id);
-  const y = BigInt(b.id);
-  return x < y ? -1 : x > y ? 1 : 0;
+  return compareIds(a.id, b.id);
 }
 
 export function computeFamilyAggregates(input: FamilyAggregatesInput): FamilyAggregates {

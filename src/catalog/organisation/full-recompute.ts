@@ -8,6 +8,7 @@
  * A catalog whose aggregates are right gets no event at all.
  */
 import type { Services } from '../../main';
+import { withTransaction } from '../../platform/db';
 import { type EventMetadata, type LogPosition, comparePositions } from '../../platform/event-store/port';
 import { staleFamilies } from '../../../projections/catalog-recompute';
 import { familyStreamId } from '../families/events';
@@ -38,20 +39,14 @@ export async function recomputeAllFamilies(
   const result: FullRecompute = { checked: 0, repaired: [], position: null };
   opts.progress?.(0, total);
   for (let after = '-1'; ; ) {
-    const client = await s.pool.connect();
-    let ids: string[];
-    let stale: { id: string; columns: string[] }[];
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      ids = (await client.query<{ id: string }>(`SELECT id FROM families WHERE id > $1 ORDER BY id LIMIT $2`, [after, CHUNK])).rows.map((r) => r.id);
-      stale = ids.length ? await staleFamilies(client, ids) : [];
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    const { ids, stale } = await withTransaction(
+      s.pool,
+      async (client) => {
+        const ids = (await client.query<{ id: string }>(`SELECT id FROM families WHERE id > $1 ORDER BY id LIMIT $2`, [after, CHUNK])).rows.map((r) => r.id);
+        return { ids, stale: ids.length ? await staleFamilies(client, ids) : [] };
+      },
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
     if (ids.length === 0) break;
     after = ids[ids.length - 1]!;
     if (stale.length) {

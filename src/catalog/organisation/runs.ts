@@ -21,19 +21,7 @@ const ABANDONED = 'abandoned: the process running it stopped';
 export type OrganiseRunState = 'running' | 'succeeded' | 'failed';
 
 /** The report's numbers, and the sizes of its lists. */
-export interface OrganiseCounts {
-  parsed: number;
-  derived: number;
-  attached: number;
-  created: number;
-  merged: number;
-  unchanged: number;
-  repaired: number;
-  unparseable: number;
-  incomplete: number;
-  lockedSkipped: number;
-  review: number;
-}
+export type OrganiseCounts = { [K in keyof OrganiseReport]: number };
 
 export interface OrganiseRunView {
   runId: string;
@@ -50,21 +38,7 @@ export interface OrganiseRunView {
 }
 
 const countsOf = (r: OrganiseReport | null): Partial<OrganiseCounts> =>
-  r
-    ? {
-        parsed: r.parsed,
-        derived: r.derived,
-        attached: r.attached,
-        created: r.created,
-        merged: r.merged,
-        unchanged: r.unchanged,
-        repaired: r.repaired,
-        unparseable: r.unparseable.length,
-        incomplete: r.incomplete.length,
-        lockedSkipped: r.lockedSkipped.length,
-        review: r.review.length,
-      }
-    : {};
+  r ? (Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Array.isArray(v) ? v.length : v])) as OrganiseCounts) : {};
 
 /** What the run says now: its progress, and its report as far as it has got. */
 type ReadRun = () => { progress: OrganiseProgress; report: OrganiseReport | null };
@@ -193,8 +167,12 @@ async function settled(pool: Pool, rows: RunRow[], columns: string): Promise<Run
 /** A page of runs, newest first. */
 export async function listOrganiseRuns(pool: Pool, limit: number, offset: number): Promise<{ items: OrganiseRunView[]; total: number }> {
   const total = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM organise_runs`);
+  return { items: await newestRuns(pool, limit, offset), total: Number(total.rows[0]!.n) };
+}
+
+async function newestRuns(pool: Pool, limit: number, offset: number): Promise<OrganiseRunView[]> {
   const rows = await pool.query<RunRow>(`SELECT ${SUMMARY} FROM organise_runs ORDER BY started_at DESC, id DESC LIMIT $1 OFFSET $2`, [limit, offset]);
-  return { items: (await settled(pool, rows.rows, SUMMARY)).map(toView), total: Number(total.rows[0]!.n) };
+  return (await settled(pool, rows.rows, SUMMARY)).map(toView);
 }
 
 /** One run with its report (null until it has succeeded). */
@@ -207,6 +185,7 @@ export async function getOrganiseRun(pool: Pool, id: string): Promise<(OrganiseR
 
 /** The running or else the latest run, as the status endpoint answers it; `idle` before the first. */
 export async function organiseStatus(pool: Pool): Promise<OrganiseRunView | (Omit<OrganiseProgress, 'state'> & { state: 'idle'; runId: null })> {
-  const { items } = await listOrganiseRuns(pool, 1, 0);
-  return items[0] ?? { runId: null, state: 'idle', phase: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };
+  // Polled by the admin page while a run goes: the newest row only, no count.
+  const [latest] = await newestRuns(pool, 1, 0);
+  return latest ?? { runId: null, state: 'idle', phase: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };
 }

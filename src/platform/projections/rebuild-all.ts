@@ -7,14 +7,12 @@
  * projection's leader lock, so no worker can start one half-way.
  */
 import { AppError } from '../errors';
-import type { Pool } from '../db';
+import { ident, withTransaction, type Pool } from '../db';
 import type { EventStore } from '../event-store/port';
 import type { Logger } from '../log';
 import { logIdOf, projectionLeaders, recordLogId, recordedLogId } from '../log-identity';
 import type { ProjectionEngine } from './engine';
 import { LOCK_NAMESPACE } from './runner';
-
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export interface RebuildAllResult {
   logId: string;
@@ -34,9 +32,7 @@ export async function rebuildAll(
   const logId = await logIdOf(store);
   const previousLogId = await recordedLogId(pool);
   const defs = engine.definitions();
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await withTransaction(pool, async (client) => {
     for (const d of defs) {
       const r = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS ok`, [LOCK_NAMESPACE, d.name]);
       if (!r.rows[0]!.ok) throw new AppError('PROJECTION.WORKER_RUNNING', 409, `a worker started leading ${d.name}: stop every worker before rebuilding them all`);
@@ -57,13 +53,7 @@ export async function rebuildAll(
     await client.query(`UPDATE cache_domains SET version = version + 1`);
     // Whether the demo was seeded is a fact about the old log; a new empty one may be seeded again.
     await client.query(`DELETE FROM service_flags WHERE name = 'demo'`);
-    await client.query('COMMIT');
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
   await recordLogId(pool, logId, store.kind);
   deps.log.info({ logId, previousLogId }, 'read models emptied; replaying the event log');
 

@@ -60,8 +60,7 @@ export function getText(url: string, headers: Record<string, string>, timeoutMs:
           }),
         ),
       );
-      // A connection cut mid-body: `aborted` on the response, then an error or a close without `end`.
-      res.on('aborted', () => done(() => reject(Object.assign(new Error('connection closed before the body ended'), { code: 'ECONNRESET' }))));
+      // A connection cut mid-body: an error, or a close without `end`.
       res.on('error', (e) => done(() => reject(e)));
       res.on('close', () => {
         if (!res.complete) done(() => reject(Object.assign(new Error('connection closed before the body ended'), { code: 'ECONNRESET' })));

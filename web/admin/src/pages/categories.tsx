@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, Status, bySortOrder, useAction, useLoad } from './common';
+import { ErrorLine, RowActions, Status, bySortOrder, useAction, useLoad } from './common';
 
 export interface Category { id: string; parentId: string | null; name: string; icon: string | null; effectiveIcon: string | null; sortOrder: number; level: number; source: 'supplier' | 'admin' }
 
@@ -92,13 +92,10 @@ export function CategoriesPage() {
                   <td style={{ paddingLeft: 8 + depth * 24 }}><span data-testid="category-name">{c.name}</span> <span className="muted">#{c.id}</span></td>
                   <td>{LEVEL[c.level] ?? c.level}</td>
                   <td>{c.source === 'supplier' ? <span className="badge">供应商</span> : <span className="badge blue">后台</span>}</td>
-                  <td style={{ width: 150 }}><div className="row" style={{ justifyContent: 'flex-end' }}>
-                    <button className="secondary" onClick={() => setEditing(c.id)}>编辑</button>
-                    <button className="danger" disabled={del.busy} onClick={() => confirm(`删除类目「${c.name}」？`) && del.run(async () => {
-                      await api.request('DELETE', `/categories/${c.id}`);
-                      list.reload();
-                    }, `已删除类目 ${c.name}`)}>删除</button>
-                  </div></td>
+                  <RowActions busy={del.busy} onEdit={() => setEditing(c.id)} confirmText={`删除类目「${c.name}」？`} onDelete={() => del.run(async () => {
+                    await api.request('DELETE', `/categories/${c.id}`);
+                    list.reload();
+                  }, `已删除类目 ${c.name}`)} />
                 </tr>
               ),
             )}

@@ -121,6 +121,16 @@ export function Pager({ page, setPage, list }: { page: number; setPage: (p: numb
   );
 }
 
+/** Edit and delete at the end of a table row; delete asks for confirmation first. */
+export function RowActions({ busy, onEdit, confirmText, onDelete }: { busy: boolean; onEdit: () => void; confirmText: string; onDelete: () => void }) {
+  return (
+    <td style={{ width: 150 }}><div className="row" style={{ justifyContent: 'flex-end' }}>
+      <button className="secondary" disabled={busy} onClick={onEdit}>编辑</button>
+      <button className="danger" disabled={busy} onClick={() => confirm(confirmText) && onDelete()}>删除</button>
+    </div></td>
+  );
+}
+
 export const fmtTime = (s: string | null | undefined) => (s ? new Date(s).toLocaleString('zh-CN') : '—');
 
 /** The keyword search above each admin list: submitting goes back to page 1. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, type Page } from '../api';
-import { ErrorLine, Status, useAction, useLoad } from './common';
+import { ErrorLine, RowActions, Status, useAction, useLoad } from './common';
 
 interface Country { id: string; name: string; code: string; sortOrder: number }
 
@@ -58,13 +58,10 @@ export function CountriesPage() {
                 <tr key={c.id} data-testid="country-row" data-id={c.id}>
                   <td data-testid="country-name">{c.name} <span className="muted">#{c.id}</span></td>
                   <td>{c.code}</td>
-                  <td style={{ width: 150 }}><div className="row" style={{ justifyContent: 'flex-end' }}>
-                    <button className="secondary" disabled={row.busy} onClick={() => setEditing({ id: c.id, name: c.name, code: c.code })}>编辑</button>
-                    <button className="danger" disabled={row.busy} onClick={() => confirm(`删除国家「${c.name}」？`) && row.run(async () => {
-                      await api.request('DELETE', `/countries/${c.id}`);
-                      list.reload();
-                    }, `已删除国家 ${c.name}`)}>删除</button>
-                  </div></td>
+                  <RowActions busy={row.busy} onEdit={() => setEditing({ id: c.id, name: c.name, code: c.code })} confirmText={`删除国家「${c.name}」？`} onDelete={() => row.run(async () => {
+                    await api.request('DELETE', `/countries/${c.id}`);
+                    list.reload();
+                  }, `已删除国家 ${c.name}`)} />
                 </tr>
               ),
             )}
