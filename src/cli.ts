@@ -400,7 +400,7 @@ program
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof ConfigError || e instanceof LogMismatchError) {
     process.stderr.write(e.message + '\n');
-    process.exit(2);
+    process.exit(e instanceof LogMismatchError ? e.exitCode : 2);
   }
   // An operator's mistake, not a failure: something named that does not exist (a user, a projection): 3; refused input: 4.
   if (e instanceof AppError && e.status < 500) {

@@ -27,7 +27,9 @@ export interface UploadStorage {
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
 
-const etagOf = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
+/** The content's SHA-256 (kept with a stored file), and the ETag made of it: the same from either storage. */
+const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64url');
+const etagOf = (sha256: string) => `"${sha256.slice(0, 32)}"`;
 
 export function contentTypeOf(name: string): string {
   return CONTENT_TYPES[path.extname(name).slice(1)] ?? 'application/octet-stream';
@@ -47,7 +49,7 @@ export class DiskUploadStorage implements UploadStorage {
     const file = path.join(this.dir, path.basename(name));
     try {
       const [bytes, st] = await Promise.all([readFile(file), stat(file)]);
-      return { bytes, contentType: contentTypeOf(name), etag: etagOf(bytes), storedAt: st.mtime };
+      return { bytes, contentType: contentTypeOf(name), etag: etagOf(sha256Of(bytes)), storedAt: st.mtime };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'EISDIR') return null;
       throw e;
@@ -68,7 +70,7 @@ export class PostgresUploadStorage implements UploadStorage {
   }
 
   async put(name: string, bytes: Buffer, contentType: string): Promise<void> {
-    const sha256 = createHash('sha256').update(bytes).digest('base64url');
+    const sha256 = sha256Of(bytes);
     await this.db.query(`INSERT INTO uploads (name, content_type, bytes, sha256) VALUES ($1, $2, $3, $4)`, [name, contentType, bytes, sha256]);
   }
 
@@ -79,6 +81,6 @@ export class PostgresUploadStorage implements UploadStorage {
     );
     const row = r.rows[0];
     if (!row) return this.legacy.get(name);
-    return { bytes: row.bytes, contentType: row.content_type, etag: `"${row.sha256.slice(0, 32)}"`, storedAt: row.created_at };
+    return { bytes: row.bytes, contentType: row.content_type, etag: etagOf(row.sha256), storedAt: row.created_at };
   }
 }

@@ -14,7 +14,7 @@ import { likePattern } from '../../platform/sql';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import { idListParam, idSchema, parseId } from '../../platform/ids';
 import { linkStream } from '../links/state';
-import { actorOf } from '../http';
+import { actorOf, answerWrite } from '../http';
 import { decideDeleteGood, decideSetOrigins, decideUpdateGood } from './decide';
 import { createGood, createGoods, linkForGood } from './handle';
 import { goodStream, type GoodState } from './state';
@@ -97,32 +97,12 @@ export async function readGood(pool: Pool, id: string) {
  * up within COMMAND_WAIT_MS, 202 with the id and revision.
  */
 async function answerGood(s: Services, res: Response, status: 200 | 201, id: string, result: { state: GoodState; revision: bigint | null }) {
-  const row = await readGood(s.pool, id).catch((e) => (e instanceof AppError && e.status === 404 ? null : Promise.reject(e)));
-  const own = result.revision ?? -1n;
-  if (!row || BigInt(row.revision) < own) {
-    res.status(202).json({ id, revision: result.revision?.toString() ?? null });
-    return;
-  }
-  const st = result.state;
-  const answer =
-    BigInt(row.revision) === own
-      ? row
-      : {
-          ...row,
-          name: st.name,
-          description: st.description,
-          image: st.image,
-          goodPriority: st.goodPriority,
-          tagIds: st.tagIds,
-          tagFontColor: st.tagFontColor,
-          categoryId: st.categoryId,
-          countryId: st.countryId,
-          secondaryOriginGoodIds: st.secondaryOriginGoodIds,
-          revision: own.toString(),
-        };
-  setRevisionTag(res, String(answer.revision));
-  res.status(status).json(answer);
+  const own = Object.fromEntries(GOOD_OWN.map((k) => [k, result.state[k]]));
+  await answerWrite(res, status, id, result.revision, () => readGood(s.pool, id).catch((e) => (e instanceof AppError && e.status === 404 ? null : Promise.reject(e))), own);
 }
+
+/** The fields a good's write answers from its own result over a row a later write has moved on. */
+const GOOD_OWN = ['name', 'description', 'image', 'goodPriority', 'tagIds', 'tagFontColor', 'categoryId', 'countryId', 'secondaryOriginGoodIds'] as const;
 
 export function goodRoutes(s: Services, guard: RequestHandler): Router {
   const r = Router();
