@@ -145,8 +145,12 @@ export function describeEventStoreContract(name: string, makeHarness: () => Prom
           [1n, 'A'],
           [2n, 'A'],
         ]);
-        // Global order follows the order given.
-        const all = await readEverything(store, `ct${run}-m`);
+        // Global order follows the order given. Readable soon, not necessarily at once: a transaction
+        // anywhere on the server may hold readers back.
+        const all = (await eventually(async () => {
+          const read = await readEverything(store, `ct${run}-m`);
+          return read.length === 5 ? read : null;
+        }))!;
         expect(all.slice(1).map((e) => (e.data as { i: number }).i)).toEqual([1, 2, 3, 4]);
         for (const [i, name] of ['m1', 'm2', 'm3'].entries()) {
           const last = all.filter((e) => e.streamId === stream(name)).at(-1)!;
