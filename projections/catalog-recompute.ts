@@ -7,9 +7,10 @@
  * UPDATE per chunk, and no more than a chunk's links (with their details) in memory at once.
  */
 import type { LinkDetail } from '../src/catalog/links/events';
-import { computeFamilyAggregates } from '../src/catalog/domain/family-aggregates';
+import { FAMILY_AGGREGATE_RULES, computeFamilyAggregates } from '../src/catalog/domain/family-aggregates';
 import type { MatrixLink } from '../src/catalog/domain/matrix';
 import type { DimensionValuesInput } from '../src/catalog/domain/tags';
+import { sameContent } from '../src/platform/content-hash';
 import type { ProjectionDb } from '../src/platform/projections/definition';
 import { type Columns, updateRows } from './sql';
 
@@ -63,10 +64,12 @@ export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly
       WHERE f.id = x.id`,
     [[...new Set(familyIds)]],
   );
+  await stampFamilies(db, familyIds);
 }
 
 async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise<void> {
   await updateRows(db, 'families', AGGREGATE_COLUMNS, AGGREGATES, await computeChunk(db, ids));
+  await stampFamilies(db, ids);
 }
 
 /** The aggregate rows (in AGGREGATES order) of the chunk's families that exist. */
@@ -182,26 +185,100 @@ export async function staleFamilies(db: ProjectionDb, familyIds: readonly string
   const out: { id: string; columns: string[] }[] = [];
   for (const row of rows) {
     const s = byId.get(row[0] as string);
-    const columns = AGGREGATES.slice(1).filter((c, i) => !s || !sameJson(s[c] ?? null, row[i + 1] ?? null));
+    const columns = AGGREGATES.slice(1).filter((c, i) => !s || !sameContent(s[c] ?? null, row[i + 1] ?? null));
     if (columns.length) out.push({ id: row[0] as string, columns });
   }
   return out;
 }
 
-/** Equal as JSON values: arrays in order, objects whatever their key order (an undefined member is no member). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const kx = Object.keys(x).filter((k) => x[k] !== undefined);
-  const ky = Object.keys(y).filter((k) => y[k] !== undefined);
-  if (kx.length !== ky.length) return false;
-  for (const k of kx) if (!Object.prototype.hasOwnProperty.call(y, k) || !sameJson(x[k], y[k])) return false;
-  return true;
+// ------------------------------------------------------------------------------ stamps
+
+/**
+ * Each family's stamp as its rows are now: a hash of the rules' version, its aggregates as stored
+ * (the generated `aggregates_md5`) and every input `computeChunk` reads, in the order it reads them
+ * (migration 029). Equal to the stored `aggregates_stamp` only when neither the aggregates, nor any
+ * input, nor the rules changed since the stamp was written, and it is written only where the stored
+ * aggregates were computed from (or checked against) exactly those inputs. Timestamps go as epoch
+ * microseconds: their text would follow the session's time zone.
+ */
+const stampsWhere = (where: string, rules: string) => `
+  SELECT f.id, f.aggregates_stamp AS stored,
+         md5(${rules}::text || '#' || f.aggregates_md5 || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
+             coalesce(o.fp, '') || '#' || coalesce(gd.fp, '') || '#' || coalesce(so.fp, '')) AS stamp
+    FROM families f
+    LEFT JOIN LATERAL (SELECT string_agg(og.id || ':' || og.aggregate_inputs_md5, ',' ORDER BY og.id) AS fp
+                         FROM origin_goods og WHERE og.family_id = f.id) l ON true
+    LEFT JOIN LATERAL (SELECT string_agg(row(m.good_id, m.tags, m.price)::text, ',' ORDER BY m.good_id) AS fp
+                         FROM family_custom_members m WHERE m.family_id = f.id) c ON true
+    LEFT JOIN LATERAL (SELECT string_agg(row(v.size, v.color, v.print_count, v.craft, v.logistics, v.price)::text, ','
+                                         ORDER BY v.size, v.color, v.print_count, v.craft, v.logistics) AS fp
+                         FROM family_overrides v WHERE v.family_id = f.id) o ON true
+    LEFT JOIN LATERAL (SELECT string_agg(row(g.id, g.good_priority, (extract(epoch FROM g.created_at) * 1000000)::bigint)::text, ',' ORDER BY g.id) AS fp
+                         FROM goods g WHERE g.family_id = f.id) gd ON true
+    LEFT JOIN LATERAL (SELECT string_agg(gog.good_id || ':' || gog.origin_good_id || ':' || og.aggregate_inputs_md5, ',' ORDER BY gog.good_id, gog.position) AS fp
+                         FROM goods g JOIN good_origin_goods gog ON gog.good_id = g.id JOIN origin_goods og ON og.id = gog.origin_good_id
+                        WHERE g.family_id = f.id) so ON true
+   WHERE ${where}`;
+const STAMPS = stampsWhere('f.id = ANY($1::bigint[])', '$2');
+
+/** Stamps families whose aggregates were just computed from their rows, in the same transaction. */
+async function stampFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<void> {
+  if (familyIds.length === 0) return;
+  await db.query(
+    `UPDATE families f SET aggregates_stamp = s.stamp FROM (${STAMPS}) s
+      WHERE f.id = s.id AND f.aggregates_stamp IS DISTINCT FROM s.stamp`,
+    [[...new Set(familyIds)], FAMILY_AGGREGATE_RULES],
+  );
+}
+
+/**
+ * Every family whose stamp does not hold, in id order: one statement, so one snapshot. On a catalog
+ * the projection keeps, that is none, and checking costs this query instead of a recompute of every
+ * family (reading every member's detail).
+ */
+export async function unprovenFamilies(db: ProjectionDb): Promise<string[]> {
+  const r = await db.query<{ id: string }>(
+    `SELECT id::text AS id FROM (${stampsWhere('true', '$1')}) s WHERE stored IS DISTINCT FROM stamp ORDER BY id`,
+    [FAMILY_AGGREGATE_RULES],
+  );
+  return r.rows.map((x) => x.id);
+}
+
+/** What checking families against their rows found. */
+export interface FamilyCheck {
+  /** families whose stored aggregates differ from a recompute, with the columns that do */
+  stale: { id: string; columns: string[] }[];
+  /** families recomputed and found right whose stamp was missing or out of date: `recordStamps` them */
+  verified: { id: string; stamp: string }[];
+}
+
+/**
+ * Checks families against their rows as they are (an organisation's closing full recompute,
+ * src/catalog/organisation/full-recompute.ts): a family whose stamp matches is right without a
+ * recompute; the others are recomputed (`staleFamilies`). Reads only.
+ */
+export async function checkFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<FamilyCheck> {
+  const stamps = await db.query<{ id: string; stored: string | null; stamp: string }>(`SELECT id::text AS id, stored, stamp FROM (${STAMPS}) s`, [
+    [...new Set(familyIds)],
+    FAMILY_AGGREGATE_RULES,
+  ]);
+  const unproven = stamps.rows.filter((r) => r.stored !== r.stamp);
+  if (unproven.length === 0) return { stale: [], verified: [] };
+  const stale = await staleFamilies(db, unproven.map((r) => r.id));
+  const staleIds = new Set(stale.map((f) => f.id));
+  return { stale, verified: unproven.filter((r) => !staleIds.has(r.id)).map((r) => ({ id: r.id, stamp: r.stamp })) };
+}
+
+/**
+ * Records stamps that `checkFamilies` computed in an earlier snapshot. Safe whenever it lands: a
+ * stamp only ever vouches for the aggregates and inputs it hashes, so one written after the family
+ * changed again simply fails to match at the next check, which then recomputes the family.
+ */
+export async function recordStamps(db: ProjectionDb, verified: readonly { id: string; stamp: string }[]): Promise<void> {
+  if (verified.length === 0) return;
+  await db.query(
+    `UPDATE families f SET aggregates_stamp = x.stamp FROM unnest($1::bigint[], $2::text[]) AS x(id, stamp)
+      WHERE f.id = x.id AND f.aggregates_stamp IS DISTINCT FROM x.stamp`,
+    [verified.map((v) => v.id), verified.map((v) => v.stamp)],
+  );
 }

@@ -36,6 +36,32 @@ export function stableJson(value: unknown): string {
   return out + '}';
 }
 
+/**
+ * Equal content, as comparing the two `stableJson` texts would say for JSON values (arrays in order,
+ * objects whatever their key order, an undefined member no member), without writing either text:
+ * organisation compares every link's parsed columns and tags on each run.
+ */
+export function sameContent(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameContent(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let nx = 0;
+  for (const k in x) {
+    if (x[k] === undefined) continue;
+    nx++;
+    if (!sameContent(x[k], y[k])) return false;
+  }
+  let ny = 0;
+  for (const k in y) if (y[k] !== undefined) ny++;
+  return nx === ny;
+}
+
 export function contentHash(value: unknown): string {
   return createHash('sha256').update(stableJson(value)).digest('base64url').slice(0, 32);
 }

@@ -24,6 +24,14 @@ import {
 } from './matrix';
 import type { LinkDetail } from '../links/events';
 
+/**
+ * The version of the rules below. A family's aggregates stamp (projections/catalog-recompute.ts)
+ * records the version it was verified under: change it whenever the output of
+ * `computeFamilyAggregates` changes for some input, so an organisation recomputes every family
+ * under the new rules (test/unit/catalog/domain/family-aggregates.test.ts fails until it is changed).
+ */
+export const FAMILY_AGGREGATE_RULES = '1';
+
 /** A good of the family, with what the choice of representative reads. */
 export interface AggregateGood {
   id: string;

@@ -61,6 +61,11 @@ export interface DerivedLinkTags {
   missing: Dimension[];
 }
 
+/** What tag derivation reads of a link's detail: each variant's size and colour, in the detail's order. */
+export interface VariantDimensions {
+  variants: readonly Pick<LinkDetail['variants'][number], 'size' | 'color'>[];
+}
+
 /**
  * The single-link derivation used by organisation and by restore-auto.
  * - printCount and craft come from the descriptors only (a product name such as `双面绒卫衣` says
@@ -75,7 +80,7 @@ export interface DerivedLinkTags {
  */
 export function deriveLinkTags(
   parsed: Pick<ParsedLinkName, 'logistics' | 'descriptors'>,
-  detail: Pick<LinkDetail, 'variants'> | null,
+  detail: VariantDimensions | null,
 ): DerivedLinkTags {
   const printCounts = new Set<string>();
   const crafts = new Set<string>();

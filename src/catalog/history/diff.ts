@@ -4,7 +4,7 @@
  * lowest price, the representative — and, by name, any other part that moved. Pure. Null when
  * nothing the view holds changed.
  */
-import { stableJson } from '../../platform/content-hash';
+import { sameContent } from '../../platform/content-hash';
 import { cellKey, type CellKey } from '../domain/matrix';
 import type { FamilyView, GoodView, LinkView } from './world';
 
@@ -14,7 +14,7 @@ export interface Change<T> {
   to: T;
 }
 
-const same = (a: unknown, b: unknown) => stableJson(a ?? null) === stableJson(b ?? null);
+const same = (a: unknown, b: unknown) => sameContent(a ?? null, b ?? null);
 const change = <T>(from: T, to: T): Change<T> | undefined => (same(from, to) ? undefined : { from, to });
 
 function setDiff(from: readonly string[], to: readonly string[]) {

@@ -2,15 +2,18 @@
  * An organisation's last step (docs/domain.md, Organisation): every family's aggregates recomputed.
  * The catalog projection already recomputed each family the run touched; this step checks every
  * family, touched or not, against a recompute of its rows as they are (the projection's own
- * computation, `staleFamilies`), so aggregates left wrong by anything (an older version's rules, a
- * row changed by hand) are put right. The read models are only ever written by the projection: a
- * family found stale gets a `FamilyRecomputed` event, which makes the projection compute it again.
- * A catalog whose aggregates are right gets no event at all.
+ * computation, `checkFamilies`), so aggregates left wrong by anything (an older version's rules, a
+ * row changed by hand) are put right. A family whose stamp proves its aggregates were computed from
+ * exactly its present inputs under the present rules is right without recomputing it (migration
+ * 029). The read models are only ever written by the projection: a family found stale gets a
+ * `FamilyRecomputed` event, which makes the projection compute it again; the check itself records
+ * only the stamps of families it recomputed and found right. A catalog whose aggregates are right
+ * gets no event at all.
  */
 import type { Services } from '../../main';
 import { withTransaction } from '../../platform/db';
 import { type EventMetadata, type LogPosition, comparePositions } from '../../platform/event-store/port';
-import { staleFamilies } from '../../../projections/catalog-recompute';
+import { checkFamilies, recordStamps, unprovenFamilies } from '../../../projections/catalog-recompute';
 import { familyStreamId } from '../families/events';
 
 /** Families checked per snapshot (and streams per multi-stream append). */
@@ -26,9 +29,10 @@ export interface FullRecompute {
 }
 
 /**
- * Checks every family in id order, a chunk per read-only snapshot: the projection writes a family's
- * inputs and its aggregates in one transaction, so within one snapshot a difference is real and not a
- * batch half seen. `beforeAppend` lets the caller stop first (organisation asserts its lock).
+ * Checks every family: one query finds those whose stamp does not hold, then those are recomputed
+ * in id order, a chunk per read-only snapshot: the projection writes a family's inputs and its
+ * aggregates in one transaction, so within one snapshot a difference is real and not a batch half
+ * seen. `beforeAppend` lets the caller stop first (organisation asserts its lock).
  */
 export async function recomputeAllFamilies(
   s: Services,
@@ -38,17 +42,13 @@ export async function recomputeAllFamilies(
   const total = Number((await s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM families`)).rows[0]!.n);
   const result: FullRecompute = { checked: 0, repaired: [], position: null };
   opts.progress?.(0, total);
-  for (let after = '-1'; ; ) {
-    const { ids, stale } = await withTransaction(
-      s.pool,
-      async (client) => {
-        const ids = (await client.query<{ id: string }>(`SELECT id FROM families WHERE id > $1 ORDER BY id LIMIT $2`, [after, CHUNK])).rows.map((r) => r.id);
-        return { ids, stale: ids.length ? await staleFamilies(client, ids) : [] };
-      },
-      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
-    );
-    if (ids.length === 0) break;
-    after = ids[ids.length - 1]!;
+  const unproven = await unprovenFamilies(s.pool);
+  result.checked = Math.max(0, total - unproven.length);
+  opts.progress?.(result.checked, total);
+  for (let i = 0; i < unproven.length; i += CHUNK) {
+    const ids = unproven.slice(i, i + CHUNK);
+    const { stale, verified } = await withTransaction(s.pool, (client) => checkFamilies(client, ids), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await recordStamps(s.pool, verified);
     if (stale.length) {
       opts.beforeAppend?.();
       // No expected revision: the event decides nothing from the family's state; it only has the

@@ -21,7 +21,7 @@ import { DIMENSIONS, type Dimension } from '../domain/tags';
 import { compareIds } from '../domain/matrix';
 import { ensureDimensionTags } from '../links/dimension-tags';
 import { decideConsolidation, decideGrouping, type FamilyFacts, type GroupingLink } from './group';
-import { planLink, type LinkFacts, type LinkPlan } from './plan';
+import { LINK_PLAN_RULES, missingForMatrix, planLink, type LinkFacts, type LinkPlan } from './plan';
 import { recomputeAllFamilies } from './full-recompute';
 import { ORGANISE_LOCK, PgOrganiseRuns } from './runs';
 
@@ -79,6 +79,17 @@ const CHUNKS: OrganiseChunks = { read: 5_000, append: 1_000 };
 interface LinkRow extends LinkFacts {
   revision: bigint;
   familyId: string | null;
+}
+
+/** A link as `readLinks` reads it: whether its stamp holds, and the hash of its inputs to stamp it with. */
+interface ReadLink extends LinkRow {
+  /**
+   * Its stamp matches: this step already left its parsed columns and tags as the present rules make
+   * them from its present inputs, and it has a family (so grouping needs nothing of it). Its detail
+   * is not read and it is not planned again.
+   */
+  settled: boolean;
+  planInputs: string;
 }
 
 /** One stream's part of a multi-stream append, and what to do when its stream moved meanwhile. */
@@ -187,6 +198,8 @@ export class Organiser {
     const values: Record<Dimension, Set<string>> = { size: new Set(), color: new Set(), printCount: new Set(), craft: new Set(), logistics: new Set() };
 
     // 1–2. Parsed columns and tags.
+    /** the links planned this run whose names parse, with their inputs as read: stamped at the end */
+    const toStamp: { id: string; inputs: string }[] = [];
     for await (const chunk of readLinks(this.s.pool, this.chunks.read)) {
       const planned: Planned[] = [];
       const plans = new Map<string, LinkPlan>();
@@ -197,7 +210,9 @@ export class Organiser {
           for (const d of DIMENSIONS) for (const v of link.tags?.[d] ?? []) values[d].add(v);
           continue;
         }
+        if (link.settled) continue;
         const plan = planLink(link);
+        if (plan.parsed) toStamp.push({ id: link.id, inputs: link.planInputs });
         plans.set(link.id, plan);
         if (plan.events.length) {
           planned.push({
@@ -213,6 +228,13 @@ export class Organiser {
       }
       await this.appendAll(planned);
       for (const link of chunk) {
+        if (link.settled && !groupOnly) {
+          // As planLink would answer: no events, its stored tags, its name parsed into its family.
+          for (const d of DIMENSIONS) for (const v of link.tags?.[d] ?? []) values[d].add(v);
+          const missing = missingForMatrix(link.tags);
+          if (missing.length) report.incomplete.push({ id: link.id, name: link.name, missing });
+          continue;
+        }
         const plan = plans.get(link.id);
         if (!plan) continue;
         if (plan.parsedChanged) report.parsed++;
@@ -327,6 +349,8 @@ export class Organiser {
     // the projection has recomputed what the check found.
     this.progress.phase = 'recompute';
     await this.catchUp();
+    // The projection now shows what this run appended: stamp the links planned from what they still hold.
+    await stampLinks(this.s.pool, toStamp);
     if (!groupOnly) {
       const full = await recomputeAllFamilies(this.s, meta, {
         progress: (done, total) => Object.assign(this.progress, { done, total }),
@@ -495,14 +519,32 @@ function moveEvents(linkId: string, current: string | null, familyId: string): P
   return events;
 }
 
-/** Every link, `chunk` at a time in id order, with what planning needs (of the detail: the variants). */
-async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<LinkRow[]> {
+/**
+ * What the per-link step left in a link's row (its parsed columns and tags), as text: with
+ * `plan_inputs_md5` (migration 029), what a link's stamp hashes.
+ */
+const PLAN_OUTPUTS = `quote_nullable(og.parsed_country) || quote_nullable(og.parsed_logistics) || quote_nullable(og.parsed_product_name) ||
+  quote_nullable(og.parsed_sku) || quote_nullable(og.family_name_key) || '|' || coalesce(og.tags::text, '')`;
+const LINK_STAMP = `md5($3::text || '#' || og.plan_inputs_md5 || '#' || ${PLAN_OUTPUTS})`;
+
+/**
+ * Every link, `chunk` at a time in id order, with what planning needs (of the detail: the variants'
+ * sizes and colours, and only for links whose stamp does not hold: reading every detail was most of
+ * a run with nothing to do).
+ */
+async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<ReadLink[]> {
+  const settled = `(ps.stamp = ${LINK_STAMP} AND og.parsed_country IS NOT NULL AND og.family_id IS NOT NULL)`;
+  const unlessSettled = (dimension: string) =>
+    `CASE WHEN ${settled} THEN '{}'::text[] ELSE
+       ARRAY(SELECT v.x->>'${dimension}' FROM jsonb_array_elements(og.detail->'variants') WITH ORDINALITY AS v(x, n) ORDER BY v.n) END`;
   for (let after = '-1'; ; ) {
     const r = await pool.query<{
       id: string;
       name: string;
       revision: string;
-      variants: LinkDetail['variants'] | null;
+      has_detail: boolean;
+      sizes: string[];
+      colors: string[];
       parsed_country: string | null;
       parsed_logistics: string;
       parsed_product_name: string;
@@ -511,11 +553,15 @@ async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<LinkRow[]> 
       tags: DimensionValues | null;
       tags_manual: boolean;
       family_id: string | null;
+      plan_inputs_md5: string;
+      settled: boolean;
     }>(
-      `SELECT id, name, revision, detail->'variants' AS variants, parsed_country, parsed_logistics, parsed_product_name, parsed_sku,
-              family_name_key, tags, tags_manual, family_id
-         FROM origin_goods WHERE id > $1 ORDER BY id LIMIT $2`,
-      [after, chunk],
+      `SELECT og.id, og.name, og.revision, og.detail IS NOT NULL AS has_detail, ${unlessSettled('size')} AS sizes, ${unlessSettled('color')} AS colors,
+              og.parsed_country, og.parsed_logistics, og.parsed_product_name, og.parsed_sku, og.family_name_key, og.tags, og.tags_manual, og.family_id,
+              og.plan_inputs_md5, coalesce(${settled}, false) AS settled
+         FROM origin_goods og LEFT JOIN link_plan_stamps ps ON ps.link_id = og.id
+        WHERE og.id > $1 ORDER BY og.id LIMIT $2`,
+      [after, chunk, LINK_PLAN_RULES],
     );
     if (r.rows.length === 0) return;
     after = r.rows[r.rows.length - 1]!.id;
@@ -523,16 +569,37 @@ async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<LinkRow[]> 
       id: row.id,
       name: row.name,
       revision: BigInt(row.revision),
-      detail: row.variants ? { variants: row.variants } : null,
+      detail: row.has_detail ? { variants: row.sizes.map((size, i) => ({ size, color: row.colors[i]! })) } : null,
       parsed: row.parsed_country
         ? { country: row.parsed_country, logistics: row.parsed_logistics, productName: row.parsed_product_name, sku: row.parsed_sku, familyNameKey: row.family_name_key }
         : null,
       tags: row.tags,
       tagsManual: row.tags_manual,
       familyId: row.family_id,
+      settled: row.settled,
+      planInputs: row.plan_inputs_md5,
     }));
   }
 }
+
+/**
+ * Stamps links this run planned, once the projection shows what it appended: each only if its inputs
+ * are still the ones it was planned from (a link changed meanwhile is planned again next time). Its
+ * parsed columns and tags are then what the plan made of them, since only organisation writes them.
+ */
+async function stampLinks(pool: Pool, planned: readonly { id: string; inputs: string }[]): Promise<void> {
+  for (let i = 0; i < planned.length; i += STAMP_CHUNK) {
+    const part = planned.slice(i, i + STAMP_CHUNK);
+    await pool.query(
+      `INSERT INTO link_plan_stamps (link_id, stamp)
+       SELECT og.id, ${LINK_STAMP}
+         FROM unnest($1::bigint[], $2::text[]) AS p(id, inputs) JOIN origin_goods og ON og.id = p.id AND og.plan_inputs_md5 = p.inputs
+       ON CONFLICT (link_id) DO UPDATE SET stamp = EXCLUDED.stamp WHERE link_plan_stamps.stamp IS DISTINCT FROM EXCLUDED.stamp`,
+      [part.map((p) => p.id), part.map((p) => p.inputs), LINK_PLAN_RULES],
+    );
+  }
+}
+const STAMP_CHUNK = 10_000;
 
 /** The families as the read model shows them, with their stream revisions (the row's revision is its stream's). */
 async function loadFamilies(pool: Pool): Promise<(FamilyFacts & { revision: bigint })[]> {

@@ -4,16 +4,25 @@
  * ./group.ts, against the families.
  */
 import type { PendingEvent } from '../../platform/commands';
-import { stableJson } from '../../platform/content-hash';
+import { sameContent } from '../../platform/content-hash';
 import { familyNameKey, parseLinkName, type ParsedLinkName } from '../domain/names';
-import { deriveLinkTags, type Dimension } from '../domain/tags';
-import type { DimensionValues, LinkDetail } from '../links/events';
+import { deriveLinkTags, type Dimension, type VariantDimensions } from '../domain/tags';
+import type { DimensionValues } from '../links/events';
+
+/**
+ * The version of the per-link rules below (and the name grammar and tag derivation they apply).
+ * Organisation skips links whose stamp says this step already left them as these rules would
+ * (./organise.ts, `readLinks`): change it whenever `planLink` would answer differently for some
+ * link, so the next organisation plans every link again (test/unit/catalog/organisation/plan-rules.test.ts
+ * fails until it is changed).
+ */
+export const LINK_PLAN_RULES = '1';
 
 export interface LinkFacts {
   id: string;
   name: string;
-  /** the synced detail, of which tag derivation reads the variants (sizes and colours) */
-  detail: Pick<LinkDetail, 'variants'> | null;
+  /** the synced detail, of which tag derivation reads the variants' sizes and colours */
+  detail: VariantDimensions | null;
   parsed: { country: string; logistics: string; productName: string; sku: string; familyNameKey: string } | null;
   tags: DimensionValues | null;
   tagsManual: boolean;
@@ -37,18 +46,23 @@ export function planLink(link: LinkFacts): LinkPlan {
   const parsed = { ...p, familyNameKey: familyNameKey(p) };
   const events: PendingEvent[] = [];
   const columns = { country: p.country, logistics: p.logistics, productName: p.productName, sku: p.sku, familyNameKey: parsed.familyNameKey };
-  const parsedChanged = !link.parsed || stableJson(link.parsed) !== stableJson(columns);
+  const parsedChanged = !link.parsed || !sameContent(link.parsed, columns);
   if (parsedChanged) events.push({ type: 'LinkParsed', data: { linkId: link.id, ...columns } });
   let tags = link.tags;
   let derivedChanged = false;
   if (!link.tagsManual) {
     const derived = deriveLinkTags(p, link.detail);
-    if (!link.tags || stableJson(link.tags) !== stableJson(derived.values)) {
+    if (!link.tags || !sameContent(link.tags, derived.values)) {
       events.push({ type: 'LinkTagsDerived', data: { linkId: link.id, tags: derived.values, missing: derived.missing } });
       derivedChanged = true;
     }
     tags = derived.values;
   }
-  const missing = (['craft', 'logistics'] as const).filter((d) => !tags || tags[d].length === 0);
+  const missing = missingForMatrix(tags);
   return { events, parsed, parsedChanged, derivedChanged, tags, missing };
+}
+
+/** Craft and logistics missing from a link's tags: without them it contributes no matrix cell. */
+export function missingForMatrix(tags: DimensionValues | null): Dimension[] {
+  return (['craft', 'logistics'] as const).filter((d) => !tags || tags[d].length === 0);
 }

@@ -7,7 +7,7 @@
  * into another, custom members, overrides inside and outside the matrix), interleaved across streams.
  */
 import { catalogProjection } from '../../../projections/catalog';
-import { recomputeFamilies, staleFamilies } from '../../../projections/catalog-recompute';
+import { checkFamilies, recomputeFamilies, recordStamps, staleFamilies } from '../../../projections/catalog-recompute';
 import { createCatalogue } from '../../../src/catalog/events';
 import type { DecodedEvent } from '../../../src/platform/events/catalogue';
 import { eventMetadata } from '../../../src/platform/events/catalogue';
@@ -317,7 +317,7 @@ describe('catalog projection: set-based batches', () => {
     expect(families.rows.some((f) => f.member_count > 0 && f.lowest_price !== null && f.price_matrix.cells.length > 0)).toBe(true);
     expect(Number((await db.pool.query(`SELECT count(*) AS n FROM cp_whole.goods`)).rows[0].n)).toBeGreaterThan(0);
     expect(Number((await db.pool.query(`SELECT count(*) AS n FROM cp_whole.family_overrides`)).rows[0].n)).toBeGreaterThan(0);
-  });
+  }, 240_000); // three full projections, one of them an event at a time with a recompute check after each: minutes on a busy machine
 
   it('a rebuild that defers the aggregates to the end of its replay and then settles them gives the same rows', async () => {
     const oneByOne = await project('cp_one_ref', events.map((e) => [e]));
@@ -343,6 +343,40 @@ describe('catalog projection: set-based batches', () => {
       // Same value, another scale: the storefront would show it differently, so it counts.
       await client.query(`UPDATE families SET lowest_price = lowest_price::numeric(20,6), options = '[{"name":"x","values":[]}]' WHERE id = $1`, [priced]);
       expect(await staleFamilies(client, ids)).toEqual([{ id: priced, columns: ['options', 'lowest_price'] }]);
+    } finally {
+      await client.query(`SET search_path TO public`);
+      client.release();
+    }
+  });
+
+  it('stamps: a projected family is proven right without a recompute until its aggregates, an input or its stamp change', async () => {
+    await project('cp_stamps', [events]);
+    const client = await db.pool.connect();
+    try {
+      await client.query(`SET search_path TO cp_stamps, public`);
+      const ids = (await client.query<{ id: string }>(`SELECT id FROM families ORDER BY id`)).rows.map((r) => r.id);
+      expect(await checkFamilies(client, ids)).toEqual({ stale: [], verified: [] });
+      const priced = (await client.query<{ id: string }>(`SELECT id FROM families WHERE lowest_price IS NOT NULL ORDER BY id LIMIT 1`)).rows[0]!.id;
+      const other = (await client.query<{ id: string }>(`SELECT id FROM families WHERE member_count > 0 AND id <> $1 ORDER BY id LIMIT 1`, [priced])).rows[0]!.id;
+
+      // A missing stamp: recomputed, found right, and proven again once recorded.
+      await client.query(`UPDATE families SET aggregates_stamp = NULL WHERE id = $1`, [other]);
+      const missing = await checkFamilies(client, ids);
+      expect(missing).toEqual({ stale: [], verified: [{ id: other, stamp: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
+      await recordStamps(client, missing.verified);
+      expect(await checkFamilies(client, ids)).toEqual({ stale: [], verified: [] });
+
+      // An aggregate changed by hand, even to an equal value at another scale.
+      await client.query(`UPDATE families SET lowest_price = lowest_price::numeric(20,6) WHERE id = $1`, [priced]);
+      expect(await checkFamilies(client, ids)).toEqual({ stale: [{ id: priced, columns: ['lowest_price'] }], verified: [] });
+      await recomputeFamilies(client, [priced]);
+      expect(await checkFamilies(client, ids)).toEqual({ stale: [], verified: [] });
+
+      // An input changed by hand: the family is recomputed, whether or not its aggregates then differ.
+      const member = (await client.query<{ id: string }>(`SELECT id FROM origin_goods WHERE family_id = $1 ORDER BY id LIMIT 1`, [other])).rows[0]!.id;
+      await client.query(`UPDATE origin_goods SET price = price + 1 WHERE id = $1`, [member]);
+      const changed = await checkFamilies(client, ids);
+      expect([...changed.stale, ...changed.verified].map((f) => f.id)).toEqual([other]);
     } finally {
       await client.query(`SET search_path TO public`);
       client.release();

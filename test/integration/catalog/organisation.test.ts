@@ -58,6 +58,36 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect(await events()).toBe(before);
   });
 
+  it('a run with nothing to do skips links by their stamps, and still sees a changed input or output of any of them', async () => {
+    const stamped = Number((await svc.db.pool.query(`SELECT count(*) AS n FROM link_plan_stamps`)).rows[0].n);
+    const parseable = Number((await svc.db.pool.query(`SELECT count(*) AS n FROM origin_goods WHERE parsed_country IS NOT NULL`)).rows[0].n);
+    expect(stamped).toBe(parseable);
+    const row = async (id: string) => (await svc.db.pool.query(`SELECT tags, detail FROM origin_goods WHERE id = $1`, [id])).rows[0];
+    // Two links far from the ones the later tests use.
+    const [a, b] = (
+      await svc.db.pool.query<{ id: string }>(
+        `SELECT id FROM origin_goods WHERE parsed_country IS NOT NULL AND family_id IS NOT NULL AND NOT tags_manual AND detail IS NOT NULL ORDER BY id DESC LIMIT 2`,
+      )
+    ).rows.map((r) => r.id) as [string, string];
+    const before = { a: await row(a), b: await row(b) };
+
+    // An input changed by hand (a new colour in a's detail), and an output (b's tags): both planned again.
+    await svc.db.pool.query(
+      `UPDATE origin_goods SET detail = jsonb_set(detail, '{variants}', detail->'variants' || '[{"sku":"NEW","size":"M","color":"试验色","price":"99","stock":1}]') WHERE id = $1`,
+      [a],
+    );
+    await svc.db.pool.query(`UPDATE origin_goods SET tags = jsonb_set(tags, '{craft}', '["试验工艺"]') WHERE id = $1`, [b]);
+    expect((await svc.request('POST', '/product-families/organize')).body).toMatchObject({ parsed: 0, derived: 2, repaired: 0 });
+    expect((await row(a)).tags.color).toEqual([...before.a.tags.color, '试验色']);
+    expect((await row(b)).tags).toEqual(before.b.tags);
+    expect((await svc.request('POST', '/product-families/organize')).body).toMatchObject({ parsed: 0, derived: 0 });
+
+    // a's detail as the events have it again: its tags follow.
+    await svc.db.pool.query(`UPDATE origin_goods SET detail = $2 WHERE id = $1`, [a, before.a.detail]);
+    expect((await svc.request('POST', '/product-families/organize')).body).toMatchObject({ parsed: 0, derived: 1 });
+    expect((await row(a)).tags).toEqual(before.a.tags);
+  });
+
   it('each family row holds its matrix, unions and lowest price', async () => {
     const fid = (await familyOf('100001'))!;
     const f = (await svc.request('GET', `/product-families/${fid}`)).body;
