@@ -84,6 +84,11 @@ export function indexJsonArray(body: Uint8Array): ArrayIndex {
 
 const indexes = new WeakMap<Buffer, ArrayIndex>();
 
+/** The index of a list body its writer already knows (./list-bytes.ts): then it is never scanned. */
+export function rememberArrayIndex(body: Buffer, index: ArrayIndex): void {
+  indexes.set(body, index);
+}
+
 /** The index of a cached list body, computed on first use of that Buffer. */
 export function arrayIndexOf(body: Buffer): ArrayIndex {
   let index = indexes.get(body);

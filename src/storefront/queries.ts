@@ -9,6 +9,8 @@
  */
 import type { Queryable } from '../platform/db';
 import { AppError } from '../platform/errors';
+import type { PreparedJson } from '../platform/cache/public-cache';
+import type { ListItemBytes, ListRow } from './list-bytes';
 import { sortFamilies, type ListSortKeys } from './ordering';
 import type { PublicListSpec, PublicSort } from './requests';
 import {
@@ -96,7 +98,7 @@ export async function loadTags(db: Queryable): Promise<TagDictionary> {
  * tags: every listed tag is carried by at least one of the family's goods (not necessarily the same
  * one); keyword: the family's or the representative's name contains it, case-insensitively.
  */
-export async function loadGoodsList(db: Queryable, spec: PublicListSpec): Promise<PublicGoodItem[]> {
+export async function loadGoodsList(db: Queryable, spec: PublicListSpec, items: ListItemBytes): Promise<PreparedJson> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (spec.countryId) where.push(`g.country_id = $${params.push(spec.countryId)}`);
@@ -116,15 +118,29 @@ export async function loadGoodsList(db: Queryable, spec: PublicListSpec): Promis
     const p = params.push(likePattern(spec.keyword));
     where.push(`(f.name ILIKE $${p} OR g.name ILIKE $${p})`);
   }
-  // Unsorted: PostgreSQL would sort the wide rows (external merge beyond work_mem); the keys sort in
-  // a few milliseconds here. See ./ordering.ts for the orders.
-  const rows = await db.query<FamilyItemRow & ListSortKeys>(
+  // Unsorted: PostgreSQL would sort the rows (external merge beyond work_mem); the keys sort in a
+  // few milliseconds here. See ./ordering.ts for the orders. Of each item only a hash of what it
+  // shows: the items kept from earlier loads are written from their own bytes (./list-bytes.ts),
+  // and only the rest are read whole.
+  const keys = await db.query<ListRow>(
     `WITH ${RANKS}
-     SELECT ${ITEM_COLUMNS}, ${sortKeyColumns(spec.sort)} ${PUBLIC_FAMILIES_RANKED} ${where.map((w) => `AND ${w}`).join(' ')}`,
+     SELECT f.id, ${ITEM_HASH} AS item_hash, ${sortKeyColumns(spec.sort)} ${PUBLIC_FAMILIES_RANKED} ${where.map((w) => `AND ${w}`).join(' ')}`,
     params,
   );
   const tags = await loadTags(db);
-  return sortFamilies(rows.rows, spec.sort).map((r) => toItem(r, tags));
+  return items.write(sortFamilies(keys.rows, spec.sort), tags, where.length === 0, (ids) => loadItemRows(db, ids));
+}
+
+/**
+ * What an item shows, hashed: the good's columns (`list_item_md5`, kept by the database, migration
+ * 030) and the family's lowest price. Equal hashes, equal items (under the same tags).
+ */
+const ITEM_HASH = `g.list_item_md5 || coalesce(f.lowest_price::text, '')`;
+
+/** The items of these public families, each with its hash as of the same read. */
+async function loadItemRows(db: Queryable, ids: readonly string[]): Promise<(FamilyItemRow & { item_hash: string })[]> {
+  const r = await db.query<FamilyItemRow & { item_hash: string }>(`SELECT ${ITEM_COLUMNS}, ${ITEM_HASH} AS item_hash ${PUBLIC_FAMILIES} AND f.id = ANY($1::bigint[])`, [ids]);
+  return r.rows;
 }
 
 /**

@@ -32,6 +32,7 @@ import { sendCached } from '../platform/cache/http';
 import { parseQuery } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
 import { FreshnessGate } from './freshness';
+import { ListItemBytes } from './list-bytes';
 import { pageOf } from './page-slice';
 import { loadCategoryTree, loadCountries, loadGoodDetail, loadGoodsList, loadHome, loadTagGroups, loadTreeOrder } from './queries';
 import { listCacheKey, listSpecOf, publicGoodsQuery } from './requests';
@@ -74,7 +75,7 @@ export const PUBLIC_ROUTES: readonly {
       const q = parseQuery(publicGoodsQuery, query);
       const spec = listSpecOf(q);
       // The cache holds the whole materialised list of this (filters, sort); the page is cut per request.
-      return { key: listCacheKey(spec), domains: PUBLIC_DOMAINS.goodsList, load: () => loadGoodsList(s.pool, spec), page: { page: q.page, pageSize: q.pageSize } };
+      return { key: listCacheKey(spec), domains: PUBLIC_DOMAINS.goodsList, load: () => loadGoodsList(s.pool, spec, listItemsOf(s)), page: { page: q.page, pageSize: q.pageSize } };
     },
   },
   {
@@ -103,6 +104,15 @@ export interface StorefrontOptions {
    * only where a single process is measured against itself (the bench prints both).
    */
   crossProcessFreshness?: boolean;
+}
+
+/** The list items a process keeps between loads of the list (./list-bytes.ts), one set per cache. */
+const listItems = new WeakMap<object, ListItemBytes>();
+
+function listItemsOf(s: Pick<StorefrontDeps, 'cache'>): ListItemBytes {
+  let items = listItems.get(s.cache);
+  if (!items) listItems.set(s.cache, (items = new ListItemBytes()));
+  return items;
 }
 
 /** The gate of a process, shared by every storefront router built on the same services. */

@@ -37,9 +37,12 @@ export class TagDictionary {
   private readonly byList = new Map<string, PublicTag[]>();
   readonly sizeOrder = new Map<string, number>();
   readonly colorOrder = new Map<string, number>();
+  /** Equal for dictionaries of equal tags: what the list's kept items (./list-bytes.ts) were named under. */
+  readonly key: string;
 
   /** `tags` ordered by sortOrder, then id: names shared by two tags take the first one's order. */
   constructor(tags: readonly TagInfo[]) {
+    this.key = JSON.stringify(tags);
     for (const t of tags) {
       this.byId.set(t.id, t);
       const order = t.dimension === 'size' ? this.sizeOrder : t.dimension === 'color' ? this.colorOrder : null;

@@ -61,8 +61,20 @@ function toJson(value: unknown): string | undefined {
   }
 }
 
+/**
+ * A value its loader has already written as JSON, with a strong ETag of those bytes: stored and
+ * served as it is (the storefront's list, src/storefront/list-bytes.ts).
+ */
+export class PreparedJson implements CachedResponse {
+  constructor(
+    readonly body: Buffer,
+    readonly etag: string,
+  ) {}
+}
+
 /** JSON and ETag for a value; the uncached read paths use it too, so both answer alike. */
 export function serialise(value: unknown): CachedResponse {
+  if (value instanceof PreparedJson) return value;
   const json = toJson(value);
   // undefined, a function or a symbol has no JSON text; an empty 200 would be a silent bug.
   if (json === undefined) throw new TypeError('serialise: the value has no JSON representation');

@@ -1,0 +1,85 @@
+import { ListItemBytes, type ListRow } from '../../../src/storefront/list-bytes';
+import { pageOf } from '../../../src/storefront/page-slice';
+import { TagDictionary, toItem, type FamilyItemRow, type TagInfo } from '../../../src/storefront/views';
+
+const tag = (id: string, name: string, sortOrder: number): TagInfo => ({ id, name, sortOrder, dimension: null });
+const TAGS = new TagDictionary([tag('1', '黑色', 0), tag('2', 'XL', 1)]);
+
+/** The read models of the test: each family's item row, its hash derived from its content. */
+function store(n: number) {
+  const rows = new Map<string, FamilyItemRow>();
+  for (let i = 1; i <= n; i++) {
+    rows.set(`${i}`, { id: `${i}`, name: `T恤 "${i}"`, image: null, price: `${i}.90`, country_id: null, category_id: '5', tag_ids: i % 2 ? '1,2' : '', tag_font_color: null });
+  }
+  const hash = (r: FamilyItemRow) => JSON.stringify(r);
+  const reads: string[][] = [];
+  return {
+    rows,
+    reads,
+    list: (ids: string[]): ListRow[] => ids.map((id) => ({ id, item_hash: hash(rows.get(id)!), country_rank: null, category_rank: null, priority: 0 })),
+    read: async (ids: string[]) => {
+      reads.push(ids);
+      return ids.map((id) => ({ ...rows.get(id)!, item_hash: hash(rows.get(id)!) }));
+    },
+  };
+}
+
+describe('the public list written from kept items (src/storefront/list-bytes.ts)', () => {
+  it('given rows, then the body is the JSON array of their items in the rows’ order, and pages cut from it are right', async () => {
+    const s = store(5);
+    const order = ['3', '1', '5', '2', '4'];
+    const list = await new ListItemBytes().write(s.list(order), TAGS, true, s.read);
+    expect(JSON.parse(list.body.toString('utf8'))).toEqual(order.map((id) => toItem(s.rows.get(id)!, TAGS)));
+    expect(JSON.parse(pageOf(list, 2, 2).body.toString('utf8'))).toEqual({
+      items: ['5', '2'].map((id) => toItem(s.rows.get(id)!, TAGS)),
+      total: 5,
+      page: 2,
+      pageSize: 2,
+    });
+  });
+
+  it('given one changed row, then only it is read again, and the body and the ETag change with it', async () => {
+    const s = store(4);
+    const items = new ListItemBytes();
+    const ids = ['1', '2', '3', '4'];
+    const first = await items.write(s.list(ids), TAGS, true, s.read);
+    const same = await items.write(s.list(ids), TAGS, true, s.read);
+    expect(same.etag).toBe(first.etag);
+    expect(same.body.equals(first.body)).toBe(true);
+    s.rows.set('3', { ...s.rows.get('3')!, name: '新名字' });
+    const changed = await items.write(s.list(ids), TAGS, true, s.read);
+    expect(s.reads).toEqual([ids, ['3']]);
+    expect(changed.etag).not.toBe(first.etag);
+    expect(JSON.parse(changed.body.toString('utf8'))[2].name).toBe('新名字');
+  });
+
+  it('given other tags, then every item is written again (items name their tags)', async () => {
+    const s = store(3);
+    const items = new ListItemBytes();
+    await items.write(s.list(['1', '2', '3']), TAGS, true, s.read);
+    const renamed = new TagDictionary([tag('1', '白色', 0), tag('2', 'XL', 1)]);
+    const list = await items.write(s.list(['1', '2', '3']), renamed, true, s.read);
+    expect(s.reads).toEqual([['1', '2', '3'], ['1', '2', '3']]);
+    expect(JSON.parse(list.body.toString('utf8'))[0].tags).toEqual([
+      { id: '1', name: '白色' },
+      { id: '2', name: 'XL' },
+    ]);
+  });
+
+  it('given a complete list, then items no row uses are let go; a filtered list lets nothing go', async () => {
+    const s = store(4);
+    const items = new ListItemBytes();
+    await items.write(s.list(['1', '2', '3', '4']), TAGS, true, s.read);
+    await items.write(s.list(['1']), TAGS, false, s.read);
+    expect(items.size).toBe(4);
+    await items.write(s.list(['1', '2']), TAGS, true, s.read);
+    expect(items.size).toBe(2);
+  });
+
+  it('given a family no longer public between the two reads, then it is left out', async () => {
+    const s = store(3);
+    const list = await new ListItemBytes().write(s.list(['1', '2', '3']), TAGS, true, async (ids) => (await s.read(ids)).filter((r) => r.id !== '2'));
+    expect(JSON.parse(list.body.toString('utf8')).map((i: { goodId: string }) => i.goodId)).toEqual(['1', '3']);
+    expect(pageOf(list, 1, 10).body.toString('utf8')).toContain('"total":2');
+  });
+});
