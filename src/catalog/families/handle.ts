@@ -3,6 +3,7 @@
  * between families, which spans the link's stream and both families'.
  */
 import { loadStream, runCommand, type Actor, type CommandResult } from '../../platform/commands';
+import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import type { AdminDeps } from '../commands';
 import { validateOverrideKey } from '../domain/matrix';
@@ -14,7 +15,6 @@ import { familyStreamId } from './events';
 import { familyContents, goodOrigin, isMember, readFamily } from './queries';
 import type { AddCustomMemberBody, CreateFamilyBody, RemoveOverrideBody, SetOverrideBody, UpdateFamilyBody } from './requests';
 import { familyStream, type FamilyState } from './state';
-import { AppError } from '../../platform/errors';
 
 /** What the family commands need: the composition root's services satisfy it. */
 export type FamilyDeps = AdminDeps;

@@ -1,5 +1,6 @@
 /**
- * Creating goods: one at a time, or many in multi-stream appends (batch create, the demo).
+ * Good commands: create one at a time, or many in multi-stream appends (batch create, the demo);
+ * update, delete, secondary origins. Each looks up what the rules need, then load → decide → append.
  *
  * A link is the primary origin of at most one good. The claim (`LinkGoodAssigned`) goes to the link's
  * stream at the revision the link was read at, so two creates from one link cannot both win; the
