@@ -1,60 +1,93 @@
-/** Family commands' decisions, pure: state and looked-up facts in, events out (or an AppError). */
+/**
+ * Families, pure: the decisions on a family's stream (`family-<id>`). Looked-up facts (the read
+ * model's member and good counts, what the override key's check against the matrix found) come in
+ * with the command; state and command in, the family's events out (or an AppError).
+ */
 import { AppError } from '../../platform/errors';
-import type { PendingEvent } from '../../platform/commands';
-import type { OverrideKey } from './events';
-import type { FamilyState } from './state';
-import { overrideId } from './state';
 import type { DimensionValues } from '../links/events';
+import type { FamilyEvent, OverrideKey } from './events';
+import { overrideId, type FamilyState } from './state';
+
+export type FamilyCommand =
+  | { type: 'CreateFamily'; name: string; familyNameKey: string | null }
+  | { type: 'UpdateFamily'; changes: { name?: string | undefined; locked?: boolean | undefined } }
+  /** the counts as the read model holds them */
+  | { type: 'DeleteFamily'; memberCount: number; goodCount: number }
+  | { type: 'AddCustomMember'; goodId: string; tags: DimensionValues; price: string }
+  | { type: 'RemoveCustomMember'; goodId: string }
+  /** `issues`: what validating the key against the family's matrix found (null: the cell exists) */
+  | { type: 'SetPriceOverride'; key: OverrideKey; price: string; issues: unknown[] | null }
+  | { type: 'RemovePriceOverride'; key: OverrideKey }
+  /**
+   * The family's record of a link joining or leaving it: the link's stream has already decided the
+   * move (links/decide.ts), so the record is written whatever the family's own state.
+   */
+  | { type: 'RecordMemberAdded'; linkId: string }
+  | { type: 'RecordMemberRemoved'; linkId: string };
 
 export function requireFamily(s: FamilyState): void {
   if (!s.exists || s.gone) throw AppError.notFound('FAMILY.NOT_FOUND', `no family ${s.id}`);
 }
 
-export function decideCreate(s: FamilyState, name: string, familyNameKey: string | null): PendingEvent[] {
-  if (s.exists) throw AppError.conflict('FAMILY.EXISTS', `family ${s.id} exists`);
-  // Created by an administrator: manually managed and locked, so organisation never changes it.
-  return [{ type: 'FamilyCreated', data: { familyId: s.id, name, familyNameKey, autoManaged: false, locked: true } }];
+/** Only a good without a primary link can be a custom member; null: no such good. */
+export function requireCustomGood(goodId: string, good: { originGoodId: string | null } | null): void {
+  if (!good) throw AppError.notFound('GOOD.NOT_FOUND', `no good ${goodId}`);
+  if (good.originGoodId) throw AppError.badRequest('FAMILY.NOT_A_CUSTOM_GOOD', 'only custom goods (without an origin link) can be custom members');
 }
 
-export function decideUpdate(s: FamilyState, patch: { name?: string; locked?: boolean }): PendingEvent[] {
-  requireFamily(s);
-  const out: PendingEvent[] = [];
-  if (patch.name !== undefined && patch.name !== s.name) out.push({ type: 'FamilyRenamed', data: { familyId: s.id, name: patch.name } });
-  if (patch.locked === true && !s.locked) out.push({ type: 'FamilyLocked', data: { familyId: s.id } });
-  if (patch.locked === false && s.locked) out.push({ type: 'FamilyUnlocked', data: { familyId: s.id } });
-  return out;
-}
-
-export function decideDelete(s: FamilyState, facts: { memberCount: number; goodCount: number }): PendingEvent[] {
-  requireFamily(s);
-  if (facts.memberCount > 0 || facts.goodCount > 0 || s.customMembers.length > 0) {
-    throw AppError.conflict('FAMILY.NOT_EMPTY', `family ${s.id} still has members or goods`, facts);
+export function decideFamily(s: FamilyState, command: FamilyCommand): FamilyEvent[] {
+  const familyId = s.id;
+  switch (command.type) {
+    case 'CreateFamily':
+      if (s.exists) throw AppError.conflict('FAMILY.EXISTS', `family ${s.id} exists`);
+      // Created by an administrator: manually managed and locked, so organisation never changes it.
+      return [{ type: 'FamilyCreated', data: { familyId, name: command.name, familyNameKey: command.familyNameKey, autoManaged: false, locked: true } }];
+    case 'UpdateFamily': {
+      requireFamily(s);
+      const { name, locked } = command.changes;
+      const out: FamilyEvent[] = [];
+      if (name !== undefined && name !== s.name) out.push({ type: 'FamilyRenamed', data: { familyId, name } });
+      if (locked === true && !s.locked) out.push({ type: 'FamilyLocked', data: { familyId } });
+      if (locked === false && s.locked) out.push({ type: 'FamilyUnlocked', data: { familyId } });
+      return out;
+    }
+    case 'DeleteFamily': {
+      requireFamily(s);
+      const facts = { memberCount: command.memberCount, goodCount: command.goodCount };
+      if (facts.memberCount > 0 || facts.goodCount > 0 || s.customMembers.length > 0) {
+        throw AppError.conflict('FAMILY.NOT_EMPTY', `family ${s.id} still has members or goods`, facts);
+      }
+      return [{ type: 'FamilyDeleted', data: { familyId } }];
+    }
+    case 'AddCustomMember':
+      requireFamily(s);
+      return [{ type: 'FamilyCustomMemberAdded', data: { familyId, goodId: command.goodId, tags: command.tags, price: command.price } }];
+    case 'RemoveCustomMember':
+      requireFamily(s);
+      if (!s.customMembers.some((c) => c.goodId === command.goodId)) {
+        throw AppError.notFound('FAMILY.CUSTOM_MEMBER_NOT_FOUND', `good ${command.goodId} is not a custom member`);
+      }
+      return [{ type: 'FamilyCustomMemberRemoved', data: { familyId, goodId: command.goodId } }];
+    case 'SetPriceOverride': {
+      requireFamily(s);
+      if (command.issues) {
+        throw AppError.badRequest('FAMILY.OVERRIDE_KEY_INVALID', 'every part of the key must be a value of the family’s matrix, and the cell must exist', command.issues);
+      }
+      const current = s.overrides.find((o) => overrideId(o) === overrideId(command.key));
+      if (current && current.price === command.price) return [];
+      return [{ type: 'FamilyPriceOverrideSet', data: { familyId, ...command.key, price: command.price } }];
+    }
+    case 'RemovePriceOverride':
+      requireFamily(s);
+      if (!s.overrides.some((o) => overrideId(o) === overrideId(command.key))) throw AppError.notFound('FAMILY.OVERRIDE_NOT_FOUND', 'no override with that key');
+      return [{ type: 'FamilyPriceOverrideRemoved', data: { familyId, ...command.key } }];
+    case 'RecordMemberAdded':
+      return [{ type: 'FamilyMemberAdded', data: { familyId, linkId: command.linkId } }];
+    case 'RecordMemberRemoved':
+      return [{ type: 'FamilyMemberRemoved', data: { familyId, linkId: command.linkId } }];
+    default: {
+      const _exhaustive: never = command;
+      throw new Error('unknown command');
+    }
   }
-  return [{ type: 'FamilyDeleted', data: { familyId: s.id } }];
-}
-
-export function decideAddCustomMember(s: FamilyState, goodId: string, tags: DimensionValues, price: string): PendingEvent[] {
-  requireFamily(s);
-  return [{ type: 'FamilyCustomMemberAdded', data: { familyId: s.id, goodId, tags, price } }];
-}
-
-export function decideRemoveCustomMember(s: FamilyState, goodId: string): PendingEvent[] {
-  requireFamily(s);
-  if (!s.customMembers.some((c) => c.goodId === goodId)) throw AppError.notFound('FAMILY.CUSTOM_MEMBER_NOT_FOUND', `good ${goodId} is not a custom member`);
-  return [{ type: 'FamilyCustomMemberRemoved', data: { familyId: s.id, goodId } }];
-}
-
-/** `issues`: what validating the key against the family's matrix found (null: the cell exists). */
-export function decideSetOverride(s: FamilyState, key: OverrideKey, price: string, issues: unknown[] | null): PendingEvent[] {
-  requireFamily(s);
-  if (issues) throw AppError.badRequest('FAMILY.OVERRIDE_KEY_INVALID', 'every part of the key must be a value of the family’s matrix, and the cell must exist', issues);
-  const current = s.overrides.find((o) => overrideId(o) === overrideId(key));
-  if (current && current.price === price) return [];
-  return [{ type: 'FamilyPriceOverrideSet', data: { familyId: s.id, ...key, price } }];
-}
-
-export function decideRemoveOverride(s: FamilyState, key: OverrideKey): PendingEvent[] {
-  requireFamily(s);
-  if (!s.overrides.some((o) => overrideId(o) === overrideId(key))) throw AppError.notFound('FAMILY.OVERRIDE_NOT_FOUND', 'no override with that key');
-  return [{ type: 'FamilyPriceOverrideRemoved', data: { familyId: s.id, ...key } }];
 }

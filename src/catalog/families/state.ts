@@ -1,5 +1,4 @@
 /** A family folded from its stream (`family-<id>`), for commands and for "the family as it was at T". */
-import type { DecodedEvent } from '../../platform/events/catalogue';
 import type { StreamSpec } from '../../platform/commands';
 import { familyStreamId, type OverrideKey } from './events';
 import type { DimensionValues } from '../links/events';
@@ -33,7 +32,7 @@ export const initialFamilyState = (id: string) => (): FamilyState => ({
   overrides: [],
 });
 
-export function evolveFamily(s: FamilyState, e: DecodedEvent): FamilyState {
+export function evolveFamily(s: FamilyState, e: { type: string; data: unknown }): FamilyState {
   const d = e.data as Record<string, unknown>;
   switch (e.type) {
     case 'FamilyCreated':

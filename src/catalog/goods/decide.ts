@@ -1,12 +1,13 @@
 /**
- * Good commands' decisions, pure. Names are normalised on create, update and batch create
- * (`<product name> <SKU>`); the family is attributed by the projection (the primary link's family);
- * tags mirror the primary link's dimension tags; nothing is derived from names here.
+ * Goods, pure: the decisions on a good's stream (`good-<id>`). Names are normalised on create,
+ * update and batch create (`<product name> <SKU>`); the family is attributed by the projection (the
+ * primary link's family); tags mirror the primary link's dimension tags; nothing is derived from
+ * names here. The link, as the read model shows it, comes in with the command.
  */
 import { AppError } from '../../platform/errors';
-import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { normaliseGoodName } from '../domain/names';
+import type { GoodEvent } from './events';
 import type { GoodFields, GoodState } from './state';
 
 export interface LinkForGood {
@@ -21,55 +22,77 @@ export interface LinkForGood {
   tagIds: string[];
 }
 
-const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
+export type GoodCommand =
+  /** `link`: the primary origin, null for a custom good (which then needs a name) */
+  | { type: 'CreateGood'; fields: Partial<GoodFields>; link: LinkForGood | null }
+  /** `link`: the good's primary origin, whose tags stay on it whatever the patch */
+  | { type: 'UpdateGood'; changes: Partial<GoodFields>; link: LinkForGood | null }
+  | { type: 'SetGoodOrigins'; secondaryOriginGoodIds: readonly string[] }
+  | { type: 'DeleteGood' };
 
-export function decideCreateGood(s: GoodState, input: Partial<GoodFields> & { name?: string }, link: LinkForGood | null): PendingEvent[] {
-  if (s.exists) throw AppError.conflict('GOOD.EXISTS', `good ${s.id} exists`);
-  const raw = input.name ?? link?.derivedName;
-  if (!raw) throw AppError.badRequest('GOOD.NAME_REQUIRED', 'a custom good needs a name');
-  return [
-    {
-      type: 'GoodCreated',
-      data: {
-        goodId: s.id,
-        originGoodId: link?.id ?? null,
-        name: normaliseGoodName(raw, { categoryName: link?.categoryName ?? null }),
-        description: input.description ?? null,
-        image: input.image ?? link?.image ?? null,
-        goodPriority: input.goodPriority ?? 0,
-        tagIds: union(input.tagIds ?? [], link?.tagIds ?? []),
-        tagFontColor: input.tagFontColor ?? null,
-        categoryId: input.categoryId ?? link?.categoryId ?? null,
-        countryId: input.countryId ?? link?.countryId ?? null,
-      },
-    },
-  ];
-}
+const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
 
 export function requireGood(s: GoodState): void {
   if (!s.exists || s.deleted) throw AppError.notFound('GOOD.NOT_FOUND', `no good ${s.id}`);
 }
 
-export function decideUpdateGood(s: GoodState, patch: Partial<GoodFields>, link: LinkForGood | null): PendingEvent[] {
-  requireGood(s);
-  const requested: Partial<GoodFields> = { ...patch };
-  if (patch.name !== undefined) requested.name = normaliseGoodName(patch.name, { categoryName: link?.categoryName ?? null });
-  if (patch.tagIds !== undefined || link) requested.tagIds = union(patch.tagIds ?? s.tagIds, link?.tagIds ?? []);
-  const changes = changedFields(s as GoodFields, requested);
-  return Object.keys(changes).length ? [{ type: 'GoodUpdated', data: { goodId: s.id, ...changes } }] : [];
+/** Every secondary origin must be a link the read model knows (`known`: those it found). */
+export function requireKnownOrigins(ids: readonly string[], known: readonly string[]): void {
+  const missing = ids.filter((x) => !known.includes(x));
+  if (missing.length) throw AppError.badRequest('GOOD.UNKNOWN_ORIGIN', 'unknown origin goods', { missing });
 }
 
-export function decideSetOrigins(s: GoodState, ids: readonly string[]): PendingEvent[] {
-  requireGood(s);
-  if (s.originGoodId && ids.includes(s.originGoodId)) {
-    throw AppError.badRequest('GOOD.PRIMARY_AS_SECONDARY', 'the primary origin cannot also be a secondary one');
+export function decideGood(s: GoodState, command: GoodCommand): GoodEvent[] {
+  const goodId = s.id;
+  switch (command.type) {
+    case 'CreateGood': {
+      const { fields: input, link } = command;
+      if (s.exists) throw AppError.conflict('GOOD.EXISTS', `good ${s.id} exists`);
+      const raw = input.name ?? link?.derivedName;
+      if (!raw) throw AppError.badRequest('GOOD.NAME_REQUIRED', 'a custom good needs a name');
+      return [
+        {
+          type: 'GoodCreated',
+          data: {
+            goodId,
+            originGoodId: link?.id ?? null,
+            name: normaliseGoodName(raw, { categoryName: link?.categoryName ?? null }),
+            description: input.description ?? null,
+            image: input.image ?? link?.image ?? null,
+            goodPriority: input.goodPriority ?? 0,
+            tagIds: union(input.tagIds ?? [], link?.tagIds ?? []),
+            tagFontColor: input.tagFontColor ?? null,
+            categoryId: input.categoryId ?? link?.categoryId ?? null,
+            countryId: input.countryId ?? link?.countryId ?? null,
+          },
+        },
+      ];
+    }
+    case 'UpdateGood': {
+      const { changes: patch, link } = command;
+      requireGood(s);
+      const requested: Partial<GoodFields> = { ...patch };
+      if (patch.name !== undefined) requested.name = normaliseGoodName(patch.name, { categoryName: link?.categoryName ?? null });
+      if (patch.tagIds !== undefined || link) requested.tagIds = union(patch.tagIds ?? s.tagIds, link?.tagIds ?? []);
+      const changes = changedFields(s as GoodFields, requested);
+      return Object.keys(changes).length ? [{ type: 'GoodUpdated', data: { goodId, ...changes } }] : [];
+    }
+    case 'SetGoodOrigins': {
+      requireGood(s);
+      const ids = command.secondaryOriginGoodIds;
+      if (s.originGoodId && ids.includes(s.originGoodId)) {
+        throw AppError.badRequest('GOOD.PRIMARY_AS_SECONDARY', 'the primary origin cannot also be a secondary one');
+      }
+      const unique = [...new Set(ids)];
+      if (JSON.stringify(unique) === JSON.stringify(s.secondaryOriginGoodIds)) return [];
+      return [{ type: 'GoodOriginsSet', data: { goodId, secondaryOriginGoodIds: unique } }];
+    }
+    case 'DeleteGood':
+      requireGood(s);
+      return [{ type: 'GoodDeleted', data: { goodId } }];
+    default: {
+      const _exhaustive: never = command;
+      throw new Error('unknown command');
+    }
   }
-  const unique = [...new Set(ids)];
-  if (JSON.stringify(unique) === JSON.stringify(s.secondaryOriginGoodIds)) return [];
-  return [{ type: 'GoodOriginsSet', data: { goodId: s.id, secondaryOriginGoodIds: unique } }];
-}
-
-export function decideDeleteGood(s: GoodState): PendingEvent[] {
-  requireGood(s);
-  return [{ type: 'GoodDeleted', data: { goodId: s.id } }];
 }

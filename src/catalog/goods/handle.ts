@@ -1,79 +1,41 @@
 /**
- * Creating goods: one at a time, or many in multi-stream appends (batch create, the demo).
+ * Good commands: create one at a time, or many in multi-stream appends (batch create, the demo);
+ * update, delete, secondary origins. Each looks up what the rules need, then load → decide → append.
  *
  * A link is the primary origin of at most one good. The claim (`LinkGoodAssigned`) goes to the link's
  * stream at the revision the link was read at, so two creates from one link cannot both win; the
  * good's `GoodCreated` goes to its new stream in the same append.
  */
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../../main';
-import { runCommand, type Actor } from '../../platform/commands';
-import type { Pool } from '../../platform/db';
+import { runCommand, type Actor, type CommandResult } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { eventMetadata } from '../../platform/events/catalogue';
 import { type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
-import { goodNameFromLink } from '../domain/names';
-import { dimensionTagIndex, tagsIn, type DimensionTagIndex } from '../links/dimension-tags';
-import type { DimensionValues } from '../links/events';
-import { linkStream } from '../links/state';
-import { decideCreateGood, type LinkForGood } from './decide';
+import type { AdminDeps } from '../commands';
+import { decideLink, linkNotFound } from '../links/decide';
+import { dimensionTagIndex } from '../links/dimension-tags';
+import { initialLinkState, linkStream } from '../links/state';
+import { decideGood, requireKnownOrigins, type GoodCommand, type LinkForGood } from './decide';
 import { goodStreamId } from './events';
-import { type GoodFields, type GoodState, goodStream, initialGoodState } from './state';
+import { knownLinkIds, linkForGood, primaryOriginOf, readLinks } from './queries';
+import type { BatchGoodsBody, CreateGoodInput, UpdateGoodBody } from './requests';
+import { type GoodState, goodStream, initialGoodState } from './state';
 
-export type CreateGoodInput = Partial<GoodFields> & { originGoodId?: string };
+/** What the good commands need: the composition root's services satisfy it. */
+export type GoodDeps = AdminDeps;
 
-/** A link as a good made from it needs it, with the revision it was read at and the good it already has. */
-interface LinkRead extends LinkForGood {
-  revision: bigint;
-  goodId: string | null;
-}
+export type GoodResult = CommandResult<GoodState>;
 
-/** The links of `ids` that exist, in one query. */
-async function readLinks(pool: Pool, ids: readonly string[], index: DimensionTagIndex): Promise<Map<string, LinkRead>> {
-  if (ids.length === 0) return new Map();
-  const r = await pool.query<{
-    id: string;
-    name: string;
-    image: string | null;
-    category_id: string | null;
-    category_name: string | null;
-    parsed_product_name: string | null;
-    parsed_sku: string | null;
-    country_id: string | null;
-    tags: DimensionValues | null;
-    revision: string;
-    good_id: string | null;
-  }>(
-    `SELECT og.id, og.name, og.image, og.category_id, c.name AS category_name, og.parsed_product_name, og.parsed_sku, og.tags, og.revision,
-            (SELECT co.id FROM countries co WHERE co.name = og.parsed_country AND NOT co.removed ORDER BY co.id LIMIT 1) AS country_id,
-            (SELECT g.id FROM goods g WHERE g.origin_good_id = og.id ORDER BY g.id LIMIT 1) AS good_id
-       FROM origin_goods og LEFT JOIN categories c ON c.id = og.category_id WHERE og.id = ANY($1::bigint[])`,
-    [ids],
-  );
-  return new Map(
-    r.rows.map((l) => {
-      const parsed = l.parsed_product_name && l.parsed_sku ? { productName: l.parsed_product_name, sku: l.parsed_sku } : null;
-      const link: LinkRead = {
-        id: l.id,
-        derivedName: goodNameFromLink({ name: l.name, parsed, categoryName: l.category_name }),
-        categoryName: l.category_name,
-        categoryId: l.category_id,
-        countryId: l.country_id,
-        image: l.image,
-        tagIds: tagsIn(index, l.tags).map((t) => t.id),
-        revision: BigInt(l.revision),
-        goodId: l.good_id,
-      };
-      return [l.id, link];
-    }),
-  );
-}
-
-export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGood> {
-  const link = (await readLinks(pool, [linkId], await dimensionTagIndex({ pool }))).get(linkId);
-  if (!link) throw AppError.notFound('ORIGIN_GOOD.NOT_FOUND', `no origin good ${linkId}`);
-  return link;
+/** One command on a good's stream, recorded under its own name; If-Match, when sent, must name the good's current revision. */
+function run(deps: GoodDeps, goodId: string, actor: Actor, command: GoodCommand, opts: { expectedRevision?: bigint | undefined; noWait?: boolean } = {}): Promise<GoodResult> {
+  return runCommand(deps, goodStream(goodId), {
+    name: command.type,
+    actor,
+    expectedRevision: opts.expectedRevision,
+    ...(opts.noWait ? { noWait: true } : {}),
+    decide: (state) => decideGood(state, command),
+  });
 }
 
 /**
@@ -81,7 +43,7 @@ export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGo
  * Returns the good's id and the position of its last event (callers batching creates wait once).
  */
 export async function createGood(
-  s: Services,
+  deps: GoodDeps,
   input: CreateGoodInput,
   actor: Actor,
   noWait = false,
@@ -91,20 +53,17 @@ export async function createGood(
   let link: LinkForGood | null = null;
   let claimed: LogPosition | null = null;
   if (originGoodId) {
-    link = await linkForGood(s.pool, originGoodId);
-    const claim = await runCommand(s, linkStream(originGoodId), {
+    link = await linkForGood(deps.pool, originGoodId);
+    const claim = await runCommand(deps, linkStream(originGoodId), {
       name: 'CreateGood',
       actor,
       noWait: true,
-      decide: (l) => {
-        if (l.goodId) throw AppError.conflict('GOOD.EXISTS_FOR_LINK', `link ${originGoodId} already has good ${l.goodId}`, { goodId: l.goodId });
-        return [{ type: 'LinkGoodAssigned', data: { linkId: originGoodId, goodId: id } }];
-      },
+      decide: (l) => decideLink(l, { type: 'AssignGood', linkId: originGoodId, goodId: id }),
     });
     claimed = claim.position;
   }
-  const r = await runCommand(s, goodStream(id), { name: 'CreateGood', actor, noWait, decide: (st) => decideCreateGood(st, rest, link) });
-  if (!noWait && claimed) await s.waitForProjections(claimed, [linkStream(originGoodId!).streamId]);
+  const r = await run(deps, id, actor, { type: 'CreateGood', fields: rest, link }, { noWait });
+  if (!noWait && claimed) await deps.waitForProjections(claimed, [linkStream(originGoodId!).streamId]);
   return { id, position: latest(claimed, r.position), state: r.state, revision: r.revision };
 }
 
@@ -127,9 +86,9 @@ const BATCH = 500;
  * link whose stream moved since it was read is created alone through `createGood`, which decides on
  * the link's own stream. `created` follows the order of `inputs`.
  */
-export async function createGoods(s: Services, inputs: readonly CreateGoodInput[], actor: Actor): Promise<BatchCreated> {
-  const index = await dimensionTagIndex({ pool: s.pool });
-  const links = await readLinks(s.pool, [...new Set(inputs.flatMap((i) => (i.originGoodId ? [i.originGoodId] : [])))], index);
+export async function createGoods(deps: GoodDeps, inputs: readonly CreateGoodInput[], actor: Actor): Promise<BatchCreated> {
+  const index = await dimensionTagIndex({ pool: deps.pool });
+  const links = await readLinks(deps.pool, [...new Set(inputs.flatMap((i) => (i.originGoodId ? [i.originGoodId] : [])))], index);
   const meta = eventMetadata(actor.by, 'CreateGood', actor.correlationId ?? randomUUID());
   const outcome: ({ id: string } | BatchCreated['skipped'][number])[] = [];
   const planned: { at: number; input: CreateGoodInput; appends: StreamAppend[] }[] = [];
@@ -138,22 +97,22 @@ export async function createGoods(s: Services, inputs: readonly CreateGoodInput[
     const { originGoodId, ...rest } = input;
     try {
       const link = originGoodId ? links.get(originGoodId) : undefined;
-      if (originGoodId) {
-        if (!link) throw AppError.notFound('ORIGIN_GOOD.NOT_FOUND', `no origin good ${originGoodId}`);
-        const has = link.goodId ?? (claimed.has(originGoodId) ? 'this batch' : null);
-        if (has) throw AppError.conflict('GOOD.EXISTS_FOR_LINK', `link ${originGoodId} already has good ${has}`, { goodId: has });
-        claimed.add(originGoodId);
-      }
       const id = newId();
-      const events = decideCreateGood(initialGoodState(id)(), rest, link ?? null).map((e) => s.catalogue.encode(e.type, e.data, meta));
-      const appends: StreamAppend[] = [{ streamId: goodStreamId(id), events, expectedRevision: 'no_stream' }];
-      if (link) {
-        appends.unshift({
+      const appends: StreamAppend[] = [];
+      if (originGoodId) {
+        if (!link) throw linkNotFound(originGoodId);
+        // The claim as the link's stream would decide it: the read model's good, or one this batch made from it.
+        const goodId = link.goodId ?? (claimed.has(originGoodId) ? 'this batch' : null);
+        const claim = decideLink({ ...initialLinkState(), exists: true, goodId }, { type: 'AssignGood', linkId: originGoodId, goodId: id });
+        claimed.add(originGoodId);
+        appends.push({
           streamId: linkStream(link.id).streamId,
-          events: [s.catalogue.encode('LinkGoodAssigned', { linkId: link.id, goodId: id }, meta)],
+          events: claim.map((e) => deps.catalogue.encode(e.type, e.data, meta)),
           expectedRevision: link.revision >= 0n ? link.revision : 'no_stream',
         });
       }
+      const events = decideGood(initialGoodState(id)(), { type: 'CreateGood', fields: rest, link: link ?? null }).map((e) => deps.catalogue.encode(e.type, e.data, meta));
+      appends.push({ streamId: goodStreamId(id), events, expectedRevision: 'no_stream' });
       planned.push({ at: outcome.length, input, appends });
       outcome.push({ id });
     } catch (e) {
@@ -167,7 +126,7 @@ export async function createGoods(s: Services, inputs: readonly CreateGoodInput[
     let pending = planned.slice(i, i + BATCH);
     while (pending.length) {
       try {
-        const results = await s.store.appendToStreams(pending.flatMap((p) => p.appends));
+        const results = await deps.store.appendToStreams(pending.flatMap((p) => p.appends));
         for (const r of results) position = latest(position, r.position);
         break;
       } catch (e) {
@@ -178,7 +137,7 @@ export async function createGoods(s: Services, inputs: readonly CreateGoodInput[
         const moved = pending[k]!;
         pending = pending.filter((_, j) => j !== k);
         try {
-          const alone = await createGood(s, moved.input, actor, true);
+          const alone = await createGood(deps, moved.input, actor, true);
           outcome[moved.at] = { id: alone.id };
           position = latest(position, alone.position);
         } catch (err) {
@@ -193,4 +152,34 @@ export async function createGoods(s: Services, inputs: readonly CreateGoodInput[
     skipped: outcome.flatMap((o) => ('id' in o ? [] : [o])),
     position,
   };
+}
+
+/** The batch of a request: from links (each once), or full bodies; answered once the projections reach its last append. */
+export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, actor: Actor): Promise<Pick<BatchCreated, 'created' | 'skipped'>> {
+  const inputs = 'originGoodIds' in body ? [...new Set(body.originGoodIds)].map((originGoodId) => ({ originGoodId })) : body.goods;
+  const { created, skipped, position } = await createGoods(deps, inputs, actor);
+  if (position) await deps.waitForProjections(position, ['good-0', 'link-0']);
+  return { created, skipped };
+}
+
+/** A good made from a link keeps that link's tags whatever the patch (decide.ts). */
+export async function updateGood(deps: GoodDeps, id: string, changes: UpdateGoodBody, actor: Actor, expectedRevision?: bigint): Promise<GoodResult> {
+  const origin = await primaryOriginOf(deps.pool, id);
+  const link = origin ? await linkForGood(deps.pool, origin) : null;
+  return run(deps, id, actor, { type: 'UpdateGood', changes, link }, { expectedRevision });
+}
+
+/** Deletes the good, then releases its link's claim so a new good can be made from it. */
+export async function deleteGood(deps: GoodDeps, id: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
+  const r = await run(deps, id, actor, { type: 'DeleteGood' }, { expectedRevision });
+  const linkId = r.state.originGoodId;
+  if (linkId) {
+    await runCommand(deps, linkStream(linkId), { name: 'DeleteGood', actor, decide: (l) => decideLink(l, { type: 'UnassignGood', linkId, goodId: id }) });
+  }
+}
+
+/** The good's secondary origin links, each one the read model knows. */
+export async function setGoodOrigins(deps: GoodDeps, id: string, ids: readonly string[], actor: Actor, expectedRevision?: bigint): Promise<GoodResult> {
+  requireKnownOrigins(ids, await knownLinkIds(deps.pool, ids));
+  return run(deps, id, actor, { type: 'SetGoodOrigins', secondaryOriginGoodIds: ids }, { expectedRevision });
 }

@@ -1,5 +1,4 @@
 /** A good folded from its stream (`good-<id>`). */
-import type { DecodedEvent } from '../../platform/events/catalogue';
 import type { StreamSpec } from '../../platform/commands';
 import { goodStreamId } from './events';
 
@@ -38,7 +37,7 @@ export const initialGoodState = (id: string) => (): GoodState => ({
   countryId: null,
 });
 
-export function evolveGood(s: GoodState, e: DecodedEvent): GoodState {
+export function evolveGood(s: GoodState, e: { type: string; data: unknown }): GoodState {
   const d = e.data as Partial<GoodState> & Record<string, unknown>;
   switch (e.type) {
     case 'GoodCreated': {

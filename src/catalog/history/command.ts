@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { AppError } from '../../platform/errors';
 import type { HistoryDeps, HistoryItem, SubjectKind } from './history';
 import { historyTable, summariseChanges } from './format';
-import { answerHistory } from './routes';
+import { answerHistory } from './handle';
 
 const KINDS: readonly SubjectKind[] = ['family', 'good', 'link'];
 

@@ -2,7 +2,6 @@
  * A link's state folded from its stream (`link-<id>`): what commands decide on when the read model
  * cannot be trusted (a conflict, an audit).
  */
-import type { DecodedEvent } from '../../platform/events/catalogue';
 import type { StreamSpec } from '../../platform/commands';
 import { linkStreamId, type DimensionValues, type LinkDetail, type LinkMirrorData } from './events';
 
@@ -35,7 +34,7 @@ export const initialLinkState = (): LinkState => ({
   goodId: null,
 });
 
-export function evolveLink(s: LinkState, e: DecodedEvent): LinkState {
+export function evolveLink(s: LinkState, e: { type: string; data: unknown }): LinkState {
   const d = e.data as Record<string, unknown>;
   switch (e.type) {
     case 'LinkMirrored': {

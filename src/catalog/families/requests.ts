@@ -1,0 +1,33 @@
+/** Request shapes of /product-families, each next to its type. */
+import { z } from 'zod';
+import { priceField, visibleName } from '../../platform/http/fields';
+import { pageQuery } from '../../platform/http/pagination';
+import { idSchema } from '../../platform/ids';
+
+/** Prices an administrator sets: positive, at most two decimals (docs/domain.md, Identifiers and money). */
+const money = priceField();
+const values = z.array(z.string().min(1).max(50)).max(50);
+const dimensionValues = z.object({ size: values, color: values, printCount: values, craft: values, logistics: values }).strict();
+const overrideKey = z.object({ size: z.string(), color: z.string(), printCount: z.string(), craft: z.string(), logistics: z.string() }).strict();
+
+export const createFamilyBody = z.object({ name: visibleName(200), familyNameKey: z.string().max(300).nullable().optional() }).strict();
+export type CreateFamilyBody = z.infer<typeof createFamilyBody>;
+
+export const updateFamilyBody = z.object({ name: visibleName(200).optional(), locked: z.boolean().optional() }).strict();
+export type UpdateFamilyBody = z.infer<typeof updateFamilyBody>;
+
+export const addMemberBody = z.object({ originGoodId: idSchema }).strict();
+export type AddMemberBody = z.infer<typeof addMemberBody>;
+
+export const addCustomMemberBody = z.object({ goodId: idSchema, tags: dimensionValues, price: money }).strict();
+export type AddCustomMemberBody = z.infer<typeof addCustomMemberBody>;
+
+export const listFamiliesQuery = pageQuery.extend({ keyword: z.string().max(100).optional(), locked: z.enum(['true', 'false']).optional() }).strict();
+export type ListFamiliesQuery = z.infer<typeof listFamiliesQuery>;
+
+export const setOverrideBody = overrideKey.extend({ price: money });
+export type SetOverrideBody = z.infer<typeof setOverrideBody>;
+
+// docs/api.md: the same body as PUT, price optional (and ignored): a client can send back the cell it shows.
+export const removeOverrideBody = overrideKey.extend({ price: z.string().max(40).optional() });
+export type RemoveOverrideBody = z.infer<typeof removeOverrideBody>;

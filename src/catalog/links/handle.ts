@@ -1,0 +1,59 @@
+/** Link commands of administrators: their tags by hand, or derived again (load → decide → append). */
+import { runCommand, type Actor } from '../../platform/commands';
+import type { AdminDeps } from '../commands';
+import { emptyDimensionValues } from '../domain/tags';
+import { setLinkFamily } from '../families/handle';
+import { decideGrouping } from '../organisation/group';
+import { decideLink } from './decide';
+import { ensureDimensionTags, tagsOf, valuesOfTagIds } from './dimension-tags';
+import type { DimensionValues, LinkEvent } from './events';
+import { familiesWithNameKey } from './queries';
+import { linkStream } from './state';
+
+/** What the link commands need: the composition root's services satisfy it. */
+export type LinkDeps = AdminDeps;
+
+/**
+ * Manual takeover: the tags the administrator chose, dimensions left empty filled from the name. A
+ * link outside any family then joins the one grouping would put it in, if there is one.
+ */
+export async function updateLinkTags(deps: LinkDeps, id: string, tagIds: readonly string[], actor: Actor, expectedRevision?: bigint) {
+  const { values: manual } = await valuesOfTagIds(deps, tagIds);
+  let decided: LinkEvent[] = [];
+  const result = await runCommand(deps, linkStream(id), {
+    name: 'UpdateLinkTags',
+    actor,
+    expectedRevision,
+    decide: (link) => (decided = decideLink(link, { type: 'UpdateLinkTags', linkId: id, manual })),
+  });
+  // The decision always ends in the takeover: the tags as set, and what was filled from the name.
+  const takeover = decided.find((e): e is Extract<LinkEvent, { type: 'LinkTagsTakenOver' }> => e.type === 'LinkTagsTakenOver')!.data;
+  await ensureDimensionTags(deps, takeover.tags, actor);
+  let attachedFamilyId: string | null = null;
+  const link = result.state;
+  if (!link.familyId && link.parsed) {
+    const families = await familiesWithNameKey(deps.pool, link.parsed.familyNameKey);
+    const [decision] = decideGrouping([{ id, familyNameKey: link.parsed.familyNameKey, productName: link.parsed.productName, sku: link.parsed.sku }], families);
+    if (decision?.kind === 'join') {
+      await setLinkFamily(deps, id, decision.familyId, actor, 'UpdateLinkTags');
+      attachedFamilyId = decision.familyId;
+    }
+  }
+  const filledTags = await tagsOf(
+    deps,
+    takeover.filled.reduce<Partial<DimensionValues>>((acc, f) => ({ ...acc, [f.dimension]: [...(acc[f.dimension] ?? []), f.value] }), {}),
+  );
+  return { tags: await tagsOf(deps, takeover.tags), filledDimensionTags: filledTags, attachedFamilyId };
+}
+
+/** Back to the tags derived from the name and detail; every derived value gets its tag. */
+export async function restoreAutoLinkTags(deps: LinkDeps, id: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
+  const result = await runCommand(deps, linkStream(id), {
+    name: 'RestoreAutoLinkTags',
+    actor,
+    expectedRevision,
+    decide: (link) => decideLink(link, { type: 'RestoreAutoLinkTags', linkId: id }),
+  });
+  // The derived tags: restored now, or already the link's (the decision then appends no restore).
+  await ensureDimensionTags(deps, result.state.tags ?? emptyDimensionValues(), actor);
+}
