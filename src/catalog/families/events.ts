@@ -1,6 +1,6 @@
 /** Events of the family stream (`family-<id>`): the public unit of the catalog. */
 import { z } from 'zod';
-import { defineEvent } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
 import { idSchema } from '../../platform/ids';
 import { dimensionValues } from '../links/events';
 
@@ -61,3 +61,4 @@ export const familyEvents = [
   FamilyDeleted,
   FamilyRecomputed,
 ] as const;
+export type FamilyEvent = EventUnion<typeof familyEvents>;

@@ -1,6 +1,6 @@
 /** Events of the good stream (`good-<id>`): curated catalog products. */
 import { z } from 'zod';
-import { defineEvent } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
 import { idSchema } from '../../platform/ids';
 
 export const goodStreamId = (id: string) => `good-${id}`;
@@ -30,3 +30,4 @@ export const GoodOriginsSet = defineEvent('GoodOriginsSet', 1, z.object({ goodId
 export const GoodDeleted = defineEvent('GoodDeleted', 1, z.object({ goodId: idSchema }));
 
 export const goodEvents = [GoodCreated, GoodUpdated, GoodOriginsSet, GoodDeleted] as const;
+export type GoodEvent = EventUnion<typeof goodEvents>;

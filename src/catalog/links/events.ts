@@ -3,7 +3,7 @@
  * about one purchasable link.
  */
 import { z } from 'zod';
-import { defineEvent } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
 import { idSchema } from '../../platform/ids';
 
 export const linkStreamId = (linkId: string) => `link-${linkId}`;
@@ -116,3 +116,4 @@ export const linkEvents = [
   LinkJoinedFamily,
   LinkLeftFamily,
 ] as const;
+export type LinkEvent = EventUnion<typeof linkEvents>;
