@@ -61,7 +61,8 @@ export type EventHandlers<E extends AnyEvent> = {
  */
 export function defineProjection<E extends AnyEvent = never>(
   spec: SpecCommon & {
-    on: EventHandlers<E>;
+    /** without a type argument (`E` never) no handler fits, rather than any (an empty map accepts every key) */
+    on: [E] extends [never] ? Readonly<Record<string, never>> : EventHandlers<E>;
     /** optional: runs once per batch after the events, in the same transaction */
     afterBatch?(db: ProjectionDb, events: readonly DecodedEvent<E>[]): Promise<void>;
   },
