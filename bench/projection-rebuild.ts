@@ -10,11 +10,11 @@
 import { z } from 'zod';
 import { loadConfig } from '../src/config';
 import { createPool, type Pool } from '../src/platform/db';
-import { type DecodedEvent, EventCatalogue, defineEvent } from '../src/platform/events/catalogue';
+import { type DecodedEvent, EventCatalogue, type EventUnion, defineEvent } from '../src/platform/events/catalogue';
 import { type LogPosition, type ReadAllOptions, type RecordedEvent, START, positionToString } from '../src/platform/event-store/port';
 import { PostgresEventStore } from '../src/platform/event-store/postgres';
 import { PgListener } from '../src/platform/pg-listener';
-import { defineProjection } from '../src/platform/projections/definition';
+import { defineBatchProjection, type ProjectionDb } from '../src/platform/projections/definition';
 import { insertRows } from '../projections/sql';
 import { ProjectionEngine } from '../src/platform/projections/engine';
 import { type BenchContext, type Suite, Tally, measure, ratio, sleep, timed } from './harness';
@@ -26,14 +26,15 @@ const COUNTS = 'bench_tally_counts';
 const LOG = 'bench_tally_log';
 
 export const BenchTallied = defineEvent(EVENT_TYPE, 1, z.object({ n: z.number().int() }));
+type BenchEvent = EventUnion<[typeof BenchTallied]>;
 
 /** The projection; `handlers` (optional) accumulates the time its batch calls take. */
 export function benchProjection(handlers?: Tally) {
-  const applyBatch = async (db: Parameters<ReturnType<typeof defineProjection>['applyBatch']>[0], events: readonly DecodedEvent[]) => {
+  const applyBatch = async (db: ProjectionDb, events: readonly DecodedEvent<BenchEvent>[]) => {
     const perStream = new Map<string, { total: number; events: number }>();
     for (const e of events) {
       const c = perStream.get(e.streamId) ?? { total: 0, events: 0 };
-      c.total += (e.data as { n: number }).n;
+      c.total += e.data.n;
       c.events++;
       perStream.set(e.streamId, c);
     }
@@ -50,12 +51,12 @@ export function benchProjection(handlers?: Tally) {
       LOG,
       { event_id: 'uuid', stream: 'text', n: 'integer' },
       ['event_id', 'stream', 'n'],
-      events.map((e) => [e.id, e.streamId, (e.data as { n: number }).n]),
+      events.map((e) => [e.id, e.streamId, e.data.n]),
     );
   };
-  return defineProjection({
+  return defineBatchProjection({
     name: NAME,
-    handles: [EVENT_TYPE],
+    events: [BenchTallied],
     streamPrefixes: [PREFIX],
     tables: [COUNTS, LOG],
     domains: ['goods'],

@@ -21,45 +21,15 @@
  * goods step 2 has created. A family marked as touched is recomputed from the final rows, so marking
  * one more than needed changes nothing.
  */
-import type { DimensionValues, LinkDetail, LinkMirrorData } from '../src/catalog/links/events';
-import type { OverrideKey } from '../src/catalog/families/events';
+import { linkEvents, type DimensionValues, type LinkEvent } from '../src/catalog/links/events';
+import { familyEvents, type FamilyEvent } from '../src/catalog/families/events';
+import { goodEvents, type GoodEvent } from '../src/catalog/goods/events';
 import { recomputeFamilies, recomputeFamilyGoods } from './catalog-recompute';
-import type { DecodedEvent } from '../src/platform/events/catalogue';
-import { defineProjection, type ProjectionDb } from '../src/platform/projections/definition';
+import type { DecodedEvent, EventDefinition, EventUnion } from '../src/platform/events/catalogue';
+import { defineBatchProjection, type ProjectionDb } from '../src/platform/projections/definition';
 import { linkMirrorHash } from '../src/catalog/links/mirror';
 import { contentHash } from '../src/platform/content-hash';
 import { type Columns, RowChanges, insertRows, updateRows } from './sql';
-
-const LINK_EVENTS = [
-  'LinkMirrored',
-  'LinkDelisted',
-  'LinkRelisted',
-  'LinkDetailSynced',
-  'LinkParsed',
-  'LinkTagsDerived',
-  'LinkTagsTakenOver',
-  'LinkTagsRestored',
-  'LinkJoinedFamily',
-  'LinkLeftFamily',
-  'LinkGoodAssigned',
-  'LinkGoodUnassigned',
-] as const;
-const GOOD_EVENTS = ['GoodCreated', 'GoodUpdated', 'GoodOriginsSet', 'GoodDeleted'] as const;
-const FAMILY_EVENTS = [
-  'FamilyCreated',
-  'FamilyMemberAdded',
-  'FamilyMemberRemoved',
-  'FamilyRenamed',
-  'FamilyLocked',
-  'FamilyUnlocked',
-  'FamilyCustomMemberAdded',
-  'FamilyCustomMemberRemoved',
-  'FamilyPriceOverrideSet',
-  'FamilyPriceOverrideRemoved',
-  'FamilyMergedInto',
-  'FamilyDeleted',
-  'FamilyRecomputed',
-] as const;
 
 const LINK_COLUMNS: Columns = {
   id: 'bigint',
@@ -120,8 +90,6 @@ const FAMILY_COLUMNS: Columns = {
 
 const missingOf = (tags: DimensionValues) => (['craft', 'logistics'] as const).filter((d) => tags[d].length === 0);
 
-type Data = Record<string, unknown> & { linkId: string; familyId: string; goodId: string };
-
 /** What one batch changes, collected by the steps. */
 interface BatchEffects {
   /** families whose aggregates the batch may have changed */
@@ -150,9 +118,9 @@ interface RowState {
 }
 
 /** Step 1: links. */
-async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent[], fx: BatchEffects): Promise<void> {
+async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent<LinkEvent>[], fx: BatchEffects): Promise<void> {
   if (events.length === 0) return;
-  const ids = [...new Set(events.map((e) => (e.data as Data).linkId))];
+  const ids = [...new Set(events.map((e) => e.data.linkId))];
   const stored = await db.query<{ id: string; revision: string; family_id: string | null }>(
     `SELECT id, revision, family_id FROM origin_goods WHERE id = ANY($1::bigint[])`,
     [ids],
@@ -162,8 +130,7 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent[]
   const updates = new RowChanges();
 
   for (const e of events) {
-    const d = e.data as Data;
-    const id = d.linkId;
+    const id = e.data.linkId;
     let st = state.get(id);
     if (!st) state.set(id, (st = { exists: false, revision: -1n, familyId: null }));
     const rev = e.revision;
@@ -171,7 +138,7 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent[]
     const write = (values: Record<string, unknown>) => (inserts.has(id) ? inserts : updates).set(id, { ...values, revision: rev.toString() });
 
     if (e.type === 'LinkMirrored') {
-      const m = e.data as LinkMirrorData;
+      const m = e.data;
       const mirror = {
         name: m.name,
         category_id: m.categoryId,
@@ -199,7 +166,7 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent[]
     st.revision = rev;
     switch (e.type) {
       case 'LinkDelisted':
-        write({ delisted: true, delisted_reason: d.reason, updated_at: at });
+        write({ delisted: true, delisted_reason: e.data.reason, updated_at: at });
         touch(fx, st.familyId);
         fx.reshown.add(id);
         break;
@@ -209,13 +176,14 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent[]
         fx.reshown.add(id);
         break;
       case 'LinkDetailSynced': {
-        const detail = d.detail as LinkDetail;
+        const detail = e.data.detail;
         write({ detail, detail_hash: contentHash(detail), detail_synced_at: at, updated_at: at });
         touch(fx, st.familyId);
         fx.reshown.add(id);
         break;
       }
-      case 'LinkParsed':
+      case 'LinkParsed': {
+        const d = e.data;
         write({
           parsed_country: d.country,
           parsed_logistics: d.logistics,
@@ -226,20 +194,21 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent[]
         });
         touch(fx, st.familyId);
         break;
+      }
       case 'LinkTagsDerived':
       case 'LinkTagsRestored':
       case 'LinkTagsTakenOver': {
-        const tags = d.tags as DimensionValues;
+        const tags = e.data.tags;
         write({ tags, tags_manual: e.type === 'LinkTagsTakenOver', tags_missing: missingOf(tags), updated_at: at });
         touch(fx, st.familyId);
         break;
       }
       case 'LinkJoinedFamily':
       case 'LinkLeftFamily': {
-        const familyId = e.type === 'LinkJoinedFamily' ? d.familyId : null;
+        const familyId = e.type === 'LinkJoinedFamily' ? e.data.familyId : null;
         write({ family_id: familyId, updated_at: at });
         st.familyId = familyId;
-        touch(fx, d.familyId);
+        touch(fx, e.data.familyId);
         fx.moved.add(id);
         break;
       }
@@ -249,6 +218,10 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent[]
         // since synchronisation appends expecting it.
         write({});
         break;
+      default: {
+        const _exhaustive: never = e;
+        break;
+      }
     }
   }
   for (const g of inserts.groups('id')) await insertRows(db, 'origin_goods', LINK_COLUMNS, g.names, g.rows);
@@ -256,15 +229,15 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent[]
 }
 
 /** Step 2: goods and their merged secondary origins. */
-async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[], fx: BatchEffects): Promise<void> {
+async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent<GoodEvent>[], fx: BatchEffects): Promise<void> {
   if (events.length === 0) return;
-  const ids = [...new Set(events.map((e) => (e.data as Data).goodId))];
+  const ids = [...new Set(events.map((e) => e.data.goodId))];
   const stored = await db.query<{ id: string; revision: string; family_id: string | null }>(
     `SELECT id, revision, family_id FROM goods WHERE id = ANY($1::bigint[])`,
     [ids],
   );
   // A new good's family is its primary link's family (custom goods get one as custom members).
-  const origins = events.flatMap((e) => (e.type === 'GoodCreated' && (e.data as Data).originGoodId ? [(e.data as Data).originGoodId as string] : []));
+  const origins = events.flatMap((e) => (e.type === 'GoodCreated' && e.data.originGoodId ? [e.data.originGoodId] : []));
   const linkFamily = new Map<string, string | null>();
   if (origins.length) {
     const r = await db.query<{ id: string; family_id: string | null }>(`SELECT id, family_id FROM origin_goods WHERE id = ANY($1::bigint[])`, [origins]);
@@ -277,8 +250,7 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[]
   const deleted = new Set<string>();
 
   for (const e of events) {
-    const d = e.data as Data;
-    const id = d.goodId;
+    const id = e.data.goodId;
     let st = state.get(id);
     if (!st) state.set(id, (st = { exists: false, revision: -1n, familyId: null }));
     const rev = e.revision;
@@ -286,7 +258,8 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[]
     switch (e.type) {
       case 'GoodCreated': {
         if (st.exists) break;
-        const familyId = d.originGoodId ? (linkFamily.get(d.originGoodId as string) ?? null) : null;
+        const d = e.data;
+        const familyId = d.originGoodId ? (linkFamily.get(d.originGoodId) ?? null) : null;
         inserts.set(id, {
           name: d.name,
           description: d.description,
@@ -314,6 +287,7 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[]
         st.revision = rev;
         const values: Record<string, unknown> = { revision: rev.toString(), updated_at: at };
         if (e.type === 'GoodUpdated') {
+          const d = e.data;
           Object.assign(values, {
             name: d.name,
             description: d.description,
@@ -325,7 +299,7 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[]
             country_id: d.countryId,
           });
         } else {
-          originLists.set(id, d.secondaryOriginGoodIds as string[]);
+          originLists.set(id, e.data.secondaryOriginGoodIds);
         }
         (inserts.has(id) ? inserts : updates).set(id, values);
         // Fields of the good itself weigh only in the choice of representative; its origins, in the media.
@@ -342,6 +316,10 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[]
         originLists.delete(id);
         deleted.add(id);
         break;
+      default: {
+        const _exhaustive: never = e;
+        break;
+      }
     }
   }
   if (deleted.size) {
@@ -365,23 +343,23 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent[]
  * families go in one INSERT, the rest in one UPDATE per set of columns. Custom members and overrides
  * (administrators' edits, few) and the removal of a merged or deleted family run in log order.
  */
-async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent[], fx: BatchEffects): Promise<void> {
+async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent<FamilyEvent>[], fx: BatchEffects): Promise<void> {
   if (events.length === 0) return;
-  const ids = [...new Set(events.map((e) => (e.data as Data).familyId))];
+  const ids = [...new Set(events.map((e) => e.data.familyId))];
   const stored = await db.query<{ id: string; revision: string }>(`SELECT id, revision FROM families WHERE id = ANY($1::bigint[])`, [ids]);
   const state = new Map<string, RowState>(stored.rows.map((r) => [r.id, { exists: true, revision: BigInt(r.revision), familyId: r.id }]));
   const inserts = new RowChanges();
   const updates = new RowChanges();
 
   for (const e of events) {
-    const d = e.data as Data;
-    const id = d.familyId;
+    const id = e.data.familyId;
     let st = state.get(id);
     if (!st) state.set(id, (st = { exists: false, revision: -1n, familyId: id }));
     const rev = e.revision;
     const at = e.recordedAt;
     if (e.type === 'FamilyCreated') {
       if (!st.exists) {
+        const d = e.data;
         inserts.set(id, { name: d.name, family_name_key: d.familyNameKey, auto_managed: d.autoManaged, locked: d.locked, created_at: at, updated_at: at, revision: rev.toString() });
         Object.assign(st, { exists: true, revision: rev });
       }
@@ -392,12 +370,13 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
     if (st.exists && st.revision < rev) {
       st.revision = rev;
       const values: Record<string, unknown> = { revision: rev.toString() };
-      if (e.type === 'FamilyRenamed') Object.assign(values, { name: d.name, updated_at: at });
+      if (e.type === 'FamilyRenamed') Object.assign(values, { name: e.data.name, updated_at: at });
       if (e.type === 'FamilyLocked' || e.type === 'FamilyUnlocked') Object.assign(values, { locked: e.type === 'FamilyLocked', updated_at: at });
       (inserts.has(id) ? inserts : updates).set(id, values);
     }
     switch (e.type) {
-      case 'FamilyCustomMemberAdded':
+      case 'FamilyCustomMemberAdded': {
+        const d = e.data;
         await db.query(
           `INSERT INTO family_custom_members (family_id, good_id, tags, price) VALUES ($1, $2, $3, $4)
            ON CONFLICT (family_id, good_id) DO UPDATE SET tags = EXCLUDED.tags, price = EXCLUDED.price`,
@@ -406,20 +385,23 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
         await db.query(`UPDATE goods SET family_id = $1 WHERE id = $2 AND origin_good_id IS NULL`, [d.familyId, d.goodId]);
         touch(fx, d.familyId);
         break;
-      case 'FamilyCustomMemberRemoved':
+      }
+      case 'FamilyCustomMemberRemoved': {
+        const d = e.data;
         await db.query(`DELETE FROM family_custom_members WHERE family_id = $1 AND good_id = $2`, [d.familyId, d.goodId]);
         await db.query(`UPDATE goods SET family_id = NULL WHERE id = $2 AND family_id = $1 AND origin_good_id IS NULL`, [d.familyId, d.goodId]);
         touch(fx, d.familyId);
         break;
+      }
       case 'FamilyPriceOverrideSet':
       case 'FamilyPriceOverrideRemoved': {
-        const k = e.data as OverrideKey & { familyId: string; price?: string };
+        const k = e.data;
         const key = [k.familyId, k.size, k.color, k.printCount, k.craft, k.logistics];
         if (e.type === 'FamilyPriceOverrideSet') {
           await db.query(
             `INSERT INTO family_overrides (family_id, size, color, print_count, craft, logistics, price) VALUES ($1, $2, $3, $4, $5, $6, $7)
              ON CONFLICT (family_id, size, color, print_count, craft, logistics) DO UPDATE SET price = EXCLUDED.price`,
-            [...key, k.price],
+            [...key, e.data.price],
           );
         } else {
           await db.query(
@@ -435,7 +417,8 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
         touch(fx, id);
         break;
       case 'FamilyMergedInto':
-      case 'FamilyDeleted':
+      case 'FamilyDeleted': {
+        const d = e.data;
         // Its links moved (or left) through their own events; custom members go with the family.
         await db.query(`UPDATE goods SET family_id = NULL WHERE family_id = $1 AND origin_good_id IS NULL`, [d.familyId]);
         await db.query(`DELETE FROM family_custom_members WHERE family_id = $1`, [d.familyId]);
@@ -445,8 +428,20 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
         updates.delete(id);
         st.exists = false;
         fx.touched.delete(d.familyId);
-        if (e.type === 'FamilyMergedInto') touch(fx, d.intoFamilyId as string);
+        if (e.type === 'FamilyMergedInto') touch(fx, e.data.intoFamilyId);
         break;
+      }
+      case 'FamilyMemberAdded':
+      case 'FamilyMemberRemoved':
+      case 'FamilyRenamed':
+      case 'FamilyLocked':
+      case 'FamilyUnlocked':
+        // The row above is all they change (membership itself lives on the link stream).
+        break;
+      default: {
+        const _exhaustive: never = e;
+        break;
+      }
     }
   }
   for (const g of inserts.groups('id')) await insertRows(db, 'families', FAMILY_COLUMNS, g.names, g.rows, 'ON CONFLICT (id) DO NOTHING');
@@ -487,19 +482,24 @@ async function settleBatch(db: ProjectionDb, fx: BatchEffects, recompute: boolea
 /** Families recomputed per settling step of a rebuild. */
 const SETTLE_STEP = 2_000;
 
-const byKind = (events: readonly DecodedEvent[], kinds: readonly string[]) => events.filter((e) => kinds.includes(e.type));
+/** The batch's events of one slice (`defs`, its event definitions), in log order. */
+function ofSlice<Defs extends readonly EventDefinition[]>(events: readonly DecodedEvent[], defs: Defs): DecodedEvent<EventUnion<Defs>>[] {
+  const types = new Set<string>(defs.map((d) => d.type));
+  return events.filter((e): e is DecodedEvent<EventUnion<Defs>> => types.has(e.type));
+}
 
-export const catalogProjection = defineProjection({
+/** Every event of the link, family and good streams: each step's switch ends in a `never` check over its slice's. */
+export const catalogProjection = defineBatchProjection({
   name: 'catalog',
-  handles: [...LINK_EVENTS, ...FAMILY_EVENTS, ...GOOD_EVENTS],
+  events: [...linkEvents, ...familyEvents, ...goodEvents],
   streamPrefixes: ['link-', 'family-', 'good-'],
   tables: ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods'],
   domains: ['goods', 'matrix', 'meta'],
   async applyBatch(db, events, mode) {
     const fx: BatchEffects = { touched: new Set(), goodsTouched: new Set(), moved: new Set(), created: new Set(), reshown: new Set() };
-    await applyLinkEvents(db, byKind(events, LINK_EVENTS), fx);
-    await applyGoodEvents(db, byKind(events, GOOD_EVENTS), fx);
-    await applyFamilyEvents(db, byKind(events, FAMILY_EVENTS), fx);
+    await applyLinkEvents(db, ofSlice(events, linkEvents), fx);
+    await applyGoodEvents(db, ofSlice(events, goodEvents), fx);
+    await applyFamilyEvents(db, ofSlice(events, familyEvents), fx);
     // A rebuild's replay recomputes nothing: `settle` recomputes every family once at its end.
     await settleBatch(db, fx, !mode?.deferDerived);
   },

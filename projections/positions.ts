@@ -3,9 +3,8 @@
  * Replay-safe: a position row carries the revision of the last event of its stream; the goods list is
  * rewritten only when the position row itself took the event.
  */
-import type { DataOf } from '../src/platform/events/catalogue';
 import { defineProjection, type ProjectionDb } from '../src/platform/projections/definition';
-import type { PositionCreated, PositionUpdated } from '../src/catalog/positions/events';
+import type { PositionEvent } from '../src/catalog/positions/events';
 import { updateGuarded } from './sql';
 
 async function placeGoods(db: ProjectionDb, positionId: string, goodIds: readonly string[]): Promise<void> {
@@ -18,36 +17,29 @@ async function placeGoods(db: ProjectionDb, positionId: string, goodIds: readonl
   );
 }
 
-export const positionsProjection = defineProjection({
+export const positionsProjection = defineProjection<PositionEvent>({
   name: 'positions',
-  handles: ['PositionCreated', 'PositionUpdated', 'PositionDeleted'],
   streamPrefixes: ['position-'],
   tables: ['positions', 'position_goods'],
   domains: ['meta', 'goods'],
-  async apply(db, e) {
-    const at = e.recordedAt;
-    switch (e.type) {
-      case 'PositionCreated': {
-        const d = e.data as DataOf<typeof PositionCreated>;
-        const r = await db.query(
-          `INSERT INTO positions (id, name, sort_order, revision, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
+  on: {
+    async PositionCreated(db, e) {
+      const d = e.data;
+      const r = await db.query(
+        `INSERT INTO positions (id, name, sort_order, revision, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
            ON CONFLICT (id) DO NOTHING`,
-          [d.positionId, d.name, d.sortOrder, e.revision.toString(), at],
-        );
-        if ((r.rowCount ?? 0) > 0) await placeGoods(db, d.positionId, d.goodIds);
-        return;
-      }
-      case 'PositionUpdated': {
-        const d = e.data as DataOf<typeof PositionUpdated>;
-        const took = await updateGuarded(db, 'positions', d.positionId, e.revision, { name: d.name, sort_order: d.sortOrder, updated_at: at });
-        if (took && d.goodIds) await placeGoods(db, d.positionId, d.goodIds);
-        return;
-      }
-      case 'PositionDeleted': {
-        const id = (e.data as { positionId: string }).positionId;
-        if (await updateGuarded(db, 'positions', id, e.revision, { deleted: true, updated_at: at })) await placeGoods(db, id, []);
-        return;
-      }
-    }
+        [d.positionId, d.name, d.sortOrder, e.revision.toString(), e.recordedAt],
+      );
+      if ((r.rowCount ?? 0) > 0) await placeGoods(db, d.positionId, d.goodIds);
+    },
+    async PositionUpdated(db, e) {
+      const d = e.data;
+      const took = await updateGuarded(db, 'positions', d.positionId, e.revision, { name: d.name, sort_order: d.sortOrder, updated_at: e.recordedAt });
+      if (took && d.goodIds) await placeGoods(db, d.positionId, d.goodIds);
+    },
+    async PositionDeleted(db, e) {
+      const id = e.data.positionId;
+      if (await updateGuarded(db, 'positions', id, e.revision, { deleted: true, updated_at: e.recordedAt })) await placeGoods(db, id, []);
+    },
   },
 });

@@ -3,7 +3,8 @@
  * commands: what they need, and the pieces their handlers share.
  */
 import type { Pool } from '../platform/db';
-import { runCommand, type Actor, type CommandDeps, type PendingEvent } from '../platform/commands';
+import { runCommand, type Actor, type CommandDeps, type PendingEvent, type StreamSpec } from '../platform/commands';
+import type { AnyEvent } from '../platform/events/catalogue';
 
 /** The composition root's services satisfy it; tests may hand in less. */
 export interface AdminDeps extends CommandDeps {
@@ -23,13 +24,14 @@ export function ownOf<S extends { status: string }>(state: S, keys: readonly str
 /**
  * Appends a full new order (countries, tags, one parent's categories) to its order stream. The
  * decision reads the live members, not the stream, so the stream is folded to nothing; it gives
- * the revision an If-Match is checked against.
+ * the revision an If-Match is checked against. `E`: the events the order stream holds.
  */
-export async function saveOrder(
+export async function saveOrder<E extends AnyEvent>(
   deps: AdminDeps,
   streamId: string,
-  command: { name: string; actor: Actor; expectedRevision?: bigint | undefined; decide: () => PendingEvent[] },
+  command: { name: string; actor: Actor; expectedRevision?: bigint | undefined; decide: () => PendingEvent<E>[] },
 ): Promise<void> {
   const { expectedRevision, ...rest } = command;
-  await runCommand(deps, { streamId, initial: () => null, evolve: () => null }, { ...rest, ...(expectedRevision !== undefined ? { expectedRevision } : {}) });
+  const stream: StreamSpec<null, E> = { streamId, initial: () => null, evolve: () => null };
+  await runCommand(deps, stream, { ...rest, ...(expectedRevision !== undefined ? { expectedRevision } : {}) });
 }

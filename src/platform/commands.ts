@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventStore, LogPosition } from './event-store/port';
-import type { DecodedEvent, EventCatalogue } from './events/catalogue';
+import type { AnyEvent, DecodedEvent, EventCatalogue } from './events/catalogue';
 import { eventMetadata } from './events/catalogue';
 import { AppError } from './errors';
 import { EventStoreErrors } from './event-store/port';
@@ -51,15 +51,18 @@ export interface Actor {
   correlationId?: string;
 }
 
-export interface PendingEvent {
-  type: string;
-  data: unknown;
-}
+/**
+ * An event a decision asks to append. `E` is the union of the events its stream may hold (a slice's
+ * `EventUnion`), so a decision that names another type, or data of the wrong shape, fails the type
+ * check; without it, any type and data (checked against the catalogue's schema on append only).
+ */
+export type PendingEvent<E extends AnyEvent = AnyEvent> = E;
 
-export interface StreamSpec<S> {
+/** A stream: its id, and how its events fold into the state commands decide on. `E`: the events it holds. */
+export interface StreamSpec<S, E extends AnyEvent = AnyEvent> {
   streamId: string;
   initial: () => S;
-  evolve: (state: S, event: DecodedEvent) => S;
+  evolve: (state: S, event: DecodedEvent<E>) => S;
 }
 
 export interface Loaded<S> {
@@ -87,39 +90,46 @@ export async function readModelsCurrent(deps: Pick<CommandDeps, 'store' | 'waitF
   }
 }
 
-export async function loadStream<S>(deps: Pick<CommandDeps, 'store' | 'catalogue'>, spec: StreamSpec<S>, until?: Date): Promise<Loaded<S>> {
+/**
+ * A stream holds the events of its spec (only its own slice appends to it), each decoded against its
+ * type's schema by the catalogue: what `evolve` is typed to receive.
+ */
+const asStreamEvent = <E extends AnyEvent>(event: DecodedEvent): DecodedEvent<E> => event as DecodedEvent<E>;
+
+export async function loadStream<S, E extends AnyEvent>(deps: Pick<CommandDeps, 'store' | 'catalogue'>, spec: StreamSpec<S, E>, until?: Date): Promise<Loaded<S>> {
   const events = await deps.store.readStream(spec.streamId, until ? { until } : {});
   let state = spec.initial();
   let revision: bigint | null = null;
   for (const e of events) {
-    state = spec.evolve(state, deps.catalogue.decode(e));
+    state = spec.evolve(state, asStreamEvent<E>(deps.catalogue.decode(e)));
     revision = e.revision;
   }
   return { state, revision };
 }
 
-export interface CommandResult<S> {
+export interface CommandResult<S, E extends AnyEvent = AnyEvent> {
   state: S;
   revision: bigint | null;
   /** null when the decision was to append nothing */
   position: LogPosition | null;
-  events: PendingEvent[];
+  events: PendingEvent<E>[];
 }
 
-export async function runCommand<S>(
+/** A command on one stream. Its events are the stream's (`E` is taken from the spec, never from `decide`). */
+export async function runCommand<S, E extends AnyEvent = AnyEvent>(
   deps: CommandDeps,
-  spec: StreamSpec<S>,
+  spec: StreamSpec<S, E>,
   command: {
     /** the command's name, recorded as the events' "why" */
     name: string;
     actor: Actor;
     /** the revision the client last saw, when it sent one */
     expectedRevision?: bigint | null;
-    decide: (state: S, loaded: Loaded<S>) => PendingEvent[];
+    decide: (state: S, loaded: Loaded<S>) => PendingEvent<NoInfer<E>>[];
     /** skip the projection wait (bulk operations wait once at the end) */
     noWait?: boolean;
   },
-): Promise<CommandResult<S>> {
+): Promise<CommandResult<S, E>> {
   const expected = command.expectedRevision;
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadStream(deps, spec);
@@ -147,28 +157,31 @@ export async function runCommand<S>(
   }
 }
 
-async function finish<S>(
+async function finish<S, E extends AnyEvent>(
   deps: CommandDeps,
-  spec: StreamSpec<S>,
+  spec: StreamSpec<S, E>,
   command: { noWait?: boolean },
   loaded: Loaded<S>,
-  pending: PendingEvent[],
+  pending: PendingEvent<E>[],
   events: ReturnType<EventCatalogue['encode']>[],
   result: Awaited<ReturnType<EventStore['appendToStream']>>,
-): Promise<CommandResult<S>> {
+): Promise<CommandResult<S, E>> {
   let state = loaded.state;
   events.forEach((e, i) => {
-    state = spec.evolve(state, {
-      id: e.id,
-      streamId: spec.streamId,
-      revision: result.nextRevision - BigInt(events.length - 1 - i),
-      position: result.position,
-      type: e.type,
-      data: e.data,
-      metadata: e.metadata,
-      recordedAt: new Date(),
-      storedVersion: e.version,
-    });
+    state = spec.evolve(
+      state,
+      asStreamEvent<E>({
+        id: e.id,
+        streamId: spec.streamId,
+        revision: result.nextRevision - BigInt(events.length - 1 - i),
+        position: result.position,
+        type: e.type,
+        data: e.data,
+        metadata: e.metadata,
+        recordedAt: new Date(),
+        storedVersion: e.version,
+      }),
+    );
   });
   if (!command.noWait) await deps.waitForProjections(result.position, [spec.streamId]);
   return { state, revision: result.nextRevision, position: result.position, events: pending };

@@ -1,5 +1,5 @@
 /** Whether a client's "full new order" is exactly a reordering of what exists, and the decision on it. Pure. */
-import type { PendingEvent } from './commands';
+import type { AnyEvent } from './events/catalogue';
 import { AppError } from './errors';
 
 export interface PermutationProblems {
@@ -32,14 +32,14 @@ export const sameOrder = (a: readonly string[], b: readonly string[]) => a.lengt
 /**
  * The decision on a full new order: `requested` must name every id of `current` (the live members
  * in their present order) exactly once, else 400 `rejection.code` listing what is wrong; the order
- * they already have appends nothing; otherwise one event, `reordered(requested)`.
+ * they already have appends nothing; otherwise one event, `reordered(requested)`, of the caller's type.
  */
-export function decideReorder(
+export function decideReorder<E extends AnyEvent>(
   current: readonly string[],
   requested: readonly string[],
   rejection: { code: string; message: string },
-  reordered: (ids: string[]) => PendingEvent,
-): PendingEvent[] {
+  reordered: (ids: string[]) => E,
+): E[] {
   const problems = permutationProblems(current, requested);
   if (problems) throw AppError.badRequest(rejection.code, rejection.message, problems);
   if (sameOrder(current, requested)) return [];

@@ -3,7 +3,7 @@
  * wrong total and a duplicated log row, so "exactly once" is observable.
  */
 import { z } from 'zod';
-import { EventCatalogue, defineEvent, eventMetadata } from '../../src/platform/events/catalogue';
+import { EventCatalogue, defineEvent, eventMetadata, type EventUnion } from '../../src/platform/events/catalogue';
 import { START, type EventStore, type LogPosition } from '../../src/platform/event-store/port';
 import { defineProjection } from '../../src/platform/projections/definition';
 import type { Queryable } from '../../src/platform/db';
@@ -11,6 +11,7 @@ import type { Queryable } from '../../src/platform/db';
 export const Tallied = defineEvent('Tallied', 1, z.object({ n: z.number().int() }));
 export const Poisoned = defineEvent('Poisoned', 1, z.object({}));
 export const tallyCatalogue = () => new EventCatalogue([Tallied, Poisoned]);
+type TallyEvent = EventUnion<[typeof Tallied, typeof Poisoned]>;
 
 export const TALLY_TABLES_SQL = `
   CREATE TABLE IF NOT EXISTS t_tally (stream text PRIMARY KEY, total bigint NOT NULL, events integer NOT NULL);
@@ -18,25 +19,25 @@ export const TALLY_TABLES_SQL = `
   CREATE INDEX IF NOT EXISTS t_tally_log_stream ON t_tally_log (stream);`;
 
 export function tallyProjection(opts: { poison?: () => boolean; slowMs?: number } = {}) {
-  return defineProjection({
+  return defineProjection<TallyEvent>({
     name: 'tally',
-    handles: ['Tallied', 'Poisoned'],
     streamPrefixes: ['tally-'],
     tables: ['t_tally', 't_tally_log'],
     domains: ['goods'],
-    async apply(db, e) {
-      if (e.type === 'Poisoned') {
-        if (opts.poison?.() ?? true) throw new Error('cannot tally a poisoned event');
-        return;
-      }
-      const n = (e.data as { n: number }).n;
-      if (opts.slowMs) await db.query(`SELECT pg_sleep($1)`, [opts.slowMs / 1000]);
-      await db.query(
-        `INSERT INTO t_tally (stream, total, events) VALUES ($1, $2, 1)
+    on: {
+      async Tallied(db, e) {
+        const n = e.data.n;
+        if (opts.slowMs) await db.query(`SELECT pg_sleep($1)`, [opts.slowMs / 1000]);
+        await db.query(
+          `INSERT INTO t_tally (stream, total, events) VALUES ($1, $2, 1)
          ON CONFLICT (stream) DO UPDATE SET total = t_tally.total + EXCLUDED.total, events = t_tally.events + 1`,
-        [e.streamId, n],
-      );
-      await db.query(`INSERT INTO t_tally_log (event_id, stream, n) VALUES ($1, $2, $3)`, [e.id, e.streamId, n]);
+          [e.streamId, n],
+        );
+        await db.query(`INSERT INTO t_tally_log (event_id, stream, n) VALUES ($1, $2, $3)`, [e.id, e.streamId, n]);
+      },
+      async Poisoned() {
+        if (opts.poison?.() ?? true) throw new Error('cannot tally a poisoned event');
+      },
     },
   });
 }

@@ -3,13 +3,11 @@
  * administrators') and the administrators' decisions on it. The tree around it (does the parent
  * exist, what are its ancestors, how many children are there) comes in with the command.
  */
-import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
-import type { EventUnion } from '../../platform/events/catalogue';
 import { decideReorder } from '../../platform/permutation';
 import type { CategoryAdminEvent } from './admin-events';
-import type { categoryEvents } from './events';
+import type { CategoryEvent } from './events';
 
 export interface CategoryFields {
   parentId: string | null;
@@ -25,10 +23,8 @@ export type CategoryState =
 
 export const initialCategory = (): CategoryState => ({ status: 'none' });
 
-type CategoryStreamEvent = EventUnion<typeof categoryEvents> | CategoryAdminEvent;
-
 export function evolveCategory(state: CategoryState, event: { type: string; data: unknown }): CategoryState {
-  const e = event as CategoryStreamEvent;
+  const e = event as CategoryEvent;
   switch (e.type) {
     case 'CategoryMirrored': {
       const d = e.data;
@@ -78,7 +74,8 @@ function checkParent(categoryId: string, parentId: string | null, parent: Parent
   }
 }
 
-export function decideCategory(state: CategoryState, command: CategoryCommand): PendingEvent[] {
+/** Administrators' decisions: their own events only, never the supplier mirror's. */
+export function decideCategory(state: CategoryState, command: CategoryCommand): CategoryAdminEvent[] {
   switch (command.type) {
     case 'CreateCategory':
       if (state.status !== 'none') throw AppError.conflict('CATEGORY.ALREADY_EXISTS', `category ${command.categoryId} already exists`);
@@ -113,7 +110,7 @@ export function decideCategory(state: CategoryState, command: CategoryCommand): 
  * The full new order of one parent's children. `current` is every live child of `parentId` in its
  * present order; the new order must name each exactly once. The order it already has appends nothing.
  */
-export function decideCategoryOrder(parentId: string | null, current: readonly string[], requested: readonly string[]): PendingEvent[] {
+export function decideCategoryOrder(parentId: string | null, current: readonly string[], requested: readonly string[]): CategoryAdminEvent[] {
   const whose = parentId === null ? 'top-level category' : `child of category ${parentId}`;
   return decideReorder(current, requested, { code: 'CATEGORIES.NOT_A_PERMUTATION', message: `ids must list every ${whose} exactly once` }, (categoryIds) => ({
     type: 'CategoriesReordered',

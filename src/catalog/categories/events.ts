@@ -1,7 +1,8 @@
 /** Events of the category stream (`category-<supplier id>`). */
 import { z } from 'zod';
-import { defineEvent } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
 import { idSchema } from '../../platform/ids';
+import type { CategoryAdminEvent } from './admin-events';
 
 export const categoryStreamId = (id: string) => `category-${id}`;
 
@@ -28,3 +29,5 @@ export const CategoryMirrored = defineEvent(
 export const CategoryRemovedUpstream = defineEvent('CategoryRemovedUpstream', 1, z.object({ categoryId: idSchema }));
 
 export const categoryEvents = [CategoryMirrored, CategoryRemovedUpstream] as const;
+/** Every event a category stream holds: the supplier mirror's and the administrators'. */
+export type CategoryEvent = EventUnion<typeof categoryEvents> | CategoryAdminEvent;

@@ -5,14 +5,14 @@ import { withLocks } from '../../platform/locks';
 import { saveOrder, type AdminDeps, ownOf } from '../commands';
 import { categoryOrderStreamId } from './admin-events';
 import { categoryNotFound, decideCategory, decideCategoryOrder, evolveCategory, initialCategory, type CategoryCommand, type CategoryState, type ParentFacts } from './decide';
-import { categoryStreamId } from './events';
+import { categoryStreamId, type CategoryEvent } from './events';
 import { ancestorsOf, childOrder, liveChildCount } from './queries';
 import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
 
 /** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
 const OWN = ['parentId', 'name', 'icon'];
 
-export const categoryStream = (id: string): StreamSpec<CategoryState> => ({ streamId: categoryStreamId(id), initial: initialCategory, evolve: evolveCategory });
+export const categoryStream = (id: string): StreamSpec<CategoryState, CategoryEvent> => ({ streamId: categoryStreamId(id), initial: initialCategory, evolve: evolveCategory });
 
 /**
  * Serialises the administrators' commands that change the shape of the tree (create, move, delete)

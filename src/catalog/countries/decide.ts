@@ -2,13 +2,11 @@
  * Countries, pure: a country's state folded from its stream (the supplier mirror's events and the
  * administrators'), the administrators' decisions on it, and the decision on the order of all countries.
  */
-import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
-import type { EventUnion } from '../../platform/events/catalogue';
 import { decideReorder } from '../../platform/permutation';
 import type { CountryAdminEvent } from './admin-events';
-import type { countryEvents } from './events';
+import type { CountryEvent } from './events';
 
 export interface CountryFields {
   name: string;
@@ -23,10 +21,8 @@ export type CountryState =
 
 export const initialCountry = (): CountryState => ({ status: 'none' });
 
-type CountryStreamEvent = EventUnion<typeof countryEvents> | CountryAdminEvent;
-
 export function evolveCountry(state: CountryState, event: { type: string; data: unknown }): CountryState {
-  const e = event as CountryStreamEvent;
+  const e = event as CountryEvent;
   switch (e.type) {
     case 'CountryMirrored':
       return { status: 'active', id: e.data.countryId, name: e.data.name, code: e.data.code, source: 'supplier' };
@@ -56,7 +52,8 @@ export type CountryCommand =
 
 export const countryNotFound = (id: string) => AppError.notFound('COUNTRY.NOT_FOUND', `no country ${id}`);
 
-export function decideCountry(state: CountryState, command: CountryCommand): PendingEvent[] {
+/** Administrators' decisions: their own events only, never the supplier mirror's. */
+export function decideCountry(state: CountryState, command: CountryCommand): CountryAdminEvent[] {
   switch (command.type) {
     case 'CreateCountry':
       if (state.status !== 'none') throw AppError.conflict('COUNTRY.ALREADY_EXISTS', `country ${command.countryId} already exists`);
@@ -84,7 +81,7 @@ export function decideCountry(state: CountryState, command: CountryCommand): Pen
  * The full new order of all countries. `current` is every live country id in its present order; the
  * new order must name each exactly once. The order it already has appends nothing.
  */
-export const decideCountryOrder = (current: readonly string[], requested: readonly string[]): PendingEvent[] =>
+export const decideCountryOrder = (current: readonly string[], requested: readonly string[]): CountryAdminEvent[] =>
   decideReorder(current, requested, { code: 'COUNTRIES.NOT_A_PERMUTATION', message: 'ids must list every country exactly once' }, (countryIds) => ({
     type: 'CountriesReordered',
     data: { countryIds },

@@ -1,7 +1,8 @@
 /** Events of the country stream (`country-<supplier id>`). */
 import { z } from 'zod';
-import { defineEvent } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
 import { idSchema } from '../../platform/ids';
+import type { CountryAdminEvent } from './admin-events';
 
 export const countryStreamId = (id: string) => `country-${id}`;
 
@@ -11,3 +12,5 @@ export const CountryMirrored = defineEvent('CountryMirrored', 1, z.object({ coun
 export const CountryRemovedUpstream = defineEvent('CountryRemovedUpstream', 1, z.object({ countryId: idSchema }));
 
 export const countryEvents = [CountryMirrored, CountryRemovedUpstream] as const;
+/** Every event a country stream holds: the supplier mirror's and the administrators'. */
+export type CountryEvent = EventUnion<typeof countryEvents> | CountryAdminEvent;

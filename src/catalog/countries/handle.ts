@@ -6,11 +6,11 @@ import { newId } from '../../platform/ids';
 import { saveOrder, type AdminDeps } from '../commands';
 import { COUNTRY_ORDER_STREAM } from './admin-events';
 import { decideCountry, decideCountryOrder, evolveCountry, initialCountry, type CountryCommand, type CountryState } from './decide';
-import { countryStreamId } from './events';
+import { countryStreamId, type CountryEvent } from './events';
 import { countryOrder } from './queries';
 import type { CreateCountryBody, UpdateCountryBody } from './requests';
 
-export const countryStream = (id: string): StreamSpec<CountryState> => ({ streamId: countryStreamId(id), initial: initialCountry, evolve: evolveCountry });
+export const countryStream = (id: string): StreamSpec<CountryState, CountryEvent> => ({ streamId: countryStreamId(id), initial: initialCountry, evolve: evolveCountry });
 
 function run(deps: AdminDeps, countryId: string, actor: Actor, command: CountryCommand, expectedRevision?: bigint) {
   return runCommand(deps, countryStream(countryId), {

@@ -1,5 +1,4 @@
 /** Positions, pure: the state folded from a position's stream and the decisions on it. */
-import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
 import type { PositionEvent } from './events';
@@ -50,7 +49,7 @@ function checkGoods(goodIds: readonly string[] | undefined): void {
   if (duplicated.length) throw AppError.badRequest('POSITION.DUPLICATE_GOODS', 'a good may appear in a position once', { duplicated });
 }
 
-export function decidePosition(state: PositionState, command: PositionCommand): PendingEvent[] {
+export function decidePosition(state: PositionState, command: PositionCommand): PositionEvent[] {
   switch (command.type) {
     case 'CreatePosition':
       if (state.status !== 'none') throw AppError.conflict('POSITION.ALREADY_EXISTS', `position ${command.positionId} already exists`);

@@ -7,13 +7,13 @@ import { runCommand, type Actor, type StreamSpec } from '../../platform/commands
 import { newId } from '../../platform/ids';
 import { ownOf, type AdminDeps } from '../commands';
 import { decidePosition, evolvePosition, initialPosition, type PositionCommand, type PositionState } from './decide';
-import { positionStreamId } from './events';
+import { positionStreamId, type PositionEvent } from './events';
 import type { CreatePositionBody, UpdatePositionBody } from './requests';
 
 /** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
 const OWN = ['name', 'sortOrder', 'goodIds'];
 
-export const positionStream = (id: string): StreamSpec<PositionState> => ({ streamId: positionStreamId(id), initial: initialPosition, evolve: evolvePosition });
+export const positionStream = (id: string): StreamSpec<PositionState, PositionEvent> => ({ streamId: positionStreamId(id), initial: initialPosition, evolve: evolvePosition });
 
 function run(deps: AdminDeps, positionId: string, actor: Actor, command: PositionCommand, expectedRevision?: bigint) {
   return runCommand(deps, positionStream(positionId), {

@@ -2,7 +2,6 @@
  * Tag groups, pure: the state folded from a group's stream and the decisions on it. What lives in
  * other streams (which group holds a dimension, how many tags a group has) comes in with the command.
  */
-import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
 import type { Dimension } from '../domain/tags';
@@ -59,7 +58,7 @@ function dimensionTaken(dimension: Dimension, holder: string): AppError {
   return AppError.conflict('TAG_GROUP.DIMENSION_TAKEN', `the dimension ${dimension} already belongs to tag group ${holder}`, { dimension, tagGroupId: holder });
 }
 
-export function decideTagGroup(state: TagGroupState, command: TagGroupCommand): PendingEvent[] {
+export function decideTagGroup(state: TagGroupState, command: TagGroupCommand): TagGroupEvent[] {
   switch (command.type) {
     case 'CreateTagGroup': {
       if (state.status !== 'none') throw AppError.conflict('TAG_GROUP.ALREADY_EXISTS', `tag group ${command.tagGroupId} already exists`);

@@ -4,21 +4,21 @@ import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import { ownOf, type AdminDeps } from '../commands';
 import { decideTagGroup, evolveTagGroup, initialTagGroup, type TagGroupCommand, type TagGroupState } from './decide';
-import { tagGroupStreamId } from './events';
+import { tagGroupStreamId, type TagGroupEvent } from './events';
 import { dimensionHolder, liveTagCount } from './queries';
 import type { CreateTagGroupBody, UpdateTagGroupBody } from './requests';
 
 /** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
 const OWN = ['name', 'dimension'];
 
-export const tagGroupStream = (id: string): StreamSpec<TagGroupState> => ({ streamId: tagGroupStreamId(id), initial: initialTagGroup, evolve: evolveTagGroup });
+export const tagGroupStream = (id: string): StreamSpec<TagGroupState, TagGroupEvent> => ({ streamId: tagGroupStreamId(id), initial: initialTagGroup, evolve: evolveTagGroup });
 
 /** Serialises every change of a group's dimension: "at most one group per dimension" spans streams. */
 export const DIMENSIONS_LOCK = 'tag-group-dimensions';
 /** Serialises what depends on a group's tags: their names, and whether the group may be deleted. */
 export const tagGroupLock = (id: string) => `tag-group:${id}`;
 
-function run(deps: AdminDeps, id: string, actor: Actor, command: TagGroupCommand, expectedRevision?: bigint): Promise<CommandResult<TagGroupState>> {
+function run(deps: AdminDeps, id: string, actor: Actor, command: TagGroupCommand, expectedRevision?: bigint): Promise<CommandResult<TagGroupState, TagGroupEvent>> {
   return runCommand(deps, tagGroupStream(id), {
     name: command.type,
     actor,

@@ -3,7 +3,6 @@
  * full order of all tags. Looked-up facts (does the group exist, which names does it hold, which
  * tags exist in which order) come in with the command.
  */
-import type { PendingEvent } from '../../platform/commands';
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
 import { decideReorder } from '../../platform/permutation';
@@ -64,7 +63,7 @@ function checkPlacement(name: string, groupId: string, group: GroupFacts): void 
   }
 }
 
-export function decideTag(state: TagState, command: TagCommand): PendingEvent[] {
+export function decideTag(state: TagState, command: TagCommand): TagEvent[] {
   switch (command.type) {
     case 'CreateTag': {
       if (state.status !== 'none') throw AppError.conflict('TAG.ALREADY_EXISTS', `tag ${command.tagId} already exists`);
@@ -97,7 +96,7 @@ export function decideTag(state: TagState, command: TagCommand): PendingEvent[] 
  * The full new order of all tags. `current` is every live tag id in its present order; the new
  * order must name each exactly once. The order it already has appends nothing.
  */
-export const decideTagOrder = (current: readonly string[], requested: readonly string[]): PendingEvent[] =>
+export const decideTagOrder = (current: readonly string[], requested: readonly string[]): TagEvent[] =>
   decideReorder(current, requested, { code: 'TAGS.NOT_A_PERMUTATION', message: 'ids must list every tag exactly once' }, (tagIds) => ({
     type: 'TagsReordered',
     data: { tagIds },

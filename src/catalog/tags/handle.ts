@@ -8,14 +8,14 @@ import { saveOrder, type AdminDeps, ownOf } from '../commands';
 import { foldWhitespace } from '../domain/names';
 import { tagGroupLock, tagGroupStream } from '../tag-groups/handle';
 import { decideTag, decideTagOrder, evolveTag, initialTag, tagNotFound, type GroupFacts, type TagCommand, type TagState } from './decide';
-import { TAG_ORDER_STREAM, tagStreamId } from './events';
+import { TAG_ORDER_STREAM, tagStreamId, type TagEvent } from './events';
 import { nextTagSortOrder, otherNameKeys, tagOrder } from './queries';
 import type { CreateTagInput, UpdateTagBody } from './requests';
 
 /** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
 const OWN = ['groupId', 'name', 'color'];
 
-export const tagStream = (id: string): StreamSpec<TagState> => ({ streamId: tagStreamId(id), initial: initialTag, evolve: evolveTag });
+export const tagStream = (id: string): StreamSpec<TagState, TagEvent> => ({ streamId: tagStreamId(id), initial: initialTag, evolve: evolveTag });
 
 async function groupFacts(deps: AdminDeps, groupId: string, tagId: string): Promise<GroupFacts> {
   await readModelsCurrent(deps, ['tag-', 'tagGroup-']);
@@ -24,7 +24,7 @@ async function groupFacts(deps: AdminDeps, groupId: string, tagId: string): Prom
   return { exists: true, otherNames: await otherNameKeys(deps.pool, groupId, tagId) };
 }
 
-function run(deps: AdminDeps, tagId: string, actor: Actor, command: TagCommand, expectedRevision?: bigint | null): Promise<CommandResult<TagState>> {
+function run(deps: AdminDeps, tagId: string, actor: Actor, command: TagCommand, expectedRevision?: bigint | null): Promise<CommandResult<TagState, TagEvent>> {
   return runCommand(deps, tagStream(tagId), {
     name: command.type,
     actor,

@@ -35,19 +35,30 @@ export type EventUnion<Defs extends readonly EventDefinition[]> = {
   [K in keyof Defs]: Defs[K] extends EventDefinition<infer T, infer S> ? { type: T; data: z.infer<S> } : never;
 }[number];
 
-/** A stored event, upcast to the current version and validated. */
-export interface DecodedEvent<E extends { type: string; data: unknown } = { type: string; data: unknown }> {
+/** An event as code writes and reads it: its type and its data. */
+export interface AnyEvent {
+  type: string;
+  data: unknown;
+}
+
+/** Where and when a stored event was recorded: everything of it but its type and data. */
+export interface EventEnvelope {
   id: string;
   streamId: string;
   revision: bigint;
   position: RecordedEvent['position'];
-  type: E['type'];
-  data: E['data'];
   metadata: EventMetadata;
   recordedAt: Date;
   /** the version it was stored under, before upcasting */
   storedVersion: number;
 }
+
+/**
+ * A stored event, upcast to the current version and validated. Over a union of events (`E`, e.g. a
+ * slice's `EventUnion`) it is a union too, one member per event type, so a check of `type` narrows
+ * `data` to that type's.
+ */
+export type DecodedEvent<E extends AnyEvent = AnyEvent> = E extends AnyEvent ? EventEnvelope & { type: E['type']; data: E['data'] } : never;
 
 export class EventCatalogue {
   private readonly defs = new Map<string, EventDefinition>();

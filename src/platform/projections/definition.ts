@@ -1,10 +1,11 @@
 /**
  * What a projection is: a name, the events it handles, its own tables and the SQL per event.
- * Definitions live in /projections; the runner (./runner.ts) applies them.
+ * Definitions live in /projections; the runner (./runner.ts) applies them. A projection names the
+ * events it handles once, as types: its handler map's keys, or the definitions it applies per batch.
  */
 import type pg from 'pg';
 import type { CacheDomain } from '../cache/public-cache';
-import type { DecodedEvent } from '../events/catalogue';
+import type { AnyEvent, DecodedEvent, EventDefinition, EventUnion } from '../events/catalogue';
 
 /**
  * The connection a handler writes through: the runner's client, inside the batch transaction.
@@ -44,39 +45,72 @@ export interface BatchMode {
   deferDerived: boolean;
 }
 
-/**
- * A projection written per event (`apply`), or set-based per batch (`applyBatch`). Per event: each
- * event's SQL in log order, then `afterBatch` once (e.g. recompute what the events touched).
- */
-export type ProjectionSpec = Omit<ProjectionDefinition, 'applyBatch' | 'settle'> &
-  (
-    | { applyBatch: ProjectionDefinition['applyBatch']; settle?: ProjectionDefinition['settle']; apply?: never; afterBatch?: never }
-    | {
-        apply(db: ProjectionDb, event: DecodedEvent): Promise<void>;
-        /** optional: runs once per batch after the events, in the same transaction */
-        afterBatch?(db: ProjectionDb, events: readonly DecodedEvent[]): Promise<void>;
-        applyBatch?: never;
-      }
-  );
+/** What every projection spec gives as it is. */
+type SpecCommon = Pick<ProjectionDefinition, 'name' | 'streamPrefixes' | 'tables' | 'domains'>;
 
-export function defineProjection(spec: ProjectionSpec): ProjectionDefinition {
-  if (!/^[a-z][a-z0-9_]{0,40}$/.test(spec.name)) throw new Error(`projection name ${spec.name}: lower-case letters, digits and _ only`);
-  for (const t of spec.tables) if (!/^[a-z][a-z0-9_]{0,60}$/.test(t)) throw new Error(`projection ${spec.name}: bad table name ${t}`);
-  const { name, handles, streamPrefixes, tables, domains } = spec;
-  if (spec.applyBatch) return { name, handles, streamPrefixes, tables, domains, applyBatch: spec.applyBatch, ...(spec.settle ? { settle: spec.settle } : {}) };
-  const { apply, afterBatch } = spec;
+/** One handler per event type of `E`, each given its own event (its data typed by its schema). */
+export type EventHandlers<E extends AnyEvent> = {
+  readonly [T in E['type']]: (db: ProjectionDb, event: DecodedEvent<Extract<E, { type: T }>>) => Promise<void>;
+};
+
+/**
+ * A projection written per event: `on` holds a handler for every event of `E` (the events it
+ * declares), and its keys are what it handles, so an event type added to `E` without a handler
+ * fails the type check. The events' SQL runs in log order, then `afterBatch` once (e.g. recompute
+ * what the events touched). `E` has no default: without it, no handler is accepted.
+ */
+export function defineProjection<E extends AnyEvent = never>(
+  spec: SpecCommon & {
+    /** without a type argument (`E` never) no handler fits, rather than any (an empty map accepts every key) */
+    on: [E] extends [never] ? Readonly<Record<string, never>> : EventHandlers<E>;
+    /** optional: runs once per batch after the events, in the same transaction */
+    afterBatch?(db: ProjectionDb, events: readonly DecodedEvent<E>[]): Promise<void>;
+  },
+): ProjectionDefinition {
+  const { on, afterBatch } = spec;
+  // Looked up by the event's own type, each handler only ever gets an event of its type.
+  const handlers = new Map(Object.entries(on as unknown as Readonly<Record<string, (db: ProjectionDb, event: DecodedEvent) => Promise<void>>>));
   return {
-    name,
-    handles,
-    streamPrefixes,
-    tables,
-    domains,
+    ...definitionOf(spec, [...handlers.keys()]),
     async applyBatch(db, events) {
-      for (const e of events) await apply(db, e);
-      if (afterBatch && events.length) await afterBatch(db, events);
+      // An event of a type without a handler changes nothing (the runner hands in none).
+      for (const e of events) await handlers.get(e.type)?.(db, e);
+      if (afterBatch && events.length) await afterBatch(db, handled<E>(events));
     },
   };
 }
+
+/**
+ * A projection written set-based per batch: `events` are the definitions of the events it handles,
+ * and `applyBatch` gets them typed as theirs (a switch over them can end in a `never` check).
+ */
+export function defineBatchProjection<const Defs extends readonly EventDefinition[]>(
+  spec: SpecCommon & {
+    events: Defs;
+    applyBatch(db: ProjectionDb, events: readonly DecodedEvent<EventUnion<Defs>>[], mode?: BatchMode): Promise<void>;
+    settle?: ProjectionDefinition['settle'];
+  },
+): ProjectionDefinition {
+  const { applyBatch, settle } = spec;
+  return {
+    ...definitionOf(spec, spec.events.map((d) => d.type)),
+    applyBatch: (db, events, mode) => applyBatch(db, handled<EventUnion<Defs>>(events), mode),
+    ...(settle ? { settle } : {}),
+  };
+}
+
+function definitionOf(spec: SpecCommon, handles: readonly string[]): Omit<ProjectionDefinition, 'applyBatch'> {
+  if (!/^[a-z][a-z0-9_]{0,40}$/.test(spec.name)) throw new Error(`projection name ${spec.name}: lower-case letters, digits and _ only`);
+  for (const t of spec.tables) if (!/^[a-z][a-z0-9_]{0,60}$/.test(t)) throw new Error(`projection ${spec.name}: bad table name ${t}`);
+  const { name, streamPrefixes, tables, domains } = spec;
+  return { name, handles, streamPrefixes, tables, domains };
+}
+
+/**
+ * The runner hands a projection only events of the types it handles, each decoded and validated
+ * against its type's schema by the catalogue: they are the projection's typed events.
+ */
+const handled = <E extends AnyEvent>(events: readonly DecodedEvent[]): readonly DecodedEvent<E>[] => events as readonly DecodedEvent<E>[];
 
 /** Whether events of this stream can concern the projection (used to decide what a command waits for). */
 export function coversStream(def: ProjectionDefinition, streamId: string): boolean {
