@@ -1,6 +1,6 @@
 /** A family folded from its stream (`family-<id>`), for commands and for "the family as it was at T". */
 import type { StreamSpec } from '../../platform/commands';
-import { familyStreamId, type OverrideKey } from './events';
+import { familyStreamId, type FamilyEvent, type OverrideKey } from './events';
 import type { DimensionValues } from '../links/events';
 
 export interface FamilyState {
@@ -70,7 +70,7 @@ export function evolveFamily(s: FamilyState, e: { type: string; data: unknown })
   }
 }
 
-export const familyStream = (id: string): StreamSpec<FamilyState> => ({
+export const familyStream = (id: string): StreamSpec<FamilyState, FamilyEvent> => ({
   streamId: familyStreamId(id),
   initial: initialFamilyState(id),
   evolve: evolveFamily,

@@ -1,6 +1,6 @@
 /** A good folded from its stream (`good-<id>`). */
 import type { StreamSpec } from '../../platform/commands';
-import { goodStreamId } from './events';
+import { goodStreamId, type GoodEvent } from './events';
 
 export interface GoodFields {
   name: string;
@@ -58,4 +58,4 @@ export function evolveGood(s: GoodState, e: { type: string; data: unknown }): Go
   }
 }
 
-export const goodStream = (id: string): StreamSpec<GoodState> => ({ streamId: goodStreamId(id), initial: initialGoodState(id), evolve: evolveGood });
+export const goodStream = (id: string): StreamSpec<GoodState, GoodEvent> => ({ streamId: goodStreamId(id), initial: initialGoodState(id), evolve: evolveGood });

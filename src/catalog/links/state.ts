@@ -3,7 +3,7 @@
  * cannot be trusted (a conflict, an audit).
  */
 import type { StreamSpec } from '../../platform/commands';
-import { linkStreamId, type DimensionValues, type LinkDetail, type LinkMirrorData } from './events';
+import { linkStreamId, type DimensionValues, type LinkDetail, type LinkEvent, type LinkMirrorData } from './events';
 
 export interface LinkState {
   exists: boolean;
@@ -67,7 +67,7 @@ export function evolveLink(s: LinkState, e: { type: string; data: unknown }): Li
   }
 }
 
-export const linkStream = (linkId: string): StreamSpec<LinkState> => ({
+export const linkStream = (linkId: string): StreamSpec<LinkState, LinkEvent> => ({
   streamId: linkStreamId(linkId),
   initial: initialLinkState,
   evolve: evolveLink,
