@@ -37,7 +37,7 @@ import { SyncService, createSupplierClient } from './sync/service';
 import { syncRoutes } from './sync/routes';
 import { startSchedules } from './sync/scheduler';
 import { seedDemoCatalog } from './sync/demo';
-import { originGoodRoutes } from './catalog/links/routes';
+import { linkRoutes } from './catalog/links/routes';
 import { adminCatalogRoutes } from './catalog/admin-routes';
 import { familyRoutes } from './catalog/families/routes';
 import { goodRoutes } from './catalog/goods/routes';
@@ -215,7 +215,7 @@ export function apiRoutes(s: Services): Router {
   api.use(idempotency({ pool: s.pool, authenticate: auth.guards.authenticate, userOf: (res) => authOf(res).user.id }));
   api.use(projectionRoutes(s.engine, requireAdmin));
   api.use(syncRoutes(s.sync, s.pool, requireAdmin, s.config.schedules));
-  api.use(originGoodRoutes(s, requireAdmin));
+  api.use(linkRoutes(s, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
   api.use(organiseRunRoutes(s, requireAdmin));
   api.use(familyRoutes(s, new Organiser(s), requireAdmin));

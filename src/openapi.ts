@@ -9,7 +9,7 @@ import { countryRouteDocs } from './catalog/countries/routes';
 import { familyRouteDocs } from './catalog/families/routes';
 import { goodRouteDocs } from './catalog/goods/routes';
 import { historyRouteDocs } from './catalog/history/routes';
-import { originGoodRouteDocs } from './catalog/links/routes';
+import { linkRouteDocs } from './catalog/links/routes';
 import { organiseRunRouteDocs } from './catalog/organisation/routes';
 import { positionRouteDocs } from './catalog/positions/routes';
 import { tagGroupRouteDocs } from './catalog/tag-groups/routes';
@@ -30,7 +30,7 @@ export const DOCUMENTED_ROUTES: DocumentedRoutes = {
     ...docsRouteDocs,
     ...projectionRouteDocs,
     ...syncRouteDocs,
-    ...originGoodRouteDocs,
+    ...linkRouteDocs,
     ...categoryRouteDocs,
     ...countryRouteDocs,
     ...tagGroupRouteDocs,

@@ -10,7 +10,7 @@ import { restoreAutoLinkTags, updateLinkTags, type LinkDeps } from './handle';
 import { listOriginGoods, originGoodTree, readOriginGood } from './queries';
 import { linkTagsBody, listLinksQuery } from './requests';
 
-export function originGoodRoutes(deps: LinkDeps, guard: RequestHandler): Router {
+export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
   const r = Router();
 
   r.get('/origin-goods', guard, async (req, res) => {
@@ -44,7 +44,7 @@ export function originGoodRoutes(deps: LinkDeps, guard: RequestHandler): Router 
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const originGoodRouteDocs: RouteDoc[] = [
+export const linkRouteDocs: RouteDoc[] = [
   { method: 'get', path: '/origin-goods', summary: 'List supplier links', auth: true, query: listLinksQuery, responses: { 200: '{items, total, page, pageSize} of links' } },
   { method: 'get', path: '/origin-goods/tree', summary: 'Link statistics by parsed country and category, secondary-origin references included', auth: true, responses: { 200: '{items: […]}' } },
   { method: 'get', path: '/origin-goods/:id', summary: 'One link with its detail (variants, media)', auth: true, responses: { 200: 'The link, with its revision (also the ETag)', 404: 'No such link' } },
