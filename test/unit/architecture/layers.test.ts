@@ -1,0 +1,44 @@
+/**
+ * The layering rules of docs/architecture.md, held against the tree's own imports
+ * (scripts/import-graph.ts; `npm run layers` prints the graph).
+ */
+import { resolve } from 'node:path';
+import { importEdges, layerOf, type ImportEdge } from '../../../scripts/import-graph';
+
+const edges = importEdges(resolve(__dirname, '../../..'));
+const internal = (e: ImportEdge) => /^(src|projections|web)(\/|$)/.test(e.to);
+const show = (found: readonly ImportEdge[]) => found.map((e) => `${e.from} → ${e.to}`);
+
+describe('the import graph', () => {
+  it('is read from the tree (a broken reader would pass every rule below)', () => {
+    expect(edges.length).toBeGreaterThan(500);
+    expect(edges).toContainEqual({ from: 'src/main.ts', to: 'src/platform/db', typeOnly: false });
+    expect(edges.some((e) => e.from === 'projections/catalog.ts' && e.to.startsWith('src/catalog/'))).toBe(true);
+  });
+
+  it('platform imports nothing above it', () => {
+    const up = edges.filter((e) => layerOf(e.from) === 'src/platform' && internal(e) && layerOf(e.to) !== 'src/platform');
+    expect(show(up)).toEqual([]);
+  });
+
+  it('the catalog and the projections do not import the supplier synchronisation', () => {
+    const found = edges.filter((e) => /^(src\/catalog|projections)\//.test(e.from) && e.to.startsWith('src/sync/'));
+    expect(show(found)).toEqual([]);
+  });
+
+  it('pure files (decide, events, state, the domain rules) import neither express nor the database', () => {
+    const pure = (f: string) => /\/(decide|events|state)\.ts$/.test(f) || f.startsWith('src/catalog/domain/');
+    const found = edges.filter((e) => pure(e.from) && (/^(express|pg|pg-promise)$/.test(e.to) || /\/(db|sql|http)(\/|$)/.test(e.to)));
+    expect(show(found)).toEqual([]);
+  });
+
+  it('the browser apps share code only through web/shared, and the server takes only that from web/', () => {
+    const found = edges.filter(
+      (e) =>
+        internal(e) &&
+        ((/^web\/(admin|h5)\//.test(e.from) && !e.to.startsWith(layerOf(e.from)) && !e.to.startsWith('web/shared/')) ||
+          (!e.from.startsWith('web/') && e.to.startsWith('web/') && !e.to.startsWith('web/shared/'))),
+    );
+    expect(show(found)).toEqual([]);
+  });
+});
