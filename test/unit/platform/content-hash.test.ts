@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { sameContent, stableJson } from '../../../src/platform/content-hash';
+import { sameContent, stableJson, stableJsonByHand } from '../../../src/platform/content-hash';
 
 /** The same value with every object's keys in reverse order (equal content, other text). */
 const reordered = (v: unknown): unknown => {
@@ -27,5 +27,25 @@ describe('sameContent says what comparing stableJson texts says', () => {
     expect(sameContent({ a: null }, {})).toBe(false);
     expect(sameContent([1], { 0: 1 })).toBe(false);
     expect(sameContent('1', 1)).toBe(false);
+  });
+});
+
+describe('stableJson writes what the reference writes by hand', () => {
+  it('given any JSON value, or one with integer-like keys, a __proto__ key, undefined members or array holes, then both texts are equal', () => {
+    const odd = fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(fc.oneof(fc.string(), fc.nat().map(String), fc.constant('__proto__')), fc.jsonValue()),
+      fc.array(fc.option(fc.jsonValue(), { nil: undefined })),
+      fc.record({ a: fc.option(fc.string(), { nil: undefined }), d: fc.date({ noInvalidDate: true }) }),
+    );
+    fc.assert(
+      fc.property(odd, (v) => {
+        expect(stableJson(v)).toBe(stableJsonByHand(v));
+      }),
+      { numRuns: 1000, seed: 1616 },
+    );
+    const holes = [1, , 3]; // eslint-disable-line no-sparse-arrays
+    expect(stableJson(holes)).toBe(stableJsonByHand(holes));
+    expect(stableJson({ b: 1, a: { '10': 1, '9': 2, x: [1, { z: 1, y: 2 }] } })).toBe('{"a":{"10":1,"9":2,"x":[1,{"y":2,"z":1}]},"b":1}');
   });
 });
