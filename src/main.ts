@@ -98,6 +98,7 @@ export interface Services {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const eventStoreDb = () => require('./platform/event-store/eventstoredb') as typeof import('./platform/event-store/eventstoredb');
 
+/** Builds the parts in order, each from those before it (the sync service last); closeServices ends them. */
 export async function createServices(config: Config, log: Logger, databaseUrl: string): Promise<Services> {
   const pool = createPool(databaseUrl, config.databasePoolSize, 'catalog', config.databaseSession);
   const listener = new PgListener(databaseUrl, (e) => log.warn({ err: e }, 'notification listener lost its connection'));
@@ -140,7 +141,8 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   notifications.onCommit(() => engine.wakeAll());
   await notifications.start();
   const waitForProjections: Services['waitForProjections'] = (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs);
-  const sync = new SyncService({ config, log, pool, store, catalogue, metrics, waitForProjections }, createSupplierClient({ log }, upstreamUrl, config.upstream?.token));
+  const supplier = createSupplierClient({ log }, upstreamUrl, config.upstream?.token);
+  const sync = new SyncService({ config, log, pool, store, catalogue, metrics, waitForProjections }, supplier);
   return { config, log, databaseUrl, pool, listener, store, catalogue, engine, notifications, cache, metrics, upstreamUrl, simulator, sync, waitForProjections };
 }
 
