@@ -258,6 +258,7 @@ export class ProjectionRunner {
         return true;
       }
     }
+    // Nothing live to do (or the live side is stopped on a poison event): a step of a requested rebuild.
     return this.rebuild.step(this.client!, head, cp.failed);
   }
 
