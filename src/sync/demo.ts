@@ -5,7 +5,7 @@
  * wait for it.
  */
 import { Organiser, type OrganiseDeps } from '../catalog/organisation/organise';
-import { createGoods } from '../catalog/goods/handle';
+import { createGoods, type GoodDeps } from '../catalog/goods/handle';
 import { START, comparePositions } from '../platform/event-store/port';
 import type { Logger } from '../platform/log';
 import type { ProjectionEngine } from '../platform/projections/engine';
@@ -13,7 +13,7 @@ import type { SyncService } from './service';
 
 /** What the demo does as an operator would: synchronise, organise, create goods. */
 export type DemoDeps = OrganiseDeps &
-  Parameters<typeof createGoods>[0] & {
+  GoodDeps & {
     engine: Pick<ProjectionEngine, 'definitions'>;
     log: Logger;
     sync: Pick<SyncService, 'start'>;
