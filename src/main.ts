@@ -44,7 +44,8 @@ import { goodRoutes } from './catalog/goods/routes';
 import { historyRoutes } from './catalog/history/routes';
 import { Organiser } from './catalog/organisation/organise';
 import { organiseRunRoutes } from './catalog/organisation/routes';
-import { PUBLIC_ROUTES, freshnessGateOf, storefrontRoutes } from './storefront/routes';
+import { storefrontRoutes } from './storefront/routes';
+import { PUBLIC_ROUTES, freshnessGateOf } from './storefront/public-routes';
 import { assertDeniedByDefault } from './platform/http/routes-audit';
 import { capturedHeaders, publicFastPath } from './storefront/fast-path';
 import { webRoutes } from './web/static';
@@ -86,6 +87,8 @@ export interface Services {
   metrics: Metrics;
   /** the supplier's address: UPSTREAM_URL, or the in-process simulator */
   upstreamUrl: string;
+  /** the in-process supplier simulator when UPSTREAM_URL is unset; closeServices closes it */
+  simulator: RunningSimulator | null;
   sync: SyncService;
   /** Waits (bounded by COMMAND_WAIT_MS) until the projections reading these streams have reached `position`. */
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
@@ -95,6 +98,7 @@ export interface Services {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const eventStoreDb = () => require('./platform/event-store/eventstoredb') as typeof import('./platform/event-store/eventstoredb');
 
+/** Builds the parts in order, each from those before it (the sync service last); closeServices ends them. */
 export async function createServices(config: Config, log: Logger, databaseUrl: string): Promise<Services> {
   const pool = createPool(databaseUrl, config.databasePoolSize, 'catalog', config.databaseSession);
   const listener = new PgListener(databaseUrl, (e) => log.warn({ err: e }, 'notification listener lost its connection'));
@@ -136,30 +140,11 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   notifications.onCommit((n) => cache.syncVersions(n.domains));
   notifications.onCommit(() => engine.wakeAll());
   await notifications.start();
-  const services: Services = {
-    config,
-    log,
-    databaseUrl,
-    pool,
-    listener,
-    store,
-    catalogue,
-    engine,
-    notifications,
-    cache,
-    metrics,
-    upstreamUrl,
-    sync: null as unknown as SyncService, // set just below: the sync service is built from the other services
-    waitForProjections: (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs),
-  };
-  services.sync = new SyncService(services, createSupplierClient(services, upstreamUrl, config.upstream?.token));
-  closers.set(services, async () => {
-    await simulator?.close();
-  });
-  return services;
+  const waitForProjections: Services['waitForProjections'] = (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs);
+  const supplier = createSupplierClient({ log }, upstreamUrl, config.upstream?.token);
+  const sync = new SyncService({ config, log, pool, store, catalogue, metrics, waitForProjections }, supplier);
+  return { config, log, databaseUrl, pool, listener, store, catalogue, engine, notifications, cache, metrics, upstreamUrl, simulator, sync, waitForProjections };
 }
-
-const closers = new WeakMap<Services, () => Promise<void>>();
 
 /** Counts what the store appends, whichever adapter it is (the count feeds catalog_events_appended_total). */
 function meterAppends(store: EventStore, appended: (events: number) => void): void {
@@ -184,7 +169,7 @@ export async function closeServices(s: Services): Promise<void> {
   await s.store.close();
   await s.listener.close();
   await s.pool.end();
-  await closers.get(s)?.();
+  await s.simulator?.close();
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../platform/errors';
 import type { PasswordHasher } from './passwords';
-import { registerBody } from './routes';
+import { registerBody } from './requests';
 import type { UserListing, UserStore } from './users';
 
 /** The operator named a user that does not exist. */

@@ -14,28 +14,7 @@ import type { PasswordHasher } from './passwords';
 import { unauthenticated, type SessionService } from './sessions';
 import type { TokenSigner } from './tokens';
 import { publicUser, type UserStore } from './users';
-
-export const registerBody = z
-  .object({
-    username: z
-      .string()
-      .trim()
-      .min(3)
-      .max(64)
-      .regex(/^[\p{L}\p{N}._@-]+$/u, 'letters, digits and . _ @ - only'),
-    // docs/security.md: at least 12 characters. The upper bound keeps one argon2 call from becoming a DoS lever.
-    password: z.string().min(12).max(1024),
-  })
-  .strict();
-export type RegisterBody = z.infer<typeof registerBody>;
-
-export const loginBody = z
-  .object({
-    username: z.string().max(256),
-    password: z.string().max(1024),
-  })
-  .strict();
-export type LoginBody = z.infer<typeof loginBody>;
+import { loginBody, registerBody } from './requests';
 
 const userShape = z.object({ id: z.string(), username: z.string(), role: z.enum(['ADMIN']) });
 const userResponse = z.object({ user: userShape });

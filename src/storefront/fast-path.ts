@@ -4,7 +4,7 @@
  * Express runs its whole stack for every request: the request logger serialises every header,
  * helmet, CORS, cookie parsing, the router's matching. For a storefront answer already in the cache
  * that costs several times the answer itself. This handler takes a GET or HEAD of a public read
- * route (./routes.ts PUBLIC_ROUTES, under the API's mount points) whose answer is in the cache and
+ * route (./public-routes.ts PUBLIC_ROUTES, under the API's mount points) whose answer is in the cache and
  * fresh, and writes it with the headers express would have written (helmet's, captured once at
  * start-up, CORS, the request id, ETag/304, Cache-Control) and one short log line. Anything else (a
  * miss, bad input, another route) goes to express, which answers exactly as before and fills the
@@ -21,7 +21,7 @@ import type { Logger } from '../platform/log';
 import { corsAnswerHeaders } from '../platform/http/security';
 import { findInvalidText } from '../platform/http/text';
 import type { FreshnessGate } from './freshness';
-import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, sliced, type PublicRead } from './routes';
+import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, sliced, type PublicRead } from './public-routes';
 
 type Route = (typeof PUBLIC_ROUTES)[number];
 

@@ -1,102 +1,13 @@
 /**
- * The public storefront read API (docs/api.md, "Public" and "Public read caching", rules
- * 1–8). No authentication. Every answer comes through the public cache (PublicCache), serialised
- * once per cache entry, with a strong ETag; If-None-Match answers 304.
- *
- * Cache domains per endpoint. What bumps them: the catalog projection (links, families, goods) bumps
- * goods, matrix and meta; catalog_tree (categories, countries), tags (tags, tag groups) and positions
- * bump meta and goods. An endpoint names every domain whose data it shows, so it stays right even if
- * a projection's list narrows later:
- *   GET /public/goods             goods, matrix, meta   representatives (goods), lowest prices (matrix),
- *                                                       country/category order and tag names (meta)
- *   GET /public/goods/:goodId     goods, matrix, meta   representative fields, matrix, unions, media, tag
- *                                                       names and the size/colour tag order (meta)
- *   GET /public/home              goods, matrix, meta   positions (meta), their families' items
- *   GET /public/categories/tree   goods, matrix, meta   categories and icons (meta), family counts
- *                                                       (goods), lowest prices (matrix)
- *   GET /public/tag-groups        goods, meta           groups and tags (meta), family counts (goods)
- *   GET /public/tree-order        meta                  country and category order
- *   GET /public/countries         meta                  countries
- *
- * Cache-Control: `public, max-age=0, must-revalidate`. A write must show on the very next request
- * (caching rule 2: an admin command answers only once this process's cache has forgotten the old
- * value, and other processes check the versions, see ./freshness.ts), so no browser or proxy may
- * reuse a response without asking; but every response carries a strong ETag, so asking is cheap: an
- * unchanged resource costs a 304 without a body, answered from the in-process cache. `public`:
- * nothing here depends on who asks, so shared caches may keep it too (and must revalidate it).
+ * The public storefront read API as express routes: every read of ./public-routes.ts (what each
+ * endpoint reads, its cache domains and Cache-Control), answered from the public cache. No
+ * authentication.
  */
 import { Router } from 'express';
-import type { Services } from '../main';
-import type { CacheDomain, CachedResponse } from '../platform/cache/public-cache';
 import { sendCached } from '../platform/cache/http';
-import { parseQuery } from '../platform/http/validate';
-import { parseId } from '../platform/ids';
-import { FreshnessGate } from './freshness';
-import { ListItemBytes } from './list-bytes';
-import { pageOf } from './page-slice';
-import { loadCategoryTree, loadCountries, loadGoodDetail, loadGoodsList, loadHome, loadTagGroups, loadTreeOrder } from './queries';
-import { listCacheKey, listSpecOf, publicGoodsQuery } from './requests';
 import type { RouteDoc } from '../platform/http/openapi';
-
-export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
-
-export const PUBLIC_DOMAINS = {
-  goodsList: ['goods', 'matrix', 'meta'],
-  goodDetail: ['goods', 'matrix', 'meta'],
-  home: ['goods', 'matrix', 'meta'],
-  categoryTree: ['goods', 'matrix', 'meta'],
-  tagGroups: ['goods', 'meta'],
-  treeOrder: ['meta'],
-  countries: ['meta'],
-} as const satisfies Record<string, readonly CacheDomain[]>;
-
-/** What a public GET reads: its cache entry, how to load it, and for a list the page to cut from it. */
-export interface PublicRead {
-  key: string;
-  domains: readonly CacheDomain[];
-  load: () => Promise<unknown>;
-  page?: { page: number; pageSize: number };
-}
-
-type StorefrontDeps = Pick<Services, 'pool' | 'cache' | 'log' | 'config'>;
-
-/**
- * The public read routes, each mapping a request (path parameters, query) to its read. The express
- * routes below and the fast path (./fast-path.ts) both serve from this table, so a cache entry is
- * the same whichever way a request comes. `read` throws a 4xx AppError on bad input.
- */
-export const PUBLIC_ROUTES: readonly {
-  path: string;
-  read(s: StorefrontDeps, params: Record<string, string>, query: unknown): PublicRead;
-}[] = [
-  {
-    path: '/public/goods',
-    read(s, _params, query) {
-      const q = parseQuery(publicGoodsQuery, query);
-      const spec = listSpecOf(q);
-      // The cache holds the whole materialised list of this (filters, sort); the page is cut per request.
-      return { key: listCacheKey(spec), domains: PUBLIC_DOMAINS.goodsList, load: () => loadGoodsList(s.pool, spec, listItemsOf(s)), page: { page: q.page, pageSize: q.pageSize } };
-    },
-  },
-  {
-    path: '/public/goods/:goodId',
-    read(s, params) {
-      const id = parseId(params.goodId, 'goodId');
-      // Not found is not cached: the load throws, the flight ends, nothing is stored.
-      return { key: JSON.stringify(['public-good', id]), domains: PUBLIC_DOMAINS.goodDetail, load: () => loadGoodDetail(s.pool, id) };
-    },
-  },
-  { path: '/public/home', read: (s) => ({ key: '["public-home"]', domains: PUBLIC_DOMAINS.home, load: () => loadHome(s.pool) }) },
-  { path: '/public/categories/tree', read: (s) => ({ key: '["public-category-tree"]', domains: PUBLIC_DOMAINS.categoryTree, load: () => loadCategoryTree(s.pool) }) },
-  { path: '/public/tag-groups', read: (s) => ({ key: '["public-tag-groups"]', domains: PUBLIC_DOMAINS.tagGroups, load: () => loadTagGroups(s.pool) }) },
-  { path: '/public/tree-order', read: (s) => ({ key: '["public-tree-order"]', domains: PUBLIC_DOMAINS.treeOrder, load: () => loadTreeOrder(s.pool) }) },
-  { path: '/public/countries', read: (s) => ({ key: '["public-countries"]', domains: PUBLIC_DOMAINS.countries, load: () => loadCountries(s.pool) }) },
-];
-
-/** The response of a read taken from the cache (a list's page cut from the cached list). */
-export function sliced(read: PublicRead, entry: CachedResponse): CachedResponse {
-  return read.page ? pageOf(entry, read.page.page, read.page.pageSize) : entry;
-}
+import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, freshnessGateOf, sliced, type StorefrontDeps } from './public-routes';
+import { publicGoodsQuery } from './requests';
 
 export interface StorefrontOptions {
   /**
@@ -104,39 +15,6 @@ export interface StorefrontOptions {
    * only where a single process is measured against itself (the bench prints both).
    */
   crossProcessFreshness?: boolean;
-}
-
-/** The list items a process keeps between loads of the list (./list-bytes.ts), one set per cache. */
-const listItems = new WeakMap<object, ListItemBytes>();
-
-function listItemsOf(s: Pick<StorefrontDeps, 'cache'>): ListItemBytes {
-  let items = listItems.get(s.cache);
-  if (!items) listItems.set(s.cache, (items = new ListItemBytes()));
-  return items;
-}
-
-/** The gate of a process, shared by every storefront router built on the same services. */
-const gates = new WeakMap<object, FreshnessGate>();
-
-export function freshnessGateOf(s: Pick<Services, 'pool' | 'cache' | 'log'>): FreshnessGate {
-  let gate = gates.get(s.cache);
-  if (!gate) {
-    let lastWarning = 0;
-    gate = new FreshnessGate(
-      async () => {
-        const r = await s.pool.query<{ domain: string; version: string }>(`SELECT domain, version FROM cache_domains`);
-        s.cache.syncVersions(Object.fromEntries(r.rows.map((x) => [x.domain, x.version])));
-      },
-      (e) => {
-        // At most one warning a minute: a database outage would otherwise log once per request.
-        if (Date.now() - lastWarning < 60_000) return;
-        lastWarning = Date.now();
-        s.log.warn({ err: e }, 'public cache: could not read cache_domains; serving on notifications alone');
-      },
-    );
-    gates.set(s.cache, gate);
-  }
-  return gate;
 }
 
 export function storefrontRoutes(s: StorefrontDeps, opts: StorefrontOptions = {}): Router {

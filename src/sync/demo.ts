@@ -4,12 +4,22 @@
  * links), so a new user sees a full catalog. Runs in the background; /readyz does not
  * wait for it.
  */
-import type { Services } from '../main';
-import { Organiser } from '../catalog/organisation/organise';
-import { createGoods } from '../catalog/goods/handle';
+import { Organiser, type OrganiseDeps } from '../catalog/organisation/organise';
+import { createGoods, type GoodDeps } from '../catalog/goods/handle';
 import { START, comparePositions } from '../platform/event-store/port';
+import type { Logger } from '../platform/log';
+import type { ProjectionEngine } from '../platform/projections/engine';
+import type { SyncService } from './service';
 
-export async function seedDemoCatalog(s: Services): Promise<void> {
+/** What the demo does as an operator would: synchronise, organise, create goods. */
+export type DemoDeps = OrganiseDeps &
+  GoodDeps & {
+    engine: Pick<ProjectionEngine, 'definitions'>;
+    log: Logger;
+    sync: Pick<SyncService, 'start'>;
+  };
+
+export async function seedDemoCatalog(s: DemoDeps): Promise<void> {
   // Seed an empty catalogue; resume a seeding a restart cut short (every step is idempotent). "Empty"
   // is asked of the event store, whichever it is (EventStoreDB keeps nothing in PostgreSQL's tables),
   // and only of the catalogue's streams (the log's identity is an event too).

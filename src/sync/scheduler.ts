@@ -11,10 +11,10 @@
 import { hostname } from 'node:os';
 import cron from 'node-cron';
 import type { Config } from '../config';
-import type { Services } from '../main';
-import type { Queryable } from '../platform/db';
+import type { Pool, Queryable } from '../platform/db';
+import type { Logger } from '../platform/log';
 import { AppError } from '../platform/errors';
-import type { SyncParams } from './service';
+import type { SyncParams, SyncService } from './service';
 import type { SyncKind } from './runs';
 
 export type ScheduledJob = 'categories' | 'goods' | 'details';
@@ -64,7 +64,15 @@ export function nextScheduledTimes(schedules: Config['schedules']): Record<Sched
   };
 }
 
-export function startSchedules(s: Services): { stop(): void } {
+/** The schedules, the table the ticks are claimed in, and the service that starts the runs. */
+export interface SchedulerDeps {
+  config: Pick<Config, 'schedules'>;
+  pool: Pool;
+  log: Logger;
+  sync: Pick<SyncService, 'start'>;
+}
+
+export function startSchedules(s: SchedulerDeps): { stop(): void } {
   const tasks = (Object.keys(JOBS) as ScheduledJob[]).flatMap((job) => {
     const expr = s.config.schedules[job];
     if (!expr) return [];

@@ -3,7 +3,10 @@
  * recorded and appends events only for differences, so a second run on an unchanged supplier appends
  * nothing. It never parses names and never touches families (docs/supplier.md, What the mirror does).
  */
-import type { Services } from '../main';
+import type { Config } from '../config';
+import type { AdminDeps } from '../catalog/commands';
+import type { Logger } from '../platform/log';
+import type { Metrics } from '../platform/metrics';
 import { AppError } from '../platform/errors';
 import { type AppendResult, type EventStore, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../platform/event-store/port';
 import { eventMetadata } from '../platform/events/catalogue';
@@ -45,6 +48,13 @@ export interface SyncParams {
   confirmDelist?: boolean;
 }
 
+/** What a synchronisation reads, appends and reports through; the supplier comes as its own client. */
+export interface SyncDeps extends AdminDeps {
+  config: Pick<Config, 'sync' | 'upstreamPageSize'>;
+  log: Logger;
+  metrics: Pick<Metrics, 'syncRuns'>;
+}
+
 const WHY: Record<SyncKind, string> = { categories: 'SyncCategories', origin_goods: 'SyncOriginGoods', details: 'SyncDetails' };
 const PREFIXES: Record<SyncKind, string[]> = { categories: ['category-', 'country-'], origin_goods: ['link-'], details: ['link-'] };
 /** Streams per multi-stream append: a page of the listing, or this many details. */
@@ -55,7 +65,7 @@ export class SyncService {
   private readonly inFlight = new Map<string, Promise<SyncRunView>>();
 
   constructor(
-    private readonly s: Services,
+    private readonly s: SyncDeps,
     private readonly client: SupplierClient,
   ) {}
 
@@ -276,7 +286,7 @@ class AppendContext {
   lastPosition: LogPosition | null = null;
 
   constructor(
-    private readonly s: Services,
+    private readonly s: Pick<SyncDeps, 'store' | 'catalogue'>,
     readonly run: RunTracker,
     private readonly params: SyncParams,
   ) {}
@@ -375,18 +385,18 @@ function foldMirror(st: MirrorState | undefined, e: { type: string; data: unknow
   return { ...base, revision: e.revision };
 }
 
-async function loadMirror(s: Services, sql: string): Promise<Map<string, MirrorState>> {
+async function loadMirror(s: Pick<SyncDeps, 'pool'>, sql: string): Promise<Map<string, MirrorState>> {
   const r = await s.pool.query<{ id: string; revision: string; mirror_hash: string | null; removed: boolean }>(sql);
   return new Map(r.rows.map((row) => [row.id, { revision: BigInt(row.revision), mirrorHash: row.mirror_hash, removed: row.removed }]));
 }
 
-async function loadLinks(s: Services, sql: string, params: unknown[]): Promise<Map<string, LinkMirrorState>> {
+async function loadLinks(s: Pick<SyncDeps, 'pool'>, sql: string, params: unknown[]): Promise<Map<string, LinkMirrorState>> {
   const r = await s.pool.query<{ id: string; revision: string; mirror_hash: string | null; delisted: boolean; detail_hash: string | null }>(sql, params);
   return new Map(
     r.rows.map((row) => [row.id, { revision: BigInt(row.revision), mirrorHash: row.mirror_hash, delisted: row.delisted, detailHash: row.detail_hash }]),
   );
 }
 
-export function createSupplierClient(s: Services, baseUrl: string, token?: string): SupplierClient {
+export function createSupplierClient(s: Pick<SyncDeps, 'log'>, baseUrl: string, token?: string): SupplierClient {
   return new SupplierClient({ baseUrl, token, log: s.log.child({ component: 'supplier' }) });
 }

@@ -10,11 +10,14 @@
  * only the stamps of families it recomputed and found right. A catalog whose aggregates are right
  * gets no event at all.
  */
-import type { Services } from '../../main';
+import type { AdminDeps } from '../commands';
 import { withTransaction } from '../../platform/db';
 import { type EventMetadata, type LogPosition, comparePositions } from '../../platform/event-store/port';
 import { checkFamilies, recordStamps, unprovenFamilies } from '../../../projections/catalog-recompute';
 import { familyStreamId } from '../families/events';
+
+/** The family rows it checks, and the store it appends the repairs to. */
+export type RecomputeDeps = Pick<AdminDeps, 'pool' | 'store' | 'catalogue'>;
 
 /** Families checked per snapshot (and streams per multi-stream append). */
 const CHUNK = 500;
@@ -35,7 +38,7 @@ export interface FullRecompute {
  * seen. `beforeAppend` lets the caller stop first (organisation asserts its lock).
  */
 export async function recomputeAllFamilies(
-  s: Services,
+  s: RecomputeDeps,
   meta: EventMetadata,
   opts: { progress?: (done: number, total: number) => void; beforeAppend?: () => void } = {},
 ): Promise<FullRecompute> {

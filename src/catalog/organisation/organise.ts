@@ -5,7 +5,7 @@
  * (./full-recompute.ts). It answers a report when it has finished. Running it twice changes nothing
  * the second time. One run at a time across processes; each run is recorded as it goes (./runs.ts).
  */
-import type { Services } from '../../main';
+import type { AdminDeps } from '../commands';
 import type { Pool } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { holdSessionLock, type HeldLock } from '../../platform/locks';
@@ -119,6 +119,9 @@ interface RunState {
 /** A family that moved after the run read it is decided on again this many times, then left alone. */
 const FAMILY_ATTEMPTS = 3;
 
+/** What organising reads and appends through: the read models, the store, the wait for the projections. */
+export type OrganiseDeps = AdminDeps;
+
 export class Organiser {
   progress: OrganiseProgress = { state: 'idle', phase: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };
   private last: LogPosition | null = null;
@@ -127,7 +130,7 @@ export class Organiser {
   private report: OrganiseReport | null = null;
 
   constructor(
-    private readonly s: Services,
+    private readonly s: OrganiseDeps,
     private readonly chunks: OrganiseChunks = CHUNKS,
     private readonly runs: OrganiseRunRecorder = new PgOrganiseRuns(s.pool),
   ) {}

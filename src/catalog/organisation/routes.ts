@@ -1,6 +1,6 @@
 /** Organisation runs (docs/api.md, OrganiseRun): the recorded runs, readable from every process. */
 import { Router, type RequestHandler } from 'express';
-import type { Services } from '../../main';
+import type { Pool } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import type { RouteDoc } from '../../platform/http/openapi';
@@ -8,7 +8,10 @@ import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import { getOrganiseRun, listOrganiseRuns } from './runs';
 
-export function organiseRunRoutes(s: Services, guard: RequestHandler): Router {
+/** The runs are read from their table alone. */
+export type OrganiseRunDeps = { pool: Pool };
+
+export function organiseRunRoutes(s: OrganiseRunDeps, guard: RequestHandler): Router {
   const r = Router();
 
   r.get('/product-families/organize/runs', guard, async (req, res) => {

@@ -9,7 +9,9 @@ import { type EventStore, type FenceHolder, type LogPosition, comparePositions, 
 import type { Logger } from '../log';
 import type { PgListener } from '../pg-listener';
 import { type ProjectionDefinition, coversStream } from './definition';
-import { PROJECTION_CHANNEL, type ProjectionCommitNotice, ProjectionRunner, requestRebuild, retryFailed } from './runner';
+import { retryFailed } from './checkpoints';
+import { requestRebuild } from './rebuild';
+import { PROJECTION_CHANNEL, type ProjectionCommitNotice, ProjectionRunner } from './runner';
 
 export type ProjectionState = 'running' | 'rebuilding' | 'stopped' | 'failed';
 

@@ -11,20 +11,19 @@
  *   fails for a reason other than a lost connection, the runner halves the batch until the failing
  *   event stands alone: that is the poison event. It stops the projection with the event and error
  *   recorded; every event before it is committed, nothing after it is applied. Never a silent skip.
- * - Rebuild without downtime: shadow tables in schema `rebuild_<name>` fill from the start of the
- *   log (the handlers' unqualified table names resolve there through `search_path`) while the live
- *   tables keep serving and keep being updated; when the shadow has caught up with the live
- *   checkpoint, one transaction swaps them.
+ * - Rebuild without downtime (./rebuild.ts): between live batches the runner replays the log into
+ *   shadow tables, through the same batch apply, and swaps them in when they have caught up.
  * - After each commit a NOTIFY names the cache domains the batch touched and their new versions.
  */
 import type pg from 'pg';
 import { type SessionLimits, createClient, ident } from '../db';
 import { isConnectionError, isTransientDbError } from '../errors';
 import type { EventCatalogue, DecodedEvent } from '../events/catalogue';
-import { CACHE_DOMAINS } from '../cache/public-cache';
 import { type EventStore, type LogPosition, type RecordedEvent, START, comparePositions, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
+import { ensureCheckpointRow, toPosition } from './checkpoints';
 import type { ProjectionDefinition } from './definition';
+import { ShadowRebuild, createShadow, type ShadowTarget } from './rebuild';
 
 export const PROJECTION_CHANNEL = 'catalog_projections';
 export const LOCK_NAMESPACE = 72_001; // first key of the two-key advisory lock: "projection leaders"
@@ -69,22 +68,11 @@ export class PoisonEventError extends Error {
   }
 }
 
-type Target = { kind: 'live' } | { kind: 'shadow'; schema: string; deferDerived: boolean };
+type Target = { kind: 'live' } | ShadowTarget;
 
 interface Checkpoint {
   position: LogPosition;
   failed: boolean;
-}
-
-const shadowSchema = (name: string) => `rebuild_${name}`;
-const retiredSchema = (name: string) => `retired_${name}`;
-
-function toPosition(commit: string, prepare: string): LogPosition {
-  return { commit: BigInt(commit), prepare: BigInt(prepare) };
-}
-
-export async function ensureCheckpointRow(db: Pick<pg.ClientBase, 'query'>, name: string): Promise<void> {
-  await db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
 }
 
 export class ProjectionRunner {
@@ -107,10 +95,22 @@ export class ProjectionRunner {
   private unwatch: (() => Promise<void>) | null = null;
   private readonly handles: Set<string>;
   private readonly log: Logger;
+  private readonly rebuild: ShadowRebuild;
 
   constructor(private readonly opts: RunnerOptions) {
     this.handles = new Set(opts.definition.handles);
     this.log = opts.log.child({ projection: opts.definition.name });
+    this.rebuild = new ShadowRebuild(
+      { definition: opts.definition, store: opts.store, log: this.log },
+      {
+        // Nobody waits on a rebuild's batches, so they are larger (until a failing batch shrinks them).
+        read: (after, upTo) => this.read('shadow', after, upTo, this.narrowed ?? this.opts.batchSize * REBUILD_BATCH_FACTOR),
+        apply: (from, events, target) => this.applyOrFail(from, events, target),
+        skipTo: (from, to, target) => this.skipTo(from, to, target),
+        inTransaction: (fn) => this.inTransaction(fn),
+        notify: (db, position, domains, rebuilt) => this.notify(db, position, domains, rebuilt),
+      },
+    );
   }
 
   get name(): string {
@@ -258,42 +258,8 @@ export class ProjectionRunner {
         return true;
       }
     }
-    const rebuild = await this.client!.query<{ commit_pos: string; prepare_pos: string; settle_after: string | null; settled: boolean }>(
-      `SELECT commit_pos, prepare_pos, settle_after, settled FROM projection_rebuilds WHERE name = $1`,
-      [this.name],
-    );
-    const rb = rebuild.rows[0];
-    if (!rb) return false;
-    const from = toPosition(rb.commit_pos, rb.prepare_pos);
-    const schema = shadowSchema(this.name);
-    const settle = this.opts.definition.settle;
-    // Derived state waits for the end of the replay, until settling begins.
-    const deferDerived = !!settle && rb.settle_after === null && !rb.settled;
-    // Nobody waits on a rebuild's batches, so they are larger (until a failing batch shrinks them).
-    const events = await this.read('shadow', from, head, this.narrowed ?? this.opts.batchSize * REBUILD_BATCH_FACTOR);
-    if (events.length) {
-      await this.applyOrFail(from, events, { kind: 'shadow', schema, deferDerived });
-      return true;
-    }
-    if (comparePositions(head, from) > 0) {
-      await this.skipTo(from, head, { kind: 'shadow', schema, deferDerived });
-      return true;
-    }
-    if (comparePositions(from, START) === 0) {
-      // An empty log: an empty shadow still has to exist before it can be swapped in.
-      await this.inTransaction(() => this.createShadow(schema));
-    }
-    if (settle && !rb.settled) {
-      // One step of settling per step of the loop, each in its own short transaction: live batches
-      // keep running in between, and no transaction holds readers back for long.
-      await this.inTransaction(async (db) => {
-        await db.query(`SELECT set_config('search_path', $1, true)`, [`${ident(schema)}, public`]);
-        const next = await settle(db, rb.settle_after);
-        await db.query(`UPDATE projection_rebuilds SET settle_after = $2, settled = $3 WHERE name = $1`, [this.name, next ?? rb.settle_after, next === null]);
-      });
-      return true;
-    }
-    return this.swap(from, cp);
+    // Nothing live to do (or the live side is stopped on a poison event): a step of a requested rebuild.
+    return this.rebuild.step(this.client!, head, cp.failed);
   }
 
   /**
@@ -323,7 +289,7 @@ export class ProjectionRunner {
   /** Moves a checkpoint over events that are none of this projection's (compare-and-set, nothing applied). */
   private async skipTo(from: LogPosition, to: LogPosition, target: Target): Promise<void> {
     await this.inTransaction(async (db) => {
-      if (target.kind === 'shadow' && comparePositions(from, START) === 0) await this.createShadow(target.schema);
+      if (target.kind === 'shadow' && comparePositions(from, START) === 0) await createShadow(db, target.schema, this.opts.definition.tables);
       await db.query(
         `UPDATE ${target.kind === 'live' ? 'projection_checkpoints' : 'projection_rebuilds'} SET commit_pos = $2, prepare_pos = $3
           WHERE name = $1 AND commit_pos = $4 AND prepare_pos = $5`,
@@ -369,7 +335,7 @@ export class ProjectionRunner {
     const last = events[events.length - 1]!;
     return this.inTransaction(async (db) => {
       if (target.kind === 'shadow') {
-        if (comparePositions(from, START) === 0) await this.createShadow(target.schema);
+        if (comparePositions(from, START) === 0) await createShadow(db, target.schema, this.opts.definition.tables);
         await db.query(`SELECT set_config('search_path', $1, true)`, [`${ident(target.schema)}, public`]);
       }
       const handled: DecodedEvent[] = [];
@@ -441,106 +407,7 @@ export class ProjectionRunner {
       });
       return;
     }
-    // A rebuild that meets a poison event is abandoned; the live tables stay as they were and keep
-    // running (the new code cannot replay the log, the old one still can).
-    this.log.error({ error }, 'poison event: rebuild abandoned, the live projection runs on');
-    await this.inTransaction(async (db) => {
-      await db.query(
-        `UPDATE projection_checkpoints SET rebuild_error = $2, state = CASE WHEN last_error IS NULL THEN 'running' ELSE 'failed' END, updated_at = now()
-          WHERE name = $1`,
-        [this.name, error],
-      );
-      await db.query(`DELETE FROM projection_rebuilds WHERE name = $1`, [this.name]);
-      await db.query(`DROP SCHEMA IF EXISTS ${ident(target.schema)} CASCADE`);
-    });
-  }
-
-  /** The projection's tables' columns and indexes in `schema`, as comparable text (names of indexes aside). */
-  private async tableShape(db: pg.ClientBase, schema: string): Promise<string> {
-    const r = await db.query<{ shape: string | null }>(
-      `SELECT string_agg(x, E'\\n' ORDER BY x) AS shape FROM (
-         SELECT format('column %s.%s %s %s %s', table_name, column_name, data_type, is_nullable, coalesce(column_default, '')) AS x
-           FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2)
-         UNION ALL
-         SELECT format('index %s %s', tablename, regexp_replace(indexdef, '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', 'CREATE \\1INDEX ON ' || tablename || ' '))
-           FROM pg_indexes WHERE schemaname = $1 AND tablename = ANY($2)) shape`,
-      [schema, this.opts.definition.tables],
-    );
-    return r.rows[0]?.shape ?? '';
-  }
-
-  private async createShadow(schema: string): Promise<void> {
-    const db = this.client!;
-    await db.query(`DROP SCHEMA IF EXISTS ${ident(schema)} CASCADE`);
-    await db.query(`CREATE SCHEMA ${ident(schema)}`);
-    for (const t of this.opts.definition.tables) {
-      await db.query(`CREATE TABLE ${ident(schema)}.${ident(t)} (LIKE public.${ident(t)} INCLUDING ALL)`);
-    }
-  }
-
-  /** Swaps the caught-up shadow tables in, in one transaction. */
-  private async swap(shadowAt: LogPosition, seen: Checkpoint): Promise<boolean> {
-    const def = this.opts.definition;
-    return this.inTransaction(async (db) => {
-      const live = await db.query<{ commit_pos: string; prepare_pos: string; failed: boolean }>(
-        `SELECT commit_pos, prepare_pos, last_error IS NOT NULL AS failed FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
-        [this.name],
-      );
-      const row = live.rows[0]!;
-      const livePos = toPosition(row.commit_pos, row.prepare_pos);
-      if (row.failed !== seen.failed) return false;
-      // Swap only when the shadow holds exactly what the live tables hold: no event of this projection's
-      // streams lies between the two positions (or the live side is stuck on a poison event the new
-      // code has just got past). The checkpoint becomes the later of the two.
-      let swapAt = shadowAt;
-      if (!row.failed && comparePositions(livePos, shadowAt) !== 0) {
-        const [lo, hi] = comparePositions(livePos, shadowAt) < 0 ? [livePos, shadowAt] : [shadowAt, livePos];
-        const between = await this.opts.store.readAll({ after: lo, upTo: hi, limit: 1, streamPrefixes: def.streamPrefixes });
-        if (between.length) return false;
-        swapAt = hi;
-      }
-      const rb = await db.query<{ events_done: string }>(`SELECT events_done FROM projection_rebuilds WHERE name = $1 FOR UPDATE`, [this.name]);
-      if (!rb.rows[0]) return false;
-      // A migration changed a table after the shadow was made: swapping would bring the old shape
-      // back. The rebuild starts again, in tables of the new shape.
-      if ((await this.tableShape(db, 'public')) !== (await this.tableShape(db, shadowSchema(this.name)))) {
-        this.log.warn('the live tables changed shape while the rebuild ran; starting the rebuild again');
-        await db.query(
-          `UPDATE projection_rebuilds SET commit_pos = -1, prepare_pos = -1, events_done = 0, settle_after = NULL, settled = false, started_at = now() WHERE name = $1`,
-          [this.name],
-        );
-        await db.query(`DROP SCHEMA IF EXISTS ${ident(shadowSchema(this.name))} CASCADE`);
-        return true;
-      }
-      // Readers of the live tables wait for the swap; it waits for them no longer than this, then
-      // gives up and tries again (lock not available is retried with back-off, never poison).
-      await db.query(`SET LOCAL lock_timeout = '2s'`);
-      const shadow = ident(shadowSchema(this.name));
-      const retired = ident(retiredSchema(this.name));
-      if (def.tables.length) {
-        await db.query(`LOCK TABLE ${def.tables.map((t) => `public.${ident(t)}`).join(', ')} IN ACCESS EXCLUSIVE MODE`);
-      }
-      await db.query(`DROP SCHEMA IF EXISTS ${retired} CASCADE`);
-      await db.query(`CREATE SCHEMA ${retired}`);
-      for (const t of def.tables) {
-        await db.query(`ALTER TABLE public.${ident(t)} SET SCHEMA ${retired}`);
-        await db.query(`ALTER TABLE ${shadow}.${ident(t)} SET SCHEMA public`);
-      }
-      await db.query(`DROP SCHEMA ${retired} CASCADE`);
-      await db.query(`DROP SCHEMA IF EXISTS ${shadow} CASCADE`);
-      await db.query(
-        `UPDATE projection_checkpoints
-            SET commit_pos = $2, prepare_pos = $3, events_applied = $4, state = 'running', last_error = NULL, rebuild_error = NULL,
-                last_rebuild_at = clock_timestamp(), updated_at = now()
-          WHERE name = $1`,
-        [this.name, swapAt.commit.toString(), swapAt.prepare.toString(), rb.rows[0].events_done],
-      );
-      await db.query(`DELETE FROM projection_rebuilds WHERE name = $1`, [this.name]);
-      // Every domain: a rule change can alter anything the public reads.
-      await this.notify(db, swapAt, CACHE_DOMAINS, true);
-      this.log.info({ position: positionToString(swapAt) }, 'rebuild swapped in');
-      return true;
-    });
+    await this.rebuild.abandon(error, target);
   }
 
   private async inTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
@@ -565,31 +432,4 @@ class FailedBatch extends Error {
   constructor(override readonly cause: unknown) {
     super('batch failed');
   }
-}
-
-/**
- * Asks the projection's leader (whichever process it is in) to rebuild: it fills shadow tables from
- * the start of the log and swaps them in when caught up. Asking again restarts the rebuild.
- */
-export async function requestRebuild(db: Pick<pg.ClientBase, 'query'>, name: string): Promise<void> {
-  await ensureCheckpointRow(db, name);
-  await db.query(
-    `INSERT INTO projection_rebuilds (name) VALUES ($1)
-     ON CONFLICT (name) DO UPDATE SET commit_pos = -1, prepare_pos = -1, events_done = 0, started_at = now(), settle_after = NULL, settled = false`,
-    [name],
-  );
-  await db.query(`UPDATE projection_checkpoints SET state = 'rebuilding', rebuild_error = NULL, updated_at = now() WHERE name = $1`, [name]);
-}
-
-/** After an operator fixed the code behind a poison event: try the event again. */
-export async function retryFailed(db: Pick<pg.ClientBase, 'query'>, name: string): Promise<boolean> {
-  const r = await db.query(
-    `UPDATE projection_checkpoints
-        SET last_error = NULL,
-            state = CASE WHEN EXISTS (SELECT 1 FROM projection_rebuilds b WHERE b.name = $1) THEN 'rebuilding' ELSE 'running' END,
-            updated_at = now()
-      WHERE name = $1 AND last_error IS NOT NULL`,
-    [name],
-  );
-  return (r.rowCount ?? 0) > 0;
 }

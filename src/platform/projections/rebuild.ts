@@ -1,0 +1,211 @@
+/**
+ * Rebuild without downtime: shadow tables in schema `rebuild_<name>` fill from the start of the log
+ * (the handlers' unqualified table names resolve there through `search_path`) while the live tables
+ * keep serving and keep being updated; when the shadow has caught up with the live checkpoint, one
+ * transaction swaps them. The projection's leader (./runner.ts) runs a rebuild's steps between its
+ * live batches, on its own connection; the replay's batches go through the runner's batch apply, so
+ * a poison event is found there as in live batches, and abandons the rebuild (`abandon`).
+ */
+import type pg from 'pg';
+import { ident } from '../db';
+import { CACHE_DOMAINS } from '../cache/public-cache';
+import { type EventStore, type LogPosition, type RecordedEvent, START, comparePositions, positionToString } from '../event-store/port';
+import type { Logger } from '../log';
+import type { ProjectionDefinition } from './definition';
+import { ensureCheckpointRow, toPosition } from './checkpoints';
+
+/** A rebuild's batches go to the shadow tables in `schema`; derived state waits while `deferDerived`. */
+export interface ShadowTarget {
+  kind: 'shadow';
+  schema: string;
+  deferDerived: boolean;
+}
+
+/** What a rebuild uses of the runner leading the projection: its reads, its batch apply, its transactions. */
+export interface Replay {
+  /** the rebuild's next events after `after`, no further than `upTo` */
+  read(after: LogPosition, upTo: LogPosition): Promise<RecordedEvent[]>;
+  /** applies a batch to the shadow (a failing batch is narrowed down to its poison event) */
+  apply(from: LogPosition, events: RecordedEvent[], target: ShadowTarget): Promise<void>;
+  /** moves the rebuild's position over events that are none of the projection's */
+  skipTo(from: LogPosition, to: LogPosition, target: ShadowTarget): Promise<void>;
+  inTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T>;
+  /** NOTIFYs a commit (transactional: heard once the transaction commits) */
+  notify(db: pg.ClientBase, position: LogPosition, domains: readonly string[], rebuilt: boolean): Promise<void>;
+}
+
+export const shadowSchema = (name: string) => `rebuild_${name}`;
+const retiredSchema = (name: string) => `retired_${name}`;
+
+/** Empty copies of the projection's tables (columns, defaults, indexes) in `schema`, which is made afresh. */
+export async function createShadow(db: pg.ClientBase, schema: string, tables: readonly string[]): Promise<void> {
+  await db.query(`DROP SCHEMA IF EXISTS ${ident(schema)} CASCADE`);
+  await db.query(`CREATE SCHEMA ${ident(schema)}`);
+  for (const t of tables) {
+    await db.query(`CREATE TABLE ${ident(schema)}.${ident(t)} (LIKE public.${ident(t)} INCLUDING ALL)`);
+  }
+}
+
+export class ShadowRebuild {
+  private readonly name: string;
+
+  constructor(
+    private readonly opts: { definition: ProjectionDefinition; store: EventStore; log: Logger },
+    private readonly replay: Replay,
+  ) {
+    this.name = opts.definition.name;
+  }
+
+  /**
+   * One step of a requested rebuild, read on `db` (the runner's connection), the log read up to
+   * `head`: a batch replayed, a step of settling, or the swap. False when no rebuild is requested or
+   * the swap could not be made yet. `liveFailed`: whether the live checkpoint was failed when read.
+   */
+  async step(db: pg.ClientBase, head: LogPosition, liveFailed: boolean): Promise<boolean> {
+    const rebuild = await db.query<{ commit_pos: string; prepare_pos: string; settle_after: string | null; settled: boolean }>(
+      `SELECT commit_pos, prepare_pos, settle_after, settled FROM projection_rebuilds WHERE name = $1`,
+      [this.name],
+    );
+    const rb = rebuild.rows[0];
+    if (!rb) return false;
+    const from = toPosition(rb.commit_pos, rb.prepare_pos);
+    const schema = shadowSchema(this.name);
+    const settle = this.opts.definition.settle;
+    // Derived state waits for the end of the replay, until settling begins.
+    const target: ShadowTarget = { kind: 'shadow', schema, deferDerived: !!settle && rb.settle_after === null && !rb.settled };
+    const events = await this.replay.read(from, head);
+    if (events.length) {
+      await this.replay.apply(from, events, target);
+      return true;
+    }
+    if (comparePositions(head, from) > 0) {
+      await this.replay.skipTo(from, head, target);
+      return true;
+    }
+    if (comparePositions(from, START) === 0) {
+      // An empty log: an empty shadow still has to exist before it can be swapped in.
+      await this.replay.inTransaction((tx) => createShadow(tx, schema, this.opts.definition.tables));
+    }
+    if (settle && !rb.settled) {
+      // One step of settling per step of the loop, each in its own short transaction: live batches
+      // keep running in between, and no transaction holds readers back for long.
+      await this.replay.inTransaction(async (tx) => {
+        await tx.query(`SELECT set_config('search_path', $1, true)`, [`${ident(schema)}, public`]);
+        const next = await settle(tx, rb.settle_after);
+        await tx.query(`UPDATE projection_rebuilds SET settle_after = $2, settled = $3 WHERE name = $1`, [this.name, next ?? rb.settle_after, next === null]);
+      });
+      return true;
+    }
+    return this.swap(from, liveFailed);
+  }
+
+  /**
+   * A rebuild that meets a poison event is abandoned; the live tables stay as they were and keep
+   * running (the new code cannot replay the log, the old one still can).
+   */
+  async abandon(error: Record<string, unknown>, target: ShadowTarget): Promise<void> {
+    this.opts.log.error({ error }, 'poison event: rebuild abandoned, the live projection runs on');
+    await this.replay.inTransaction(async (db) => {
+      await db.query(
+        `UPDATE projection_checkpoints SET rebuild_error = $2, state = CASE WHEN last_error IS NULL THEN 'running' ELSE 'failed' END, updated_at = now()
+          WHERE name = $1`,
+        [this.name, error],
+      );
+      await db.query(`DELETE FROM projection_rebuilds WHERE name = $1`, [this.name]);
+      await db.query(`DROP SCHEMA IF EXISTS ${ident(target.schema)} CASCADE`);
+    });
+  }
+
+  /** The projection's tables' columns and indexes in `schema`, as comparable text (names of indexes aside). */
+  private async tableShape(db: pg.ClientBase, schema: string): Promise<string> {
+    const r = await db.query<{ shape: string | null }>(
+      `SELECT string_agg(x, E'\\n' ORDER BY x) AS shape FROM (
+         SELECT format('column %s.%s %s %s %s', table_name, column_name, data_type, is_nullable, coalesce(column_default, '')) AS x
+           FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2)
+         UNION ALL
+         SELECT format('index %s %s', tablename, regexp_replace(indexdef, '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', 'CREATE \\1INDEX ON ' || tablename || ' '))
+           FROM pg_indexes WHERE schemaname = $1 AND tablename = ANY($2)) shape`,
+      [schema, this.opts.definition.tables],
+    );
+    return r.rows[0]?.shape ?? '';
+  }
+
+  /** Swaps the caught-up shadow tables in, in one transaction. */
+  private async swap(shadowAt: LogPosition, liveFailed: boolean): Promise<boolean> {
+    const def = this.opts.definition;
+    return this.replay.inTransaction(async (db) => {
+      const live = await db.query<{ commit_pos: string; prepare_pos: string; failed: boolean }>(
+        `SELECT commit_pos, prepare_pos, last_error IS NOT NULL AS failed FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
+        [this.name],
+      );
+      const row = live.rows[0]!;
+      const livePos = toPosition(row.commit_pos, row.prepare_pos);
+      if (row.failed !== liveFailed) return false;
+      // Swap only when the shadow holds exactly what the live tables hold: no event of this projection's
+      // streams lies between the two positions (or the live side is stuck on a poison event the new
+      // code has just got past). The checkpoint becomes the later of the two.
+      let swapAt = shadowAt;
+      if (!row.failed && comparePositions(livePos, shadowAt) !== 0) {
+        const [lo, hi] = comparePositions(livePos, shadowAt) < 0 ? [livePos, shadowAt] : [shadowAt, livePos];
+        const between = await this.opts.store.readAll({ after: lo, upTo: hi, limit: 1, streamPrefixes: def.streamPrefixes });
+        if (between.length) return false;
+        swapAt = hi;
+      }
+      const rb = await db.query<{ events_done: string }>(`SELECT events_done FROM projection_rebuilds WHERE name = $1 FOR UPDATE`, [this.name]);
+      if (!rb.rows[0]) return false;
+      // A migration changed a table after the shadow was made: swapping would bring the old shape
+      // back. The rebuild starts again, in tables of the new shape.
+      if ((await this.tableShape(db, 'public')) !== (await this.tableShape(db, shadowSchema(this.name)))) {
+        this.opts.log.warn('the live tables changed shape while the rebuild ran; starting the rebuild again');
+        await db.query(
+          `UPDATE projection_rebuilds SET commit_pos = -1, prepare_pos = -1, events_done = 0, settle_after = NULL, settled = false, started_at = now() WHERE name = $1`,
+          [this.name],
+        );
+        await db.query(`DROP SCHEMA IF EXISTS ${ident(shadowSchema(this.name))} CASCADE`);
+        return true;
+      }
+      // Readers of the live tables wait for the swap; it waits for them no longer than this, then
+      // gives up and tries again (lock not available is retried with back-off, never poison).
+      await db.query(`SET LOCAL lock_timeout = '2s'`);
+      const shadow = ident(shadowSchema(this.name));
+      const retired = ident(retiredSchema(this.name));
+      if (def.tables.length) {
+        await db.query(`LOCK TABLE ${def.tables.map((t) => `public.${ident(t)}`).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+      }
+      await db.query(`DROP SCHEMA IF EXISTS ${retired} CASCADE`);
+      await db.query(`CREATE SCHEMA ${retired}`);
+      for (const t of def.tables) {
+        await db.query(`ALTER TABLE public.${ident(t)} SET SCHEMA ${retired}`);
+        await db.query(`ALTER TABLE ${shadow}.${ident(t)} SET SCHEMA public`);
+      }
+      await db.query(`DROP SCHEMA ${retired} CASCADE`);
+      await db.query(`DROP SCHEMA IF EXISTS ${shadow} CASCADE`);
+      await db.query(
+        `UPDATE projection_checkpoints
+            SET commit_pos = $2, prepare_pos = $3, events_applied = $4, state = 'running', last_error = NULL, rebuild_error = NULL,
+                last_rebuild_at = clock_timestamp(), updated_at = now()
+          WHERE name = $1`,
+        [this.name, swapAt.commit.toString(), swapAt.prepare.toString(), rb.rows[0].events_done],
+      );
+      await db.query(`DELETE FROM projection_rebuilds WHERE name = $1`, [this.name]);
+      // Every domain: a rule change can alter anything the public reads.
+      await this.replay.notify(db, swapAt, CACHE_DOMAINS, true);
+      this.opts.log.info({ position: positionToString(swapAt) }, 'rebuild swapped in');
+      return true;
+    });
+  }
+}
+
+/**
+ * Asks the projection's leader (whichever process it is in) to rebuild: it fills shadow tables from
+ * the start of the log and swaps them in when caught up. Asking again restarts the rebuild.
+ */
+export async function requestRebuild(db: Pick<pg.ClientBase, 'query'>, name: string): Promise<void> {
+  await ensureCheckpointRow(db, name);
+  await db.query(
+    `INSERT INTO projection_rebuilds (name) VALUES ($1)
+     ON CONFLICT (name) DO UPDATE SET commit_pos = -1, prepare_pos = -1, events_done = 0, started_at = now(), settle_after = NULL, settled = false`,
+    [name],
+  );
+  await db.query(`UPDATE projection_checkpoints SET state = 'rebuilding', rebuild_error = NULL, updated_at = now() WHERE name = $1`, [name]);
+}
