@@ -32,7 +32,17 @@ async function dumpAndRestore(from: string, to: string): Promise<void> {
     await target.query(`TRUNCATE ${tables.map((t) => `"${t}"`).join(', ')}`);
     for (const t of tables) {
       const rows = await source.query<{ rows: string }>(`SELECT coalesce(json_agg(x), '[]')::text AS rows FROM "${t}" x`);
-      await target.query(`INSERT INTO "${t}" OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_recordset(NULL::"${t}", $1::json)`, [rows.rows[0]!.rows]);
+      // As pg_dump writes them: generated columns left out, for the database to compute again.
+      const columns = (
+        await source.query<{ name: string }>(
+          `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 AND is_generated = 'NEVER' ORDER BY ordinal_position`,
+          [t],
+        )
+      ).rows.map((c) => `"${c.name}"`);
+      await target.query(
+        `INSERT INTO "${t}" (${columns.join(', ')}) OVERRIDING SYSTEM VALUE SELECT ${columns.join(', ')} FROM json_populate_recordset(NULL::"${t}", $1::json)`,
+        [rows.rows[0]!.rows],
+      );
     }
     await target.query(`SELECT setval(pg_get_serial_sequence('es_events', 'seq'), (SELECT max(seq) FROM es_events))`);
     await target.query('COMMIT');
