@@ -26,6 +26,12 @@ describe('the import graph', () => {
     expect(show(found)).toEqual([]);
   });
 
+  it('nothing but a composition root imports a routes file, and nothing but the command line imports main.ts', () => {
+    const roots = ['src/main.ts', 'src/cli.ts', 'src/openapi.ts', 'src/catalog/admin-routes.ts', 'src/auth/module.ts'];
+    const found = edges.filter((e) => !roots.includes(e.from) && (/\/routes$/.test(e.to) || (e.to === 'src/main' && e.from !== 'src/cli.ts')));
+    expect(show(found)).toEqual([]);
+  });
+
   it('pure files (decide, events, state, the domain rules) import neither express nor the database', () => {
     const pure = (f: string) => /\/(decide|events|state)\.ts$/.test(f) || f.startsWith('src/catalog/domain/');
     const found = edges.filter((e) => pure(e.from) && (/^(express|pg|pg-promise)$/.test(e.to) || /\/(db|sql|http)(\/|$)/.test(e.to)));
