@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import pgPromise from 'pg-promise';
 import { createPool, type Pool } from '../src/platform/db';
-import { eventMetadata } from '../src/platform/events/catalogue';
+import { eventMetadata } from '../src/platform/events/registry';
 import type { EventToAppend } from '../src/platform/event-store/port';
 import { PostgresEventStore } from '../src/platform/event-store/postgres';
 import { PgListener } from '../src/platform/pg-listener';

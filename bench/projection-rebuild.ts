@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { loadConfig } from '../src/config';
 import { createPool, type Pool } from '../src/platform/db';
-import { type DecodedEvent, EventCatalogue, type EventUnion, defineEvent } from '../src/platform/events/catalogue';
+import { type DecodedEvent, EventRegistry, type EventUnion, defineEvent } from '../src/platform/events/registry';
 import { type LogPosition, type ReadAllOptions, type RecordedEvent, START, positionToString } from '../src/platform/event-store/port';
 import { PostgresEventStore } from '../src/platform/event-store/postgres';
 import { PgListener } from '../src/platform/pg-listener';
@@ -150,8 +150,8 @@ export const projectionRebuildSuite: Suite = {
     const listener = new PgListener(db.url);
     const store = new TimedReadsStore(pool, listener);
     const handlers = new Tally();
-    const catalogue = new EventCatalogue([BenchTallied]);
-    const engine = new ProjectionEngine({ pool, store, catalogue, databaseUrl: db.url, log: ctx.log, batchSize, pollMs }, [benchProjection(handlers)]);
+    const registry = new EventRegistry([BenchTallied]);
+    const engine = new ProjectionEngine({ pool, store, registry, databaseUrl: db.url, log: ctx.log, batchSize, pollMs }, [benchProjection(handlers)]);
     try {
       await pool.query(TABLES_SQL);
       ctx.progress(`rebuild: loading ${events} events over ${streams} streams`);
@@ -164,10 +164,10 @@ export const projectionRebuildSuite: Suite = {
       );
       const head: LogPosition = { commit: BigInt(last.rows[0]!.tx_id), prepare: BigInt(last.rows[0]!.seq) };
 
-      // The loaded rows must be what the adapter reads and the catalogue accepts.
+      // The loaded rows must be what the adapter reads and the registry accepts.
       const first = await store.readAll({ after: START, limit: 3, streamPrefixes: [PREFIX] });
       if (first.length !== Math.min(3, events)) throw new Error('rebuild: the loaded events are not readable through PostgresEventStore.readAll');
-      for (const e of first) catalogue.decode(e);
+      for (const e of first) registry.decode(e);
 
       // Baseline: the same rows, written server-side in one transaction into the (empty) live tables.
       ctx.progress('rebuild: INSERT … SELECT baseline');

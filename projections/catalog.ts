@@ -25,7 +25,7 @@ import { linkEvents, type DimensionValues, type LinkEvent } from '../src/catalog
 import { familyEvents, type FamilyEvent } from '../src/catalog/families/events';
 import { goodEvents, type GoodEvent } from '../src/catalog/goods/events';
 import { recomputeFamilies, recomputeFamilyGoods } from './catalog-recompute';
-import type { DecodedEvent, EventDefinition, EventUnion } from '../src/platform/events/catalogue';
+import type { DecodedEvent, EventDefinition, EventUnion } from '../src/platform/events/registry';
 import { defineBatchProjection, type ProjectionDb } from '../src/platform/projections/definition';
 import { linkMirrorHash } from '../src/catalog/links/mirror';
 import { contentHash } from '../src/platform/content-hash';

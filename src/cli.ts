@@ -44,7 +44,7 @@ async function withServices<T>(
     await migrate({ databaseUrl: db.url });
     const services = await createServices(config, log, db.url);
     try {
-      // Commands that read or write the catalogue refuse, as the service does, a log that is not the read models' own.
+      // Commands that read or write the catalog refuse, as the service does, a log that is not the read models' own.
       if (opts.checkLog !== false) await checkLogIdentity(services.pool, services.store);
       return await fn(services, config, log);
     } finally {
@@ -150,7 +150,7 @@ projections
       const total = (await s.store.lagAfter(START, def.streamPrefixes)).events;
       await s.engine.requestRebuild(name);
       // Lead the rebuild here unless a running worker already leads this projection.
-      const runner = new ProjectionRunner({ definition: def, store: s.store, catalogue: s.catalogue, databaseUrl: s.databaseUrl, batchSize: config.projections.batchSize, pollMs: 200, log });
+      const runner = new ProjectionRunner({ definition: def, store: s.store, registry: s.registry, databaseUrl: s.databaseUrl, batchSize: config.projections.batchSize, pollMs: 200, log });
       await runner.start();
       const bar = new SingleBar({ format: `rebuild ${name} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left`, hideCursor: true }, Presets.shades_classic);
       bar.start(Math.max(total, 1), 0);

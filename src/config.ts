@@ -234,7 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /**
  * A production deployment with its own database mirrors the real supplier: the simulator's demo
- * catalogue, once seeded into its event log, would stay there for good (docs/deployment.md, The
+ * registry, once seeded into its event log, would stay there for good (docs/deployment.md, The
  * supplier). So the service, and every command that would talk to the supplier, refuses to start in
  * production (NODE_ENV=production with DATABASE_URL) without UPSTREAM_URL, unless UPSTREAM_SIMULATOR=true.
  * `npm start` on the embedded database keeps its demo catalogue.

@@ -16,13 +16,13 @@ import { postgresThrottleStores } from './platform/http/rate-limit';
 import { idempotency } from './platform/http/idempotency';
 import { Metrics } from './platform/metrics';
 import { authOf } from './auth/guard';
-import { createCatalogue } from './catalog/events';
+import { createEventRegistry } from './catalog/events';
 import { PublicCache } from './platform/cache/public-cache';
 import { createPool, type Pool } from './platform/db';
 import { startEmbeddedPostgres } from './platform/embedded-db';
 import type { EventStore, LogPosition } from './platform/event-store/port';
 import { PostgresEventStore } from './platform/event-store/postgres';
-import type { EventCatalogue } from './platform/events/catalogue';
+import type { EventRegistry } from './platform/events/registry';
 import { createApp } from './platform/http/app';
 import { healthRoutes } from './platform/http/health';
 import type { Logger } from './platform/log';
@@ -79,7 +79,7 @@ export interface Services {
   pool: Pool;
   listener: PgListener;
   store: EventStore;
-  catalogue: EventCatalogue;
+  registry: EventRegistry;
   engine: ProjectionEngine;
   notifications: ProjectionNotifications;
   cache: PublicCache;
@@ -111,13 +111,13 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   }
   const metrics = new Metrics();
   meterAppends(store, (n) => metrics.eventsAppended.inc(n));
-  const catalogue = createCatalogue();
+  const registry = createEventRegistry();
   const definitions = allProjections();
   const engine = new ProjectionEngine(
     {
       pool,
       store,
-      catalogue,
+      registry,
       databaseUrl,
       log,
       batchSize: config.projections.batchSize,
@@ -142,8 +142,8 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   await notifications.start();
   const waitForProjections: Services['waitForProjections'] = (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs);
   const supplier = createSupplierClient({ log }, upstreamUrl, config.upstream?.token);
-  const sync = new SyncService({ config, log, pool, store, catalogue, metrics, waitForProjections }, supplier);
-  return { config, log, databaseUrl, pool, listener, store, catalogue, engine, notifications, cache, metrics, upstreamUrl, simulator, sync, waitForProjections };
+  const sync = new SyncService({ config, log, pool, store, registry, metrics, waitForProjections }, supplier);
+  return { config, log, databaseUrl, pool, listener, store, registry, engine, notifications, cache, metrics, upstreamUrl, simulator, sync, waitForProjections };
 }
 
 /** Counts what the store appends, whichever adapter it is (the count feeds catalog_events_appended_total). */

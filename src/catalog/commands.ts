@@ -4,7 +4,7 @@
  */
 import type { Pool } from '../platform/db';
 import { runCommand, type Actor, type CommandDeps, type PendingEvent, type StreamSpec } from '../platform/commands';
-import type { AnyEvent } from '../platform/events/catalogue';
+import type { AnyEvent } from '../platform/events/registry';
 
 /** The composition root's services satisfy it; tests may hand in less. */
 export interface AdminDeps extends CommandDeps {

@@ -1,5 +1,5 @@
-/** Every event type the service knows, in one catalogue. Slices add their definitions here. */
-import { EventCatalogue } from '../platform/events/catalogue';
+/** Every event type the service knows, in one registry. Slices add their definitions here. */
+import { EventRegistry } from '../platform/events/registry';
 import { categoryAdminEvents } from './categories/admin-events';
 import { categoryEvents } from './categories/events';
 import { countryAdminEvents } from './countries/admin-events';
@@ -11,6 +11,6 @@ import { positionEvents } from './positions/events';
 import { tagGroupEvents } from './tag-groups/events';
 import { tagEvents } from './tags/events';
 
-export function createCatalogue(): EventCatalogue {
-  return new EventCatalogue([...linkEvents, ...familyEvents, ...goodEvents, ...categoryEvents, ...countryEvents, ...categoryAdminEvents, ...countryAdminEvents, ...tagGroupEvents, ...tagEvents, ...positionEvents]);
+export function createEventRegistry(): EventRegistry {
+  return new EventRegistry([...linkEvents, ...familyEvents, ...goodEvents, ...categoryEvents, ...countryEvents, ...categoryAdminEvents, ...countryAdminEvents, ...tagGroupEvents, ...tagEvents, ...positionEvents]);
 }

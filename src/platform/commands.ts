@@ -13,8 +13,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventStore, LogPosition } from './event-store/port';
-import type { AnyEvent, DecodedEvent, EventCatalogue } from './events/catalogue';
-import { eventMetadata } from './events/catalogue';
+import type { AnyEvent, DecodedEvent, EventRegistry } from './events/registry';
+import { eventMetadata } from './events/registry';
 import { AppError } from './errors';
 import { EventStoreErrors } from './event-store/port';
 
@@ -54,7 +54,7 @@ export interface Actor {
 /**
  * An event a decision asks to append. `E` is the union of the events its stream may hold (a slice's
  * `EventUnion`), so a decision that names another type, or data of the wrong shape, fails the type
- * check; without it, any type and data (checked against the catalogue's schema on append only).
+ * check; without it, any type and data (checked against the registry's schema on append only).
  */
 export type PendingEvent<E extends AnyEvent = AnyEvent> = E;
 
@@ -73,7 +73,7 @@ export interface Loaded<S> {
 
 export interface CommandDeps {
   store: EventStore;
-  catalogue: EventCatalogue;
+  registry: EventRegistry;
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
 }
 
@@ -92,16 +92,16 @@ export async function readModelsCurrent(deps: Pick<CommandDeps, 'store' | 'waitF
 
 /**
  * A stream holds the events of its spec (only its own slice appends to it), each decoded against its
- * type's schema by the catalogue: what `evolve` is typed to receive.
+ * type's schema by the registry: what `evolve` is typed to receive.
  */
 const asStreamEvent = <E extends AnyEvent>(event: DecodedEvent): DecodedEvent<E> => event as DecodedEvent<E>;
 
-export async function loadStream<S, E extends AnyEvent>(deps: Pick<CommandDeps, 'store' | 'catalogue'>, spec: StreamSpec<S, E>, until?: Date): Promise<Loaded<S>> {
+export async function loadStream<S, E extends AnyEvent>(deps: Pick<CommandDeps, 'store' | 'registry'>, spec: StreamSpec<S, E>, until?: Date): Promise<Loaded<S>> {
   const events = await deps.store.readStream(spec.streamId, until ? { until } : {});
   let state = spec.initial();
   let revision: bigint | null = null;
   for (const e of events) {
-    state = spec.evolve(state, asStreamEvent<E>(deps.catalogue.decode(e)));
+    state = spec.evolve(state, asStreamEvent<E>(deps.registry.decode(e)));
     revision = e.revision;
   }
   return { state, revision };
@@ -137,7 +137,7 @@ export async function runCommand<S, E extends AnyEvent = AnyEvent>(
     const pending = command.decide(loaded.state, loaded);
     if (pending.length === 0) return { state: loaded.state, revision: loaded.revision, position: null, events: [] };
     const meta = eventMetadata(command.actor.by, command.name, command.actor.correlationId ?? randomUUID());
-    const events = pending.map((p) => deps.catalogue.encode(p.type, p.data, meta));
+    const events = pending.map((p) => deps.registry.encode(p.type, p.data, meta));
     let result: Awaited<ReturnType<EventStore['appendToStream']>>;
     try {
       result = await deps.store.appendToStream(spec.streamId, events, {
@@ -163,7 +163,7 @@ async function finish<S, E extends AnyEvent>(
   command: { noWait?: boolean },
   loaded: Loaded<S>,
   pending: PendingEvent<E>[],
-  events: ReturnType<EventCatalogue['encode']>[],
+  events: ReturnType<EventRegistry['encode']>[],
   result: Awaited<ReturnType<EventStore['appendToStream']>>,
 ): Promise<CommandResult<S, E>> {
   let state = loaded.state;

@@ -1,5 +1,5 @@
 /** Whether a client's "full new order" is exactly a reordering of what exists, and the decision on it. Pure. */
-import type { AnyEvent } from './events/catalogue';
+import type { AnyEvent } from './events/registry';
 import { AppError } from './errors';
 
 export interface PermutationProblems {

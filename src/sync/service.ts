@@ -9,7 +9,7 @@ import type { Logger } from '../platform/log';
 import type { Metrics } from '../platform/metrics';
 import { AppError } from '../platform/errors';
 import { type AppendResult, type EventStore, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../platform/event-store/port';
-import { eventMetadata } from '../platform/events/catalogue';
+import { eventMetadata } from '../platform/events/registry';
 import { categoryStreamId } from '../catalog/categories/events';
 import { countryStreamId } from '../catalog/countries/events';
 import { linkStreamId } from '../catalog/links/events';
@@ -200,7 +200,7 @@ export class SyncService {
     }
     const gone = linksToDelist(known, seen);
     // A supplier that lost most of its listing (an empty page, a truncated export) must not empty the
-    // catalogue: past the share, nothing is delisted until an operator confirms.
+    // registry: past the share, nothing is delisted until an operator confirms.
     const listed = [...known.values()].filter((k) => !k.delisted && k.mirrorHash !== null).length;
     const maxShare = this.s.config.sync.delistMaxShare;
     if (!params.confirmDelist && gone.length > 0 && gone.length > maxShare * listed) {
@@ -286,7 +286,7 @@ class AppendContext {
   lastPosition: LogPosition | null = null;
 
   constructor(
-    private readonly s: Pick<SyncDeps, 'store' | 'catalogue'>,
+    private readonly s: Pick<SyncDeps, 'store' | 'registry'>,
     readonly run: RunTracker,
     private readonly params: SyncParams,
   ) {}
@@ -315,7 +315,7 @@ class AppendContext {
       }
       const expected = state && state.revision >= 0n ? state.revision : ('no_stream' as const);
       const meta = eventMetadata(this.params.by, WHY[this.run.kind], this.run.id);
-      const events = decision.events.map((e, i) => this.s.catalogue.encode(e.type, e.data, meta, syncEventId(streamId, expected, i, e.type, e.data)));
+      const events = decision.events.map((e, i) => this.s.registry.encode(e.type, e.data, meta, syncEventId(streamId, expected, i, e.type, e.data)));
       try {
         const r = await appendOnce(this.s.store, streamId, events, expected);
         this.noteAppended(r);
@@ -324,7 +324,7 @@ class AppendContext {
       } catch (e) {
         if (!(e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION) || attempt >= 4 || !fold) throw e;
         const stream = await this.s.store.readStream(streamId);
-        state = stream.reduce<S | undefined>((st, ev) => fold(st, this.s.catalogue.decode(ev)), undefined);
+        state = stream.reduce<S | undefined>((st, ev) => fold(st, this.s.registry.decode(ev)), undefined);
       }
     }
   }
@@ -346,7 +346,7 @@ class AppendContext {
         continue;
       }
       const expected = item.known && item.known.revision >= 0n ? item.known.revision : ('no_stream' as const);
-      const events = decision.events.map((e, i) => this.s.catalogue.encode(e.type, e.data, meta, syncEventId(item.streamId, expected, i, e.type, e.data)));
+      const events = decision.events.map((e, i) => this.s.registry.encode(e.type, e.data, meta, syncEventId(item.streamId, expected, i, e.type, e.data)));
       ready.push({ item, decision, append: { streamId: item.streamId, events, expectedRevision: expected } });
     }
     let pending = ready;

@@ -3,14 +3,14 @@
  * wrong total and a duplicated log row, so "exactly once" is observable.
  */
 import { z } from 'zod';
-import { EventCatalogue, defineEvent, eventMetadata, type EventUnion } from '../../src/platform/events/catalogue';
+import { EventRegistry, defineEvent, eventMetadata, type EventUnion } from '../../src/platform/events/registry';
 import { START, type EventStore, type LogPosition } from '../../src/platform/event-store/port';
 import { defineProjection } from '../../src/platform/projections/definition';
 import type { Queryable } from '../../src/platform/db';
 
 export const Tallied = defineEvent('Tallied', 1, z.object({ n: z.number().int() }));
 export const Poisoned = defineEvent('Poisoned', 1, z.object({}));
-export const tallyCatalogue = () => new EventCatalogue([Tallied, Poisoned]);
+export const tallyRegistry = () => new EventRegistry([Tallied, Poisoned]);
 type TallyEvent = EventUnion<[typeof Tallied, typeof Poisoned]>;
 
 export const TALLY_TABLES_SQL = `
@@ -44,13 +44,13 @@ export function tallyProjection(opts: { poison?: () => boolean; slowMs?: number 
 
 /** Appends `count` tallies; returns their sum and the position of the last append (what to wait for). */
 export async function appendTallies(store: EventStore, count: number, streams = 10, startAt = 0): Promise<{ sum: number; last: LogPosition }> {
-  const catalogue = tallyCatalogue();
+  const registry = tallyRegistry();
   let sum = 0;
   let last: LogPosition = START;
   for (let i = startAt; i < startAt + count; i++) {
     const n = (i % 7) + 1;
     sum += n;
-    last = (await store.appendToStream(`tally-${i % streams}`, [catalogue.encode('Tallied', { n }, eventMetadata('system:test', 'Tally'))])).position;
+    last = (await store.appendToStream(`tally-${i % streams}`, [registry.encode('Tallied', { n }, eventMetadata('system:test', 'Tally'))])).position;
   }
   return { sum, last };
 }

@@ -5,7 +5,7 @@
  * check fails ("unused directive") the day it accepts one.
  */
 import { runCommand, type CommandDeps, type PendingEvent } from '../../src/platform/commands';
-import type { DecodedEvent } from '../../src/platform/events/catalogue';
+import type { DecodedEvent } from '../../src/platform/events/registry';
 import { defineBatchProjection, defineProjection } from '../../src/platform/projections/definition';
 import { decideTag, type TagState } from '../../src/catalog/tags/decide';
 import { tagEvents, type TagEvent } from '../../src/catalog/tags/events';

@@ -6,7 +6,7 @@
  * never touches them.
  */
 import { z } from 'zod';
-import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
 
 const fields = {

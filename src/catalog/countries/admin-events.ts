@@ -4,7 +4,7 @@
  * Countries an administrator makes get allocated ids, which never collide with the supplier's.
  */
 import { z } from 'zod';
-import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
 
 export const COUNTRY_ORDER_STREAM = 'country-order';

@@ -1,6 +1,6 @@
 /** Events of the country stream (`country-<supplier id>`). */
 import { z } from 'zod';
-import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
 import type { CountryAdminEvent } from './admin-events';
 

@@ -1,6 +1,6 @@
 /** Events of the family stream (`family-<id>`): the public unit of the catalog. */
 import { z } from 'zod';
-import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
 import { dimensionValues } from '../links/events';
 

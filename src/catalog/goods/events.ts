@@ -1,6 +1,6 @@
 /** Events of the good stream (`good-<id>`): curated catalog products. */
 import { z } from 'zod';
-import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
 
 export const goodStreamId = (id: string) => `good-${id}`;

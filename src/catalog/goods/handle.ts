@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { runCommand, type Actor, type CommandResult } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
-import { eventMetadata } from '../../platform/events/catalogue';
+import { eventMetadata } from '../../platform/events/registry';
 import { type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
 import type { AdminDeps } from '../commands';
@@ -107,11 +107,11 @@ export async function createGoods(deps: GoodDeps, inputs: readonly CreateGoodInp
         claimed.add(originGoodId);
         appends.push({
           streamId: linkStream(link.id).streamId,
-          events: claim.map((e) => deps.catalogue.encode(e.type, e.data, meta)),
+          events: claim.map((e) => deps.registry.encode(e.type, e.data, meta)),
           expectedRevision: link.revision >= 0n ? link.revision : 'no_stream',
         });
       }
-      const events = decideGood(initialGoodState(id)(), { type: 'CreateGood', fields: rest, link: link ?? null }).map((e) => deps.catalogue.encode(e.type, e.data, meta));
+      const events = decideGood(initialGoodState(id)(), { type: 'CreateGood', fields: rest, link: link ?? null }).map((e) => deps.registry.encode(e.type, e.data, meta));
       appends.push({ streamId: goodStreamId(id), events, expectedRevision: 'no_stream' });
       planned.push({ at: outcome.length, input, appends });
       outcome.push({ id });

@@ -10,7 +10,7 @@
  * the subject's own, or when it changed the view, with what it changed.
  */
 import type { Pool } from '../../platform/db';
-import type { DecodedEvent } from '../../platform/events/catalogue';
+import type { DecodedEvent } from '../../platform/events/registry';
 import { positionToString } from '../../platform/event-store/port';
 import { AppError } from '../../platform/errors';
 import { familyStreamId } from '../families/events';

@@ -5,11 +5,11 @@
  */
 import type { EventStore, RecordedEvent } from '../../platform/event-store/port';
 import { comparePositions } from '../../platform/event-store/port';
-import type { DecodedEvent, EventCatalogue } from '../../platform/events/catalogue';
+import type { DecodedEvent, EventRegistry } from '../../platform/events/registry';
 
 export interface ReplayDeps {
   store: EventStore;
-  catalogue: EventCatalogue;
+  registry: EventRegistry;
 }
 
 /** Events buffered across all cursors at once; a page per stream is this divided among them. */
@@ -51,7 +51,7 @@ export async function* streamEvents(deps: ReplayDeps, streamId: string, until?: 
   const c = new Cursor(streamId, deps.store, MAX_PAGE, until);
   for (let e = await c.head(); e; e = await c.head()) {
     c.take();
-    yield deps.catalogue.decode(e);
+    yield deps.registry.decode(e);
   }
 }
 
@@ -96,7 +96,7 @@ export async function* mergedEvents(deps: ReplayDeps, streamIds: Iterable<string
   while (heap.length) {
     const top = heap[0]!;
     top.cursor.take();
-    yield deps.catalogue.decode(top.event);
+    yield deps.registry.decode(top.event);
     const event = await top.cursor.head();
     if (event) {
       top.event = event;

@@ -3,7 +3,7 @@
  * the slices' own `evolve` functions, and what the public saw of them computed by the projection's
  * own pure aggregate code (../domain/family-aggregates.ts). Pure: no I/O, no clock.
  */
-import type { DecodedEvent } from '../../platform/events/catalogue';
+import type { DecodedEvent } from '../../platform/events/registry';
 import { computeFamilyAggregates, type FamilyAggregates } from '../domain/family-aggregates';
 import { compareIds, type CellKey, type MatrixLink } from '../domain/matrix';
 import { normaliseMoney } from '../domain/money';

@@ -3,7 +3,7 @@
  * about one purchasable link.
  */
 import { z } from 'zod';
-import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
 
 export const linkStreamId = (linkId: string) => `link-${linkId}`;

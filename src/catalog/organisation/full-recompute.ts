@@ -17,7 +17,7 @@ import { checkFamilies, recordStamps, unprovenFamilies } from '../../../projecti
 import { familyStreamId } from '../families/events';
 
 /** The family rows it checks, and the store it appends the repairs to. */
-export type RecomputeDeps = Pick<AdminDeps, 'pool' | 'store' | 'catalogue'>;
+export type RecomputeDeps = Pick<AdminDeps, 'pool' | 'store' | 'registry'>;
 
 /** Families checked per snapshot (and streams per multi-stream append). */
 const CHUNK = 500;
@@ -60,7 +60,7 @@ export async function recomputeAllFamilies(
       const appended = await s.store.appendToStreams(
         stale.map((f) => ({
           streamId: familyStreamId(f.id),
-          events: [s.catalogue.encode('FamilyRecomputed', { familyId: f.id, columns: f.columns }, meta)],
+          events: [s.registry.encode('FamilyRecomputed', { familyId: f.id, columns: f.columns }, meta)],
           expectedRevision: 'any' as const,
         })),
       );

@@ -9,7 +9,7 @@ import type { AdminDeps } from '../commands';
 import type { Pool } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { holdSessionLock, type HeldLock } from '../../platform/locks';
-import { eventMetadata } from '../../platform/events/catalogue';
+import { eventMetadata } from '../../platform/events/registry';
 import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
 import { loadStream, type PendingEvent } from '../../platform/commands';
@@ -328,7 +328,7 @@ export class Organiser {
         {
           append: {
             streamId: familyStreamId(c.intoFamilyId),
-            events: members.map((linkId) => this.s.catalogue.encode('FamilyMemberAdded', { familyId: c.intoFamilyId, linkId }, meta)),
+            events: members.map((linkId) => this.s.registry.encode('FamilyMemberAdded', { familyId: c.intoFamilyId, linkId }, meta)),
             expectedRevision: settledRevisions.get(c.intoFamilyId)!,
           },
           group,
@@ -336,7 +336,7 @@ export class Organiser {
         {
           append: {
             streamId: familyStreamId(c.fragmentId),
-            events: [this.s.catalogue.encode('FamilyMergedInto', { familyId: c.fragmentId, intoFamilyId: c.intoFamilyId }, meta)],
+            events: [this.s.registry.encode('FamilyMergedInto', { familyId: c.fragmentId, intoFamilyId: c.intoFamilyId }, meta)],
             expectedRevision: settledRevisions.get(c.fragmentId)!,
           },
           group,
@@ -378,7 +378,7 @@ export class Organiser {
   private linkAppend(linkId: string, events: readonly PendingEvent[], revision: bigint, meta: EventMetadata): StreamAppend {
     return {
       streamId: linkStreamId(linkId),
-      events: events.map((e) => this.s.catalogue.encode(e.type, e.data, meta)),
+      events: events.map((e) => this.s.registry.encode(e.type, e.data, meta)),
       expectedRevision: revision >= 0n ? revision : 'no_stream',
     };
   }
@@ -393,10 +393,10 @@ export class Organiser {
     const { meta } = run;
     const events = [
       ...('create' in family
-        ? [this.s.catalogue.encode('FamilyCreated', { familyId, name: family.create.name, familyNameKey: family.create.key, autoManaged: true, locked: false }, meta)]
+        ? [this.s.registry.encode('FamilyCreated', { familyId, name: family.create.name, familyNameKey: family.create.key, autoManaged: true, locked: false }, meta)]
         : []),
       // The family's own record of who joined (for its history); the link streams hold the membership.
-      ...ids.map((linkId) => this.s.catalogue.encode('FamilyMemberAdded', { familyId, linkId }, meta)),
+      ...ids.map((linkId) => this.s.registry.encode('FamilyMemberAdded', { familyId, linkId }, meta)),
     ];
     const group = {
       key: `join:${familyId}`,
@@ -482,7 +482,7 @@ export class Organiser {
       try {
         const r = await this.s.store.appendToStream(
           linkStreamId(link.id),
-          p.events.map((e) => this.s.catalogue.encode(e.type, e.data, meta)),
+          p.events.map((e) => this.s.registry.encode(e.type, e.data, meta)),
           { expectedRevision: facts.revision >= 0n ? facts.revision : 'no_stream' },
         );
         this.note(r.position);
@@ -500,7 +500,7 @@ export class Organiser {
   private async reload(linkId: string): Promise<LinkRow> {
     const events = await this.s.store.readStream(linkStreamId(linkId));
     let st = initialLinkState();
-    for (const e of events) st = evolveLink(st, this.s.catalogue.decode(e));
+    for (const e of events) st = evolveLink(st, this.s.registry.decode(e));
     return {
       id: linkId,
       name: st.name,

@@ -1,6 +1,6 @@
 /** Events of the position stream (`position-<allocated id>`): home-page slots holding goods. */
 import { z } from 'zod';
-import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
 
 export const positionStreamId = (id: string) => `position-${id}`;

@@ -3,7 +3,7 @@
  * tags (`tag-order`): a reorder is one event however many tags it moves.
  */
 import { z } from 'zod';
-import { defineEvent, type EventUnion } from '../../platform/events/catalogue';
+import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
 
 export const tagStreamId = (id: string) => `tag-${id}`;

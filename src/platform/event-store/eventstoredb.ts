@@ -111,7 +111,7 @@ function toEventData(e: EventToAppend): EventData {
     id: e.id,
     contentType: 'application/json',
     type: e.type,
-    // The client JSON.stringifies whatever it is given; the port leaves the shape of data to the catalogue.
+    // The client JSON.stringifies whatever it is given; the port leaves the shape of data to the registry.
     data: e.data as JSONType,
     metadata: { v: e.version, by, why, correlationId, ...(causationId !== undefined ? { causationId } : {}), at },
   };

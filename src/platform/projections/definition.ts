@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import type { CacheDomain } from '../cache/public-cache';
-import type { AnyEvent, DecodedEvent, EventDefinition, EventUnion } from '../events/catalogue';
+import type { AnyEvent, DecodedEvent, EventDefinition, EventUnion } from '../events/registry';
 
 /**
  * The connection a handler writes through: the runner's client, inside the batch transaction.
@@ -108,7 +108,7 @@ function definitionOf(spec: SpecCommon, handles: readonly string[]): Omit<Projec
 
 /**
  * The runner hands a projection only events of the types it handles, each decoded and validated
- * against its type's schema by the catalogue: they are the projection's typed events.
+ * against its type's schema by the registry: they are the projection's typed events.
  */
 const handled = <E extends AnyEvent>(events: readonly DecodedEvent[]): readonly DecodedEvent<E>[] => events as readonly DecodedEvent<E>[];
 

@@ -3,7 +3,7 @@
  * the commit notifications every process listens to (cache bumps, command waits).
  */
 import type { Pool, SessionLimits } from '../db';
-import type { EventCatalogue } from '../events/catalogue';
+import type { EventRegistry } from '../events/registry';
 import { AppError } from '../errors';
 import { type EventStore, type FenceHolder, type LogPosition, comparePositions, positionFromString, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
@@ -61,7 +61,7 @@ export class ProjectionEngine {
     private readonly deps: {
       pool: Pool;
       store: EventStore;
-      catalogue: EventCatalogue;
+      registry: EventRegistry;
       databaseUrl: string;
       log: Logger;
       batchSize: number;

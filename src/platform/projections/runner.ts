@@ -18,7 +18,7 @@
 import type pg from 'pg';
 import { type SessionLimits, createClient, ident } from '../db';
 import { isConnectionError, isTransientDbError } from '../errors';
-import type { EventCatalogue, DecodedEvent } from '../events/catalogue';
+import type { EventRegistry, DecodedEvent } from '../events/registry';
 import { type EventStore, type LogPosition, type RecordedEvent, START, comparePositions, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
 import { ensureCheckpointRow, toPosition } from './checkpoints';
@@ -45,7 +45,7 @@ export interface ProjectionCommitNotice {
 export interface RunnerOptions {
   definition: ProjectionDefinition;
   store: EventStore;
-  catalogue: EventCatalogue;
+  registry: EventRegistry;
   databaseUrl: string;
   batchSize: number;
   pollMs: number;
@@ -340,7 +340,7 @@ export class ProjectionRunner {
       }
       const handled: DecodedEvent[] = [];
       try {
-        for (const e of events) if (this.handles.has(e.type)) handled.push(this.opts.catalogue.decode(e));
+        for (const e of events) if (this.handles.has(e.type)) handled.push(this.opts.registry.decode(e));
         if (handled.length) await def.applyBatch(db, handled, { deferDerived: target.kind === 'shadow' && target.deferDerived });
       } catch (err) {
         if (isTransientDbError(err)) throw err;

@@ -78,7 +78,7 @@ describe('admin catalog projections', () => {
 
   it.each(PROJECTIONS.map((d) => [d.name, d] as const))('%s: every event applied twice leaves what the live projection holds', async (_name, def) => {
     const live = await snapshot('public', def);
-    const events = (await history(def.streamPrefixes)).map((e) => svc.services.catalogue.decode(e)).filter((e) => def.handles.includes(e.type));
+    const events = (await history(def.streamPrefixes)).map((e) => svc.services.registry.decode(e)).filter((e) => def.handles.includes(e.type));
     expect(events.length).toBeGreaterThanOrEqual(4);
     const schema = `replay_${def.name}`;
     const client = await svc.db.pool.connect();

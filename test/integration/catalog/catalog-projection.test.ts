@@ -8,15 +8,15 @@
  */
 import { catalogProjection } from '../../../projections/catalog';
 import { checkFamilies, recomputeFamilies, recordStamps, staleFamilies } from '../../../projections/catalog-recompute';
-import { createCatalogue } from '../../../src/catalog/events';
-import type { DecodedEvent } from '../../../src/platform/events/catalogue';
-import { eventMetadata } from '../../../src/platform/events/catalogue';
+import { createEventRegistry } from '../../../src/catalog/events';
+import type { DecodedEvent } from '../../../src/platform/events/registry';
+import { eventMetadata } from '../../../src/platform/events/registry';
 import { START, comparePositions, type RecordedEvent } from '../../../src/platform/event-store/port';
 import { mulberry32 } from '../../../src/sync/simulator/prng';
 import { createTestDatabase, type TestDatabase } from '../../support/db';
 import { postgresStore } from '../../support/event-store';
 
-const catalogue = createCatalogue();
+const registry = createEventRegistry();
 const def = catalogProjection;
 const SIZES = ['S', 'M', 'L', 'XL'];
 const COLORS = ['黑色', '白色', '红色'];
@@ -225,7 +225,7 @@ describe('catalog projection: set-based batches', () => {
     for (const append of generateHistory(7, 1500)) {
       const byStream = new Map<string, Pending[]>();
       for (const p of append) byStream.set(p.stream, [...(byStream.get(p.stream) ?? []), p]);
-      for (const [stream, list] of byStream) last = (await built.store.appendToStream(stream, list.map((p) => catalogue.encode(p.type, p.data, meta)))).position;
+      for (const [stream, list] of byStream) last = (await built.store.appendToStream(stream, list.map((p) => registry.encode(p.type, p.data, meta)))).position;
     }
     // Read up to the last append: another transaction on the server can hold readers back a while.
     const recorded: RecordedEvent[] = [];
@@ -235,7 +235,7 @@ describe('catalog projection: set-based batches', () => {
       recorded.push(...page);
       if (page.length) after = page[page.length - 1]!.position;
     }
-    events = recorded.filter((e) => def.handles.includes(e.type)).map((e) => catalogue.decode(e));
+    events = recorded.filter((e) => def.handles.includes(e.type)).map((e) => registry.decode(e));
   });
   afterAll(async () => {
     await close();

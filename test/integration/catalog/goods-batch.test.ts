@@ -4,7 +4,7 @@
  * stream moved since it was read is decided again on its stream.
  */
 import { linkStreamId } from '../../../src/catalog/links/events';
-import { eventMetadata } from '../../../src/platform/events/catalogue';
+import { eventMetadata } from '../../../src/platform/events/registry';
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
 import { eventually } from '../../support/eventually';
 import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
@@ -69,7 +69,7 @@ describe('POST /goods/batch', () => {
     const goodId = '7000000000000001';
     await svc.services.store.appendToStream(
       stream,
-      [svc.services.catalogue.encode('LinkGoodAssigned', { linkId: claimed, goodId }, eventMetadata('user:other', 'CreateGood'))],
+      [svc.services.registry.encode('LinkGoodAssigned', { linkId: claimed, goodId }, eventMetadata('user:other', 'CreateGood'))],
       { expectedRevision: (await svc.services.store.streamRevision(stream))! },
     );
     const batch = svc.request('POST', '/goods/batch', { originGoodIds: [claimed, free] });

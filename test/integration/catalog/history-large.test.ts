@@ -1,7 +1,7 @@
 import { createServices, closeServices, type Services } from '../../../src/main';
 import { loadConfig } from '../../../src/config';
 import { createLogger } from '../../../src/platform/log';
-import { eventMetadata } from '../../../src/platform/events/catalogue';
+import { eventMetadata } from '../../../src/platform/events/registry';
 import type { EventStore, ReadStreamOptions, StreamAppend } from '../../../src/platform/event-store/port';
 import { BULK_RUN, history, historyAt, historyBetween } from '../../../src/catalog/history/history';
 import { createTestDatabase, type TestDatabase } from '../../support/db';
@@ -53,8 +53,8 @@ describe('the history of a family with many members', () => {
         streamId: `link-${id}`,
         expectedRevision: 'no_stream',
         events: [
-          s.catalogue.encode('LinkMirrored', { linkId: id, name: `美国（包邮）T恤 G5000 直喷 ${i}`, categoryId: null, craftLabel: null, price, image: null, status: 'ON_SALE', supplierUpdatedAt: null }, sync),
-          s.catalogue.encode('LinkDetailSynced', { linkId: id, detail }, sync),
+          s.registry.encode('LinkMirrored', { linkId: id, name: `美国（包邮）T恤 G5000 直喷 ${i}`, categoryId: null, craftLabel: null, price, image: null, status: 'ON_SALE', supplierUpdatedAt: null }, sync),
+          s.registry.encode('LinkDetailSynced', { linkId: id, detail }, sync),
         ],
       });
     }
@@ -66,17 +66,17 @@ describe('the history of a family with many members', () => {
         streamId: `family-${FAMILY}`,
         expectedRevision: 'no_stream',
         events: [
-          s.catalogue.encode('FamilyCreated', { familyId: FAMILY, name: 'T恤 G5000', familyNameKey: '美国T恤G5000', autoManaged: true, locked: false }, organise),
-          ...Array.from({ length: MEMBERS }, (_, i) => s.catalogue.encode('FamilyMemberAdded', { familyId: FAMILY, linkId: linkId(i) }, organise)),
+          s.registry.encode('FamilyCreated', { familyId: FAMILY, name: 'T恤 G5000', familyNameKey: '美国T恤G5000', autoManaged: true, locked: false }, organise),
+          ...Array.from({ length: MEMBERS }, (_, i) => s.registry.encode('FamilyMemberAdded', { familyId: FAMILY, linkId: linkId(i) }, organise)),
         ],
       },
       ...Array.from({ length: MEMBERS }, (_, i) => ({
         streamId: `link-${linkId(i)}`,
         expectedRevision: 1n,
         events: [
-          s.catalogue.encode('LinkParsed', { linkId: linkId(i), country: '美国', logistics: '包邮', productName: 'T恤', sku: 'G5000', familyNameKey: '美国T恤G5000' }, organise),
-          s.catalogue.encode('LinkTagsDerived', { linkId: linkId(i), tags: { size: ['S', 'M', 'L'], color: [`色${i % 7}`, `色${(i + 1) % 7}`], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] }, missing: [] }, organise),
-          s.catalogue.encode('LinkJoinedFamily', { linkId: linkId(i), familyId: FAMILY }, organise),
+          s.registry.encode('LinkParsed', { linkId: linkId(i), country: '美国', logistics: '包邮', productName: 'T恤', sku: 'G5000', familyNameKey: '美国T恤G5000' }, organise),
+          s.registry.encode('LinkTagsDerived', { linkId: linkId(i), tags: { size: ['S', 'M', 'L'], color: [`色${i % 7}`, `色${(i + 1) % 7}`], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] }, missing: [] }, organise),
+          s.registry.encode('LinkJoinedFamily', { linkId: linkId(i), familyId: FAMILY }, organise),
         ],
       })),
     ]);
@@ -85,7 +85,7 @@ describe('the history of a family with many members', () => {
     // One member's price drops at the supplier.
     const cheaper = { ...((await s.store.readStream(`link-${linkId(0)}`))[1]!.data as object) } as { linkId: string; detail: { variants: { price: string }[] } };
     cheaper.detail = { ...cheaper.detail, variants: cheaper.detail.variants.map((v) => ({ ...v, price: '5.00' })) };
-    await store.appendToStream(`link-${linkId(0)}`, [s.catalogue.encode('LinkDetailSynced', cheaper, eventMetadata('system:sync', 'SyncDetails'))]);
+    await store.appendToStream(`link-${linkId(0)}`, [s.registry.encode('LinkDetailSynced', cheaper, eventMetadata('system:sync', 'SyncDetails'))]);
   }, 120_000);
   afterAll(async () => {
     await closeServices(s);
@@ -93,7 +93,7 @@ describe('the history of a family with many members', () => {
   });
 
   it('lists every join and the price change, reading every stream in pages', async () => {
-    const deps = { store, catalogue: s.catalogue, pool: s.pool };
+    const deps = { store, registry: s.registry, pool: s.pool };
     reads.length = 0;
     const started = Date.now();
     const h = await history(deps, 'family', FAMILY, { page: 1, pageSize: 50 });

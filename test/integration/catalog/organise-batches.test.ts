@@ -6,7 +6,7 @@
  */
 import { Organiser, type OrganiseReport } from '../../../src/catalog/organisation/organise';
 import { linkStreamId } from '../../../src/catalog/links/events';
-import { eventMetadata } from '../../../src/platform/events/catalogue';
+import { eventMetadata } from '../../../src/platform/events/registry';
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
 import { eventually } from '../../support/eventually';
 import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
@@ -132,7 +132,7 @@ describe('organisation in batches', () => {
     const manual = { size: ['XXS'], color: ['金色'], printCount: ['双面印花'], craft: ['热转印'], logistics: ['海运'] };
     await svc.services.store.appendToStream(
       stream,
-      [svc.services.catalogue.encode('LinkTagsTakenOver', { linkId, tags: manual, filled: [] }, eventMetadata('user:admin', 'UpdateLinkTags'))],
+      [svc.services.registry.encode('LinkTagsTakenOver', { linkId, tags: manual, filled: [] }, eventMetadata('user:admin', 'UpdateLinkTags'))],
       { expectedRevision: BigInt(before.revision) },
     );
     await eventually(async () => (await svc.db.pool.query(`SELECT tags_manual FROM origin_goods WHERE id = $1`, [linkId])).rows[0].tags_manual === true, 20_000);

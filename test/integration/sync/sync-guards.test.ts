@@ -1,6 +1,6 @@
 /**
  * Guardrails of the supplier mirror. A listing that lost most of its links (a truncated export, an
- * empty answer) must not empty the catalogue: past SYNC_DELIST_MAX_SHARE the pass delists nothing
+ * empty answer) must not empty the registry: past SYNC_DELIST_MAX_SHARE the pass delists nothing
  * and ends `held` until an operator confirms. And a run waiting out a slow supplier is still alive:
  * its process beats on a timer, so another process does not declare it abandoned and start a second.
  */

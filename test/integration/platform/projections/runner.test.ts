@@ -1,5 +1,5 @@
 import { createLogger } from '../../../../src/platform/log';
-import { eventMetadata } from '../../../../src/platform/events/catalogue';
+import { eventMetadata } from '../../../../src/platform/events/registry';
 import { START, comparePositions, positionToString } from '../../../../src/platform/event-store/port';
 import { ProjectionRunner, type ProjectionCommitNotice } from '../../../../src/platform/projections/runner';
 import { ProjectionEngine, ProjectionNotifications } from '../../../../src/platform/projections/engine';
@@ -7,7 +7,7 @@ import type { ProjectionDefinition } from '../../../../src/platform/projections/
 import { createTestDatabase, type TestDatabase } from '../../../support/db';
 import { postgresStore } from '../../../support/event-store';
 import { eventually } from '../../../support/eventually';
-import { TALLY_TABLES_SQL, appendTallies, tallyCatalogue, tallyProjection, tallySnapshot } from '../../../support/tally-projection';
+import { TALLY_TABLES_SQL, appendTallies, tallyRegistry, tallyProjection, tallySnapshot } from '../../../support/tally-projection';
 
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
@@ -17,7 +17,7 @@ describe('projection runner', () => {
   const runners: ProjectionRunner[] = [];
 
   const runner = (definition: ProjectionDefinition = tallyProjection(), batchSize = 50) => {
-    const r = new ProjectionRunner({ definition, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, batchSize, pollMs: 50, log });
+    const r = new ProjectionRunner({ definition, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, batchSize, pollMs: 50, log });
     runners.push(r);
     return r;
   };
@@ -59,10 +59,10 @@ describe('projection runner', () => {
 
   it('moves its checkpoint past other streams’ events, so a quiet projection does not rescan them', async () => {
     const sum = await appended(appendTallies(es.store, 10));
-    const catalogue = tallyCatalogue();
+    const registry = tallyRegistry();
     let other = START;
     for (let i = 0; i < 25; i++) {
-      other = (await es.store.appendToStream(`other-${i}`, [catalogue.encode('Tallied', { n: 1 }, eventMetadata('system:test', 'Elsewhere'))])).position;
+      other = (await es.store.appendToStream(`other-${i}`, [registry.encode('Tallied', { n: 1 }, eventMetadata('system:test', 'Elsewhere'))])).position;
     }
     await runner().start();
     await eventually(async () => comparePositions((await checkpoint()).position, other) >= 0);
@@ -111,7 +111,7 @@ describe('projection runner', () => {
     expect(afterCrashes.tally.reduce((a, r) => a + Number(r.total), 0)).toBe(sum);
 
     const engine = new ProjectionEngine(
-      { pool: db.pool, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, log, batchSize: 100, pollMs: 50 },
+      { pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 100, pollMs: 50 },
       [tallyProjection()],
     );
     const before = (await checkpoint()).last_rebuild_at;
@@ -140,14 +140,14 @@ describe('projection runner', () => {
   });
 
   it('a poison event stops the projection with the event and error recorded; a retry after the fix resumes', async () => {
-    const catalogue = tallyCatalogue();
+    const registry = tallyRegistry();
     await appended(appendTallies(es.store, 5));
-    const poison = catalogue.encode('Poisoned', {}, eventMetadata('system:test', 'Poison'));
+    const poison = registry.encode('Poisoned', {}, eventMetadata('system:test', 'Poison'));
     await es.store.appendToStream('tally-x', [poison]);
     await appended(appendTallies(es.store, 3, 10, 5));
     let broken = true;
     const engine = new ProjectionEngine(
-      { pool: db.pool, store: es.store, catalogue, databaseUrl: db.url, log, batchSize: 50, pollMs: 50 },
+      { pool: db.pool, store: es.store, registry, databaseUrl: db.url, log, batchSize: 50, pollMs: 50 },
       [tallyProjection({ poison: () => broken })],
     );
     await engine.startRunners();
@@ -171,15 +171,15 @@ describe('projection runner', () => {
   });
 
   it('a poison event met by a rebuild ends the rebuild; the live projection runs on and waits are answered', async () => {
-    const catalogue = tallyCatalogue();
+    const registry = tallyRegistry();
     await appended(appendTallies(es.store, 5));
-    await es.store.appendToStream('tally-x', [catalogue.encode('Poisoned', {}, eventMetadata('system:test', 'Poison'))]);
+    await es.store.appendToStream('tally-x', [registry.encode('Poisoned', {}, eventMetadata('system:test', 'Poison'))]);
     await appended(appendTallies(es.store, 3, 10, 5));
     // The live projection got past the event with the code of its day; the code now rebuilding fails on it.
     let broken = false;
     const notifications = new ProjectionNotifications(db.pool, es.listener, [tallyProjection()], log);
     await notifications.start();
-    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, catalogue, databaseUrl: db.url, log, batchSize: 4, pollMs: 20 }, [
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry, databaseUrl: db.url, log, batchSize: 4, pollMs: 20 }, [
       tallyProjection({ poison: () => broken }),
     ]);
     await engine.startRunners();
@@ -211,7 +211,7 @@ describe('projection runner', () => {
     const r = new ProjectionRunner({
       definition: tallyProjection(),
       store: es.store,
-      catalogue: tallyCatalogue(),
+      registry: tallyRegistry(),
       databaseUrl: db.url,
       batchSize: 50,
       pollMs: 50,
@@ -239,13 +239,13 @@ describe('projection runner', () => {
   });
 
   it('a command waiting on a projection stopped on a poison event gets a 503 naming it, before or while it waits', async () => {
-    const catalogue = tallyCatalogue();
+    const registry = tallyRegistry();
     const notifications = new ProjectionNotifications(db.pool, es.listener, [tallyProjection()], log);
     await notifications.start();
     try {
       await appended(appendTallies(es.store, 2));
       // While it waits: the runner meets the poison event after the wait began.
-      const poison = catalogue.encode('Poisoned', {}, eventMetadata('system:test', 'Poison'));
+      const poison = registry.encode('Poisoned', {}, eventMetadata('system:test', 'Poison'));
       const { position } = await es.store.appendToStream('tally-x', [poison]);
       const waiting = notifications.waitFor(position, ['tally-x'], 20_000);
       const rejected = expect(waiting).rejects.toMatchObject({ code: 'PROJECTION.FAILED', status: 503, message: expect.stringContaining('tally') });
@@ -262,7 +262,7 @@ describe('projection runner', () => {
   it('a migration that changes a table while a rebuild runs restarts the rebuild: the new shape is what gets swapped in', async () => {
     await appended(appendTallies(es.store, 40));
     const engine = new ProjectionEngine(
-      { pool: db.pool, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, log, batchSize: 5, pollMs: 20 },
+      { pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 5, pollMs: 20 },
       [tallyProjection({ slowMs: 5 })],
     );
     await engine.startRunners();
@@ -286,7 +286,7 @@ describe('projection runner', () => {
 
   it('a swap that cannot have the live tables (a long read holds them) gives up after its lock timeout and tries again', async () => {
     await appended(appendTallies(es.store, 10));
-    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, log, batchSize: 50, pollMs: 20 }, [
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 50, pollMs: 20 }, [
       tallyProjection(),
     ]);
     await engine.startRunners();
@@ -319,7 +319,7 @@ describe('projection runner', () => {
     notifications.onCommit((n) => notices.push(n));
     await notifications.start();
     const engine = new ProjectionEngine(
-      { pool: db.pool, store: es.store, catalogue: tallyCatalogue(), databaseUrl: db.url, log, batchSize: 10, pollMs: 20 },
+      { pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 10, pollMs: 20 },
       [tallyProjection({ slowMs: 10 })],
     );
     await engine.startRunners();

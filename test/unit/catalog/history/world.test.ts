@@ -1,4 +1,4 @@
-import type { DecodedEvent } from '../../../../src/platform/events/catalogue';
+import type { DecodedEvent } from '../../../../src/platform/events/registry';
 import { compareRepresentative } from '../../../../src/catalog/domain/family-aggregates';
 import { diffCells, diffFamily, diffLink, diffVariants } from '../../../../src/catalog/history/diff';
 import { historyTable, summariseChanges } from '../../../../src/catalog/history/format';

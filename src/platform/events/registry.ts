@@ -1,5 +1,5 @@
 /**
- * The typed event catalogue. Every event type has a zod schema and a current version; events stored
+ * The typed event registry. Every event type has a zod schema and a current version; events stored
  * under an older version are upcast on read (never rewritten), one version step at a time.
  */
 import { randomUUID } from 'node:crypto';
@@ -60,7 +60,7 @@ export interface EventEnvelope {
  */
 export type DecodedEvent<E extends AnyEvent = AnyEvent> = E extends AnyEvent ? EventEnvelope & { type: E['type']; data: E['data'] } : never;
 
-export class EventCatalogue {
+export class EventRegistry {
   private readonly defs = new Map<string, EventDefinition>();
 
   constructor(definitions: readonly EventDefinition[] = []) {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { LinkMirrored } from '../../../../src/catalog/links/events';
-import { createCatalogue } from '../../../../src/catalog/events';
-import { EventCatalogue, defineEvent, eventMetadata } from '../../../../src/platform/events/catalogue';
+import { createEventRegistry } from '../../../../src/catalog/events';
+import { EventRegistry, defineEvent, eventMetadata } from '../../../../src/platform/events/registry';
 import type { RecordedEvent } from '../../../../src/platform/event-store/port';
 
 const stored = (type: string, version: number, data: unknown): RecordedEvent => ({
@@ -28,32 +28,32 @@ const v1Link = {
   supplierUpdatedAt: '2026-11-01T08:00:00Z',
 };
 
-describe('event catalogue', () => {
-  const catalogue = createCatalogue();
+describe('event registry', () => {
+  const registry = createEventRegistry();
 
   it('upcasts a v1 LinkMirrored (price as a float) to v2 (exact decimal string) on read', () => {
-    const e = catalogue.decode(stored('LinkMirrored', 1, v1Link));
+    const e = registry.decode(stored('LinkMirrored', 1, v1Link));
     expect(e.data).toEqual({ ...v1Link, price: '39.90' });
     expect(e.storedVersion).toBe(1);
     expect(LinkMirrored.version).toBe(2);
   });
 
   it('reads a current-version event unchanged', () => {
-    const e = catalogue.decode(stored('LinkMirrored', 2, { ...v1Link, price: '39.90' }));
+    const e = registry.decode(stored('LinkMirrored', 2, { ...v1Link, price: '39.90' }));
     expect(e.data).toMatchObject({ price: '39.90' });
     expect(e.metadata).toEqual({ by: 'system:sync', why: 'SyncOriginGoods', correlationId: 'corr-1', at: '2026-11-01T08:00:00.000Z' });
   });
 
   it('encode stamps the current version and rejects data its schema refuses', () => {
     const m = eventMetadata('u1', 'Test');
-    expect(catalogue.encode('LinkMirrored', { ...v1Link, price: '1.00' }, m).version).toBe(2);
-    expect(() => catalogue.encode('LinkMirrored', v1Link, m)).toThrow(/does not match its schema/);
-    expect(() => catalogue.encode('NoSuchEvent', {}, m)).toThrow(/unknown event type/);
+    expect(registry.encode('LinkMirrored', { ...v1Link, price: '1.00' }, m).version).toBe(2);
+    expect(() => registry.encode('LinkMirrored', v1Link, m)).toThrow(/does not match its schema/);
+    expect(() => registry.encode('NoSuchEvent', {}, m)).toThrow(/unknown event type/);
   });
 
   it('refuses stored data that does not match even after upcasting, and versions newer than the code', () => {
-    expect(() => catalogue.decode(stored('LinkMirrored', 2, { linkId: 'x' }))).toThrow(/does not match its schema/);
-    expect(() => catalogue.decode(stored('LinkMirrored', 3, v1Link))).toThrow(/newer than this code/);
+    expect(() => registry.decode(stored('LinkMirrored', 2, { linkId: 'x' }))).toThrow(/does not match its schema/);
+    expect(() => registry.decode(stored('LinkMirrored', 3, v1Link))).toThrow(/newer than this code/);
   });
 
   it('chains upcasters one version at a time', () => {
@@ -61,7 +61,7 @@ describe('event catalogue', () => {
       1: (d) => ({ name: (d as { n: string }).n }),
       2: (d) => ({ fullName: (d as { name: string }).name, source: 'legacy' }),
     });
-    const c = new EventCatalogue([Renamed]);
+    const c = new EventRegistry([Renamed]);
     expect(c.decode(stored('Renamed', 1, { n: 'a' })).data).toEqual({ fullName: 'a', source: 'legacy' });
     expect(c.decode(stored('Renamed', 2, { name: 'b' })).data).toEqual({ fullName: 'b', source: 'legacy' });
     expect(() => defineEvent('Broken', 2, z.object({}))).toThrow(/no upcaster from v1/);
