@@ -4,23 +4,10 @@
  */
 import { DIMENSIONS, sortDimensionValues, type Dimension } from '../catalog/domain/tags';
 import { minMoney } from '../catalog/domain/money';
+import type { MediaImage, PublicCategoryNode, PublicCell, PublicGoodDetail, PublicGoodItem, PublicPriceMatrix, PublicTag } from '../../web/shared/responses/storefront';
 
-export interface PublicTag {
-  id: string;
-  name: string;
-}
-
-/** One entry of the list and of home positions: a family, shown through its representative good. */
-export interface PublicGoodItem {
-  goodId: string;
-  name: string;
-  image: string | null;
-  price: string | null;
-  countryId: string | null;
-  categoryId: string | null;
-  tags: PublicTag[];
-  tagFontColor: string | null;
-}
+// Declared once for the service and the H5 client, which shows these answers.
+export type { MediaImage, PublicCategoryNode, PublicCell, PublicGoodDetail, PublicGoodItem, PublicPriceMatrix, PublicTag };
 
 /** A live tag as the storefront names it. */
 export interface TagInfo {
@@ -110,24 +97,6 @@ export function toItem(row: FamilyItemRow, tags: TagDictionary): PublicGoodItem 
 
 // ------------------------------------------------------------------------------------ price matrix
 
-export interface PublicCell {
-  size: string;
-  color: string;
-  printCount: string;
-  craft: string;
-  logistics: string;
-  price: string;
-}
-
-export interface PublicPriceMatrix {
-  sizes: string[];
-  colors: string[];
-  printCounts: string[];
-  crafts: string[];
-  logistics: string[];
-  cells: PublicCell[];
-}
-
 /** `families.price_matrix` as the catalog projection stores it (`{}` before the first recompute). */
 export interface StoredPriceMatrix {
   sizes?: string[];
@@ -193,16 +162,6 @@ export interface CategoryStatsRow {
   category_id: string;
   families: number;
   lowest_price: string | null;
-}
-
-export interface PublicCategoryNode {
-  id: string;
-  name: string;
-  icon: string | null;
-  sortOrder: number;
-  familyCount: number;
-  lowestPrice: string | null;
-  children: PublicCategoryNode[];
 }
 
 const bySortOrder = (a: { sort_order: number; id: string }, b: { sort_order: number; id: string }) => a.sort_order - b.sort_order || compareIds(a.id, b.id);
@@ -301,12 +260,6 @@ export function homePositions(
 
 // ------------------------------------------------------------------------------------------ detail
 
-export interface MediaImage {
-  id: string;
-  url: string;
-  sortOrder: number;
-}
-
 /** A public family's row: the family's materialised aggregates and its representative good's fields. */
 export interface FamilyDetailRow {
   id: string;
@@ -324,23 +277,6 @@ export interface FamilyDetailRow {
   options?: { name: string; values: string[] }[];
   price_matrix: StoredPriceMatrix;
   media_by_color: Record<string, MediaImage[]>;
-}
-
-export interface PublicGoodDetail {
-  goodId: string;
-  name: string;
-  image: string | null;
-  description: string | null;
-  countryId: string | null;
-  categoryId: string | null;
-  tags: PublicTag[];
-  lowestPrice: string | null;
-  variants: { size: string; color: string; price: string; sku: string }[];
-  sizeChart: unknown[];
-  packagingSpecs: unknown[];
-  options: { name: string; values: string[] }[];
-  priceMatrix: PublicPriceMatrix;
-  mediaByColor: Record<string, MediaImage[]>;
 }
 
 /**

@@ -8,14 +8,14 @@ import { categoryMirrorHash } from '../catalog/categories/mirror';
 import type { Category, Country, Detail, Link } from './supplier/schemas';
 import { cleanCategoryName } from '../catalog/domain/names';
 import { contentHash } from '../platform/content-hash';
+import type { CountKey, Counts } from '../../web/shared/responses/sync';
 
 export interface PendingEvent {
   type: string;
   data: unknown;
 }
 
-export type CountKey = 'created' | 'changed' | 'unchanged' | 'delisted' | 'relisted' | 'failed';
-export type Counts = Record<CountKey, number>;
+export type { CountKey, Counts };
 export const zeroCounts = (): Counts => ({ created: 0, changed: 0, unchanged: 0, delisted: 0, relisted: 0, failed: 0 });
 
 export interface Decision {

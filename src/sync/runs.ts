@@ -6,38 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from '../platform/db';
 import { AppError } from '../platform/errors';
 import { type CountKey, type Counts, zeroCounts } from './diff';
+import type { HeldDelisting, RunError, RunState, SyncKind, SyncRunView } from '../../web/shared/responses/sync';
 
-export type SyncKind = 'categories' | 'origin_goods' | 'details';
-export type RunState = 'running' | 'succeeded' | 'failed' | 'held';
-
-/** What a listing pass held back instead of delisting (SYNC_DELIST_MAX_SHARE). */
-export interface HeldDelisting {
-  wouldDelist: number;
-  listed: number;
-  maxShare: number;
-}
-
-export interface RunError {
-  message: string;
-  item?: string;
-}
-
-export interface SyncRunView {
-  runId: string;
-  kind: SyncKind;
-  state: RunState;
-  dryRun: boolean;
-  params: Record<string, unknown>;
-  startedBy: string;
-  startedAt: string;
-  finishedAt: string | null;
-  progress: { done: number; total: number | null };
-  counts: Counts;
-  errors: RunError[];
-  preview: unknown;
-  /** state `held`: the delisting it held back */
-  held: HeldDelisting | null;
-}
+// A run is answered as it is recorded: declared once for the service and the admin client.
+export type { SyncKind, SyncRunView };
 
 const MAX_ERRORS = 200;
 

@@ -16,8 +16,7 @@ import type { Logger } from '../platform/log';
 import { AppError } from '../platform/errors';
 import type { SyncParams, SyncService } from './service';
 import type { SyncKind } from './runs';
-
-export type ScheduledJob = 'categories' | 'goods' | 'details';
+import type { ScheduledJob, SyncSchedule } from '../../web/shared/responses/sync';
 
 const JOBS: Record<ScheduledJob, { kind: SyncKind; params: Omit<SyncParams, 'by'> }> = {
   categories: { kind: 'categories', params: {} },
@@ -45,7 +44,7 @@ export async function claimTick(db: Queryable, job: ScheduledJob, dueAt: Date, b
 }
 
 /** When each job runs next (null: off), as the worker schedules it. */
-export function nextScheduledTimes(schedules: Config['schedules']): Record<ScheduledJob, { cron: string | null; next: string | null }> {
+export function nextScheduledTimes(schedules: Config['schedules']): SyncSchedule {
   const next = (expr: string | null) => {
     if (!expr) return null;
     // A started task knows its next run; it is destroyed before it could fire.

@@ -2,21 +2,7 @@
 import type { Queryable } from '../../platform/db';
 import { limitOffset, paged, type Page } from '../../platform/http/pagination';
 import type { ListCategoriesQuery } from './requests';
-
-export interface CategoryView {
-  id: string;
-  parentId: string | null;
-  name: string;
-  icon: string | null;
-  /** own icon, else the nearest ancestor's */
-  effectiveIcon: string | null;
-  sortOrder: number;
-  /** 1 top, 2 middle, 3 style */
-  level: number;
-  /** mirrored from the supplier, or made by an administrator */
-  source: 'supplier' | 'admin';
-  revision: string;
-}
+import type { CategoryView } from '../../../web/shared/responses/vocabulary';
 
 type Row = {
   id: string;

@@ -1,16 +1,7 @@
 /** Reads of the `catalog_tree` projection's countries table for administrators. */
 import type { Queryable } from '../../platform/db';
 import { limitOffset, paged, type Page, type PageQuery } from '../../platform/http/pagination';
-
-export interface CountryView {
-  id: string;
-  name: string;
-  code: string;
-  sortOrder: number;
-  /** mirrored from the supplier, or made by an administrator */
-  source: 'supplier' | 'admin';
-  revision: string;
-}
+import type { CountryView } from '../../../web/shared/responses/vocabulary';
 
 type Row = { id: string; name: string; code: string; sort_order: number; mirrored: boolean; revision: string };
 const view = (r: Row): CountryView => ({ id: r.id, name: r.name, code: r.code, sortOrder: r.sort_order, source: r.mirrored ? 'supplier' : 'admin', revision: r.revision });

@@ -19,6 +19,7 @@ import { linkStreamId } from '../links/events';
 import { diffFamily, diffGood, diffLink } from './diff';
 import { mergedEvents, streamEvents, type ReplayDeps } from './replay';
 import { applyEvent, emptyWorld, entityOf, familyView, goodView, linkView, type World } from './world';
+import type { HistoryItem } from '../../../web/shared/responses/history';
 
 export type SubjectKind = 'family' | 'good' | 'link';
 
@@ -186,23 +187,8 @@ async function subjectOf(deps: HistoryDeps, kind: SubjectKind, id: string): Prom
 
 const ownStream = (kind: SubjectKind, id: string) => (kind === 'family' ? familyStreamId(id) : kind === 'good' ? goodStreamId(id) : linkStreamId(id));
 
-export interface HistoryItem {
-  position: string;
-  /** the stream the event belongs to (`family-…`, `link-…`, `good-…`) */
-  stream: string;
-  /** the event's revision in its stream */
-  version: string;
-  type: string;
-  at: string;
-  by: string;
-  why: string;
-  correlationId: string;
-  data: unknown;
-  /** what the event changed in the subject's view; null for an own event that changed none of it */
-  changes: Record<string, unknown> | null;
-  /** on the last listed event of a bulk run (`BULK_RUN`): what the run changed of the subject together */
-  runChanges?: Record<string, unknown> | null;
-}
+// One event as the history answers it, declared once for the service and the admin client.
+export type { HistoryItem };
 
 export interface HistoryOptions {
   /** list only events recorded after this time */

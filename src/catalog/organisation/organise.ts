@@ -24,35 +24,13 @@ import { decideConsolidation, decideGrouping, type FamilyFacts, type GroupingLin
 import { LINK_PLAN_RULES, missingForMatrix, planLink, type LinkFacts, type LinkPlan } from './plan';
 import { recomputeAllFamilies } from './full-recompute';
 import { ORGANISE_LOCK, PgOrganiseRuns } from './runs';
+import type { OrganiseKind, OrganiseProgress, OrganiseReport as SharedOrganiseReport } from '../../../web/shared/responses/organise';
 
-export interface OrganiseReport {
-  parsed: number;
-  derived: number;
-  attached: number;
-  created: number;
-  merged: number;
-  unchanged: number;
-  /** families whose stored aggregates the closing full recompute found wrong (and had recomputed) */
-  repaired: number;
-  unparseable: { id: string; name: string }[];
-  incomplete: { id: string; name: string; missing: Dimension[] }[];
-  lockedSkipped: { id: string; familyId: string }[];
-  review: { familyId: string; reason: string }[];
-}
-
-export interface OrganiseProgress {
-  state: 'idle' | 'running' | 'succeeded' | 'failed';
-  phase: 'parse' | 'group' | 'consolidate' | 'recompute' | null;
-  done: number;
-  total: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-  error: string | null;
-}
+// What the status and runs endpoints answer, declared once for the service and the admin client.
+export type OrganiseReport = SharedOrganiseReport<Dimension>;
+export type { OrganiseKind, OrganiseProgress };
 
 const LOCK = ORGANISE_LOCK;
-
-export type OrganiseKind = 'organise' | 'auto_group';
 
 /** Where runs are recorded as they go (./runs.ts keeps them in the database, for every process to read). */
 export interface OrganiseRunRecorder {

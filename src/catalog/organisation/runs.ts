@@ -8,6 +8,7 @@ import type { Pool } from '../../platform/db';
 import { newId } from '../../platform/ids';
 import { sessionLockHeld } from '../../platform/locks';
 import type { OrganiseKind, OrganiseProgress, OrganiseReport, OrganiseRunRecorder, RecordedRun } from './organise';
+import type { OrganiseCounts, OrganiseRunState, OrganiseRunView, OrganiseStatus } from '../../../web/shared/responses/organise';
 
 /** The session lock one organisation run holds across processes. */
 export const ORGANISE_LOCK = 'organisation-running';
@@ -17,25 +18,6 @@ const FLUSH_MS = 250;
 /** How long the end of a run is retried while the database is away (the run still holds its lock). */
 const FINISH_WITHIN_MS = 30_000;
 const ABANDONED = 'abandoned: the process running it stopped';
-
-export type OrganiseRunState = 'running' | 'succeeded' | 'failed';
-
-/** The report's numbers, and the sizes of its lists. */
-export type OrganiseCounts = { [K in keyof OrganiseReport]: number };
-
-export interface OrganiseRunView {
-  runId: string;
-  kind: OrganiseKind;
-  state: OrganiseRunState;
-  phase: OrganiseProgress['phase'];
-  done: number;
-  total: number;
-  startedBy: string;
-  startedAt: string;
-  finishedAt: string | null;
-  error: string | null;
-  counts: Partial<OrganiseCounts>;
-}
 
 const countsOf = (r: OrganiseReport | null): Partial<OrganiseCounts> =>
   r ? (Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Array.isArray(v) ? v.length : v])) as OrganiseCounts) : {};
@@ -184,7 +166,7 @@ export async function getOrganiseRun(pool: Pool, id: string): Promise<(OrganiseR
 }
 
 /** The running or else the latest run, as the status endpoint answers it; `idle` before the first. */
-export async function organiseStatus(pool: Pool): Promise<OrganiseRunView | (Omit<OrganiseProgress, 'state'> & { state: 'idle'; runId: null })> {
+export async function organiseStatus(pool: Pool): Promise<OrganiseStatus> {
   // Polled by the admin page while a run goes: the newest row only, no count.
   const [latest] = await newestRuns(pool, 1, 0);
   return latest ?? { runId: null, state: 'idle', phase: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };

@@ -2,15 +2,10 @@
 import type { Queryable } from '../../platform/db';
 import { limitOffset, paged, type Page, type PageQuery } from '../../platform/http/pagination';
 import type { Dimension } from '../domain/tags';
+import type { TagGroupView as SharedTagGroupView } from '../../../web/shared/responses/vocabulary';
 
-export interface TagGroupView {
-  id: string;
-  name: string;
-  dimension: Dimension | null;
-  /** live tags in the group */
-  tagCount: number;
-  revision: string;
-}
+// Declared once for the service and the admin client.
+export type TagGroupView = SharedTagGroupView<Dimension>;
 
 const SELECT = `SELECT g.id, g.name, g.dimension, g.revision,
                        (SELECT count(*) FROM tags t WHERE t.group_id = g.id AND NOT t.deleted)::int AS tag_count

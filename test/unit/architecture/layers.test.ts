@@ -47,4 +47,18 @@ describe('the import graph', () => {
     );
     expect(show(found)).toEqual([]);
   });
+
+  it('web/shared imports nothing of the apps nor of the server: both sides take the response types from it', () => {
+    const found = edges.filter((e) => e.from.startsWith('web/shared/') && internal(e) && !e.to.startsWith('web/shared/'));
+    expect(show(found)).toEqual([]);
+  });
+
+  it('an admin page imports no other page: what pages share is in web/admin/src/common', () => {
+    // Parts only one page uses sit beside it; no route names them.
+    const parts = ['web/admin/src/pages/good-fields', 'web/admin/src/pages/link-detail'];
+    const pages = edges.filter((e) => e.from.startsWith('web/admin/src/pages/'));
+    expect(pages.some((e) => e.to.startsWith('web/admin/src/common/'))).toBe(true);
+    const found = pages.filter((e) => e.to.startsWith('web/admin/src/pages/') && !parts.includes(e.to));
+    expect(show(found)).toEqual([]);
+  });
 });

@@ -2,21 +2,21 @@ import type React from 'react';
 import { useEffect, useState } from 'react';
 import { api, setOnLoggedOut } from './api';
 import { ApiError } from '../../shared/http';
-import { SyncPage, ProjectionsPage } from './pages/ops';
+import type { User } from '../../shared/responses/auth';
+import { SyncPage } from './pages/sync';
 import { OrganisePage } from './pages/organise';
-import { GoodsTreePage, GoodsPage, LinksPage } from './pages/goods';
+import { GoodsTreePage } from './pages/tree';
+import { GoodsPage } from './pages/goods';
+import { BatchGoodsPage } from './pages/batch-goods';
+import { LinksPage } from './pages/links';
+import { StatsPage } from './pages/stats';
 import { FamiliesPage } from './pages/families';
-import { SortingPage, TagGroupsPage, PositionsPage } from './pages/meta';
 import { CategoriesPage } from './pages/categories';
 import { CountriesPage } from './pages/countries';
-import { BatchGoodsPage } from './pages/batch-goods';
-import { StatsPage } from './pages/stats';
-
-interface User {
-  id: string;
-  username: string;
-  role: string;
-}
+import { SortingPage } from './pages/sorting';
+import { TagGroupsPage } from './pages/tag-groups';
+import { PositionsPage } from './pages/positions';
+import { ProjectionsPage } from './pages/projections';
 
 const PAGES: { path: string; label: string; el: () => React.ReactElement }[] = [
   { path: 'sync', label: '同步', el: () => <SyncPage /> },

@@ -9,10 +9,3 @@ export const setOnLoggedOut = (f: () => void) => (onLoggedOut = f);
 
 /** The admin client: cookies only; a 401 refreshes once and retries (README, Web clients). */
 export const api = createHttp(API_BASE, { refresh: true, onUnauthenticated: () => onLoggedOut() });
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}

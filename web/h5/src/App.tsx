@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { api, type CategoryNode, type Cell, type Detail, type ListItem } from './api';
+import { api } from './api';
+import type { PublicCategoryNode, PublicCell, PublicGoodDetail, PublicGoodItem } from '../../shared/responses/storefront';
 
 type Route = { name: 'home' } | { name: 'categories' } | { name: 'list'; params: URLSearchParams } | { name: 'detail'; id: string };
 
@@ -46,7 +47,7 @@ function Img({ src, alt, className }: { src: string | null | undefined; alt: str
 
 const yuan = (p: string | null | undefined) => (p ? `¥${p}` : '暂无报价');
 
-function GoodCard({ g }: { g: ListItem }) {
+function GoodCard({ g }: { g: PublicGoodItem }) {
   return (
     <a className="good" href={`#/goods/${g.goodId}`} data-testid="good-card">
       <Img className="cover" src={g.image} alt={g.name} />
@@ -74,8 +75,8 @@ function useFetch<T>(path: string) {
 }
 
 function Home() {
-  const home = useFetch<{ positions: { id: string; name: string; items: ListItem[] }[] }>('/public/home');
-  const tree = useFetch<{ items: CategoryNode[] }>('/public/categories/tree');
+  const home = useFetch<{ positions: { id: string; name: string; items: PublicGoodItem[] }[] }>('/public/home');
+  const tree = useFetch<{ items: PublicCategoryNode[] }>('/public/categories/tree');
   const [kw, setKw] = useState('');
   return (
     <div data-testid="h5-home">
@@ -104,7 +105,7 @@ function Home() {
 
 /** No curated positions yet: show the newest goods. */
 function HomeFallback() {
-  const d = useFetch<{ items: ListItem[] }>('/public/goods?sort=NEWEST&pageSize=10');
+  const d = useFetch<{ items: PublicGoodItem[] }>('/public/goods?sort=NEWEST&pageSize=10');
   return (
     <section>
       <h2>新品推荐</h2>
@@ -114,7 +115,7 @@ function HomeFallback() {
 }
 
 function Categories() {
-  const tree = useFetch<{ items: CategoryNode[] }>('/public/categories/tree');
+  const tree = useFetch<{ items: PublicCategoryNode[] }>('/public/categories/tree');
   const [sel, setSel] = useState<string | null>(null);
   const top = tree.data?.items ?? [];
   const current = top.find((c) => c.id === sel) ?? top[0];
@@ -161,7 +162,7 @@ function List({ params }: { params: URLSearchParams }) {
   const tagIds = (params.get('tagIds') ?? '').split(',').filter(Boolean);
   const countries = useFetch<{ items: { id: string; name: string }[] }>('/public/countries');
   const groups = useFetch<{ items: { id: string; name: string; tags: { id: string; name: string; familyCount: number }[] }[] }>('/public/tag-groups');
-  const [items, setItems] = useState<ListItem[]>([]);
+  const [items, setItems] = useState<PublicGoodItem[]>([]);
   const [total, setTotal] = useState<number | null>(null);
   const [page, setPage] = useState(0);
   const [loading, setLoading] = useState(false);
@@ -175,7 +176,7 @@ function List({ params }: { params: URLSearchParams }) {
     const q = new URLSearchParams(params);
     q.set('page', String(page + 1));
     q.set('pageSize', '20');
-    api.get<{ items: ListItem[]; total: number }>(`/public/goods?${q.toString()}`).then(
+    api.get<{ items: PublicGoodItem[]; total: number }>(`/public/goods?${q.toString()}`).then(
       (r) => { setItems((xs) => [...xs, ...r.items]); setTotal(r.total); setPage(page + 1); setLoading(false); if (!r.items.length) setTotal(items.length); },
       (e) => { setError(e.message); setLoading(false); },
     );
@@ -224,13 +225,13 @@ function List({ params }: { params: URLSearchParams }) {
   );
 }
 
-const DIMS: [keyof Omit<Cell, 'price'>, keyof Detail['priceMatrix'], string][] = [
+const DIMS: [keyof Omit<PublicCell, 'price'>, keyof PublicGoodDetail['priceMatrix'], string][] = [
   ['size', 'sizes', '尺码'], ['color', 'colors', '颜色'], ['printCount', 'printCounts', '印花'], ['craft', 'crafts', '工艺'], ['logistics', 'logistics', '物流'],
 ];
-type Choice = Omit<Cell, 'price'>;
+type Choice = Omit<PublicCell, 'price'>;
 
 function DetailPage({ id }: { id: string }) {
-  const d = useFetch<Detail>(`/public/goods/${id}`);
+  const d = useFetch<PublicGoodDetail>(`/public/goods/${id}`);
   const [choice, setChoice] = useState<Partial<Choice>>({});
   const m = d.data?.priceMatrix;
   // Start on the cell the link names (#/goods/:id?size=…&color=…), else on the cheapest cell.

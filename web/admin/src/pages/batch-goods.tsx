@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { api, type Page } from '../api';
-import { ErrorLine, KeywordSearch, Pager, Status, useAction, useLoad } from './common';
-
-interface LinkRow { id: string; name: string; price: string; delisted: boolean; parsed: unknown; family: { id: string } | null; good: { id: string; name: string } | null }
-interface BatchAnswer { created: string[]; skipped: { originGoodId: string; code: string; message: string }[] }
+import { api } from '../api';
+import type { BatchAnswer } from '../../../shared/responses/goods';
+import type { Link } from '../../../shared/responses/links';
+import type { Page } from '../../../shared/responses/page';
+import { ErrorLine, KeywordSearch, Pager, Status } from '../common/components';
+import { useAction, useLoad } from '../common/hooks';
 
 /**
  * Goods from selected links in one request (POST /goods/batch {originGoodIds}): a link that has a
@@ -15,12 +16,12 @@ export function BatchGoodsPage() {
   const [q, setQ] = useState('');
   const [organised, setOrganised] = useState('');
   const [page, setPage] = useState(1);
-  const list = useLoad<Page<LinkRow>>(`/origin-goods?page=${page}&pageSize=50${q ? `&keyword=${encodeURIComponent(q)}` : ''}${organised ? `&organised=${organised}` : ''}`);
+  const list = useLoad<Page<Link>>(`/origin-goods?page=${page}&pageSize=50${q ? `&keyword=${encodeURIComponent(q)}` : ''}${organised ? `&organised=${organised}` : ''}`);
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [result, setResult] = useState<BatchAnswer | null>(null);
   const a = useAction();
   const free = (list.data?.items ?? []).filter((l) => !l.good);
-  const toggle = (l: LinkRow, on: boolean) =>
+  const toggle = (l: Link, on: boolean) =>
     setSelected((m) => {
       const next = new Map(m);
       if (on) next.set(l.id, l.name);

@@ -1,35 +1,12 @@
 import { useMemo, useRef, useState } from 'react';
-import { api, type Page } from '../api';
-import { ErrorLine, RowActions, Status, bySortOrder, useAction, useLoad } from './common';
-
-export interface Category { id: string; parentId: string | null; name: string; icon: string | null; effectiveIcon: string | null; sortOrder: number; level: number; source: 'supplier' | 'admin' }
+import { api } from '../api';
+import type { Page } from '../../../shared/responses/page';
+import type { CategoryView } from '../../../shared/responses/vocabulary';
+import { ErrorLine, RowActions, Status } from '../common/components';
+import { useAction, useLoad } from '../common/hooks';
+import { treeOrder } from '../common/order';
 
 const LEVEL = ['', '顶级', '中类', '款式'];
-
-/** Categories in tree order (parents before their children, siblings by sortOrder then id), with their depth. */
-export function treeOrder<C extends { id: string; parentId: string | null; sortOrder: number }>(items: readonly C[]): { c: C; depth: number }[] {
-  const byParent = new Map<string, C[]>();
-  for (const x of items) {
-    const k = x.parentId ?? '';
-    const xs = byParent.get(k);
-    if (xs) xs.push(x);
-    else byParent.set(k, [x]);
-  }
-  const out: { c: C; depth: number }[] = [];
-  const seen = new Set<string>();
-  const walk = (pid: string, depth: number) => {
-    for (const x of [...(byParent.get(pid) ?? [])].sort(bySortOrder)) {
-      if (seen.has(x.id)) continue;
-      seen.add(x.id);
-      out.push({ c: x, depth });
-      walk(x.id, depth + 1);
-    }
-  };
-  walk('', 0);
-  // A child whose parent is gone (a half-synchronised tree) still shows, at the top level.
-  for (const x of items) if (!seen.has(x.id)) out.push({ c: x, depth: 0 });
-  return out;
-}
 
 /**
  * An icon: a preview, an address (empty is none) and an upload that puts the uploaded file's address
@@ -62,7 +39,7 @@ export function IconInput({ value, onChange, testId }: { value: string; onChange
 
 /** Administrators' categories: create (under any parent), rename, set or clear the icon, delete. The order is on the sorting page. */
 export function CategoriesPage() {
-  const list = useLoad<Page<Category>>('/categories?pageSize=1000');
+  const list = useLoad<Page<CategoryView>>('/categories?pageSize=1000');
   const rows = useMemo(() => treeOrder(list.data?.items ?? []), [list.data]);
   const [editing, setEditing] = useState<string | null>(null);
   const del = useAction();
@@ -106,7 +83,7 @@ export function CategoriesPage() {
   );
 }
 
-function NewCategory({ parents, onCreated }: { parents: { c: Category; depth: number }[]; onCreated: () => void }) {
+function NewCategory({ parents, onCreated }: { parents: { c: CategoryView; depth: number }[]; onCreated: () => void }) {
   const [form, setForm] = useState({ name: '', parentId: '', icon: '' });
   // A new icon field after each creation, so the last upload's note goes with it.
   const [made, setMade] = useState(0);
@@ -141,7 +118,7 @@ function NewCategory({ parents, onCreated }: { parents: { c: Category; depth: nu
 }
 
 /** Rename and icon in one PATCH; only the fields that changed are sent. */
-function CategoryEditor({ c, onDone }: { c: Category; onDone: (changed: boolean) => void }) {
+function CategoryEditor({ c, onDone }: { c: CategoryView; onDone: (changed: boolean) => void }) {
   const [name, setName] = useState(c.name);
   const [icon, setIcon] = useState(c.icon ?? '');
   const a = useAction();

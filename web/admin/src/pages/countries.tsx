@@ -1,15 +1,16 @@
 import { useState } from 'react';
-import { api, type Page } from '../api';
-import { ErrorLine, RowActions, Status, useAction, useLoad } from './common';
-
-interface Country { id: string; name: string; code: string; sortOrder: number }
+import { api } from '../api';
+import type { Page } from '../../../shared/responses/page';
+import type { CountryView } from '../../../shared/responses/vocabulary';
+import { ErrorLine, RowActions, Status } from '../common/components';
+import { useAction, useLoad } from '../common/hooks';
 
 /** A code as the API takes it: two letters, stored upper-case (docs/domain.md, Countries). */
 const CODE = /^[A-Za-z]{2}$/;
 
 /** Administrators' countries: create, rename (name and code), delete. The order is on the sorting page. */
 export function CountriesPage() {
-  const list = useLoad<Page<Country>>('/countries?pageSize=1000');
+  const list = useLoad<Page<CountryView>>('/countries?pageSize=1000');
   const [form, setForm] = useState({ name: '', code: '' });
   const [editing, setEditing] = useState<{ id: string; name: string; code: string } | null>(null);
   const a = useAction();

@@ -1,20 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
-import { api, type Page } from '../api';
-import { ErrorLine, KeywordSearch, Pager, SearchPicker, Status, fmtTime, rememberName, useAction, useLoad, useNames } from './common';
-import { DIMENSIONS, DIM_LABEL, dimensionValues, useTags, type Dimension } from './tags';
+import { api } from '../api';
+import type { Cell, Family } from '../../../shared/responses/families';
+import type { Good } from '../../../shared/responses/goods';
+import type { HistoryItem } from '../../../shared/responses/history';
+import type { Link } from '../../../shared/responses/links';
+import type { Page } from '../../../shared/responses/page';
+import { ErrorLine, KeywordSearch, Pager, SearchPicker, Status } from '../common/components';
+import { fmtTime } from '../common/format';
+import { useAction, useLoad } from '../common/hooks';
+import { queryId } from '../common/location';
+import { rememberName, useNames } from '../common/names';
+import { DIMENSIONS, DIM_LABEL, dimensionValues, useTags, type Dimension } from '../common/tags';
 
-interface Cell { size: string; color: string; printCount: string; craft: string; logistics: string; price: string }
 type Key = Omit<Cell, 'price'>;
-interface Family {
-  id: string; name: string; revision?: string; autoManaged: boolean; locked: boolean; memberCount: number; goodCount: number; lowestPrice: string | null;
-  members?: { id: string; name: string; delisted: boolean; organised: boolean; tagsManual: boolean; missing: string[] | null }[];
-  customMembers?: { goodId: string; tags: Record<string, string[] | string>; price: string }[];
-  overrides?: Cell[];
-  invalidOverrides?: Cell[];
-  priceMatrix?: { cells: Cell[]; sizes?: string[]; colors?: string[]; printCounts?: string[]; crafts?: string[]; logistics?: string[] };
-}
-
-const queryId = () => new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('id');
 
 export function FamiliesPage() {
   const [page, setPage] = useState(1);
@@ -180,9 +178,6 @@ function PriceCell({ price, overridden, disabled, onSet, onClear, testId }: { pr
   );
 }
 
-interface GoodHit { id: string; name: string; originGoodId: string | null }
-interface LinkHit { id: string; name: string; delisted: boolean; family: { id: string } | null }
-
 /** The prices the API takes (src/catalog/families/routes.ts `money`). */
 const MONEY = /^\d{1,10}(\.\d{1,4})?$/;
 const noValues = (): Record<Dimension, string[]> => ({ size: [], color: [], printCount: [], craft: [], logistics: [] });
@@ -194,7 +189,7 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => void }) {
   const [linkId, setLinkId] = useState('');
   const vocab = useTags();
   const values = useMemo(() => (vocab ? dimensionValues(vocab) : null), [vocab]);
-  const [good, setGood] = useState<GoodHit | null>(null);
+  const [good, setGood] = useState<Good | null>(null);
   const [tags, setTags] = useState(noValues);
   const [price, setPrice] = useState('');
   const customIds = (fam.customMembers ?? []).map((m) => m.goodId);
@@ -233,12 +228,12 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => void }) {
       </table>
       <div className="row" style={{ marginTop: 8, alignItems: 'flex-start' }}>
         <div style={{ flex: 2, minWidth: 260 }}>
-          <SearchPicker<LinkHit>
+          <SearchPicker<Link>
             testId="member-search"
             placeholder="搜索链接名称"
             disabled={a.busy}
             exclude={memberIds}
-            search={async (k) => (await api.get<Page<LinkHit>>(`/origin-goods?pageSize=20${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
+            search={async (k) => (await api.get<Page<Link>>(`/origin-goods?pageSize=20${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
             render={(l) => <>{l.name} <span className="muted">#{l.id}</span>{l.family && <span className="badge">已在系列 #{l.family.id}</span>}{l.delisted && <span className="badge red">已下架</span>}</>}
             onPick={(l) => void addLink(l.id)}
           />
@@ -273,11 +268,11 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => void }) {
             <span data-testid="custom-good">{good.name} <span className="muted">#{good.id}</span> <button className="link" onClick={() => setGood(null)}>更换</button></span>
           ) : (
             <div style={{ flex: 1 }}>
-              <SearchPicker<GoodHit>
+              <SearchPicker<Good>
                 testId="custom-good-search"
                 placeholder="搜索自定义商品（没有来源链接的商品）"
                 exclude={customIds}
-                search={async (k) => (await api.get<Page<GoodHit>>(`/goods?custom=true&pageSize=50${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
+                search={async (k) => (await api.get<Page<Good>>(`/goods?custom=true&pageSize=50${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
                 render={(g) => <>{g.name} <span className="muted">#{g.id}</span></>}
                 onPick={(g) => { rememberName('goods', g.id, g.name); setGood(g); }}
               />
@@ -337,8 +332,9 @@ const WHY_LABEL: Record<string, string> = {
   SortCategories: '类目排序', SortCountries: '国家排序', SortTags: '标签排序',
 };
 
-function describeData(data: Record<string, unknown>): string {
-  return Object.entries(data)
+/** An event's data (an object for every family event) in a few words. */
+function describeData(data: unknown): string {
+  return Object.entries(data as Record<string, unknown>)
     .filter(([k]) => k !== 'familyId')
     .map(([k, v]) => {
       if (k === 'tags' && v && typeof v === 'object') return Object.entries(v).map(([d, x]) => `${DIM_LABEL[d as Dimension] ?? d}=${fmtValues(x)}`).join(' ');
@@ -348,7 +344,6 @@ function describeData(data: Record<string, unknown>): string {
 }
 
 type Changes = Record<string, unknown> | null | undefined;
-interface HistoryItem { position: string; stream: string; version: string; type: string; at: string; by: string; why: string; data: Record<string, unknown>; changes: Changes; runChanges?: Changes }
 
 const len = (v: unknown) => (Array.isArray(v) ? v.length : 0);
 /** What an event changed of the family, in a few words: members, cells, lowest price, representative. */

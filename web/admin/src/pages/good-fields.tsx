@@ -1,8 +1,11 @@
 import { useMemo } from 'react';
-import { api, type Page } from '../api';
-import { Status, bySortOrder, useAction, useLoad } from './common';
-import { treeOrder, type Category } from './categories';
-import { useTags } from './tags';
+import { api } from '../api';
+import type { Page } from '../../../shared/responses/page';
+import type { CategoryView, CountryView } from '../../../shared/responses/vocabulary';
+import { Status } from '../common/components';
+import { useAction, useLoad } from '../common/hooks';
+import { bySortOrder, treeOrder } from '../common/order';
+import { useTags } from '../common/tags';
 
 export interface Placement { categoryId: string | null; countryId: string | null; tagFontColor: string | null }
 
@@ -16,8 +19,8 @@ const LEVEL = ['', '顶级', '中类', '款式'];
  * A good without a country or category sorts last and misses those filters.
  */
 export function PlacementFields({ value, onChange, tagIds }: { value: Placement; onChange: (p: Placement) => void; tagIds: readonly string[] }) {
-  const cats = useLoad<Page<Category>>('/categories?pageSize=1000');
-  const countries = useLoad<Page<{ id: string; name: string; code: string; sortOrder: number }>>('/countries?pageSize=1000');
+  const cats = useLoad<Page<CategoryView>>('/categories?pageSize=1000');
+  const countries = useLoad<Page<CountryView>>('/countries?pageSize=1000');
   const rows = useMemo(() => treeOrder(cats.data?.items ?? []), [cats.data]);
   const v = useTags();
   const colour = value.tagFontColor ?? '';

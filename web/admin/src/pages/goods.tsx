@@ -1,67 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
-import { api, type Page } from '../api';
-import { ApiError } from '../../../shared/http';
-import { ErrorLine, KeywordSearch, Pager, SearchPicker, Status, errorText, rememberName, useAction, useLoad, useNames } from './common';
-import { DIM_LABEL, TagPicker, type Dimension } from './tags';
+import { api } from '../api';
+import type { Good } from '../../../shared/responses/goods';
+import type { Link } from '../../../shared/responses/links';
+import type { Page } from '../../../shared/responses/page';
+import { ErrorLine, KeywordSearch, Pager, SearchPicker, Status } from '../common/components';
+import { useAction, useLoad } from '../common/hooks';
+import { queryId } from '../common/location';
+import { rememberName, useNames } from '../common/names';
+import { TagPicker } from '../common/tags';
 import { DeleteGood, GoodsListControls, HEX, PlacementFields } from './good-fields';
-import { LinkDetail } from './link-detail';
-
-interface TreeGood { id: string; name: string }
-// GET /goods/tree: a category holds families (with their goods) and, in one node, the goods without a family.
-type TreeItem =
-  | { kind: 'family'; id: string; name: string; configurationCount: number; goods?: TreeGood[] }
-  | { kind: 'goods'; goods: TreeGood[] };
-interface TreeCountry { id: string | null; name: string | null; categories: { id: string | null; name: string | null; items: TreeItem[] }[] }
-
-const goodCount = (items: TreeItem[]) => items.reduce((n, it) => n + (it.kind === 'family' ? 1 : it.goods.length), 0);
-
-export function GoodsTreePage() {
-  const t = useLoad<{ items: TreeCountry[] }>('/goods/tree');
-  return (
-    <div className="card tree">
-      <ErrorLine error={t.error} />
-      {!t.data && !t.error && <div className="muted">加载中…</div>}
-      {t.data?.items.map((c) => (
-        <details key={String(c.id)} open>
-          <summary><b>{c.name ?? '未知国家'}</b> <span className="muted">{c.categories.length} 个类目</span></summary>
-          <ul>
-            {c.categories.map((cat) => (
-              <li key={String(cat.id)}>
-                <details>
-                  <summary>{cat.name ?? '未分类'} <span className="muted">（{goodCount(cat.items)}）</span></summary>
-                  <ul>
-                    {cat.items.flatMap((it) =>
-                      it.kind === 'family'
-                        ? [
-                            <li key={`family-${it.id}`} data-testid="tree-family">
-                              <span className="badge blue">系列</span> <a href={`#/families?id=${it.id}`}>{it.name}</a>{' '}
-                              <span className="muted">{it.configurationCount} 个配置</span>
-                            </li>,
-                          ]
-                        : it.goods.map((g) => (
-                            <li key={`good-${g.id}`} data-testid="tree-good">
-                              <span className="badge">商品</span> <a href={`#/goods?id=${g.id}`}>{g.name}</a>
-                            </li>
-                          )),
-                    )}
-                  </ul>
-                </details>
-              </li>
-            ))}
-          </ul>
-        </details>
-      ))}
-    </div>
-  );
-}
-
-export interface Good {
-  id: string; name: string; description: string | null; image: string | null; goodPriority: number; tagIds: string[]; tagFontColor: string | null;
-  categoryId: string | null; countryId: string | null; familyId: string | null; originGoodId: string | null;
-  secondaryOriginGoodIds: string[]; originGood?: { id: string; name: string; delisted: boolean; family: { id: string; memberCount: number } | null } | null;
-}
-
-const queryId = () => new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('id');
 
 export function GoodsPage() {
   const [keyword, setKeyword] = useState('');
@@ -181,8 +128,6 @@ function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onC
   );
 }
 
-interface LinkHit { id: string; name: string; delisted: boolean }
-
 function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => void; onDeleted: () => void }) {
   const g = useLoad<Good>(`/goods/${id}`);
   const [form, setForm] = useState<Good | null>(null);
@@ -255,12 +200,12 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
         </table>
         <div className="row" style={{ alignItems: 'flex-start' }}>
           <div style={{ flex: 2, minWidth: 260 }}>
-            <SearchPicker<LinkHit>
+            <SearchPicker<Link>
               testId="origin-search"
               placeholder="搜索链接名称"
               disabled={o.busy}
               exclude={[...secondary, ...(saved.originGoodId ? [saved.originGoodId] : [])]}
-              search={async (k) => (await api.get<Page<LinkHit>>(`/origin-goods?pageSize=20${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
+              search={async (k) => (await api.get<Page<Link>>(`/origin-goods?pageSize=20${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
               render={(l) => <>{l.name} <span className="muted">#{l.id}</span>{l.delisted && <span className="badge red">已下架</span>}</>}
               onPick={(l) => { rememberName('origin-goods', l.id, l.name); void setOrigins([...secondary, l.id], '已添加合并链接'); }}
             />
@@ -279,142 +224,6 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
       </div>
       <h2>删除</h2>
       <DeleteGood id={id} name={saved.name} onDeleted={onDeleted} />
-    </div>
-  );
-}
-
-interface Link {
-  id: string; name: string; price: string; delisted: boolean; craftLabel: string | null;
-  parsed: { country: string; logistics: string; productName: string; sku: string } | null;
-  tags: { id: string; name: string; dimension: string }[]; tagsManual: boolean; tagsMissing?: string[] | null;
-  family: { id: string; memberCount: number } | null;
-  /** the good made from this link, if any */
-  good: { id: string; name: string } | null;
-}
-
-export function LinksPage() {
-  const [keyword, setKeyword] = useState('');
-  const [q, setQ] = useState('');
-  const [page, setPage] = useState(1);
-  const list = useLoad<Page<Link>>(`/origin-goods?page=${page}&pageSize=30${q ? `&keyword=${encodeURIComponent(q)}` : ''}`);
-  const [selected, setSelected] = useState<string | null>(queryId());
-  return (
-    <div className="grid2">
-      <div className="card">
-        <KeywordSearch keyword={keyword} setKeyword={setKeyword} onSearch={() => { setPage(1); setQ(keyword); }} />
-        <ErrorLine error={list.error} />
-        <div className="scroll">
-          <table>
-            <thead><tr><th>链接</th><th>价格</th><th>标签</th></tr></thead>
-            <tbody>
-              {list.data?.items.length === 0 && <tr><td colSpan={3} className="muted">没有链接</td></tr>}
-              {list.data?.items.map((l) => (
-                <tr key={l.id} data-testid="link-row" className={l.id === selected ? 'selected' : ''} onClick={() => setSelected(l.id)} style={{ cursor: 'pointer' }}>
-                  <td>{l.name}{l.delisted && <span className="badge red">已下架</span>}<div className="muted">#{l.id}</div></td>
-                  <td>¥{l.price}</td>
-                  <td>{l.tagsManual ? <span className="badge amber">人工</span> : <span className="badge">自动</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {list.data && <Pager page={page} setPage={setPage} list={list.data} />}
-      </div>
-      {selected ? (
-        <div>
-          <LinkTags key={selected} id={selected} onSaved={list.reload} />
-          <LinkDetail key={`detail-${selected}`} id={selected} />
-        </div>
-      ) : <div className="card muted">选择一个链接查看和接管标签</div>}
-    </div>
-  );
-}
-
-const dimLabel = (d: string) => DIM_LABEL[d as Dimension] ?? d;
-
-/**
- * The good made from a link, or POST /goods {originGoodId} to make it. A link has at most one: when
- * another administrator made it meanwhile, the 409 GOOD.EXISTS_FOR_LINK names it, and the link is
- * read again so the box shows that good instead of offering to create one.
- */
-function LinkGood({ linkId, good, onChanged }: { linkId: string; good: { id: string; name: string } | null; onChanged: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ kind: 'exists' | 'error'; goodId?: string; message?: string } | null>(null);
-  const create = async () => {
-    setBusy(true);
-    setResult(null);
-    try {
-      await api.request<Good>('POST', '/goods', { originGoodId: linkId });
-      onChanged();
-    } catch (e) {
-      const err = e as ApiError;
-      const existing = (err.details as { goodId?: string } | undefined)?.goodId;
-      if (err.code === 'GOOD.EXISTS_FOR_LINK') {
-        setResult({ kind: 'exists', ...(existing ? { goodId: existing } : {}), message: err.message });
-        onChanged();
-      } else setResult({ kind: 'error', message: errorText(err) });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <div className="row" data-testid="link-good">
-      {good ? (
-        <span>商品：<a href={`#/goods?id=${good.id}`}>{good.name}</a> <span className="muted">#{good.id}</span></span>
-      ) : (
-        <button className="secondary" disabled={busy} onClick={create}>为此链接创建商品</button>
-      )}
-      {result?.kind === 'exists' && (
-        <span className="error" role="alert">
-          该链接已有商品{result.goodId ? <> <a href={`#/goods?id=${result.goodId}`}>#{result.goodId}</a>，不能再创建</> : `（${result.message}）`}
-        </span>
-      )}
-      {result?.kind === 'error' && <span className="error" role="alert">{result.message}</span>}
-    </div>
-  );
-}
-
-function LinkTags({ id, onSaved }: { id: string; onSaved: () => void }) {
-  const l = useLoad<Link>(`/origin-goods/${id}`);
-  const [tagIds, setTagIds] = useState<string[]>([]);
-  const [filled, setFilled] = useState<{ name: string; dimension: string }[] | null>(null);
-  const a = useAction();
-  useEffect(() => { if (l.data) setTagIds(l.data.tags.map((t) => t.id)); }, [l.data]);
-  if (l.error) return <div className="card"><ErrorLine error={l.error} /></div>;
-  if (!l.data) return <div className="card muted">加载中…</div>;
-  const d = l.data;
-  return (
-    <div className="card" data-testid="link-tags">
-      <h2>{d.name}</h2>
-      <div className="row">
-        <span>¥{d.price}</span>
-        {d.craftLabel && <span className="badge">{d.craftLabel}</span>}
-        {d.parsed ? <span className="muted">解析：{d.parsed.country} / {d.parsed.productName} / {d.parsed.sku} / {d.parsed.logistics}</span> : <span className="badge red">未解析</span>}
-        {d.family ? <a href={`#/families?id=${d.family.id}`}>系列（{d.family.memberCount} 个成员）</a> : <span className="muted">未归入系列</span>}
-      </div>
-      <LinkGood linkId={id} good={d.good} onChanged={() => { l.reload(); onSaved(); }} />
-      <p>标签来源：<span data-testid="tags-source">{d.tagsManual ? <span className="badge amber">人工接管</span> : <span className="badge">自动派生</span>}</span>
-        {d.tagsMissing && d.tagsMissing.length > 0 && <span className="error"> 缺少维度：{d.tagsMissing.map(dimLabel).join('、')}</span>}</p>
-      <TagPicker value={tagIds} onChange={setTagIds} />
-      <p className="muted">保存即人工接管：留空的维度由链接名称自动补全。</p>
-      <div className="row" style={{ marginTop: 12 }}>
-        <button disabled={a.busy} onClick={() => a.run(async () => {
-          const r = await api.request<{ filledDimensionTags: { name: string; dimension: string }[]; attachedFamilyId: string | null }>('PUT', `/origin-goods/${id}/tags`, { tagIds });
-          setFilled(r.filledDimensionTags ?? []);
-          l.reload(); onSaved();
-        }, '已人工接管标签')}>保存（人工接管）</button>
-        <button className="secondary" disabled={a.busy || !d.tagsManual} onClick={() => a.run(async () => {
-          await api.request('POST', `/origin-goods/${id}/tags/restore-auto`);
-          setFilled(null);
-          l.reload(); onSaved();
-        }, '已恢复自动标签')}>恢复自动</button>
-        <Status a={a} />
-      </div>
-      {filled && (
-        <div className="muted" data-testid="filled-tags">
-          {filled.length ? <>自动补全的维度标签：{filled.map((f) => <span key={`${f.dimension}-${f.name}`} className="badge blue">{dimLabel(f.dimension)}：{f.name}</span>)}</> : '没有需要自动补全的维度'}
-        </div>
-      )}
     </div>
   );
 }

@@ -1,16 +1,10 @@
 import { useState } from 'react';
 import { api } from '../api';
-import { ErrorLine, Status, fmtTime, useAction, useLoad } from './common';
-
-interface Detail {
-  variants: { sku: string; size: string; color: string; price: string; stock: number }[];
-  sizeChart: Record<string, string>[];
-  packagingSpecs: { name: string; weightGrams: number; lengthCm: number; widthCm: number; heightCm: number }[];
-  options: { name: string; values: string[] }[];
-  media: { color: string; url: string; sort: number }[];
-}
-interface LinkWithDetail { id: string; name: string; delisted: boolean; detail: Detail | null; detailSyncedAt: string | null }
-interface SyncRun { runId: string; state: string; counts: Record<string, number>; errors: { message: string }[] }
+import type { LinkDetail as Detail, LinkWithDetail } from '../../../shared/responses/links';
+import type { SyncRunView } from '../../../shared/responses/sync';
+import { ErrorLine, Status } from '../common/components';
+import { fmtTime } from '../common/format';
+import { useAction, useLoad } from '../common/hooks';
 
 /**
  * A link's detail as the supplier last described it (variants, size chart, packaging, options and
@@ -20,11 +14,11 @@ interface SyncRun { runId: string; state: string; counts: Record<string, number>
 export function LinkDetail({ id }: { id: string }) {
   const l = useLoad<LinkWithDetail>(`/origin-goods/${id}`);
   const a = useAction();
-  const [run, setRun] = useState<SyncRun | null>(null);
+  const [run, setRun] = useState<SyncRunView | null>(null);
   const sync = () =>
     a.run(async () => {
       setRun(null);
-      setRun(await api.request<SyncRun>('POST', `/sync/origin-goods/${id}/detail`));
+      setRun(await api.request<SyncRunView>('POST', `/sync/origin-goods/${id}/detail`));
       l.reload();
     });
   if (l.error) return <div className="card"><ErrorLine error={l.error} /></div>;

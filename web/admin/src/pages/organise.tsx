@@ -1,52 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
-import { api, type Page } from '../api';
-import { ErrorLine, Status, fmtTime, useAction, useLoad } from './common';
-import { ProgressBar, StateBadge } from './ops';
-import { DIM_LABEL, type Dimension } from './tags';
+import { api } from '../api';
+import type { OrganiseReport, OrganiseRunView, OrganiseStatus } from '../../../shared/responses/organise';
+import type { Page } from '../../../shared/responses/page';
+import { ErrorLine, Status } from '../common/components';
+import { fmtTime } from '../common/format';
+import { useAction, useLoad } from '../common/hooks';
+import { ProgressBar, StateBadge } from '../common/run-status';
+import { DIM_LABEL, type Dimension } from '../common/tags';
 
-interface Report {
-  parsed: number; derived: number; attached: number; created: number; merged: number; unchanged: number; repaired?: number;
-  unparseable: { id: string; name: string }[];
-  incomplete?: { id: string; name: string; missing: string[] }[];
-  lockedSkipped?: { id: string; familyId: string }[];
-  review: { familyId: string; reason: string }[];
-}
-
-type Phase = 'parse' | 'group' | 'consolidate' | 'recompute' | null;
-
-/** A recorded run (docs/api.md, OrganiseRun), as the runs list and the status answer it. */
-interface Run {
-  runId: string;
-  kind: 'organise' | 'auto_group';
-  state: 'running' | 'succeeded' | 'failed';
-  phase: Phase;
-  done: number;
-  total: number;
-  startedBy: string;
-  startedAt: string;
-  finishedAt: string | null;
-  error: string | null;
-  counts: Partial<Record<'parsed' | 'created' | 'merged' | 'repaired' | 'unparseable' | 'review', number>>;
-}
-
-interface OrganiseStatus {
-  runId?: string | null;
-  state: 'idle' | 'running' | 'succeeded' | 'failed';
-  phase: Phase;
-  done: number;
-  total: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-  error: string | null;
-}
 const PHASE: Record<string, string> = { parse: '解析链接名称、派生标签', group: '自动分组', consolidate: '合并碎片系列', recompute: '重算系列' };
-const KIND: Record<Run['kind'], string> = { organise: '整理', auto_group: '仅自动分组' };
+const KIND: Record<OrganiseRunView['kind'], string> = { organise: '整理', auto_group: '仅自动分组' };
 const REASON: Record<string, string> = { LOCKED: '系列已锁定', MANUAL: '手工系列', HAS_GOODS: '已有商品', HAS_OVERRIDES: '有覆盖价', CHANGED: '整理期间被修改' };
 
 /** The report on the page: of the run just started here, or of a recorded run. */
 interface Shown {
   runId: string | null;
-  report: Report;
+  report: OrganiseReport;
 }
 
 export function OrganisePage() {
@@ -58,7 +27,7 @@ export function OrganisePage() {
   const previous = useRef<{ startedAt: string | null } | null>(null);
   const [starting, setStarting] = useState(false);
   const a = useAction();
-  const runs = useLoad<Page<Run>>('/product-families/organize/runs?pageSize=20');
+  const runs = useLoad<Page<OrganiseRunView>>('/product-families/organize/runs?pageSize=20');
   const [opening, setOpening] = useState('');
   // The report comes with the answer to the POST; meanwhile (and when the page opens on a run
   // started elsewhere) the status endpoint gives the phase and the progress.
@@ -109,7 +78,7 @@ export function OrganisePage() {
     if (!latest || shown) return;
     let live = true;
     api
-      .get<{ report: Report | null }>(`/product-families/organize/runs/${latest.runId}`)
+      .get<{ report: OrganiseReport | null }>(`/product-families/organize/runs/${latest.runId}`)
       .then((r) => live && r.report && setShown((cur) => cur ?? { runId: latest.runId, report: r.report! }))
       .catch(() => undefined);
     return () => {
@@ -120,7 +89,7 @@ export function OrganisePage() {
     a.run(async () => {
       setOpening(runId);
       try {
-        const r = await api.get<{ report: Report | null }>(`/product-families/organize/runs/${runId}`);
+        const r = await api.get<{ report: OrganiseReport | null }>(`/product-families/organize/runs/${runId}`);
         if (r.report) setShown({ runId, report: r.report });
       } finally {
         setOpening('');
@@ -132,7 +101,7 @@ export function OrganisePage() {
     kick.current();
     return a.run(async () => {
       try {
-        const { runId, ...report } = await api.request<Report & { runId?: string }>('POST', path);
+        const { runId, ...report } = await api.request<OrganiseReport & { runId?: string }>('POST', path);
         setShown({ runId: runId ?? null, report });
         runs.reload();
       } catch (e) {
@@ -210,7 +179,7 @@ export function OrganisePage() {
 
 function ReportView({ shown }: { shown: Shown }) {
   const { report } = shown;
-  const stats: [keyof Report, string][] = [['parsed', '已解析'], ['derived', '已派生标签'], ['attached', '已归入系列'], ['created', '新建系列'], ['merged', '合并'], ['unchanged', '未变'], ['repaired', '修复聚合']];
+  const stats: [keyof OrganiseReport, string][] = [['parsed', '已解析'], ['derived', '已派生标签'], ['attached', '已归入系列'], ['created', '新建系列'], ['merged', '合并'], ['unchanged', '未变'], ['repaired', '修复聚合']];
   return (
     <div data-testid="organise-report" data-run-id={shown.runId ?? undefined}>
       <div className="card">

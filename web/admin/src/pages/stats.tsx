@@ -1,12 +1,8 @@
-import { ErrorLine, useLoad } from './common';
+import type { LinkStatsCategory, LinkStatsCountry } from '../../../shared/responses/links';
+import { ErrorLine } from '../common/components';
+import { useLoad } from '../common/hooks';
 
-interface CategoryStats {
-  categoryId: string | null; categoryName: string | null;
-  links: number; organised: number; grouped: number; delisted: number; primaryReferences: number; secondaryReferences: number;
-}
-interface CountryStats { country: string | null; categories: CategoryStats[] }
-
-const COLUMNS: [keyof CategoryStats, string][] = [
+const COLUMNS: [keyof LinkStatsCategory, string][] = [
   ['links', '链接'],
   ['organised', '已整理'],
   ['grouped', '已归入系列'],
@@ -15,14 +11,14 @@ const COLUMNS: [keyof CategoryStats, string][] = [
   ['secondaryReferences', '合并引用'],
 ];
 
-const sum = (xs: CategoryStats[], k: keyof CategoryStats) => xs.reduce((n, x) => n + (x[k] as number), 0);
+const sum = (xs: LinkStatsCategory[], k: keyof LinkStatsCategory) => xs.reduce((n, x) => n + (x[k] as number), 0);
 
 /**
  * Statistics of the links (GET /origin-goods/tree): by parsed country, then category, how many are
  * organised, grouped, delisted, and referenced by goods, as primary link or merged secondary one.
  */
 export function StatsPage() {
-  const t = useLoad<{ items: CountryStats[] }>('/origin-goods/tree');
+  const t = useLoad<{ items: LinkStatsCountry[] }>('/origin-goods/tree');
   const all = t.data?.items.flatMap((c) => c.categories) ?? [];
   return (
     <>

@@ -1,14 +1,12 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import { bySortOrder } from './common';
+import type { TagGroupView, TagView } from '../../../shared/responses/vocabulary';
+import { bySortOrder } from './order';
 
-export interface Tag { id: string; name: string; groupId: string | null; sortOrder: number; color: string | null }
-export interface TagGroup { id: string; name: string; dimension: string | null; tagCount: number }
-
-let cache: Promise<{ tags: Tag[]; groups: TagGroup[] }> | null = null;
+let cache: Promise<{ tags: TagView[]; groups: TagGroupView[] }> | null = null;
 export function loadTagVocabulary(force = false) {
   if (force || !cache) {
-    cache = Promise.all([api.get<{ items: Tag[] }>('/tags?pageSize=1000'), api.get<{ items: TagGroup[] }>('/tag-groups?pageSize=1000')]).then(
+    cache = Promise.all([api.get<{ items: TagView[] }>('/tags?pageSize=1000'), api.get<{ items: TagGroupView[] }>('/tag-groups?pageSize=1000')]).then(
       ([t, g]) => ({ tags: t.items, groups: g.items }),
     );
     cache.catch(() => (cache = null));
@@ -17,7 +15,7 @@ export function loadTagVocabulary(force = false) {
 }
 
 export function useTags() {
-  const [v, setV] = useState<{ tags: Tag[]; groups: TagGroup[] } | null>(null);
+  const [v, setV] = useState<{ tags: TagView[]; groups: TagGroupView[] } | null>(null);
   useEffect(() => {
     loadTagVocabulary().then(setV, () => undefined);
   }, []);
@@ -60,7 +58,7 @@ export type Dimension = (typeof DIMENSIONS)[number];
 export const DIM_LABEL: Record<Dimension, string> = { size: '尺码', color: '颜色', printCount: '印花面数', craft: '工艺', logistics: '物流' };
 
 /** Each dimension's tag names (the values a family matrix uses), in tag order, from the groups that carry the dimension. */
-export function dimensionValues(v: { tags: Tag[]; groups: TagGroup[] }): Record<Dimension, string[]> {
+export function dimensionValues(v: { tags: TagView[]; groups: TagGroupView[] }): Record<Dimension, string[]> {
   const out = Object.fromEntries(DIMENSIONS.map((d) => [d, [] as string[]])) as Record<Dimension, string[]>;
   const groupDim = new Map(v.groups.map((g) => [g.id, g.dimension]));
   for (const t of [...v.tags].sort(bySortOrder)) {

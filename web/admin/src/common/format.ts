@@ -1,0 +1,1 @@
+export const fmtTime = (s: string | null | undefined) => (s ? new Date(s).toLocaleString('zh-CN') : '—');

@@ -1,0 +1,57 @@
+import { useEffect, useState } from 'react';
+import { api } from '../api';
+import type { Page } from '../../../shared/responses/page';
+
+type NameKind = 'goods' | 'origin-goods';
+const NOT_FOUND = '（不存在）';
+/** The lists take at most this many ids (and answer at most this many rows) per request. */
+const IDS_PER_REQUEST = 1000;
+
+/**
+ * Names of resources by id, fetched once per page load: the ids not yet known in one request
+ * (`GET /goods?ids=…`, `GET /origin-goods?ids=…`). An id the answer leaves out does not exist; a
+ * failed request is forgotten, so a later render asks again.
+ */
+const nameCache = new Map<string, Promise<string>>();
+const nameKey = (kind: NameKind, id: string) => `${kind}/${id}`;
+
+function fetchNames(kind: NameKind, ids: string[]): void {
+  for (let i = 0; i < ids.length; i += IDS_PER_REQUEST) {
+    const chunk = ids.slice(i, i + IDS_PER_REQUEST);
+    const answer = api
+      .get<Page<{ id: string; name: string }>>(`/${kind}?ids=${chunk.join(',')}&pageSize=${IDS_PER_REQUEST}`)
+      .then((p) => new Map(p.items.map((x) => [x.id, x.name])));
+    for (const id of chunk) {
+      const k = nameKey(kind, id);
+      const name = answer.then((m) => m.get(id) ?? NOT_FOUND);
+      nameCache.set(k, name);
+      name.catch(() => {
+        if (nameCache.get(k) === name) nameCache.delete(k);
+      });
+    }
+  }
+}
+
+export function useNames(kind: NameKind, ids: readonly string[]): Record<string, string> {
+  const [names, setNames] = useState<Record<string, string>>({});
+  const key = ids.join(',');
+  useEffect(() => {
+    let live = true;
+    const wanted = [...new Set(ids)];
+    fetchNames(kind, wanted.filter((id) => !nameCache.has(nameKey(kind, id))));
+    void Promise.allSettled(wanted.map((id) => nameCache.get(nameKey(kind, id))!)).then((rs) => {
+      if (!live) return;
+      const known: Record<string, string> = {};
+      rs.forEach((r, i) => {
+        if (r.status === 'fulfilled') known[wanted[i]!] = r.value;
+      });
+      setNames((m) => (Object.entries(known).every(([id, n]) => m[id] === n) ? m : { ...m, ...known }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [kind, key]);
+  return names;
+}
+/** Remember a name already known (a search result), so a picked item shows it at once. */
+export const rememberName = (kind: NameKind, id: string, name: string) => nameCache.set(nameKey(kind, id), Promise.resolve(name));

@@ -1,0 +1,54 @@
+/** Organisation runs as the admin API answers them (docs/api.md, OrganiseRun). */
+
+export type OrganiseKind = 'organise' | 'auto_group';
+
+/**
+ * What a finished run reports. `D` names the dimensions a link can miss: the server's own
+ * dimension type, a plain string to the clients.
+ */
+export interface OrganiseReport<D extends string = string> {
+  parsed: number;
+  derived: number;
+  attached: number;
+  created: number;
+  merged: number;
+  unchanged: number;
+  /** families whose stored aggregates the closing full recompute found wrong (and had recomputed) */
+  repaired: number;
+  unparseable: { id: string; name: string }[];
+  incomplete: { id: string; name: string; missing: D[] }[];
+  lockedSkipped: { id: string; familyId: string }[];
+  review: { familyId: string; reason: string }[];
+}
+
+export interface OrganiseProgress {
+  state: 'idle' | 'running' | 'succeeded' | 'failed';
+  phase: 'parse' | 'group' | 'consolidate' | 'recompute' | null;
+  done: number;
+  total: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: string | null;
+}
+
+export type OrganiseRunState = 'running' | 'succeeded' | 'failed';
+
+/** The report's numbers, and the sizes of its lists. */
+export type OrganiseCounts = { [K in keyof OrganiseReport]: number };
+
+export interface OrganiseRunView {
+  runId: string;
+  kind: OrganiseKind;
+  state: OrganiseRunState;
+  phase: OrganiseProgress['phase'];
+  done: number;
+  total: number;
+  startedBy: string;
+  startedAt: string;
+  finishedAt: string | null;
+  error: string | null;
+  counts: Partial<OrganiseCounts>;
+}
+
+/** GET /product-families/organize/status: the running or else the latest run; `idle` before the first. */
+export type OrganiseStatus = OrganiseRunView | (Omit<OrganiseProgress, 'state'> & { state: 'idle'; runId: null });
