@@ -18,7 +18,7 @@ const PROJECTION = 'catalog';
  */
 const DEFAULT_LINKS = 5_000;
 /** The tables the rebuild determinism test compares (test/integration/catalog/organisation.test.ts). */
-const TABLES = ['families', 'origin_goods', 'goods', 'family_overrides', 'family_custom_members', 'good_origin_goods'];
+const TABLES = ['families', 'origin_goods', 'goods', 'family_overrides', 'family_custom_members', 'good_origin_goods', 'family_stamps'];
 
 async function snapshot(s: Services): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

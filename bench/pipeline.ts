@@ -43,7 +43,7 @@ const BATCH = 1000;
 /** Details fetched at once by the floor: what the service allows itself (docs/supplier.md). */
 const DETAIL_CONCURRENCY = 8;
 /** The catalog projection's tables, fingerprinted around its rebuild. */
-const CATALOG_TABLES = ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods'];
+const CATALOG_TABLES = ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods', 'family_stamps'];
 
 // ------------------------------------------------------------------------------------ child processes
 

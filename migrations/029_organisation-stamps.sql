@@ -18,7 +18,13 @@ ALTER TABLE families ADD COLUMN aggregates_md5 text GENERATED ALWAYS AS (md5(
   variants::text || '|' || size_chart::text || '|' || packaging_specs::text || '|' || options::text || '|' ||
   price_matrix::text || '|' || conflicts::text || '|' || coalesce(lowest_price::text, '') || '|' ||
   media_by_color::text)) STORED;
-ALTER TABLE families ADD COLUMN aggregates_stamp text;
+-- Stamps in a table of their own: writing one does not rewrite the family's wide row (nor compute
+-- its aggregates hash again). It is one of the catalog projection's tables, rebuilt and swapped with
+-- the others.
+CREATE TABLE family_stamps (
+  family_id bigint PRIMARY KEY,
+  stamp     text NOT NULL
+);
 
 -- The same for organisation's per-link step (parse the name, derive tags): what it reads of a link
 -- besides its own earlier output (the name, the variants' sizes and colours, manual tags), hashed by
@@ -36,6 +42,6 @@ CREATE TABLE link_plan_stamps (
 -- Down Migration
 DROP TABLE link_plan_stamps;
 ALTER TABLE origin_goods DROP COLUMN plan_inputs_md5;
-ALTER TABLE families DROP COLUMN aggregates_stamp;
+DROP TABLE family_stamps;
 ALTER TABLE families DROP COLUMN aggregates_md5;
 ALTER TABLE origin_goods DROP COLUMN aggregate_inputs_md5;

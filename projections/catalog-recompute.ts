@@ -196,16 +196,17 @@ export async function staleFamilies(db: ProjectionDb, familyIds: readonly string
 /**
  * Each family's stamp as its rows are now: a hash of the rules' version, its aggregates as stored
  * (the generated `aggregates_md5`) and every input `computeChunk` reads, in the order it reads them
- * (migration 029). Equal to the stored `aggregates_stamp` only when neither the aggregates, nor any
+ * (migration 029). Equal to the stored `family_stamps` only when neither the aggregates, nor any
  * input, nor the rules changed since the stamp was written, and it is written only where the stored
  * aggregates were computed from (or checked against) exactly those inputs. Timestamps go as epoch
  * microseconds: their text would follow the session's time zone.
  */
 const stampsWhere = (where: string, rules: string) => `
-  SELECT f.id, f.aggregates_stamp AS stored,
+  SELECT f.id, fs.stamp AS stored,
          md5(${rules}::text || '#' || f.aggregates_md5 || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
              coalesce(o.fp, '') || '#' || coalesce(gd.fp, '') || '#' || coalesce(so.fp, '')) AS stamp
     FROM families f
+    LEFT JOIN family_stamps fs ON fs.family_id = f.id
     LEFT JOIN LATERAL (SELECT string_agg(og.id || ':' || og.aggregate_inputs_md5, ',' ORDER BY og.id) AS fp
                          FROM origin_goods og WHERE og.family_id = f.id) l ON true
     LEFT JOIN LATERAL (SELECT string_agg(row(m.good_id, m.tags, m.price)::text, ',' ORDER BY m.good_id) AS fp
@@ -225,8 +226,8 @@ const STAMPS = stampsWhere('f.id = ANY($1::bigint[])', '$2');
 async function stampFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<void> {
   if (familyIds.length === 0) return;
   await db.query(
-    `UPDATE families f SET aggregates_stamp = s.stamp FROM (${STAMPS}) s
-      WHERE f.id = s.id AND f.aggregates_stamp IS DISTINCT FROM s.stamp`,
+    `INSERT INTO family_stamps (family_id, stamp) SELECT id, stamp FROM (${STAMPS}) s WHERE stored IS DISTINCT FROM stamp
+     ON CONFLICT (family_id) DO UPDATE SET stamp = EXCLUDED.stamp`,
     [[...new Set(familyIds)], FAMILY_AGGREGATE_RULES],
   );
 }
@@ -277,8 +278,9 @@ export async function checkFamilies(db: ProjectionDb, familyIds: readonly string
 export async function recordStamps(db: ProjectionDb, verified: readonly { id: string; stamp: string }[]): Promise<void> {
   if (verified.length === 0) return;
   await db.query(
-    `UPDATE families f SET aggregates_stamp = x.stamp FROM unnest($1::bigint[], $2::text[]) AS x(id, stamp)
-      WHERE f.id = x.id AND f.aggregates_stamp IS DISTINCT FROM x.stamp`,
+    `INSERT INTO family_stamps (family_id, stamp)
+     SELECT x.id, x.stamp FROM unnest($1::bigint[], $2::text[]) AS x(id, stamp) JOIN families f ON f.id = x.id
+     ON CONFLICT (family_id) DO UPDATE SET stamp = EXCLUDED.stamp WHERE family_stamps.stamp IS DISTINCT FROM EXCLUDED.stamp`,
     [verified.map((v) => v.id), verified.map((v) => v.stamp)],
   );
 }

@@ -423,6 +423,7 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
         await db.query(`UPDATE goods SET family_id = NULL WHERE family_id = $1 AND origin_good_id IS NULL`, [d.familyId]);
         await db.query(`DELETE FROM family_custom_members WHERE family_id = $1`, [d.familyId]);
         await db.query(`DELETE FROM family_overrides WHERE family_id = $1`, [d.familyId]);
+        await db.query(`DELETE FROM family_stamps WHERE family_id = $1`, [d.familyId]);
         await db.query(`DELETE FROM families WHERE id = $1`, [d.familyId]);
         inserts.delete(id);
         updates.delete(id);
@@ -493,7 +494,7 @@ export const catalogProjection = defineBatchProjection({
   name: 'catalog',
   events: [...linkEvents, ...familyEvents, ...goodEvents],
   streamPrefixes: ['link-', 'family-', 'good-'],
-  tables: ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods'],
+  tables: ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods', 'family_stamps'],
   domains: ['goods', 'matrix', 'meta'],
   async applyBatch(db, events, mode) {
     const fx: BatchEffects = { touched: new Set(), goodsTouched: new Set(), moved: new Set(), created: new Set(), reshown: new Set() };

@@ -23,7 +23,7 @@ import { startTestService, type TestService } from '../support/service';
 jest.setTimeout(240_000);
 
 const BIN = path.resolve(__dirname, '../../bin/catalog.js');
-const TABLES = ['families', 'origin_goods', 'goods', 'family_overrides', 'family_custom_members', 'good_origin_goods'];
+const TABLES = ['families', 'origin_goods', 'goods', 'family_overrides', 'family_custom_members', 'good_origin_goods', 'family_stamps'];
 const report = (what: string, seconds: number) => {
   if (process.env.FAULTS_REPORT) process.stdout.write(`fault: ${what}: recovered in ${seconds.toFixed(2)} s\n`);
 };

@@ -360,7 +360,7 @@ describe('catalog projection: set-based batches', () => {
       const other = (await client.query<{ id: string }>(`SELECT id FROM families WHERE member_count > 0 AND id <> $1 ORDER BY id LIMIT 1`, [priced])).rows[0]!.id;
 
       // A missing stamp: recomputed, found right, and proven again once recorded.
-      await client.query(`UPDATE families SET aggregates_stamp = NULL WHERE id = $1`, [other]);
+      await client.query(`DELETE FROM family_stamps WHERE family_id = $1`, [other]);
       const missing = await checkFamilies(client, ids);
       expect(missing).toEqual({ stale: [], verified: [{ id: other, stamp: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
       await recordStamps(client, missing.verified);

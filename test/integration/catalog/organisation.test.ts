@@ -339,7 +339,7 @@ describe('organisation and families over HTTP (simulator → sync → organise �
   it('rebuilding the catalog projection from zero gives byte-identical rows', async () => {
     const snapshot = async () => {
       const out: Record<string, string> = {};
-      for (const t of ['families', 'origin_goods', 'goods', 'family_overrides', 'family_custom_members', 'good_origin_goods']) {
+      for (const t of ['families', 'origin_goods', 'goods', 'family_overrides', 'family_custom_members', 'good_origin_goods', 'family_stamps']) {
         const r = await svc.db.pool.query(`SELECT md5(string_agg(x::text, '|' ORDER BY x::text)) AS h, count(*) AS n FROM ${t} x`);
         out[t] = `${r.rows[0].n}:${r.rows[0].h}`;
       }

@@ -14,7 +14,7 @@ import { startSecondCluster, type Cluster } from '../../support/second-cluster';
 import { startTestService, type TestService } from '../../support/service';
 import { populatedCatalog, type Catalog } from '../storefront/catalog-fixture';
 
-const CATALOG_TABLES = ['families', 'origin_goods', 'goods', 'family_overrides', 'family_custom_members', 'good_origin_goods'];
+const CATALOG_TABLES = ['families', 'origin_goods', 'goods', 'family_overrides', 'family_custom_members', 'good_origin_goods', 'family_stamps'];
 
 /** Every row of every table of `from`, written into the same (migrated, emptied) tables of `to`. */
 async function dumpAndRestore(from: string, to: string): Promise<void> {

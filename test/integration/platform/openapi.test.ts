@@ -16,7 +16,7 @@ import { expressApp, type Services } from '../../../src/main';
 import { apiDocument } from '../../../src/openapi';
 import { operationKey } from '../../../src/platform/http/openapi';
 import { mountedRoutes } from '../../../src/platform/http/routes-audit';
-import { WEB_APPS } from '../../../src/web/static';
+import { WEB_APPS } from '../../../src/web-apps';
 import { startAuthHarness, type AuthHarness } from '../../support/auth-http';
 
 const run = promisify(execFile);

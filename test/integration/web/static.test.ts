@@ -1,5 +1,5 @@
 /**
- * The built clients as the service serves them (src/web/static.ts), over real HTTP: the page carries
+ * The built clients as the service serves them (src/web-apps.ts), over real HTTP: the page carries
  * the configured API base, assets are cached for good, client routes fall back to the page.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { webRoutes, type WebRoutesOptions } from '../../../src/web/static';
+import { webRoutes, type WebRoutesOptions } from '../../../src/web-apps';
 import { apiBase } from '../../../web/shared/api-base';
 
 const PAGE = '<!doctype html>\n<html lang="zh-CN">\n  <head>\n    <meta charset="UTF-8" />\n  </head>\n  <body><div id="root"></div></body>\n</html>\n';
