@@ -83,7 +83,7 @@ const schema = z.object({
     .string()
     .default('')
     .refine((v) => v === '' || /^\/[A-Za-z0-9._~\-/]*[^/]$/.test(v), 'expected a path such as /v2-api (no trailing slash)'),
-  // The browser clients' API base, told to them at run time (src/web/static.ts); unset: their build's.
+  // The browser clients' API base, told to them at run time (src/web-apps.ts); unset: their build's.
   ADMIN_API_BASE: clientApiBase.optional(),
   H5_API_BASE: clientApiBase.optional(),
   PUBLIC_CACHE_DISABLED: bool.default(false),

@@ -48,7 +48,7 @@ import { storefrontRoutes } from './storefront/routes';
 import { PUBLIC_ROUTES, freshnessGateOf } from './storefront/public-routes';
 import { assertDeniedByDefault } from './platform/http/routes-audit';
 import { capturedHeaders, publicFastPath } from './storefront/fast-path';
-import { webRoutes } from './web/static';
+import { webRoutes } from './web-apps';
 
 export interface OpenDatabase {
   url: string;
@@ -270,7 +270,7 @@ export function expressApp(s: Services, opts: { extraRoutes?: Router } = {}) {
 }
 
 /**
- * Outside API_PREFIX: health checks, the built browser clients (/admin, /v2/h5: src/web/static.ts)
+ * Outside API_PREFIX: health checks, the built browser clients (/admin, /v2/h5: src/web-apps.ts)
  * and, when the API itself is not already there, the API again under /v2-api, the storefront build's
  * default API base, so the embedded default serves its mobile storefront without a proxy.
  */

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { API_BASE_META } from '../../web/shared/api-base';
+import { API_BASE_META } from '../web/shared/api-base';
 
 export const WEB_APPS = [
   { mount: '/admin', dir: 'admin' },
@@ -17,7 +17,7 @@ export const WEB_APPS = [
 
 /** dist/web, seen from src/web (tsx, ts-jest) or from dist/src/web (compiled). */
 export function webDistDir(): string {
-  const candidates = [path.resolve(__dirname, '../../dist/web'), path.resolve(__dirname, '../../web')];
+  const candidates = [path.resolve(__dirname, '../dist/web'), path.resolve(__dirname, '../web')];
   return candidates.find((d) => existsSync(path.join(d, 'admin', 'index.html')) || existsSync(path.join(d, 'h5', 'index.html'))) ?? candidates[0]!;
 }
 
