@@ -45,7 +45,7 @@ import { historyRoutes } from './catalog/history/routes';
 import { Organiser } from './catalog/organisation/organise';
 import { organiseRunRoutes } from './catalog/organisation/routes';
 import { storefrontRoutes } from './storefront/routes';
-import { PUBLIC_ROUTES, freshnessGateOf } from './storefront/public-routes';
+import { PUBLIC_ROUTES, StorefrontState } from './storefront/public-routes';
 import { assertDeniedByDefault } from './platform/http/routes-audit';
 import { capturedHeaders, publicFastPath } from './storefront/fast-path';
 import { webRoutes } from './web-apps';
@@ -83,6 +83,8 @@ export interface Services {
   engine: ProjectionEngine;
   notifications: ProjectionNotifications;
   cache: PublicCache;
+  /** the storefront's per-process state: its freshness gate and the list's kept items */
+  storefront: StorefrontState;
   /** this process's Prometheus metrics (GET /metrics with METRICS_TOKEN) */
   metrics: Metrics;
   /** the supplier's address: UPSTREAM_URL, or the in-process simulator */
@@ -129,6 +131,7 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   );
   const notifications = new ProjectionNotifications(pool, listener, definitions, log);
   const cache = new PublicCache(config.publicCache);
+  const storefront = new StorefrontState({ pool, cache, log });
   metrics.observe({ engine, cache });
   let simulator: RunningSimulator | null = null;
   if (!config.upstream) {
@@ -143,7 +146,7 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   const waitForProjections: Services['waitForProjections'] = (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs);
   const supplier = createSupplierClient({ log }, upstreamUrl, config.upstream?.token);
   const sync = new SyncService({ config, log, pool, store, registry, metrics, waitForProjections }, supplier);
-  return { config, log, databaseUrl, pool, listener, store, registry, engine, notifications, cache, metrics, upstreamUrl, simulator, sync, waitForProjections };
+  return { config, log, databaseUrl, pool, listener, store, registry, engine, notifications, cache, storefront, metrics, upstreamUrl, simulator, sync, waitForProjections };
 }
 
 /** Counts what the store appends, whichever adapter it is (the count feeds catalog_events_appended_total). */
@@ -238,7 +241,7 @@ export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}): http
     mounts: [s.config.apiPrefix, ...(s.config.apiPrefix !== STOREFRONT_API_BASE ? [STOREFRONT_API_BASE] : [])],
     corsOrigins: s.config.corsOrigins,
     securityHeaders: capturedHeaders(securityHeaders()),
-    gate: freshnessGateOf(s),
+    gate: s.storefront.gate,
     log: s.log,
     observe: (method, route, status, seconds) => s.metrics.httpDuration.observe({ method, route, status: String(status) }, seconds),
   });

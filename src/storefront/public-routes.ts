@@ -58,12 +58,13 @@ export interface PublicRead {
   page?: { page: number; pageSize: number };
 }
 
-/** What the public reads are served from: the read models, this process's cache, its settings. */
+/** What the public reads are served from: the read models, this process's cache and storefront state, its settings. */
 export interface StorefrontDeps {
   pool: Pool;
   cache: PublicCache;
   log: Logger;
   config: Pick<Config, 'publicCache'>;
+  storefront: StorefrontState;
 }
 
 /**
@@ -81,7 +82,7 @@ export const PUBLIC_ROUTES: readonly {
       const q = parseQuery(publicGoodsQuery, query);
       const spec = listSpecOf(q);
       // The cache holds the whole materialised list of this (filters, sort); the page is cut per request.
-      return { key: listCacheKey(spec), domains: PUBLIC_DOMAINS.goodsList, load: () => loadGoodsList(s.pool, spec, listItemsOf(s)), page: { page: q.page, pageSize: q.pageSize } };
+      return { key: listCacheKey(spec), domains: PUBLIC_DOMAINS.goodsList, load: () => loadGoodsList(s.pool, spec, s.storefront.listItems), page: { page: q.page, pageSize: q.pageSize } };
     },
   },
   {
@@ -104,23 +105,18 @@ export function sliced(read: PublicRead, entry: CachedResponse): CachedResponse 
   return read.page ? pageOf(entry, read.page.page, read.page.pageSize) : entry;
 }
 
-/** The list items a process keeps between loads of the list (./list-bytes.ts), one set per cache. */
-const listItems = new WeakMap<object, ListItemBytes>();
+/**
+ * What a process's storefront keeps between requests, built once by the composition root and shared
+ * by every storefront router and the fast path: the freshness gate (./freshness.ts) and the list's
+ * kept items (./list-bytes.ts).
+ */
+export class StorefrontState {
+  readonly listItems = new ListItemBytes();
+  readonly gate: FreshnessGate;
 
-function listItemsOf(s: Pick<StorefrontDeps, 'cache'>): ListItemBytes {
-  let items = listItems.get(s.cache);
-  if (!items) listItems.set(s.cache, (items = new ListItemBytes()));
-  return items;
-}
-
-/** The gate of a process, shared by every storefront router built on the same services. */
-const gates = new WeakMap<object, FreshnessGate>();
-
-export function freshnessGateOf(s: Pick<StorefrontDeps, 'pool' | 'cache' | 'log'>): FreshnessGate {
-  let gate = gates.get(s.cache);
-  if (!gate) {
+  constructor(s: { pool: Pool; cache: PublicCache; log: Logger }) {
     let lastWarning = 0;
-    gate = new FreshnessGate(
+    this.gate = new FreshnessGate(
       async () => {
         const r = await s.pool.query<{ domain: string; version: string }>(`SELECT domain, version FROM cache_domains`);
         s.cache.syncVersions(Object.fromEntries(r.rows.map((x) => [x.domain, x.version])));
@@ -132,7 +128,5 @@ export function freshnessGateOf(s: Pick<StorefrontDeps, 'pool' | 'cache' | 'log'
         s.log.warn({ err: e }, 'public cache: could not read cache_domains; serving on notifications alone');
       },
     );
-    gates.set(s.cache, gate);
   }
-  return gate;
 }

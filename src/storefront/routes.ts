@@ -6,7 +6,7 @@
 import { Router } from 'express';
 import { sendCached } from '../platform/cache/http';
 import type { RouteDoc } from '../platform/http/openapi';
-import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, freshnessGateOf, sliced, type StorefrontDeps } from './public-routes';
+import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, sliced, type StorefrontDeps } from './public-routes';
 import { publicGoodsQuery } from './requests';
 
 export interface StorefrontOptions {
@@ -19,7 +19,7 @@ export interface StorefrontOptions {
 
 export function storefrontRoutes(s: StorefrontDeps, opts: StorefrontOptions = {}): Router {
   const r = Router();
-  const gate = opts.crossProcessFreshness === false || s.config.publicCache.disabled ? null : freshnessGateOf(s);
+  const gate = opts.crossProcessFreshness === false || s.config.publicCache.disabled ? null : s.storefront.gate;
   for (const route of PUBLIC_ROUTES) {
     r.get(route.path, async (req, res) => {
       const read = route.read(s, req.params as Record<string, string>, req.query);
