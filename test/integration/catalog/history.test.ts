@@ -4,21 +4,12 @@ import { promisify } from 'node:util';
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
 import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 import { eventually } from '../../support/eventually';
+import type { HistoryItem } from '../../../web/shared/responses/history';
 
 const BIN = path.resolve(__dirname, '../../../bin/catalog.js');
 
-interface Item {
-  position: string;
-  stream: string;
-  version: string;
-  type: string;
-  at: string;
-  by: string;
-  why: string;
-  correlationId: string;
-  data: Record<string, unknown>;
-  changes: Record<string, any> | null;
-}
+/** The answer's item, with its data and changes open for the assertions to read. */
+type Item = Omit<HistoryItem, 'data' | 'changes'> & { data: Record<string, unknown>; changes: Record<string, any> | null };
 type Cell = { size: string; color: string; printCount: string; craft: string; logistics: string; price: string };
 
 /**
