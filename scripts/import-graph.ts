@@ -19,8 +19,6 @@ export interface ImportEdge {
   from: string;
   /** imported file (resolved, without extension) or the package name */
   to: string;
-  /** `import type` / `export type`: erased at run time */
-  typeOnly: boolean;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -46,17 +44,11 @@ export function importEdges(repo: string): ImportEdge[] {
       for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
         const spec = ref.fileName;
         const to = spec.startsWith('.') ? posix(relative(repo, resolve(dirname(file), spec))).replace(/\.(js|ts|tsx)$/, '') : spec;
-        edges.push({ from, to, typeOnly: isTypeOnly(text, ref.pos) });
+        edges.push({ from, to });
       }
     }
   }
   return edges;
-}
-
-/** Whether the import statement around `pos` (the specifier's offset) is `import type` / `export type`. */
-function isTypeOnly(text: string, pos: number): boolean {
-  const start = Math.max(text.lastIndexOf('import ', pos), text.lastIndexOf('export ', pos));
-  return /^(import|export)\s+type\s/.test(text.slice(start, pos));
 }
 
 /** `src/catalog/goods/routes.ts` → `src/catalog/goods`; `src/main.ts` → `src/main`; a package stays itself. */

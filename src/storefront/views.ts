@@ -24,18 +24,24 @@ export class TagDictionary {
   private readonly byList = new Map<string, PublicTag[]>();
   readonly sizeOrder = new Map<string, number>();
   readonly colorOrder = new Map<string, number>();
-  /** Equal for dictionaries of equal tags: what the list's kept items (./list-bytes.ts) were named under. */
-  readonly key: string;
 
   /** `tags` ordered by sortOrder, then id: names shared by two tags take the first one's order. */
-  constructor(tags: readonly TagInfo[]) {
-    this.key = JSON.stringify(tags);
+  constructor(private readonly tags: readonly TagInfo[]) {
     for (const t of tags) {
       this.byId.set(t.id, t);
       const order = t.dimension === 'size' ? this.sizeOrder : t.dimension === 'color' ? this.colorOrder : null;
       if (order && !order.has(t.name)) order.set(t.name, t.sortOrder);
     }
   }
+
+  /**
+   * Equal for dictionaries of equal tags: what the list's kept items (./list-bytes.ts) were named
+   * under. Written on first use: only a list load asks, not every detail or home load.
+   */
+  get key(): string {
+    return (this.keyText ??= JSON.stringify(this.tags));
+  }
+  private keyText: string | undefined;
 
   /**
    * tagsOf for ids joined by commas, remembered per distinct list: goods repeat the same few tag sets

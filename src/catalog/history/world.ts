@@ -10,6 +10,7 @@ import { normaliseMoney } from '../domain/money';
 import { evolveFamily, initialFamilyState, type FamilyState } from '../families/state';
 import { evolveGood, initialGoodState, type GoodState } from '../goods/state';
 import { evolveLink, initialLinkState, type LinkState } from '../links/state';
+import type { PublicGoodDetail } from '../../../web/shared/responses/storefront';
 
 export type GoodAt = GoodState & { createdAt: Date | null };
 
@@ -63,16 +64,11 @@ export function familyMembers(w: World, familyId: string): [string, LinkState][]
   return [...w.links.entries()].filter(([, l]) => l.exists && l.familyId === familyId).sort(([a], [b]) => compareIds(a, b));
 }
 
-export interface RepresentativeView {
-  goodId: string;
-  name: string;
-  image: string | null;
-  description: string | null;
-  countryId: string | null;
-  categoryId: string | null;
+/** The representative's fields as the public detail shows them, its tags by id (their names then are not kept). */
+export type RepresentativeView = Pick<PublicGoodDetail, 'goodId' | 'name' | 'image' | 'description' | 'countryId' | 'categoryId'> & {
   tagIds: string[];
   tagFontColor: string | null;
-}
+};
 
 /** A family as the admin read showed it, with what the storefront showed of it, computed from a world. */
 export function familyView(w: World, familyId: string) {

@@ -514,10 +514,6 @@ const LINK_STAMP = `md5($3::text || '#' || og.plan_inputs_md5 || '#' || ${PLAN_O
  * a run with nothing to do).
  */
 async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<ReadLink[]> {
-  const settled = `(ps.stamp = ${LINK_STAMP} AND og.parsed_country IS NOT NULL AND og.family_id IS NOT NULL)`;
-  const unlessSettled = (dimension: string) =>
-    `CASE WHEN ${settled} THEN '{}'::text[] ELSE
-       ARRAY(SELECT v.x->>'${dimension}' FROM jsonb_array_elements(og.detail->'variants') WITH ORDINALITY AS v(x, n) ORDER BY v.n) END`;
   for (let after = '-1'; ; ) {
     const r = await pool.query<{
       id: string;
@@ -537,10 +533,15 @@ async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<ReadLink[]>
       plan_inputs_md5: string;
       settled: boolean;
     }>(
-      `SELECT og.id, og.name, og.revision, og.detail IS NOT NULL AS has_detail, ${unlessSettled('size')} AS sizes, ${unlessSettled('color')} AS colors,
+      // The stamp compared once per link; the variants read (in one pass) only where it does not hold.
+      `SELECT og.id, og.name, og.revision, og.detail IS NOT NULL AS has_detail, coalesce(d.sizes, '{}') AS sizes, coalesce(d.colors, '{}') AS colors,
               og.parsed_country, og.parsed_logistics, og.parsed_product_name, og.parsed_sku, og.family_name_key, og.tags, og.tags_manual, og.family_id,
-              og.plan_inputs_md5, coalesce(${settled}, false) AS settled
-         FROM origin_goods og LEFT JOIN link_plan_stamps ps ON ps.link_id = og.id
+              og.plan_inputs_md5, st.settled
+         FROM origin_goods og
+         LEFT JOIN link_plan_stamps ps ON ps.link_id = og.id
+        CROSS JOIN LATERAL (SELECT coalesce(ps.stamp = ${LINK_STAMP} AND og.parsed_country IS NOT NULL AND og.family_id IS NOT NULL, false) AS settled) st
+         LEFT JOIN LATERAL (SELECT array_agg(v.x->>'size' ORDER BY v.n) AS sizes, array_agg(v.x->>'color' ORDER BY v.n) AS colors
+                              FROM jsonb_array_elements(og.detail->'variants') WITH ORDINALITY AS v(x, n) WHERE NOT st.settled) d ON true
         WHERE og.id > $1 ORDER BY og.id LIMIT $2`,
       [after, chunk, LINK_PLAN_RULES],
     );
