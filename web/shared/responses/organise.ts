@@ -18,8 +18,17 @@ export interface OrganiseReport<D extends string = string> {
   unparseable: { id: string; name: string }[];
   incomplete: { id: string; name: string; missing: D[] }[];
   lockedSkipped: { id: string; familyId: string }[];
-  review: { familyId: string; reason: string }[];
+  /** families (and links) for an administrator to look at; docs/api.md, OrganiseReport */
+  review: ReviewEntry[];
 }
+
+/**
+ * A family left for manual review (`LOCKED`, `MANUAL`, `HAS_GOODS`, `HAS_OVERRIDES`, `CHANGED`), or a
+ * link organisation left alone because its family changed after the run read it
+ * (`MEMBERSHIP_CHANGED`; `familyId`: where it is now, null for none): organisation never overrides
+ * an administrator's move.
+ */
+export type ReviewEntry = { familyId: string; reason: string } | { linkId: string; familyId: string | null; reason: 'MEMBERSHIP_CHANGED' };
 
 export interface OrganiseProgress {
   state: 'idle' | 'running' | 'succeeded' | 'failed';

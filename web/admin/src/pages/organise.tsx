@@ -207,13 +207,22 @@ function ReportView({ shown }: { shown: Shown }) {
       <div className="card">
         <h2>人工复核（{report.review.length}）</h2>
         {report.review.length === 0 ? <div className="muted">无</div> : (
-          <table data-testid="organise-review"><thead><tr><th>系列</th><th>原因</th></tr></thead><tbody>
-            {report.review.map((r, i) => (
-              <tr key={i} data-testid="organise-review-row">
-                <td><a href={`#/families?id=${r.familyId}`}>{r.familyId}</a></td>
-                <td>{REASON[r.reason] ?? r.reason} <span className="muted">{r.reason}</span></td>
-              </tr>
-            ))}
+          <table data-testid="organise-review"><thead><tr><th>对象</th><th>原因</th></tr></thead><tbody>
+            {report.review.map((r, i) =>
+              'linkId' in r ? (
+                <tr key={i} data-testid="organise-review-row">
+                  <td>链接 <a href={`#/links?id=${r.linkId}`}>{r.linkId}</a></td>
+                  <td>
+                    整理期间已被管理员移动，本次整理未改动它；现在{r.familyId ? <>在系列 <a href={`#/families?id=${r.familyId}`}>{r.familyId}</a></> : '不属于任何系列'}
+                  </td>
+                </tr>
+              ) : (
+                <tr key={i} data-testid="organise-review-row">
+                  <td>系列 <a href={`#/families?id=${r.familyId}`}>{r.familyId}</a></td>
+                  <td>{REASON[r.reason] ?? r.reason} <span className="muted">{r.reason}</span></td>
+                </tr>
+              ),
+            )}
           </tbody></table>
         )}
         {report.lockedSkipped && report.lockedSkipped.length > 0 && (
