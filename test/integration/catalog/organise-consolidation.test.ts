@@ -27,7 +27,7 @@ describe('organisation over time', () => {
   const familyOf = async (linkId: string) => (await svc.db.pool.query(`SELECT family_id::text AS f FROM origin_goods WHERE id = $1`, [linkId])).rows[0].f as string | null;
   const streamTypes = async (streamId: string) =>
     (await svc.db.pool.query(`SELECT type, data FROM es_events WHERE stream_id = $1 ORDER BY revision`, [streamId])).rows as { type: string; data: any }[];
-  const settle = async () => svc.services.waitForProjections(await svc.services.store.headPosition(), ['link-0', 'family-0', 'good-0']);
+  const settle = async () => svc.services.waitForProjections(await svc.services.store.headPosition(undefined, { committed: true }), ['link-0', 'family-0', 'good-0']);
   const sync = async (path: string) => {
     const started = await api('POST', path);
     return eventually(async () => {
