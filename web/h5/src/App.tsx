@@ -1,40 +1,53 @@
 import { useEffect, useState } from 'react';
+import { routeOf, type Route } from './common/address';
+import { markEntry } from './common/page-memory';
 import { CategoriesPage } from './pages/categories';
 import { DetailPage } from './pages/detail';
 import { HomePage } from './pages/home';
 import { ListPage } from './pages/list';
 
-type Route = { name: 'home' } | { name: 'categories' } | { name: 'list'; params: URLSearchParams } | { name: 'detail'; id: string };
-
-function parse(): Route {
-  const [p, q] = window.location.hash.replace(/^#\/?/, '').split('?');
-  const parts = (p ?? '').split('/');
-  if (parts[0] === 'categories') return { name: 'categories' };
-  if (parts[0] === 'list') return { name: 'list', params: new URLSearchParams(q ?? '') };
-  if (parts[0] === 'goods' && parts[1]) return { name: 'detail', id: decodeURIComponent(parts[1]) };
-  return { name: 'home' };
+interface Shown {
+  route: Route;
+  /** the history entry shown: a page is drawn afresh for each entry, and keeps its state per entry */
+  entry: string;
 }
 
+const current = (): Shown => ({ route: routeOf(window.location.hash), entry: String((history.state as { key?: string } | null)?.key) });
+
 export function App() {
-  const [route, setRoute] = useState(parse);
+  const [shown, setShown] = useState<Shown>(() => {
+    markEntry(false);
+    return current();
+  });
   useEffect(() => {
-    const on = () => { setRoute(parse()); window.scrollTo(0, 0); };
+    const on = () => {
+      // A new entry (a tapped link) gets its key here; an entry gone back to has its own already.
+      markEntry(true);
+      setShown(current());
+    };
     window.addEventListener('hashchange', on);
     return () => window.removeEventListener('hashchange', on);
   }, []);
+  const { route, entry } = shown;
   return (
     <div className="app">
-      <div className="page">
-        {route.name === 'home' && <HomePage />}
-        {route.name === 'categories' && <CategoriesPage />}
-        {route.name === 'list' && <ListPage key={route.params.toString()} params={route.params} />}
-        {route.name === 'detail' && <DetailPage key={route.id} id={route.id} />}
-      </div>
+      <main className="page">
+        {route.name === 'home' && <HomePage key={entry} />}
+        {route.name === 'categories' && <CategoriesPage key={entry} />}
+        {route.name === 'list' && <ListPage key={entry} filters={route.filters} />}
+        {route.name === 'detail' && <DetailPage key={entry} id={route.id} query={route.query} />}
+      </main>
       {route.name !== 'detail' && (
-        <nav className="tabbar">
-          <a href="#/" className={route.name === 'home' ? 'on' : ''}>首页</a>
-          <a href="#/categories" className={route.name === 'categories' ? 'on' : ''}>分类</a>
-          <a href="#/list" className={route.name === 'list' ? 'on' : ''}>全部商品</a>
+        <nav className="tabbar" aria-label="主导航">
+          <a href="#/" aria-current={route.name === 'home' ? 'page' : undefined}>
+            首页
+          </a>
+          <a href="#/categories" aria-current={route.name === 'categories' ? 'page' : undefined}>
+            分类
+          </a>
+          <a href="#/list" aria-current={route.name === 'list' ? 'page' : undefined}>
+            全部商品
+          </a>
         </nav>
       )}
     </div>

@@ -1,44 +1,94 @@
-import { useState } from 'react';
 import type { PublicCategoryNode, PublicGoodItem } from '../../../shared/responses/storefront';
-import { GoodCard, Img } from '../common/components';
-import { useFetch } from '../common/hooks';
+import { listHref } from '../common/address';
+import { GoodCard, GridSkeleton, Img, ResourceError, SearchBox } from '../common/components';
+import { useResource } from '../common/hooks';
+import { usePageMemory } from '../common/page-memory';
 
-export function HomePage() {
-  const home = useFetch<{ positions: { id: string; name: string; items: PublicGoodItem[] }[] }>('/public/home');
-  const tree = useFetch<{ items: PublicCategoryNode[] }>('/public/categories/tree');
-  const [kw, setKw] = useState('');
-  return (
-    <div data-testid="h5-home">
-      <form className="search" onSubmit={(e) => { e.preventDefault(); window.location.hash = `#/list?keyword=${encodeURIComponent(kw)}`; }}>
-        <input type="search" placeholder="搜索商品" value={kw} onChange={(e) => setKw(e.target.value)} />
-      </form>
-      <div className="chips">
-        {tree.data?.items.map((c) => (
-          <a key={c.id} className="chip" href={`#/list?categoryId=${c.id}`}>
-            <Img className="icon" src={c.icon} alt={c.name} />
-            <span>{c.name}</span>
-          </a>
-        ))}
-      </div>
-      {home.error && <p className="error">{home.error}</p>}
-      {home.data?.positions.map((p) => (
-        <section key={p.id}>
-          <h2>{p.name}</h2>
-          <div className="grid">{p.items.map((g) => <GoodCard key={g.goodId} g={g} />)}</div>
-        </section>
-      ))}
-      {home.data && home.data.positions.length === 0 && <HomeFallback />}
-    </div>
-  );
+interface Home {
+  positions: { id: string; name: string; items: PublicGoodItem[] }[];
 }
 
-/** No curated positions yet: show the newest goods. */
-function HomeFallback() {
-  const d = useFetch<{ items: PublicGoodItem[] }>('/public/goods?sort=NEWEST&pageSize=10');
+/** Shown when no position is curated yet. */
+const NEWEST = '/public/goods?sort=NEWEST&pageSize=10';
+
+/**
+ * Home: search, the top categories, and the curated positions (or, while there are none, the newest
+ * goods). Its three reads start together: the newest goods are asked for before it is known whether
+ * they are needed, since waiting for the positions first would double the blank time on a slow
+ * network, and the read is a cached public one.
+ */
+export function HomePage() {
+  const home = useResource<Home>('/public/home');
+  const tree = useResource<{ items: PublicCategoryNode[] }>('/public/categories/tree');
+  const newest = useResource<{ items: PublicGoodItem[] }>(NEWEST);
+  const curated = home.data?.positions.filter((p) => p.items.length > 0) ?? null;
+  const fallback = curated !== null && curated.length === 0;
+  usePageMemory(curated !== null && (!fallback || newest.data !== null));
   return (
-    <section>
-      <h2>新品推荐</h2>
-      <div className="grid">{d.data?.items.map((g) => <GoodCard key={g.goodId} g={g} />)}</div>
-    </section>
+    <div data-testid="h5-home">
+      <h1 className="sr-only">商城首页</h1>
+      <SearchBox initial="" onSearch={(keyword) => (window.location.hash = listHref({ keyword }))} />
+      <nav className="chips" aria-label="商品分类">
+        {tree.data ? (
+          tree.data.items.map((c) => (
+            <a key={c.id} className="chip" href={listHref({ categoryId: c.id })}>
+              <Img className="icon" src={c.icon} alt="" tile={c.name.slice(0, 1)} />
+              <span>{c.name}</span>
+            </a>
+          ))
+        ) : tree.failure ? (
+          <ResourceError compact of={tree} subject="分类" testId="home-categories-error" />
+        ) : (
+          <div className="chips-skeleton" data-testid="skeleton" aria-hidden="true">
+            {[0, 1, 2, 3, 4].map((i) => (
+              <div key={i} className="chip">
+                <div className="sk icon" />
+                <div className="sk sk-line tiny" />
+              </div>
+            ))}
+          </div>
+        )}
+      </nav>
+      {curated === null ? (
+        home.failure ? (
+          <ResourceError of={home} subject="首页商品" more={[{ label: '逛逛全部商品', href: '#/list' }]} />
+        ) : (
+          <GridSkeleton count={6} />
+        )
+      ) : fallback ? (
+        <section aria-labelledby="newest-title">
+          <h2 id="newest-title">新品推荐</h2>
+          {newest.data ? (
+            <div className="grid">
+              {newest.data.items.map((g) => (
+                <GoodCard key={g.goodId} g={g} />
+              ))}
+            </div>
+          ) : newest.failure ? (
+            <ResourceError of={newest} subject="新品" more={[{ label: '逛逛全部商品', href: '#/list' }]} />
+          ) : (
+            <GridSkeleton count={6} />
+          )}
+        </section>
+      ) : (
+        curated.map((p) => (
+          <section key={p.id} aria-labelledby={`position-${p.id}`}>
+            <h2 id={`position-${p.id}`}>{p.name}</h2>
+            <div className="grid">
+              {p.items.map((g) => (
+                <GoodCard key={g.goodId} g={g} />
+              ))}
+            </div>
+          </section>
+        ))
+      )}
+      {curated !== null && (
+        <p className="more">
+          <a className="btn" href="#/list">
+            查看全部商品
+          </a>
+        </p>
+      )}
+    </div>
   );
 }
