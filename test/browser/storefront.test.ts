@@ -85,9 +85,10 @@ function within<T>(promise: Promise<T>, ms: number, what: () => string): Promise
  * as they arrive and as they are answered.
  */
 async function intercept(p: Page, match: (u: URL) => boolean, answer: () => number | 'pass') {
-  const seen = { arrived: 0, answered: 0, urls: [] as string[] };
+  const seen = { arrived: 0, answered: 0, urls: [] as string[], at: [] as number[] };
   const handler = async (route: Route) => {
     seen.arrived++;
+    seen.at.push(pageClock.get(p) ?? 0);
     seen.urls.push(route.request().url());
     try {
       const a = answer();
@@ -101,10 +102,14 @@ async function intercept(p: Page, match: (u: URL) => boolean, answer: () => numb
   return { seen, stop: () => p.unroute(match, handler) };
 }
 
+/** How far the test has moved each page's clock on (ms). */
+const pageClock = new WeakMap<Page, number>();
+
 /** Moves the page's clock on by `ms` in steps, letting every request the timers start be answered before the next step. */
 async function runClock(p: Page, ms: number, settled: () => boolean, step = 250): Promise<void> {
   for (let t = 0; t < ms; t += step) {
     await p.clock.runFor(step);
+    pageClock.set(p, (pageClock.get(p) ?? 0) + step);
     await p.evaluate(() => 0);
     await until(async () => settled(), (ok) => expect(ok).toBe(true));
   }
@@ -197,6 +202,10 @@ describe('failing loads back off instead of flooding', () => {
       await runClock(p, 10_000, settled);
       expect(list.seen.arrived).toBeLessThanOrEqual(5);
       expect(list.seen.arrived).toBeGreaterThanOrEqual(2); // it does try again by itself
+      // ... each time after a longer wait, the first about a second.
+      const gaps = list.seen.at.slice(1).map((t, i) => t - list.seen.at[i]!);
+      expect(gaps[0]).toBeGreaterThanOrEqual(750);
+      for (let i = 1; i < gaps.length; i++) expect(gaps[i]).toBeGreaterThan(gaps[i - 1]!);
       // Later it stops, and waits for the shopper.
       await runClock(p, 120_000, settled, 1_000);
       const afterAuto = list.seen.arrived;
@@ -480,7 +489,7 @@ describe('browsing state', () => {
         expect(asked.requests).toHaveLength(0);
         asked.stop();
       }
-      await p.screenshot({ path: path.join(SHOTS, 'h5-list-back-390.png') });
+      await shots(p, 'h5-list-back', { screen: true });
     } finally {
       await ctx.close();
     }
