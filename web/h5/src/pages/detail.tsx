@@ -91,7 +91,7 @@ export function DetailPage({ id, query }: { id: string; query: URLSearchParams }
         </div>
       )}
       <div className="info">
-        <div className="bigprice" data-testid="cell-price" aria-live="polite">
+        <div className={cell ? 'bigprice' : 'bigprice none'} data-testid="cell-price" aria-live="polite">
           {cell ? yuan(cell.price) : '暂无报价'}
         </div>
         <h1>{g.name}</h1>
