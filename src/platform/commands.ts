@@ -96,7 +96,7 @@ export async function readModelsCurrent(deps: Pick<CommandDeps, 'store' | 'waitF
  * A stream holds the events of its spec (only its own slice appends to it), each decoded against its
  * type's schema by the registry: what `evolve` is typed to receive.
  */
-const asStreamEvent = <E extends AnyEvent>(event: DecodedEvent): DecodedEvent<E> => event as DecodedEvent<E>;
+export const asStreamEvent = <E extends AnyEvent>(event: DecodedEvent): DecodedEvent<E> => event as DecodedEvent<E>;
 
 export async function loadStream<S, E extends AnyEvent>(deps: Pick<CommandDeps, 'store' | 'registry'>, spec: StreamSpec<S, E>, until?: Date): Promise<Loaded<S>> {
   const events = await deps.store.readStream(spec.streamId, until ? { until } : {});
@@ -295,4 +295,27 @@ export async function runAcrossStreams<R>(
     if (!command.noWait) await deps.waitForProjections(position, nonEmpty.map((w) => w.spec.streamId));
     return { result, streams, position };
   }
+}
+
+/**
+ * The command runner of a slice: `run(deps, id, actor, command, opts)` loads the stream of `id`,
+ * asks the slice's pure `decide` with the command, and appends what it answers (runCommand),
+ * recorded under the command's type unless `opts.name` says otherwise. Every slice's handle.ts
+ * builds its `run` with this, so they all run commands the same way.
+ */
+export function commandRunner<S, E extends AnyEvent, C extends { type: string }>(stream: (id: string) => StreamSpec<S, E>, decide: (state: S, command: C) => PendingEvent<NoInfer<E>>[]) {
+  return (
+    deps: CommandDeps,
+    id: string,
+    actor: Actor,
+    command: C,
+    opts: { name?: string; expectedRevision?: bigint | null | undefined; noWait?: boolean } = {},
+  ): Promise<CommandResult<S, E>> =>
+    runCommand(deps, stream(id), {
+      name: opts.name ?? command.type,
+      actor,
+      ...(opts.expectedRevision !== undefined ? { expectedRevision: opts.expectedRevision } : {}),
+      ...(opts.noWait ? { noWait: true } : {}),
+      decide: (state) => decide(state, command),
+    });
 }

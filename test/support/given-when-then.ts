@@ -7,30 +7,34 @@
  *   spec.given([]).when(command).thenFails('TAG.NOT_FOUND', 404);
  */
 import { AppError } from '../../src/platform/errors';
-import type { PendingEvent } from '../../src/platform/commands';
+import type { AnyEvent } from '../../src/platform/events/registry';
 
-export interface Decider<S, C> {
+/**
+ * A slice's pure decider. `E` is the union of the events its stream holds, taken from `evolve`: an
+ * event of another slice, or data of the wrong shape, in `given` or `then` does not compile.
+ */
+export interface Decider<S, C, E extends AnyEvent> {
   initial: () => S;
-  evolve: (state: S, event: { type: string; data: unknown }) => S;
-  decide: (state: S, command: C) => PendingEvent[];
+  evolve: (state: S, event: E) => S;
+  decide: (state: S, command: C) => readonly NoInfer<E>[];
 }
 
-export interface Then {
-  then(expected: PendingEvent[]): void;
+export interface Then<E extends AnyEvent> {
+  then(expected: readonly E[]): void;
   /** the decision throws an AppError with this code (and status, when given); answers it for more checks */
   thenFails(code: string, status?: number): AppError;
 }
 
-export function decider<S, C>(d: Decider<S, C>) {
+export function decider<S, C, E extends AnyEvent>(d: Decider<S, C, E>) {
   return {
     /** the state the given events fold into (for evolve tests) */
-    stateAfter(events: readonly PendingEvent[]): S {
+    stateAfter(events: readonly E[]): S {
       return events.reduce(d.evolve, d.initial());
     },
-    given(events: readonly PendingEvent[]) {
+    given(events: readonly E[]) {
       const state = events.reduce(d.evolve, d.initial());
       return {
-        when(command: C): Then {
+        when(command: C): Then<E> {
           const run = () => d.decide(state, command);
           return {
             then(expected) {

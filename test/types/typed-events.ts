@@ -7,7 +7,9 @@
 import { runCommand, type CommandDeps, type PendingEvent } from '../../src/platform/commands';
 import type { DecodedEvent } from '../../src/platform/events/registry';
 import { defineBatchProjection, defineProjection } from '../../src/platform/projections/definition';
-import { decideTag, type TagState } from '../../src/catalog/tags/decide';
+import { decideTag } from '../../src/catalog/tags/decide';
+import { evolveTag, initialTag, type TagState } from '../../src/catalog/tags/state';
+import { decider } from '../support/given-when-then';
 import { tagEvents, type TagEvent } from '../../src/catalog/tags/events';
 import { tagStream } from '../../src/catalog/tags/handle';
 import type { CategoryAdminEvent } from '../../src/catalog/categories/admin-events';
@@ -115,4 +117,16 @@ export function narrowing(e: DecodedEvent<TagEvent>): string[] {
   if (e.type === 'TagsReordered') return e.data.tagIds;
   // @ts-expect-error only TagsReordered carries tagIds
   return e.data.tagIds;
+}
+
+/** A fold and a given/when/then test take their slice's events only. */
+export function folds(): void {
+  evolveTag(initialTag(), { type: 'TagCreated', data: { tagId: ID, ...fields } });
+  // @ts-expect-error a misspelt event type does not fold to nothing: it does not compile
+  evolveTag(initialTag(), { type: 'TagCreatd', data: { tagId: ID, ...fields } });
+  const spec = decider({ initial: initialTag, evolve: evolveTag, decide: decideTag });
+  // @ts-expect-error another slice's event in `given`
+  spec.given([{ type: 'TagGroupCreated', data: { tagGroupId: ID, name: 'Colour', dimension: 'color' } }]);
+  // @ts-expect-error data of the wrong shape in `then`
+  spec.given([]).when({ type: 'DeleteTag', tagId: ID, usage: { counts: {}, blockedBy: [] } }).then([{ type: 'TagDeleted', data: { tagGroupId: ID } }]);
 }

@@ -1,10 +1,11 @@
 /** Category commands of administrators: look up the tree around, then load → decide → append (runCommand). */
-import { loadStream, readModelsCurrent, runCommand, type Actor, type StreamSpec } from '../../platform/commands';
+import { loadStream, readModelsCurrent, runCommand, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import { saveOrder, type AdminDeps, ownOf } from '../commands';
 import { categoryOrderStreamId } from './admin-events';
-import { categoryNotFound, decideCategory, decideCategoryOrder, evolveCategory, initialCategory, type CategoryCommand, type CategoryState, type ParentFacts } from './decide';
+import { categoryNotFound, decideCategory, decideCategoryOrder, type CategoryCommand, type ParentFacts } from './decide';
+import { evolveCategory, initialCategory, type CategoryState } from './state';
 import { categoryStreamId, type CategoryEvent } from './events';
 import { ancestorsOf, childOrder, liveChildCount } from './queries';
 import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
@@ -31,14 +32,7 @@ async function parentFacts(deps: AdminDeps, parentId: string | null | undefined)
   return { exists: true, ancestors: await ancestorsOf(deps.pool, parentId) };
 }
 
-function run(deps: AdminDeps, categoryId: string, actor: Actor, command: CategoryCommand, expectedRevision?: bigint) {
-  return runCommand(deps, categoryStream(categoryId), {
-    name: command.type,
-    actor,
-    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
-    decide: (state) => decideCategory(state, command),
-  });
-}
+const run = commandRunner(categoryStream, decideCategory);
 
 const underTreeLock = <T>(deps: AdminDeps, needed: boolean, fn: () => Promise<T>) =>
   needed
@@ -62,7 +56,7 @@ export async function createCategory(deps: AdminDeps, body: CreateCategoryBody, 
 export async function updateCategory(deps: AdminDeps, categoryId: string, changes: UpdateCategoryBody, actor: Actor, expectedRevision?: bigint) {
   const result = await underTreeLock(deps, changes.parentId !== undefined, async () => {
     const parent = await parentFacts(deps, changes.parentId);
-    return run(deps, categoryId, actor, { type: 'UpdateCategory', categoryId, changes, parent }, expectedRevision);
+    return run(deps, categoryId, actor, { type: 'UpdateCategory', categoryId, changes, parent }, { expectedRevision });
   });
   return { id: categoryId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
@@ -79,7 +73,7 @@ export async function deleteCategory(deps: AdminDeps, categoryId: string, actor:
     ['category-', 'good-', 'link-'],
     async () => {
       const usage = await categoryUsage(deps.pool, categoryId);
-      await run(deps, categoryId, actor, { type: 'DeleteCategory', categoryId, usage }, expectedRevision);
+      await run(deps, categoryId, actor, { type: 'DeleteCategory', categoryId, usage }, { expectedRevision });
     },
     [CATEGORY_TREE_LOCK],
   );

@@ -1,11 +1,12 @@
 /** Country commands of administrators: load → decide → append (runCommand). */
-import { readModelsCurrent, runCommand, type Actor, type StreamSpec } from '../../platform/commands';
+import { readModelsCurrent, runCommand, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { withLocks } from '../../platform/locks';
 import { newId } from '../../platform/ids';
 import { saveOrder, type AdminDeps } from '../commands';
 import { COUNTRY_ORDER_STREAM } from './admin-events';
-import { decideCountry, decideCountryOrder, evolveCountry, initialCountry, type CountryCommand, type CountryState } from './decide';
+import { decideCountry, decideCountryOrder, type CountryCommand } from './decide';
+import { evolveCountry, initialCountry, type CountryState } from './state';
 import { countryStreamId, type CountryEvent } from './events';
 import { countryOrder } from './queries';
 import { whileUnreferenced } from '../references';
@@ -14,14 +15,7 @@ import type { CreateCountryBody, UpdateCountryBody } from './requests';
 
 export const countryStream = (id: string): StreamSpec<CountryState, CountryEvent> => ({ streamId: countryStreamId(id), initial: initialCountry, evolve: evolveCountry });
 
-function run(deps: AdminDeps, countryId: string, actor: Actor, command: CountryCommand, expectedRevision?: bigint) {
-  return runCommand(deps, countryStream(countryId), {
-    name: command.type,
-    actor,
-    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
-    decide: (state) => decideCountry(state, command),
-  });
-}
+const run = commandRunner(countryStream, decideCountry);
 
 /** Serialises the code check and the write that follows it, across processes. */
 const COUNTRY_CODES_LOCK = 'country-codes';
@@ -47,7 +41,7 @@ export async function createCountry(deps: AdminDeps, body: CreateCountryBody, ac
 }
 
 export async function updateCountry(deps: AdminDeps, countryId: string, changes: UpdateCountryBody, actor: Actor, expectedRevision?: bigint) {
-  const result = await withCodeFree(deps, changes.code, countryId, () => run(deps, countryId, actor, { type: 'UpdateCountry', countryId, changes }, expectedRevision));
+  const result = await withCodeFree(deps, changes.code, countryId, () => run(deps, countryId, actor, { type: 'UpdateCountry', countryId, changes }, { expectedRevision }));
   return { id: countryId, revision: result.revision, state: result.state };
 }
 
@@ -55,7 +49,7 @@ export async function updateCountry(deps: AdminDeps, countryId: string, changes:
 export async function deleteCountry(deps: AdminDeps, countryId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
   await whileUnreferenced(deps, 'country', countryId, ['country-', 'good-', 'link-'], async () => {
     const usage = await countryUsage(deps.pool, countryId);
-    await run(deps, countryId, actor, { type: 'DeleteCountry', countryId, usage }, expectedRevision);
+    await run(deps, countryId, actor, { type: 'DeleteCountry', countryId, usage }, { expectedRevision });
   });
 }
 

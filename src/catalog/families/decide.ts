@@ -66,7 +66,10 @@ export function decideFamily(s: FamilyState, command: FamilyCommand): FamilyEven
     }
     case 'DeleteFamily': {
       requireFamily(s);
-      const facts = { memberCount: command.memberCount, goodCount: command.goodCount };
+      // The read model's count, or the family's own record when it knows more: a link that joined
+      // after the count was read is recorded on this stream in the same append (so a delete decided
+      // again after losing that race sees it).
+      const facts = { memberCount: Math.max(command.memberCount, s.members.length), goodCount: command.goodCount };
       if (facts.memberCount > 0 || facts.goodCount > 0 || s.customMembers.length > 0) {
         throw AppError.conflict('FAMILY.NOT_EMPTY', `family ${s.id} still has members or goods`, facts);
       }

@@ -2,7 +2,7 @@
  * Family commands: look up what the rules need, then load → decide → append; and the move of a link
  * between families, which spans the link's stream and both families'.
  */
-import { runAcrossStreams, runCommand, type Actor, type CommandResult, type StreamWrite } from '../../platform/commands';
+import { runAcrossStreams, runCommand, type Actor, type CommandResult, type StreamWrite, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import type { AdminDeps } from '../commands';
@@ -21,16 +21,7 @@ export type FamilyDeps = AdminDeps;
 
 export type FamilyResult = CommandResult<FamilyState>;
 
-/** One command on a family's stream, recorded under its own name unless another is given; If-Match, when sent, must name the family's current revision. */
-function run(deps: FamilyDeps, familyId: string, actor: Actor, command: FamilyCommand, opts: { name?: string; expectedRevision?: bigint | undefined; noWait?: boolean } = {}) {
-  return runCommand(deps, familyStream(familyId), {
-    name: opts.name ?? command.type,
-    actor,
-    expectedRevision: opts.expectedRevision,
-    ...(opts.noWait ? { noWait: true } : {}),
-    decide: (state) => decideFamily(state, command),
-  });
-}
+const run = commandRunner(familyStream, decideFamily);
 
 export async function createFamily(deps: FamilyDeps, body: CreateFamilyBody, actor: Actor): Promise<{ id: string; result: FamilyResult }> {
   const id = newId();

@@ -32,41 +32,45 @@ export const initialFamilyState = (id: string) => (): FamilyState => ({
   overrides: [],
 });
 
-export function evolveFamily(s: FamilyState, e: { type: string; data: unknown }): FamilyState {
-  const d = e.data as Record<string, unknown>;
+export function evolveFamily(s: FamilyState, e: FamilyEvent): FamilyState {
   switch (e.type) {
-    case 'FamilyCreated':
-      return { ...s, exists: true, name: d.name as string, familyNameKey: d.familyNameKey as string | null, autoManaged: d.autoManaged as boolean, locked: d.locked as boolean };
+    case 'FamilyCreated': {
+      const d = e.data;
+      return { ...s, exists: true, name: d.name, familyNameKey: d.familyNameKey, autoManaged: d.autoManaged, locked: d.locked };
+    }
     case 'FamilyRenamed':
-      return { ...s, name: d.name as string };
+      return { ...s, name: e.data.name };
     case 'FamilyLocked':
       return { ...s, locked: true };
     case 'FamilyUnlocked':
       return { ...s, locked: false };
     case 'FamilyMemberAdded':
-      return s.members.includes(d.linkId as string) ? s : { ...s, members: [...s.members, d.linkId as string] };
+      return s.members.includes(e.data.linkId) ? s : { ...s, members: [...s.members, e.data.linkId] };
     case 'FamilyMemberRemoved':
-      return { ...s, members: s.members.filter((m) => m !== d.linkId) };
-    case 'FamilyCustomMemberAdded':
-      return {
-        ...s,
-        customMembers: [...s.customMembers.filter((c) => c.goodId !== d.goodId), { goodId: d.goodId as string, tags: d.tags as DimensionValues, price: d.price as string }],
-      };
+      return { ...s, members: s.members.filter((m) => m !== e.data.linkId) };
+    case 'FamilyCustomMemberAdded': {
+      const d = e.data;
+      return { ...s, customMembers: [...s.customMembers.filter((c) => c.goodId !== d.goodId), { goodId: d.goodId, tags: d.tags, price: d.price }] };
+    }
     case 'FamilyCustomMemberRemoved':
-      return { ...s, customMembers: s.customMembers.filter((c) => c.goodId !== d.goodId) };
+      return { ...s, customMembers: s.customMembers.filter((c) => c.goodId !== e.data.goodId) };
     case 'FamilyPriceOverrideSet': {
-      const o = d as unknown as OverrideKey & { price: string };
+      const o = e.data;
       const key = { size: o.size, color: o.color, printCount: o.printCount, craft: o.craft, logistics: o.logistics };
       return { ...s, overrides: [...s.overrides.filter((x) => overrideId(x) !== overrideId(key)), { ...key, price: o.price }] };
     }
     case 'FamilyPriceOverrideRemoved':
-      return { ...s, overrides: s.overrides.filter((x) => overrideId(x) !== overrideId(d as unknown as OverrideKey)) };
+      return { ...s, overrides: s.overrides.filter((x) => overrideId(x) !== overrideId(e.data)) };
     case 'FamilyMergedInto':
-      return { ...s, gone: { reason: 'merged', intoFamilyId: d.intoFamilyId as string } };
+      return { ...s, gone: { reason: 'merged', intoFamilyId: e.data.intoFamilyId } };
     case 'FamilyDeleted':
       return { ...s, gone: { reason: 'deleted' } };
-    default:
+    case 'FamilyRecomputed':
+      return s; // the read model was repaired; what the stream says of the family does not move
+    default: {
+      const _exhaustive: never = e;
       return s;
+    }
   }
 }
 

@@ -7,7 +7,7 @@
  * good's `GoodCreated` goes to its new stream in the same append.
  */
 import { randomUUID } from 'node:crypto';
-import { runAcrossStreams, runCommand, type Actor, type CommandResult, type StreamWrite } from '../../platform/commands';
+import { runAcrossStreams, runCommand, type Actor, type CommandResult, type StreamWrite, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { eventMetadata } from '../../platform/events/registry';
 import { type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
@@ -32,16 +32,7 @@ export type GoodDeps = AdminDeps;
 
 export type GoodResult = CommandResult<GoodState>;
 
-/** One command on a good's stream, recorded under its own name; If-Match, when sent, must name the good's current revision. */
-function run(deps: GoodDeps, goodId: string, actor: Actor, command: GoodCommand, opts: { expectedRevision?: bigint | undefined; noWait?: boolean } = {}): Promise<GoodResult> {
-  return runCommand(deps, goodStream(goodId), {
-    name: command.type,
-    actor,
-    expectedRevision: opts.expectedRevision,
-    ...(opts.noWait ? { noWait: true } : {}),
-    decide: (state) => decideGood(state, command),
-  });
-}
+const run = commandRunner(goodStream, decideGood);
 
 /**
  * Creates one good: the claim on its link (decided on the link's stream) and the good, in one

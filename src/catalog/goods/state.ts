@@ -37,24 +37,25 @@ export const initialGoodState = (id: string) => (): GoodState => ({
   countryId: null,
 });
 
-export function evolveGood(s: GoodState, e: { type: string; data: unknown }): GoodState {
-  const d = e.data as Partial<GoodState> & Record<string, unknown>;
+export function evolveGood(s: GoodState, e: GoodEvent): GoodState {
   switch (e.type) {
     case 'GoodCreated': {
-      const { goodId: _id, ...fields } = d;
-      return { ...s, ...(fields as Partial<GoodState>), exists: true };
+      const { goodId: _id, ...fields } = e.data;
+      return { ...s, ...fields, exists: true };
     }
     case 'GoodUpdated': {
-      const { goodId: _id, ...fields } = d;
-      const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-      return { ...s, ...(defined as Partial<GoodState>) };
+      const { goodId: _id, ...fields } = e.data;
+      const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<GoodFields>;
+      return { ...s, ...defined };
     }
     case 'GoodOriginsSet':
-      return { ...s, secondaryOriginGoodIds: d.secondaryOriginGoodIds as string[] };
+      return { ...s, secondaryOriginGoodIds: e.data.secondaryOriginGoodIds };
     case 'GoodDeleted':
       return { ...s, deleted: true };
-    default:
+    default: {
+      const _exhaustive: never = e;
       return s;
+    }
   }
 }
 

@@ -7,6 +7,10 @@ import type { DecodedEvent } from '../../platform/events/registry';
 import { computeFamilyAggregates, type FamilyAggregates } from '../domain/family-aggregates';
 import { compareIds, type CellKey, type MatrixLink } from '../domain/matrix';
 import { normaliseMoney } from '../domain/money';
+import { asStreamEvent } from '../../platform/commands';
+import type { FamilyEvent } from '../families/events';
+import type { GoodEvent } from '../goods/events';
+import type { LinkEvent } from '../links/events';
 import { evolveFamily, initialFamilyState, type FamilyState } from '../families/state';
 import { evolveGood, initialGoodState, type GoodState } from '../goods/state';
 import { evolveLink, initialLinkState, type LinkState } from '../links/state';
@@ -33,14 +37,14 @@ export function applyEvent(w: World, e: DecodedEvent): void {
   const entity = entityOf(e.streamId);
   if (!entity) return;
   if (entity.kind === 'family') {
-    w.families.set(entity.id, evolveFamily(w.families.get(entity.id) ?? initialFamilyState(entity.id)(), e));
+    w.families.set(entity.id, evolveFamily(w.families.get(entity.id) ?? initialFamilyState(entity.id)(), asStreamEvent<FamilyEvent>(e)));
   } else if (entity.kind === 'link') {
-    w.links.set(entity.id, evolveLink(w.links.get(entity.id) ?? initialLinkState(), e));
+    w.links.set(entity.id, evolveLink(w.links.get(entity.id) ?? initialLinkState(), asStreamEvent<LinkEvent>(e)));
   } else {
     const before = w.goods.get(entity.id) ?? { ...initialGoodState(entity.id)(), createdAt: null };
     // The read model's created_at is the time GoodCreated was recorded; the representative rule reads it.
     const createdAt = e.type === 'GoodCreated' && !before.exists ? e.recordedAt : before.createdAt;
-    w.goods.set(entity.id, { ...evolveGood(before, e), createdAt });
+    w.goods.set(entity.id, { ...evolveGood(before, asStreamEvent<GoodEvent>(e)), createdAt });
   }
 }
 

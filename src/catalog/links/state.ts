@@ -34,11 +34,10 @@ export const initialLinkState = (): LinkState => ({
   goodId: null,
 });
 
-export function evolveLink(s: LinkState, e: { type: string; data: unknown }): LinkState {
-  const d = e.data as Record<string, unknown>;
+export function evolveLink(s: LinkState, e: LinkEvent): LinkState {
   switch (e.type) {
     case 'LinkMirrored': {
-      const m = e.data as LinkMirrorData;
+      const m = e.data;
       return { ...s, exists: true, name: m.name, categoryId: m.categoryId, price: m.price };
     }
     case 'LinkDelisted':
@@ -46,24 +45,28 @@ export function evolveLink(s: LinkState, e: { type: string; data: unknown }): Li
     case 'LinkRelisted':
       return { ...s, delisted: false };
     case 'LinkDetailSynced':
-      return { ...s, detail: d.detail as LinkDetail };
-    case 'LinkParsed':
-      return { ...s, parsed: d as unknown as NonNullable<LinkState['parsed']> };
+      return { ...s, detail: e.data.detail };
+    case 'LinkParsed': {
+      const { linkId: _id, ...parsed } = e.data;
+      return { ...s, parsed };
+    }
     case 'LinkTagsDerived':
     case 'LinkTagsRestored':
-      return { ...s, tags: d.tags as DimensionValues, tagsManual: false };
+      return { ...s, tags: e.data.tags, tagsManual: false };
     case 'LinkTagsTakenOver':
-      return { ...s, tags: d.tags as DimensionValues, tagsManual: true };
+      return { ...s, tags: e.data.tags, tagsManual: true };
     case 'LinkJoinedFamily':
-      return { ...s, familyId: d.familyId as string };
+      return { ...s, familyId: e.data.familyId };
     case 'LinkLeftFamily':
       return { ...s, familyId: null };
     case 'LinkGoodAssigned':
-      return { ...s, goodId: d.goodId as string };
+      return { ...s, goodId: e.data.goodId };
     case 'LinkGoodUnassigned':
       return { ...s, goodId: null };
-    default:
+    default: {
+      const _exhaustive: never = e;
       return s;
+    }
   }
 }
 

@@ -12,10 +12,10 @@ import { holdSessionLock, type HeldLock } from '../../platform/locks';
 import { eventMetadata } from '../../platform/events/registry';
 import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
-import { loadStream, type PendingEvent } from '../../platform/commands';
+import { asStreamEvent, loadStream, type PendingEvent } from '../../platform/commands';
 import { familyStreamId } from '../families/events';
 import { familyStream } from '../families/state';
-import { linkStreamId, type DimensionValues, type LinkDetail } from '../links/events';
+import { linkStreamId, type DimensionValues, type LinkDetail, type LinkEvent } from '../links/events';
 import { evolveLink, initialLinkState } from '../links/state';
 import { DIMENSIONS, type Dimension } from '../domain/tags';
 import { compareIds } from '../domain/matrix';
@@ -532,7 +532,7 @@ export class Organiser {
   private async reload(linkId: string): Promise<LinkRow> {
     const events = await this.s.store.readStream(linkStreamId(linkId));
     let st = initialLinkState();
-    for (const e of events) st = evolveLink(st, this.s.registry.decode(e));
+    for (const e of events) st = evolveLink(st, asStreamEvent<LinkEvent>(this.s.registry.decode(e)));
     if (st.familyId && (await this.s.pool.query(`SELECT 1 FROM families WHERE id = $1`, [st.familyId])).rowCount === 0) st = { ...st, familyId: null };
     return {
       id: linkId,

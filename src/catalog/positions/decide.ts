@@ -2,37 +2,8 @@
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
 import type { PositionEvent } from './events';
+import { type PositionFields, type PositionState } from './state';
 
-export interface PositionFields {
-  name: string;
-  sortOrder: number;
-  goodIds: string[];
-}
-
-export type PositionState = { status: 'none' } | ({ status: 'active'; id: string } & PositionFields) | { status: 'deleted'; id: string };
-
-export const initialPosition = (): PositionState => ({ status: 'none' });
-
-export function evolvePosition(state: PositionState, event: { type: string; data: unknown }): PositionState {
-  const e = event as PositionEvent;
-  switch (e.type) {
-    case 'PositionCreated': {
-      const { positionId, ...fields } = e.data;
-      return { status: 'active', id: positionId, ...fields };
-    }
-    case 'PositionUpdated': {
-      if (state.status !== 'active') return state;
-      const { positionId: _id, ...changes } = e.data;
-      return { ...state, ...changes };
-    }
-    case 'PositionDeleted':
-      return { status: 'deleted', id: e.data.positionId };
-    default: {
-      const _exhaustive: never = e;
-      return state;
-    }
-  }
-}
 
 export type PositionCommand =
   | { type: 'CreatePosition'; positionId: string; fields: PositionFields }

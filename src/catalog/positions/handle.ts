@@ -3,10 +3,11 @@
  * (src/catalog/references.ts); a good deleted later may still be named, and the home page shows only
  * placed goods that are public (docs/domain.md, Public catalog).
  */
-import { runCommand, type Actor, type StreamSpec } from '../../platform/commands';
+import { runCommand, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { ownOf, type AdminDeps } from '../commands';
-import { decidePosition, evolvePosition, initialPosition, type PositionCommand, type PositionState } from './decide';
+import { decidePosition, type PositionCommand } from './decide';
+import { evolvePosition, initialPosition, type PositionState } from './state';
 import { positionStreamId, type PositionEvent } from './events';
 import type { CreatePositionBody, UpdatePositionBody } from './requests';
 
@@ -15,14 +16,7 @@ const OWN = ['name', 'sortOrder', 'goodIds'];
 
 export const positionStream = (id: string): StreamSpec<PositionState, PositionEvent> => ({ streamId: positionStreamId(id), initial: initialPosition, evolve: evolvePosition });
 
-function run(deps: AdminDeps, positionId: string, actor: Actor, command: PositionCommand, expectedRevision?: bigint) {
-  return runCommand(deps, positionStream(positionId), {
-    name: command.type,
-    actor,
-    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
-    decide: (state) => decidePosition(state, command),
-  });
-}
+const run = commandRunner(positionStream, decidePosition);
 
 export async function createPosition(deps: AdminDeps, body: CreatePositionBody, actor: Actor) {
   const positionId = newId();
@@ -31,10 +25,10 @@ export async function createPosition(deps: AdminDeps, body: CreatePositionBody, 
 }
 
 export async function updatePosition(deps: AdminDeps, positionId: string, changes: UpdatePositionBody, actor: Actor, expectedRevision?: bigint) {
-  const result = await run(deps, positionId, actor, { type: 'UpdatePosition', positionId, changes }, expectedRevision);
+  const result = await run(deps, positionId, actor, { type: 'UpdatePosition', positionId, changes }, { expectedRevision });
   return { id: positionId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
 export async function deletePosition(deps: AdminDeps, positionId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
-  await run(deps, positionId, actor, { type: 'DeletePosition', positionId }, expectedRevision);
+  await run(deps, positionId, actor, { type: 'DeletePosition', positionId }, { expectedRevision });
 }

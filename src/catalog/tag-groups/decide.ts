@@ -6,34 +6,8 @@ import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
 import type { Dimension } from '../domain/tags';
 import type { TagGroupEvent } from './events';
+import { type TagGroupFields, type TagGroupState } from './state';
 
-export interface TagGroupFields {
-  name: string;
-  dimension: Dimension | null;
-}
-
-export type TagGroupState = { status: 'none' } | ({ status: 'active'; id: string } & TagGroupFields) | { status: 'deleted'; id: string };
-
-export const initialTagGroup = (): TagGroupState => ({ status: 'none' });
-
-export function evolveTagGroup(state: TagGroupState, event: { type: string; data: unknown }): TagGroupState {
-  const e = event as TagGroupEvent;
-  switch (e.type) {
-    case 'TagGroupCreated':
-      return { status: 'active', id: e.data.tagGroupId, name: e.data.name, dimension: e.data.dimension };
-    case 'TagGroupUpdated': {
-      if (state.status !== 'active') return state;
-      const { tagGroupId: _id, ...changes } = e.data;
-      return { ...state, ...changes };
-    }
-    case 'TagGroupDeleted':
-      return { status: 'deleted', id: e.data.tagGroupId };
-    default: {
-      const _exhaustive: never = e;
-      return state;
-    }
-  }
-}
 
 export type TagGroupCommand =
   | {

@@ -1,9 +1,10 @@
 /** Tag group commands: look up what the rules need, then load → decide → append (runCommand). */
-import { readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
+import { readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import { ownOf, type AdminDeps } from '../commands';
-import { decideTagGroup, evolveTagGroup, initialTagGroup, type TagGroupCommand, type TagGroupState } from './decide';
+import { decideTagGroup, type TagGroupCommand } from './decide';
+import { evolveTagGroup, initialTagGroup, type TagGroupState } from './state';
 import { tagGroupStreamId, type TagGroupEvent } from './events';
 import { dimensionHolder, liveTagCount } from './queries';
 import type { CreateTagGroupBody, UpdateTagGroupBody } from './requests';
@@ -18,14 +19,7 @@ export const DIMENSIONS_LOCK = 'tag-group-dimensions';
 /** Serialises what depends on a group's tags: their names, and whether the group may be deleted. */
 export const tagGroupLock = (id: string) => `tag-group:${id}`;
 
-function run(deps: AdminDeps, id: string, actor: Actor, command: TagGroupCommand, expectedRevision?: bigint): Promise<CommandResult<TagGroupState, TagGroupEvent>> {
-  return runCommand(deps, tagGroupStream(id), {
-    name: command.type,
-    actor,
-    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
-    decide: (state) => decideTagGroup(state, command),
-  });
-}
+const run = commandRunner(tagGroupStream, decideTagGroup);
 
 export async function createTagGroup(deps: AdminDeps, body: CreateTagGroupBody, actor: Actor) {
   const tagGroupId = newId();
@@ -42,7 +36,7 @@ export async function updateTagGroup(deps: AdminDeps, tagGroupId: string, change
   const update = async () => {
     if (changes.dimension) await readModelsCurrent(deps, ['tagGroup-']);
     const holder = changes.dimension ? await dimensionHolder(deps.pool, changes.dimension) : null;
-    return run(deps, tagGroupId, actor, { type: 'UpdateTagGroup', tagGroupId, changes, dimensionHolder: holder }, expectedRevision);
+    return run(deps, tagGroupId, actor, { type: 'UpdateTagGroup', tagGroupId, changes, dimensionHolder: holder }, { expectedRevision });
   };
   const result = await (changes.dimension !== undefined ? withLocks(deps.pool, [DIMENSIONS_LOCK], update) : update());
   return { id: tagGroupId, revision: result.revision, own: ownOf(result.state, OWN) };
@@ -52,6 +46,6 @@ export async function deleteTagGroup(deps: AdminDeps, tagGroupId: string, actor:
   await withLocks(deps.pool, [tagGroupLock(tagGroupId)], async () => {
     await readModelsCurrent(deps, ['tag-', 'tagGroup-']);
     const tagCount = await liveTagCount(deps.pool, tagGroupId);
-    await run(deps, tagGroupId, actor, { type: 'DeleteTagGroup', tagGroupId, tagCount }, expectedRevision);
+    await run(deps, tagGroupId, actor, { type: 'DeleteTagGroup', tagGroupId, tagCount }, { expectedRevision });
   });
 }

@@ -9,40 +9,8 @@ import { refuseWhileUsed, type Usage } from '../usage';
 import { decideReorder } from '../../platform/permutation';
 import { nameKey } from '../domain/names';
 import type { TagEvent } from './events';
+import { type TagFields, type TagState } from './state';
 
-export interface TagFields {
-  groupId: string;
-  name: string;
-  sortOrder: number;
-  color: string | null;
-}
-
-export type TagState = { status: 'none' } | ({ status: 'active'; id: string } & TagFields) | { status: 'deleted'; id: string };
-
-export const initialTag = (): TagState => ({ status: 'none' });
-
-export function evolveTag(state: TagState, event: { type: string; data: unknown }): TagState {
-  const e = event as TagEvent;
-  switch (e.type) {
-    case 'TagCreated': {
-      const { tagId, ...fields } = e.data;
-      return { status: 'active', id: tagId, ...fields };
-    }
-    case 'TagUpdated': {
-      if (state.status !== 'active') return state;
-      const { tagId: _id, ...changes } = e.data;
-      return { ...state, ...changes };
-    }
-    case 'TagDeleted':
-      return { status: 'deleted', id: e.data.tagId };
-    case 'TagsReordered':
-      return state; // lives on the order stream, never on a tag's
-    default: {
-      const _exhaustive: never = e;
-      return state;
-    }
-  }
-}
 
 /** What the target group looks like: whether it exists and the name keys of its other live tags. */
 export interface GroupFacts {

@@ -1,5 +1,5 @@
 /** Tag commands: look up what the rules need, then load → decide → append (runCommand). */
-import { COMMAND_ATTEMPTS, loadStream, readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec } from '../../platform/commands';
+import { COMMAND_ATTEMPTS, loadStream, readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { EventStoreErrors } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
@@ -7,7 +7,8 @@ import { withLocks } from '../../platform/locks';
 import { saveOrder, type AdminDeps, ownOf } from '../commands';
 import { foldWhitespace } from '../domain/names';
 import { tagGroupLock, tagGroupStream } from '../tag-groups/handle';
-import { decideTag, decideTagOrder, evolveTag, initialTag, tagNotFound, type GroupFacts, type TagCommand, type TagState } from './decide';
+import { decideTag, decideTagOrder, tagNotFound, type GroupFacts, type TagCommand } from './decide';
+import { evolveTag, initialTag, type TagState } from './state';
 import { TAG_ORDER_STREAM, tagStreamId, type TagEvent } from './events';
 import { nextTagSortOrder, otherNameKeys, tagOrder } from './queries';
 import type { CreateTagInput, UpdateTagBody } from './requests';
@@ -26,14 +27,7 @@ async function groupFacts(deps: AdminDeps, groupId: string, tagId: string): Prom
   return { exists: true, otherNames: await otherNameKeys(deps.pool, groupId, tagId) };
 }
 
-function run(deps: AdminDeps, tagId: string, actor: Actor, command: TagCommand, expectedRevision?: bigint | null): Promise<CommandResult<TagState, TagEvent>> {
-  return runCommand(deps, tagStream(tagId), {
-    name: command.type,
-    actor,
-    ...(expectedRevision !== undefined ? { expectedRevision } : {}),
-    decide: (state) => decideTag(state, command),
-  });
-}
+const run = commandRunner(tagStream, decideTag);
 
 export async function createTag(deps: AdminDeps, body: CreateTagInput, actor: Actor) {
   const tagId = newId();
@@ -66,7 +60,7 @@ async function updateTagOnce(deps: AdminDeps, tagId: string, changes: UpdateTagB
   const update = async () => {
     const group = placement ? await groupFacts(deps, groupId, tagId) : { exists: true, otherNames: [] };
     // Expect the revision the lookups were made against: a tag changed meanwhile is a 409, not a guess.
-    return run(deps, tagId, actor, { type: 'UpdateTag', tagId, changes, group }, expectedRevision ?? seen.revision);
+    return run(deps, tagId, actor, { type: 'UpdateTag', tagId, changes, group }, { expectedRevision: expectedRevision ?? seen.revision });
   };
   const result = await (placement ? withLocks(deps.pool, [tagGroupLock(groupId)], update) : update());
   return { id: tagId, revision: result.revision, own: ownOf(result.state, OWN) };
@@ -76,7 +70,7 @@ async function updateTagOnce(deps: AdminDeps, tagId: string, changes: UpdateTagB
 export async function deleteTag(deps: AdminDeps, tagId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
   await whileUnreferenced(deps, 'tag', tagId, ['tag-', 'tagGroup-', 'good-', 'link-'], async () => {
     const usage = await tagUsage(deps.pool, tagId);
-    await run(deps, tagId, actor, { type: 'DeleteTag', tagId, usage }, expectedRevision);
+    await run(deps, tagId, actor, { type: 'DeleteTag', tagId, usage }, { expectedRevision });
   });
 }
 

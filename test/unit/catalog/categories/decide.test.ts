@@ -1,18 +1,20 @@
-import { decideCategory, decideCategoryOrder, evolveCategory, initialCategory, type CategoryCommand, type CategoryState } from '../../../../src/catalog/categories/decide';
+import type { CategoryEvent } from '../../../../src/catalog/categories/events';
+import { decideCategory, decideCategoryOrder, type CategoryCommand } from '../../../../src/catalog/categories/decide';
+import { evolveCategory, initialCategory, type CategoryState } from '../../../../src/catalog/categories/state';
 import { AppError } from '../../../../src/platform/errors';
 import { decider } from '../../../support/given-when-then';
 
-const spec = decider<CategoryState, CategoryCommand>({ initial: initialCategory, evolve: evolveCategory, decide: decideCategory });
+const spec = decider({ initial: initialCategory, evolve: evolveCategory, decide: decideCategory });
 const C = '1125899906842628001';
 const PARENT = '1125899906842628002';
 const CHILD = '1125899906842628003';
 const fields = { parentId: PARENT, name: 'T恤', icon: null, sortOrder: 0 };
-const created = { type: 'CategoryCreated', data: { categoryId: C, ...fields } };
+const created = { type: 'CategoryCreated', data: { categoryId: C, ...fields } } satisfies CategoryEvent;
 const liveParent = { exists: true, ancestors: [] };
 const mirrored = {
   type: 'CategoryMirrored',
   data: { categoryId: '5', parentId: null, name: '服装', rawName: '服装', icon: 'a.png', supplierSort: 9, sortOrder: 9 },
-};
+} satisfies CategoryEvent;
 
 describe('category decisions', () => {
   describe('create', () => {

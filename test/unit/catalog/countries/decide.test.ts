@@ -1,11 +1,13 @@
-import { decideCountry, decideCountryOrder, evolveCountry, initialCountry, type CountryCommand, type CountryState } from '../../../../src/catalog/countries/decide';
+import type { CountryEvent } from '../../../../src/catalog/countries/events';
+import { decideCountry, decideCountryOrder, type CountryCommand } from '../../../../src/catalog/countries/decide';
+import { evolveCountry, initialCountry, type CountryState } from '../../../../src/catalog/countries/state';
 import type { AppError } from '../../../../src/platform/errors';
 import { decider } from '../../../support/given-when-then';
 
-const spec = decider<CountryState, CountryCommand>({ initial: initialCountry, evolve: evolveCountry, decide: decideCountry });
+const spec = decider({ initial: initialCountry, evolve: evolveCountry, decide: decideCountry });
 const C = '1125899906842627001';
-const created = { type: 'CountryCreated', data: { countryId: C, name: '美国', code: 'US', sortOrder: 0 } };
-const mirrored = { type: 'CountryMirrored', data: { countryId: '7', name: '英国', code: 'UK' } };
+const created = { type: 'CountryCreated', data: { countryId: C, name: '美国', code: 'US', sortOrder: 0 } } satisfies CountryEvent;
+const mirrored = { type: 'CountryMirrored', data: { countryId: '7', name: '英国', code: 'UK' } } satisfies CountryEvent;
 const unused = { counts: { goods: 0, links: 0, families: 0 }, blockedBy: [] };
 
 describe('country decisions', () => {

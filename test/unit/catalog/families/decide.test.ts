@@ -1,3 +1,4 @@
+import type { FamilyEvent } from '../../../../src/catalog/families/events';
 import { decideFamily, requireCustomGood, type FamilyCommand } from '../../../../src/catalog/families/decide';
 import { evolveFamily, initialFamilyState, type FamilyState } from '../../../../src/catalog/families/state';
 import { AppError } from '../../../../src/platform/errors';
@@ -6,17 +7,16 @@ import { decider } from '../../../support/given-when-then';
 const F = '1125899906842626001';
 const L = '1125899906842627001';
 const G = '1125899906842628001';
-const spec = decider<FamilyState, FamilyCommand>({ initial: initialFamilyState(F), evolve: evolveFamily, decide: decideFamily });
+const spec = decider({ initial: initialFamilyState(F), evolve: evolveFamily, decide: decideFamily });
 
-const created = { type: 'FamilyCreated', data: { familyId: F, name: 'Hoodie', familyNameKey: null, autoManaged: false, locked: true } };
-const unlocked = { type: 'FamilyUnlocked', data: { familyId: F } };
-const deleted = { type: 'FamilyDeleted', data: { familyId: F } };
-const merged = { type: 'FamilyMergedInto', data: { familyId: F, intoFamilyId: '1125899906842626002' } };
+const created = { type: 'FamilyCreated', data: { familyId: F, name: 'Hoodie', familyNameKey: null, autoManaged: false, locked: true } } satisfies FamilyEvent;
+const unlocked = { type: 'FamilyUnlocked', data: { familyId: F } } satisfies FamilyEvent;
+const deleted = { type: 'FamilyDeleted', data: { familyId: F } } satisfies FamilyEvent;
+const merged = { type: 'FamilyMergedInto', data: { familyId: F, intoFamilyId: '1125899906842626002' } } satisfies FamilyEvent;
 const tags = { size: ['M'], color: ['红'], printCount: [], craft: ['直喷'], logistics: ['包邮'] };
-const customAdded = { type: 'FamilyCustomMemberAdded', data: { familyId: F, goodId: G, tags, price: '20.00' } };
+const customAdded = { type: 'FamilyCustomMemberAdded', data: { familyId: F, goodId: G, tags, price: '20.00' } } satisfies FamilyEvent;
 const key = { size: 'M', color: '红', printCount: '单面印花', craft: '直喷', logistics: '包邮' };
-const overrideSet = { type: 'FamilyPriceOverrideSet', data: { familyId: F, ...key, price: '30.00' } };
-
+const overrideSet = { type: 'FamilyPriceOverrideSet', data: { familyId: F, ...key, price: '30.00' } } satisfies FamilyEvent;
 describe('family decisions', () => {
   describe('create', () => {
     it('an administrator’s family is manually managed and locked, so organisation leaves it alone', () => {
@@ -68,6 +68,10 @@ describe('family decisions', () => {
       expect(err.details).toEqual({ memberCount: 2, goodCount: 0 });
       spec.given([created]).when({ type: 'DeleteFamily', memberCount: 0, goodCount: 1 }).thenFails('FAMILY.NOT_EMPTY', 409);
       spec.given([created, customAdded]).when({ type: 'DeleteFamily', memberCount: 0, goodCount: 0 }).thenFails('FAMILY.NOT_EMPTY', 409);
+      // A member the read model did not show yet, recorded on the family's stream: still not empty.
+      const joined = { type: 'FamilyMemberAdded', data: { familyId: F, linkId: L } } satisfies FamilyEvent;
+      const err2 = spec.given([created, joined]).when({ type: 'DeleteFamily', memberCount: 0, goodCount: 0 }).thenFails('FAMILY.NOT_EMPTY', 409);
+      expect(err2.details).toEqual({ memberCount: 1, goodCount: 0 });
     });
 
     it('a deleted family is 404', () => {

@@ -1,3 +1,4 @@
+import type { GoodEvent } from '../../../../src/catalog/goods/events';
 import { decideGood, requireKnownOrigins, type GoodCommand, type LinkForGood } from '../../../../src/catalog/goods/decide';
 import { evolveGood, initialGoodState, type GoodState } from '../../../../src/catalog/goods/state';
 import { AppError } from '../../../../src/platform/errors';
@@ -9,19 +10,18 @@ const L2 = '1125899906842627002';
 const T1 = '1125899906842625001';
 const T2 = '1125899906842625002';
 const C = '1125899906842629001';
-const spec = decider<GoodState, GoodCommand>({ initial: initialGoodState(G), evolve: evolveGood, decide: decideGood });
+const spec = decider({ initial: initialGoodState(G), evolve: evolveGood, decide: decideGood });
 
 const link: LinkForGood = { id: L, derivedName: '双面绒卫衣 G18000', categoryName: null, categoryId: C, countryId: null, image: 'a.jpg', tagIds: [T1] };
 const customCreated = {
   type: 'GoodCreated',
   data: { goodId: G, originGoodId: null, name: 'Mug', description: null, image: null, goodPriority: 0, tagIds: [], tagFontColor: null, categoryId: null, countryId: null },
-};
+} satisfies GoodEvent;
 const fromLink = {
   type: 'GoodCreated',
   data: { goodId: G, originGoodId: L, name: '双面绒卫衣 G18000', description: null, image: 'a.jpg', goodPriority: 0, tagIds: [T1], tagFontColor: null, categoryId: C, countryId: null },
-};
-const deleted = { type: 'GoodDeleted', data: { goodId: G } };
-
+} satisfies GoodEvent;
+const deleted = { type: 'GoodDeleted', data: { goodId: G } } satisfies GoodEvent;
 describe('good decisions', () => {
   describe('create', () => {
     it('a custom good takes its own fields, defaults for the rest', () => {

@@ -1,3 +1,4 @@
+import type { LinkEvent } from '../../../../src/catalog/links/events';
 import { decideLink, type LinkCommand } from '../../../../src/catalog/links/decide';
 import { evolveLink, initialLinkState, type LinkState } from '../../../../src/catalog/links/state';
 import { decider } from '../../../support/given-when-then';
@@ -6,9 +7,9 @@ const L = '1125899906842627001';
 const F1 = '1125899906842626001';
 const F2 = '1125899906842626002';
 const G = '1125899906842628001';
-const spec = decider<LinkState, LinkCommand>({ initial: initialLinkState, evolve: evolveLink, decide: decideLink });
+const spec = decider({ initial: initialLinkState, evolve: evolveLink, decide: decideLink });
 
-const mirror = (name: string) => ({
+const mirror = (name: string): LinkEvent => ({
   type: 'LinkMirrored',
   data: { linkId: L, name, categoryId: null, craftLabel: null, price: '10.00', image: null, status: 'ON_SALE', supplierUpdatedAt: null },
 });
@@ -17,9 +18,9 @@ const unparseable = mirror('纯棉短袖T恤 G5000');
 const parsed = {
   type: 'LinkParsed',
   data: { linkId: L, country: '美国', logistics: '包邮', productName: '双面绒卫衣', sku: 'G18000', familyNameKey: '["美国","双面绒卫衣","G18000"]' },
-};
+} satisfies LinkEvent;
 const derived = { size: [], color: [], printCount: ['双面印花'], craft: ['直喷'], logistics: ['包邮'] };
-const joined = (familyId: string) => ({ type: 'LinkJoinedFamily', data: { linkId: L, familyId } });
+const joined = (familyId: string): LinkEvent => ({ type: 'LinkJoinedFamily', data: { linkId: L, familyId } });
 
 describe('link decisions', () => {
   describe('tags by hand', () => {
@@ -62,7 +63,7 @@ describe('link decisions', () => {
 
   describe('restore derived tags', () => {
     it('takes back the derived tags after a takeover', () => {
-      const takenOver = { type: 'LinkTagsTakenOver', data: { linkId: L, tags: { ...derived, craft: ['烫画'] }, filled: [] } };
+      const takenOver = { type: 'LinkTagsTakenOver', data: { linkId: L, tags: { ...derived, craft: ['烫画'] }, filled: [] } } satisfies LinkEvent;
       spec
         .given([mirrored, parsed, takenOver])
         .when({ type: 'RestoreAutoLinkTags', linkId: L })
@@ -70,7 +71,7 @@ describe('link decisions', () => {
     });
 
     it('derived tags already the link’s append nothing (a never organised link is only parsed)', () => {
-      const derivedEvent = { type: 'LinkTagsDerived', data: { linkId: L, tags: derived, missing: [] } };
+      const derivedEvent = { type: 'LinkTagsDerived', data: { linkId: L, tags: derived, missing: [] } } satisfies LinkEvent;
       spec.given([mirrored, parsed, derivedEvent]).when({ type: 'RestoreAutoLinkTags', linkId: L }).then([]);
       spec.given([mirrored, derivedEvent]).when({ type: 'RestoreAutoLinkTags', linkId: L }).then([parsed]);
     });
@@ -102,8 +103,7 @@ describe('link decisions', () => {
   });
 
   describe('the good made from it', () => {
-    const assigned = { type: 'LinkGoodAssigned', data: { linkId: L, goodId: G } };
-
+    const assigned = { type: 'LinkGoodAssigned', data: { linkId: L, goodId: G } } satisfies LinkEvent;
     it('a link is the primary origin of one good at most: a second is 409 GOOD.EXISTS_FOR_LINK naming the first', () => {
       spec.given([mirrored]).when({ type: 'AssignGood', linkId: L, goodId: G }).then([assigned]);
       const err = spec.given([mirrored, assigned]).when({ type: 'AssignGood', linkId: L, goodId: '1125899906842628002' }).thenFails('GOOD.EXISTS_FOR_LINK', 409);

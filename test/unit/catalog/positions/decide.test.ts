@@ -1,11 +1,12 @@
-import { decidePosition, evolvePosition, initialPosition, type PositionCommand, type PositionState } from '../../../../src/catalog/positions/decide';
+import type { PositionEvent } from '../../../../src/catalog/positions/events';
+import { decidePosition, type PositionCommand } from '../../../../src/catalog/positions/decide';
+import { evolvePosition, initialPosition, type PositionState } from '../../../../src/catalog/positions/state';
 import { decider } from '../../../support/given-when-then';
 
-const spec = decider<PositionState, PositionCommand>({ initial: initialPosition, evolve: evolvePosition, decide: decidePosition });
+const spec = decider({ initial: initialPosition, evolve: evolvePosition, decide: decidePosition });
 const P = '1125899906842626001';
 const fields = { name: 'Hot', sortOrder: 0, goodIds: ['11', '12'] };
-const created = { type: 'PositionCreated', data: { positionId: P, ...fields } };
-
+const created = { type: 'PositionCreated', data: { positionId: P, ...fields } } satisfies PositionEvent;
 describe('position decisions', () => {
   it('given nothing, a position is created with its goods in order', () => {
     spec.given([]).when({ type: 'CreatePosition', positionId: P, fields }).then([created]);

@@ -1,10 +1,12 @@
-import { decideTagGroup, evolveTagGroup, initialTagGroup, type TagGroupCommand, type TagGroupState } from '../../../../src/catalog/tag-groups/decide';
+import type { TagGroupEvent } from '../../../../src/catalog/tag-groups/events';
+import { decideTagGroup, type TagGroupCommand } from '../../../../src/catalog/tag-groups/decide';
+import { evolveTagGroup, initialTagGroup, type TagGroupState } from '../../../../src/catalog/tag-groups/state';
 import { decider } from '../../../support/given-when-then';
 
-const spec = decider<TagGroupState, TagGroupCommand>({ initial: initialTagGroup, evolve: evolveTagGroup, decide: decideTagGroup });
+const spec = decider({ initial: initialTagGroup, evolve: evolveTagGroup, decide: decideTagGroup });
 const G = '1125899906842624001';
 const OTHER = '1125899906842624002';
-const created = (dimension: 'size' | 'color' | null = 'size') => ({ type: 'TagGroupCreated', data: { tagGroupId: G, name: 'Size', dimension } });
+const created = (dimension: 'size' | 'color' | null = 'size'): TagGroupEvent => ({ type: 'TagGroupCreated', data: { tagGroupId: G, name: 'Size', dimension } });
 
 describe('tag group decisions', () => {
   describe('create', () => {

@@ -1,13 +1,15 @@
-import { decideTag, decideTagOrder, evolveTag, initialTag, type TagCommand, type TagState } from '../../../../src/catalog/tags/decide';
+import type { TagEvent } from '../../../../src/catalog/tags/events';
+import { decideTag, decideTagOrder, type TagCommand } from '../../../../src/catalog/tags/decide';
+import { evolveTag, initialTag, type TagState } from '../../../../src/catalog/tags/state';
 import type { AppError } from '../../../../src/platform/errors';
 import { decider } from '../../../support/given-when-then';
 
-const spec = decider<TagState, TagCommand>({ initial: initialTag, evolve: evolveTag, decide: decideTag });
+const spec = decider({ initial: initialTag, evolve: evolveTag, decide: decideTag });
 const T = '1125899906842625001';
 const G1 = '1125899906842624001';
 const G2 = '1125899906842624002';
 const fields = { groupId: G1, name: 'Red', sortOrder: 4, color: null };
-const created = { type: 'TagCreated', data: { tagId: T, ...fields } };
+const created = { type: 'TagCreated', data: { tagId: T, ...fields } } satisfies TagEvent;
 const freeGroup = { exists: true, otherNames: ['blue'] };
 
 const unused = { counts: { goods: 0, links: 0, families: 0 }, blockedBy: [] };
