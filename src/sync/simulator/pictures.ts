@@ -185,6 +185,11 @@ const cuff = (c: Colours, a: Pt, b: Pt) => {
   return line(a, b) + line(mirror(a), mirror(b));
 };
 
+/** A sweatshirt's body: long sleeves with rib cuffs, a crew neck (a hoodie's too, its hood drawn apart). */
+const BOXY = symmetric([400, 152], [...crewNeck, { to: [616, 150] }, { to: [704, 250] }, { to: [752, 560] }, { to: [760, 612] }, { to: [688, 622] }, { to: [680, 572] }, { to: [598, 336] }, { to: [606, 718] }, { to: [400, 722], c: [[540, 722], [460, 722]] }]);
+/** Drawstrings, a light or a dark cord as the fabric asks. */
+const strings = (c: Colours, d: string, width = 6) => `<path d="${d}" stroke="${c.light ? '#8a8580' : '#ecebe8'}" stroke-width="${width}" stroke-linecap="round"/>`;
+
 const GARMENTS: Record<Shape, Garment> = {
   tee: {
     outline: symmetric([400, 160], [...neck, { to: [606, 148] }, { to: [730, 262] }, { to: [666, 344] }, { to: [592, 298] }, { to: [596, 700] }, { to: [400, 716], c: [[540, 712], [460, 716]] }]),
@@ -205,21 +210,21 @@ const GARMENTS: Record<Shape, Garment> = {
     print: { x: 400, y: 380, size: 170, back: { x: 400, y: 230, size: 60 } },
   },
   sweatshirt: {
-    outline: symmetric([400, 152], [...crewNeck, { to: [616, 150] }, { to: [704, 250] }, { to: [752, 560] }, { to: [760, 612] }, { to: [688, 622] }, { to: [680, 572] }, { to: [598, 336] }, { to: [606, 718] }, { to: [400, 722], c: [[540, 722], [460, 722]] }]),
+    outline: BOXY,
     over: (c, view) => collar(c, view, [400, 152], CREW),
     details: (c) =>
       cuff(c, [756, 590], [684, 600]) + band(c, 660, 730) + folds(c, 'M300 420Q322 520 296 620M505 420Q486 520 512 630M700 330Q714 420 726 500M100 330Q86 420 74 500'),
     print: { x: 400, y: 370, size: 170, back: { x: 400, y: 230, size: 60 } },
   },
   hoodie: {
-    outline: symmetric([400, 152], [...crewNeck, { to: [616, 150] }, { to: [704, 250] }, { to: [752, 560] }, { to: [760, 612] }, { to: [688, 622] }, { to: [680, 572] }, { to: [598, 336] }, { to: [606, 718] }, { to: [400, 722], c: [[540, 722], [460, 722]] }]),
+    outline: BOXY,
     behind: (c) => `<path d="M280 160C256 30 544 30 520 160Z" fill="${c.fill}" stroke="${c.line}" stroke-width="3"/>`,
     over: (c, view) =>
       view === 'front'
         ? `<path d="M318 150C304 64 496 64 482 150C466 212 334 212 318 150Z" fill="${c.deep}"/>` +
           `<path d="M318 150C304 64 496 64 482 150C466 212 334 212 318 150Z" fill="none" stroke="${c.shade}" stroke-width="16"/>` +
           `<path d="M306 150C290 52 510 52 494 150C476 224 324 224 306 150Z" fill="none" stroke="${c.line}" stroke-width="2"/>` +
-          `<path d="M374 196L368 310M426 196L432 310" stroke="${c.light ? '#8a8580' : '#ecebe8'}" stroke-width="7" stroke-linecap="round"/>`
+          strings(c, 'M374 196L368 310M426 196L432 310', 7)
         : `<path d="M286 150C290 44 510 44 514 150C474 236 326 236 286 150Z" fill="${c.shade}" stroke="${c.line}" stroke-width="2"/>` + stitch('M400 52L400 200', c),
     details: (c, view) =>
       (view === 'front'
@@ -235,7 +240,7 @@ const GARMENTS: Record<Shape, Garment> = {
     details: (c, view) =>
       band(c, 118, 166) +
       (view === 'front'
-        ? `<path d="M388 166L380 226M412 166L420 226" stroke="${c.light ? '#8a8580' : '#ecebe8'}" stroke-width="6" stroke-linecap="round"/>` +
+        ? strings(c, 'M388 166L380 226M412 166L420 226') +
           stitch('M268 172C286 214 300 230 330 238M532 172C514 214 500 230 470 238', c)
         : stitch('M270 220L350 226L346 300L276 296ZM530 220L450 226L454 300L524 296Z', c)) +
       band(c, 664, 716) +
@@ -246,7 +251,7 @@ const GARMENTS: Record<Shape, Garment> = {
     outline: symmetric([400, 196], [{ to: [566, 196] }, { to: [604, 524] }, { to: [432, 538] }, { to: [400, 388] }]),
     details: (c, view) =>
       band(c, 196, 244) +
-      (view === 'front' ? `<path d="M388 244L380 300M412 244L420 300" stroke="${c.light ? '#8a8580' : '#ecebe8'}" stroke-width="6" stroke-linecap="round"/>` : '') +
+      (view === 'front' ? strings(c, 'M388 244L380 300M412 244L420 300') : '') +
       stitch('M232 506L370 518M568 506L430 518', c) +
       folds(c, 'M300 330Q292 400 304 470M500 330Q508 400 496 470'),
     print: { x: 290, y: 340, size: 60, back: { x: 510, y: 340, size: 0 } },
