@@ -152,11 +152,15 @@ function familyTraits(seed: number, family: number, kind: ProductKind): FamilyTr
   };
 }
 
-/** A product family's picture traits: what it looks like, and its main picture in its first colour. */
+/**
+ * A product family's picture traits: what it looks like, and its main picture in one of its colours.
+ * Not always the first: colours keep the vocabulary's order, which starts with black and white, and a
+ * catalogue of black and white shirts would not look like one.
+ */
 function newFamily(seed: number, pictures: PictureAddresses, index: number, categoryId: number | string, kind: ProductKind, sku: string): Family {
   const shape = shapeOf(categoryId, kind);
-  const first = familyTraits(seed, index, kind).colors[0]!.code;
-  return { kind, shape, sku, image: pictures.main(index + 1, shape, first) };
+  const colors = familyTraits(seed, index, kind).colors;
+  return { kind, shape, sku, image: pictures.main(index + 1, shape, colors[index % colors.length]!.code) };
 }
 
 export class SimulatorCatalog {

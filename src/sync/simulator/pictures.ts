@@ -91,7 +91,7 @@ export class PictureAddresses {
     this.base = base.replace(/\/+$/, '');
   }
 
-  /** A link's main picture: its family's product in its first colour. */
+  /** A link's main picture: its family's product in one of its colours. */
   main(family: number, shape: Shape, colour: string): string {
     return `${this.base}/goods/f${family}/${shape}-${colour}.svg`;
   }

@@ -87,7 +87,7 @@ describe('the simulator pictures', () => {
   });
 
   it("gives nearly every link a main picture in a colour it sells", () => {
-    // The family's first colour: an offer may come without it (the supplier drops a colour now and then).
+    // One of the family's colours: an offer may come without it (the supplier drops a colour now and then).
     const sample = links.slice(0, 1000);
     const selling = sample.filter((l) => {
       const name = COLORS.find((c) => c.code === /-([A-Z]{3})\.svg$/.exec(l.image)![1])!.name;
