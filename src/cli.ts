@@ -13,7 +13,7 @@ import { LogMismatchError, REBUILD_ALL_COMMAND, checkLogIdentity } from './platf
 import { rebuildAll } from './platform/projections/rebuild-all';
 import { START, positionToString } from './platform/event-store/port';
 import { ProjectionRunner } from './platform/projections/runner';
-import { startSimulator } from './sync/simulator';
+import { PICTURES_PATH, startSimulator } from './sync/simulator';
 import { userInfo } from 'node:os';
 import { getRun, type SyncKind } from './sync/runs';
 import { Organiser } from './catalog/organisation/organise';
@@ -38,7 +38,7 @@ async function withServices<T>(
   // Commands that may talk to the supplier (synchronise, seed) need one in production; reading
   // status or the log, and rebuilding read models, do not.
   if (opts.supplier !== false) assertSupplierConfigured(config);
-  const log = createLogger(opts.logLevel ?? (config.logLevel === 'info' ? 'warn' : config.logLevel));
+  const log = createLogger(opts.logLevel ?? (config.logLevel === 'info' ? 'warn' : config.logLevel), 'catalog', undefined, config.logFormat);
   const db = await openDatabase(config, log);
   try {
     await migrate({ databaseUrl: db.url });
@@ -61,21 +61,43 @@ program
   .addOption(new Option('--role <role>', 'which roles this process runs').choices(['all', 'api', 'worker']).default('all'))
   .action(async (opts: { role: 'all' | 'api' | 'worker' }) => {
     const config = loadConfig();
-    const log = createLogger(config.logLevel);
+    const log = createLogger(config.logLevel, 'catalog', undefined, config.logFormat);
     const roles: Role[] = opts.role === 'all' ? ['api', 'worker'] : [opts.role];
-    const running = await startService(config, log, roles);
+    // A signal during start-up stops it as soon as it is up, the same orderly way.
+    let stopping: string | null = null;
+    let firstSignalAt = 0;
+    let running: Awaited<ReturnType<typeof startService>> | null = null;
     const shutdown = (signal: string) => {
-      log.info({ signal }, 'shutting down');
+      if (stopping) {
+        // The same Ctrl-C can arrive twice (through npm); one pressed again later means: now.
+        if (Date.now() - firstSignalAt < 1000) return;
+        log.warn({ signal }, 'stopping now, without waiting for the work under way');
+        running?.abort();
+        process.exit(130);
+      }
+      stopping = signal;
+      firstSignalAt = Date.now();
+      if (!running) return void log.info({ signal }, 'stopping once started');
+      log.info({ signal }, signal === 'SIGINT' ? 'shutting down (Ctrl-C again stops at once)' : 'shutting down');
       running.close().then(
-        () => process.exit(0),
+        () => {
+          log.info('stopped');
+          process.exit(0);
+        },
         (e) => {
           log.error({ err: e }, 'shutdown failed');
           process.exit(1);
         },
       );
     };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    // SIGHUP: the terminal closed; without this the embedded PostgreSQL would be left running.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+    running = await startService(config, log, roles);
+    if (stopping) {
+      const signal = stopping;
+      stopping = null;
+      shutdown(signal);
+    }
   });
 
 program
@@ -83,7 +105,7 @@ program
   .description('apply pending database migrations')
   .action(async () => {
     const config = loadConfig();
-    const log = createLogger(config.logLevel);
+    const log = createLogger(config.logLevel, 'catalog', undefined, config.logFormat);
     const db = await openDatabase(config, log);
     try {
       const applied = await migrate({ databaseUrl: db.url, log: (m) => log.debug(m) });
@@ -296,7 +318,7 @@ program
 /** Opens the database and applies migrations, without the rest of the services (no supplier, no event log). */
 async function withDatabase<T>(fn: (pool: Pool) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'catalog', undefined, config.logFormat);
   const db = await openDatabase(config, log);
   try {
     await migrate({ databaseUrl: db.url });
@@ -384,15 +406,24 @@ program
   .option('--port <p>', 'port', (v) => Number(v), 4010)
   .option('--host <h>', 'interface', '127.0.0.1')
   .option('--token <t>', 'require this bearer token')
+  .option('--public-url <url>', 'where browsers reach it, for the addresses of its pictures (default: its own address)')
   .option('--latency <ms>', 'delay every response', (v) => Number(v), 0)
   .option('--rate-limit-every <n>', 'answer every nth request with 429', (v) => Number(v), 0)
   .option('--truncate-every <n>', 'truncate every nth JSON body', (v) => Number(v), 0)
-  .action(async (o: { links: number; seed: number; port: number; host: string; token?: string; latency: number; rateLimitEvery: number; truncateEvery: number }) => {
-    const sim = await startSimulator({ links: o.links, seed: o.seed, port: o.port, host: o.host, token: o.token });
+  .action(async (o: { links: number; seed: number; port: number; host: string; token?: string; publicUrl?: string; latency: number; rateLimitEvery: number; truncateEvery: number }) => {
+    if (o.publicUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(o.publicUrl)) throw new ConfigError(['--public-url: expected an http(s) address such as http://localhost:4010']);
+    const sim = await startSimulator({
+      links: o.links,
+      seed: o.seed,
+      port: o.port,
+      host: o.host,
+      token: o.token,
+      ...(o.publicUrl !== undefined ? { pictures: `${o.publicUrl.replace(/\/+$/, '')}${PICTURES_PATH}` } : {}),
+    });
     sim.faults.latencyMs = o.latency;
     sim.faults.rateLimitEvery = o.rateLimitEvery;
     sim.faults.truncateEvery = o.truncateEvery;
-    process.stdout.write(`supplier simulator: ${o.links} links (seed ${o.seed}) at ${sim.url}\n`);
+    process.stdout.write(`supplier simulator: ${o.links} links (seed ${o.seed}) at ${sim.url}; pictures at ${sim.catalog.pictures.base}/\n`);
     process.once('SIGINT', () => void sim.close().then(() => process.exit(0)));
     process.once('SIGTERM', () => void sim.close().then(() => process.exit(0)));
   });

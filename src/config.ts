@@ -38,6 +38,13 @@ const schema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Where browsers reach this service (or the proxy in front of it): the start-up banner's addresses
+  // and those of the demo's pictures. Unset: this service's own address.
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/, 'expected an http(s) address such as http://localhost:8080')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z
     .string()
@@ -102,6 +109,8 @@ const schema = z.object({
   PROJECTION_POLL_MS: positiveInt.default(1000),
   COMMAND_WAIT_MS: positiveInt.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // pretty: readable lines (pino-pretty); json: one JSON object a line; auto: pretty on a terminal in development.
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   // GET /metrics (Prometheus) for a scraper presenting this bearer token; unset: no /metrics.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
@@ -126,6 +135,8 @@ export interface Config {
   env: 'production' | 'development' | 'test';
   host: string;
   port: number;
+  /** where browsers reach the service (PUBLIC_URL, no trailing slash); unset: its own address */
+  publicUrl: string | undefined;
   dataDir: string;
   /** Unset: the embedded PostgreSQL under `dataDir` is started. */
   databaseUrl: string | undefined;
@@ -163,6 +174,8 @@ export interface Config {
   projections: { batchSize: number; pollMs: number };
   commandWaitMs: number;
   logLevel: string;
+  /** pretty: readable lines for a person at a terminal; json: for a log collector */
+  logFormat: 'pretty' | 'json';
 }
 
 export class ConfigError extends Error {
@@ -180,7 +193,12 @@ function parseTrustProxy(raw: string): boolean | number | string {
   return raw; // an address list or a preset such as "loopback", handed to express as is
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * `terminal`: whether standard output is a terminal (LOG_FORMAT=auto reads it). In development
+ * (NODE_ENV=development, or the embedded database of `npm start`) a terminal gets readable lines;
+ * anything else, a production deployment or output to a file or a collector, JSON.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, terminal = process.stdout.isTTY === true): Config {
   // Empty strings count as unset, as they do in most .env files.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(cleaned);
@@ -203,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
+    publicUrl: e.PUBLIC_URL,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
@@ -229,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     projections: { batchSize: e.PROJECTION_BATCH_SIZE, pollMs: e.PROJECTION_POLL_MS },
     commandWaitMs: e.COMMAND_WAIT_MS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT === 'auto' ? (terminal && (e.NODE_ENV === 'development' || !e.DATABASE_URL) ? 'pretty' : 'json') : e.LOG_FORMAT,
   };
 }
 

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
-import { assertSupplierConfigured, resolveJwtSecret, type Config } from './config';
+import { ConfigError, assertSupplierConfigured, resolveJwtSecret, type Config } from './config';
 import { allProjections } from '../projections';
 import { createAuth } from './auth/module';
 import { uploadRoutes } from './uploads/routes';
@@ -31,7 +31,7 @@ import { checkLogIdentity } from './platform/log-identity';
 import { PgListener } from './platform/pg-listener';
 import { ProjectionEngine, ProjectionNotifications } from './platform/projections/engine';
 import { projectionRoutes } from './platform/projections/routes';
-import { startSimulator } from './sync/simulator';
+import { PICTURES_PATH, picturesRoutes, startSimulator } from './sync/simulator';
 import type { RunningSimulator } from './sync/simulator';
 import { SyncService, createSupplierClient } from './sync/service';
 import { syncRoutes } from './sync/routes';
@@ -51,7 +51,9 @@ import { storefrontRoutes } from './storefront/routes';
 import { PUBLIC_ROUTES, StorefrontState } from './storefront/public-routes';
 import { assertDeniedByDefault } from './platform/http/routes-audit';
 import { capturedHeaders, publicFastPath } from './storefront/fast-path';
-import { webRoutes } from './web-apps';
+import { homeRoutes, webRoutes } from './web-apps';
+import { browserOrigin } from './platform/http/origin';
+import { UserStore } from './auth/users';
 
 export interface OpenDatabase {
   url: string;
@@ -59,14 +61,18 @@ export interface OpenDatabase {
   stop(): Promise<void>;
 }
 
-/** DATABASE_URL when set; otherwise the embedded server under the data directory. */
-export async function openDatabase(config: Config, log: Logger): Promise<OpenDatabase> {
+/**
+ * DATABASE_URL when set; otherwise the embedded server under the data directory. `callerHandlesSignals`:
+ * the caller stops it on SIGINT, SIGTERM and SIGHUP (src/platform/embedded-db.ts); else it stops by itself.
+ */
+export async function openDatabase(config: Config, log: Logger, opts: { callerHandlesSignals?: boolean } = {}): Promise<OpenDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
   log.info({ dataDir: config.dataDir, port: config.embeddedPgPort }, 'DATABASE_URL unset: starting the embedded PostgreSQL');
   const embedded = await startEmbeddedPostgres({
     dataDir: config.dataDir,
     port: config.embeddedPgPort,
     log: (m) => log.debug({ component: 'embedded-pg' }, m),
+    callerHandlesSignals: opts.callerHandlesSignals === true,
   });
   return { url: embedded.url, embedded: true, stop: embedded.stop };
 }
@@ -153,8 +159,14 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   metrics.observe({ engine, cache });
   let simulator: RunningSimulator | null = null;
   if (!config.upstream) {
-    simulator = await startSimulator({ links: config.simulator.links, seed: config.simulator.seed });
-    log.info({ url: simulator.url, links: config.simulator.links }, 'UPSTREAM_URL unset: the built-in supplier simulator serves the demo catalog');
+    // Its pictures are announced where browsers reach this service (PUBLIC_URL, or the address
+    // startService derives), which serves them too (rootRoutes); else at the simulator's own port.
+    simulator = await startSimulator({
+      links: config.simulator.links,
+      seed: config.simulator.seed,
+      ...(config.publicUrl ? { pictures: `${config.publicUrl}${PICTURES_PATH}` } : {}),
+    });
+    log.info({ url: simulator.url, links: config.simulator.links, pictures: simulator.catalog.pictures.base }, 'UPSTREAM_URL unset: the built-in supplier simulator serves the demo catalog');
   }
   const upstreamUrl = config.upstream?.url ?? simulator!.url;
   // Before any waiting command is released, this process's cache forgets what the commit changed.
@@ -184,7 +196,7 @@ function meterAppends(store: EventStore, appended: (events: number) => void): vo
 }
 
 export async function closeServices(s: Services): Promise<void> {
-  await s.sync.drain();
+  await s.sync.stop();
   await s.engine.stopRunners();
   await s.notifications.stop();
   await s.store.close();
@@ -287,6 +299,7 @@ export function expressApp(s: Services, opts: { extraRoutes?: Router } = {}) {
     rawBodyPaths: (path) => path.endsWith('/upload'),
     routes: api,
     rootRoutes: rootRoutes(s, api),
+    quiet: (url) => url.startsWith(`${PICTURES_PATH}/`),
     observe: (method, route, status, seconds) => s.metrics.httpDuration.observe({ method, route, status: String(status) }, seconds),
   });
 }
@@ -298,6 +311,9 @@ export function expressApp(s: Services, opts: { extraRoutes?: Router } = {}) {
  */
 function rootRoutes(s: Services, api: Router): Router {
   const root = Router();
+  root.use(homeRoutes(s.config.env === 'development' ? { docs: `${s.config.apiPrefix}/docs` } : {}));
+  // The demo's pictures, where the simulator announced them (PUBLIC_URL or this service's address).
+  if (s.simulator) root.use(PICTURES_PATH, picturesRoutes());
   root.use(s.metrics.routes(s.config.metricsToken));
   root.use(healthRoutes({ pool: s.pool, store: s.store, fence: { status: () => s.engine.fence(), degradedAfterS: s.config.fenceDegradedAfterS } }));
   root.use(webRoutes({ apiBases: s.config.clientApiBases }));
@@ -309,15 +325,39 @@ const STOREFRONT_API_BASE = '/v2-api';
 export interface RunningService {
   url: string;
   services: Services;
+  /** Stops in order: requests, schedules, the demo seeding, synchronisations, projections, pools, then the database. */
   close(): Promise<void>;
+  /** For a process about to exit without waiting: asks the embedded database to stop (it finishes on its own). */
+  abort(): void;
 }
 
-/** Starts the given roles in this process. `npm start` runs all of them on the embedded defaults. */
+/**
+ * What a person who just started the service needs: where the two clients are and, on a fresh
+ * install, where to create the first administrator. The demo's "demo ready" line follows when its
+ * seeding ends (src/sync/demo.ts).
+ */
+async function banner(s: Services, origin: string): Promise<void> {
+  const firstVisit = !(await new UserStore(s.pool).any());
+  s.log.info(`admin:      ${origin}/admin/`);
+  s.log.info(`storefront: ${origin}/v2/h5/`);
+  if (s.config.env === 'development') s.log.info(`API docs:   ${origin}${s.config.apiPrefix}/docs`);
+  if (firstVisit) s.log.info(`no administrator yet: create the first administrator at ${origin}/admin/`);
+}
+
+/**
+ * Starts the given roles in this process. `npm start` runs all of them on the embedded defaults.
+ * The caller stops it with `close()` when the process is asked to stop (src/cli.ts, serve), the
+ * embedded database included.
+ */
 export async function startService(config: Config, log: Logger, roles: readonly Role[]): Promise<RunningService> {
   // Before anything starts: an API without a usable signing secret must not come up at all.
   if (roles.includes('api')) config = { ...config, jwt: { ...config.jwt, secret: resolveJwtSecret(config) } };
   assertSupplierConfigured(config);
-  const db = await openDatabase(config, log);
+  // Unset PUBLIC_URL: browsers reach this service where it listens (a worker alone: where its API
+  // process listens, on the same PORT). The demo's pictures are announced there, so that address
+  // must be known before the simulator starts; PORT=0 leaves them at the simulator's own port.
+  if (!config.publicUrl && config.port !== 0) config = { ...config, publicUrl: browserOrigin(config.host, config.port) };
+  const db = await openDatabase(config, log, { callerHandlesSignals: true });
   const applied = await migrate({ databaseUrl: db.url, log: (m) => log.debug(m) });
   if (applied.length) log.info({ applied }, 'migrations applied');
   const services = await createServices(config, log, db.url);
@@ -334,6 +374,8 @@ export async function startService(config: Config, log: Logger, roles: readonly 
   let url = '';
   let thread: JobsThread | null = null;
   let schedule: { stop(): void } | null = null;
+  let closing: Promise<void> | null = null;
+  let seeding: Promise<void> | null = null;
   if (roles.includes('api')) {
     // A serving process runs its long operations, and with role `all` the worker role too, in a
     // thread of their own (src/jobs/thread.ts): shoppers never wait for administrators.
@@ -358,33 +400,48 @@ export async function startService(config: Config, log: Logger, roles: readonly 
     await services.engine.startRunners();
     // Schedules run in the worker role, once across processes (src/sync/scheduler.ts).
     schedule = startSchedules(services);
-    if (!config.upstream) void seedDemoCatalog(services).catch((e) => log.error({ err: e }, 'demo catalog seeding failed'));
+    if (!config.upstream) {
+      // Every step is idempotent: a seeding the shutdown stops halfway resumes at the next start.
+      seeding = seedDemoCatalog(services, { stopping: () => closing !== null }).catch((e) => log.error({ err: e }, 'demo catalog seeding failed'));
+    }
   }
+  const close = () =>
+    (closing ??= (async () => {
+      if (server?.listening) {
+        server.closeIdleConnections();
+        await new Promise<void>((r) => server!.close(() => r()));
+      }
+      schedule?.stop();
+      // The jobs thread stops the same way on its side (src/jobs/thread.ts), then closes.
+      await thread?.close();
+      // The seeding stops at its next step (a synchronisation at its next batch, below; an
+      // organisation under way runs to its end) while the projections still run.
+      await Promise.all([seeding, services.sync.stop()]);
+      await closeServices(services);
+      await db.stop();
+    })());
   if (roles.includes('api')) {
     const app = buildApp(services);
     server = http.createServer(app);
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(config.port, config.host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server!.once('error', reject);
+        server!.listen(config.port, config.host, () => resolve());
+      });
+    } catch (e) {
+      await close();
+      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new ConfigError([`PORT: ${config.port} is already in use on ${config.host}; stop what uses it or choose another PORT`]);
+      throw e;
+    }
     const addr = server.address() as AddressInfo;
     url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address === '0.0.0.0' ? '127.0.0.1' : addr.address}:${addr.port}`;
     log.info({ url, roles }, 'service listening');
+    await banner(services, config.publicUrl ?? browserOrigin(config.host, addr.port));
   }
-  let closing: Promise<void> | null = null;
   return {
     url,
     services,
-    close: () =>
-      (closing ??= (async () => {
-        if (server) {
-          server.closeIdleConnections();
-          await new Promise<void>((r) => server!.close(() => r()));
-        }
-        schedule?.stop();
-        await thread?.close();
-        await closeServices(services);
-        await db.stop();
-      })()),
+    close,
+    abort: () => void db.stop(),
   };
 }

@@ -21,6 +21,7 @@ import { projectionRouteDocs } from './platform/projections/routes';
 import { storefrontRouteDocs } from './storefront/routes';
 import { syncRouteDocs } from './sync/routes';
 import { uploadRouteDocs } from './uploads/routes';
+import { homeRouteDocs } from './web-apps';
 
 export const DOCUMENTED_ROUTES: DocumentedRoutes = {
   api: [
@@ -41,7 +42,7 @@ export const DOCUMENTED_ROUTES: DocumentedRoutes = {
     ...goodRouteDocs,
     ...historyRouteDocs,
   ],
-  root: [...healthRouteDocs, ...metricsRouteDocs],
+  root: [...homeRouteDocs, ...healthRouteDocs, ...metricsRouteDocs],
 };
 
 const DESCRIPTION = [

@@ -9,6 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { API_BASE_META } from '../web/shared/api-base';
+import type { RouteDoc } from './platform/http/openapi';
 
 export const WEB_APPS = [
   { mount: '/admin', dir: 'admin' },
@@ -129,3 +130,44 @@ export function webRoutes(opts: WebRoutesOptions = {}): Router {
   }
   return r;
 }
+
+/** The icon the home page and the service's other pages show (the admin's). */
+const SERVICE_ICON = '/admin/favicon.svg';
+
+/**
+ * `/`: where a first visit lands. A page that says what runs here and links both clients (and the
+ * API description where it is served), instead of a 404. Plain HTML under the pages' CSP: no script.
+ * Behind the compose proxy `/` goes to the storefront instead (web/proxy/default.conf.template).
+ */
+export function homeRoutes(opts: { docs?: string } = {}): Router {
+  const r = Router();
+  const links = [
+    { href: '/admin/', title: '管理后台', text: '同步供应商、整理商品、定价与上架。首次使用时在这里创建第一个管理员。' },
+    { href: '/v2/h5/', title: '商城', text: '顾客看到的手机商城。' },
+    ...(opts.docs ? [{ href: opts.docs, title: 'API 文档', text: '每个接口的说明（OpenAPI 3.1），仅开发环境提供。' }] : []),
+  ];
+  const page =
+    `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>商品目录</title><link rel="icon" type="image/svg+xml" href="${SERVICE_ICON}">` +
+    `<style>body{margin:0;font:16px/1.6 system-ui,-apple-system,"PingFang SC","Microsoft YaHei",sans-serif;background:#f5f5f4;color:#1c1917}` +
+    `main{max-width:40rem;margin:0 auto;padding:3rem 1.25rem}h1{font-size:1.6rem;margin:0 0 .25rem}p{margin:0 0 1.5rem;color:#44403c}` +
+    `a{display:block;background:#fff;border:1px solid #d6d3d1;border-radius:12px;padding:1rem 1.25rem;margin:0 0 .75rem;color:inherit;text-decoration:none}` +
+    `a:hover,a:focus-visible{border-color:#1d4ed8;outline:2px solid #1d4ed8;outline-offset:1px}strong{display:block;color:#1d4ed8;font-size:1.1rem}span{color:#44403c}</style></head>` +
+    `<body><main><h1>商品目录</h1><p>这个服务提供管理后台和手机商城：</p>` +
+    links.map((l) => `<a href="${l.href}"><strong>${l.title}</strong><span>${l.text}</span></a>`).join('') +
+    `</main></body></html>`;
+  r.get('/', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Content-Security-Policy', PAGE_CSP);
+    res.type('html').send(page);
+  });
+  // Browsers ask for it on any page without an icon of its own (the API's JSON, /docs).
+  r.get('/favicon.ico', (_req, res) => res.redirect(302, SERVICE_ICON));
+  return r;
+}
+
+/** The operations above (src/platform/http/openapi.ts), at the root. */
+export const homeRouteDocs: RouteDoc[] = [
+  { method: 'get', path: '/', summary: 'A page linking the administrator app (/admin/), the storefront (/v2/h5/) and, in development, the API docs', responses: { 200: { contentType: 'text/html', description: 'The page' } } },
+  { method: 'get', path: '/favicon.ico', summary: "The service's icon: a redirect to the administrator app's", responses: { 302: { contentType: 'text/plain', description: 'Found: Location /admin/favicon.svg' } } },
+];

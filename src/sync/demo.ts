@@ -19,7 +19,9 @@ export type DemoDeps = OrganiseDeps &
     sync: Pick<SyncService, 'start'>;
   };
 
-export async function seedDemoCatalog(s: DemoDeps): Promise<void> {
+/** `stopping`: true once the process is shutting down; the seeding then stops at its next step and resumes at the next start. */
+export async function seedDemoCatalog(s: DemoDeps, opts: { stopping?: () => boolean } = {}): Promise<void> {
+  const stopping = opts.stopping ?? (() => false);
   // Seed an empty catalogue; resume a seeding a restart cut short (every step is idempotent). "Empty"
   // is asked of the event store, whichever it is (EventStoreDB keeps nothing in PostgreSQL's tables),
   // and only of the catalogue's streams (the log's identity is an event too).
@@ -30,19 +32,26 @@ export async function seedDemoCatalog(s: DemoDeps): Promise<void> {
   if (state === 'seeded' || (!empty && state !== 'seeding')) return;
   await s.pool.query(`INSERT INTO service_flags (name, value) VALUES ('demo', 'seeding') ON CONFLICT (name) DO UPDATE SET value = 'seeding', at = now()`);
   const log = s.log.child({ component: 'demo' });
+  const stopHere = () => {
+    if (stopping()) log.info('demo catalog seeding stopped by the shutdown; the next start resumes it');
+    return stopping();
+  };
   log.info(empty ? 'empty database: seeding the demo catalog from the simulator' : 'resuming the demo catalog seeding');
   for (const [kind, params] of [
     ['categories', {}],
     ['origin_goods', {}],
     ['details', { onlyUnsynced: true }],
   ] as const) {
+    if (stopHere()) return;
     const { finished } = await s.sync.start(kind, { ...params, by: 'system:demo' });
     const run = await finished;
     log.info({ kind, state: run.state, counts: run.counts }, 'demo step finished');
-    if (run.state !== 'succeeded') return;
+    if (run.state !== 'succeeded') return void stopHere();
   }
+  if (stopHere()) return;
   const report = await new Organiser(s).organise('system:demo');
   log.info({ parsed: report.parsed, created: report.created, unparseable: report.unparseable.length }, 'demo catalog organised');
+  if (stopHere()) return;
   // A good for every organised link, as an operator would create them, so every family is public.
   const links = await s.pool.query<{ id: string }>(
     `SELECT og.id FROM origin_goods og WHERE og.family_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id) ORDER BY og.id`,
@@ -55,4 +64,10 @@ export async function seedDemoCatalog(s: DemoDeps): Promise<void> {
   if (position) await s.waitForProjections(position, ['good-0', 'link-0']);
   log.info({ goods: links.rows.length }, 'demo goods created');
   await s.pool.query(`UPDATE service_flags SET value = 'seeded', at = now() WHERE name = 'demo'`);
+  // The line a person at the terminal waits for (README, Quick start): the catalogue is there to browse.
+  const { rows } = await s.pool.query<{ families: number; goods: number }>(
+    `SELECT (SELECT count(*) FROM families)::int AS families, (SELECT count(*) FROM goods)::int AS goods`,
+  );
+  const ready = rows[0]!;
+  log.info(ready, `demo ready: ${ready.families} families, ${ready.goods} goods`);
 }

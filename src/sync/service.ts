@@ -61,8 +61,12 @@ const PREFIXES: Record<SyncKind, string[]> = { categories: ['category-', 'countr
 const APPEND_BATCH = 500;
 const DETAILS_BATCH = 250;
 
+/** Thrown inside a run when the process is stopping: the run ends before its next batch. */
+class SyncStopped extends Error {}
+
 export class SyncService {
   private readonly inFlight = new Map<string, Promise<SyncRunView>>();
+  private stopping = false;
 
   constructor(
     private readonly s: SyncDeps,
@@ -86,14 +90,25 @@ export class SyncService {
     return { runId: run.id, finished };
   }
 
-  /** Waits for every run this process started (used at shutdown). */
+  /** Waits for every run this process started. */
   async drain(): Promise<void> {
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
+  /**
+   * At shutdown: the runs under way end before their next batch (failed, saying why; what they
+   * appended stays, and running them again finishes the work), then are waited for.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.drain();
+  }
+
   private async execute(run: RunTracker, params: SyncParams): Promise<SyncRunView> {
     const log = this.s.log.child({ runId: run.id, kind: run.kind });
-    const ctx = new AppendContext(this.s, run, params);
+    const ctx = new AppendContext(this.s, run, params, () => {
+      if (this.stopping) throw new SyncStopped();
+    });
     let state: 'succeeded' | 'failed' | 'held' = 'succeeded';
     try {
       // Diff against read models that include everything already appended.
@@ -106,8 +121,12 @@ export class SyncService {
       if (run.held) state = 'held';
     } catch (e) {
       state = 'failed';
-      run.error(e instanceof AppError ? `${e.code}: ${e.message}` : 'internal error');
-      if (!(e instanceof AppError) || e.status >= 500) log.warn({ err: e }, 'synchronisation failed');
+      if (e instanceof SyncStopped) {
+        run.error('the service stopped before this run finished; run it again to finish it');
+      } else {
+        run.error(e instanceof AppError ? `${e.code}: ${e.message}` : 'internal error');
+        if (!(e instanceof AppError) || e.status >= 500) log.warn({ err: e }, 'synchronisation failed');
+      }
     }
     await run.finish(state);
     this.s.metrics.syncRuns.inc({ kind: run.kind, outcome: state });
@@ -289,6 +308,8 @@ class AppendContext {
     private readonly s: Pick<SyncDeps, 'store' | 'registry'>,
     readonly run: RunTracker,
     private readonly params: SyncParams,
+    /** throws when the run must stop before its next batch */
+    private readonly checkStop: () => void,
   ) {}
 
   /**
@@ -336,6 +357,7 @@ class AppendContext {
    * appends stream by stream has kept those before the conflict, and the same events again are a no-op).
    */
   async mirrorMany<S extends { revision: bigint }>(items: readonly MirrorItem<S>[]): Promise<void> {
+    this.checkStop();
     const ready: { item: MirrorItem<S>; decision: Decision; append: StreamAppend }[] = [];
     const meta = eventMetadata(this.params.by, WHY[this.run.kind], this.run.id);
     for (const item of items) {

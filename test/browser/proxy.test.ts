@@ -4,7 +4,8 @@
  * Debian's nginx in front of two real services, V1 behind /api and V2 behind /v2-api, and the
  * browser clients driven through it. The admin SPA (served by V2) must talk to /api (its page
  * announces ADMIN_API_BASE), the storefront to /v2-api, never with a double slash; the session
- * cookies must pass through both prefixes, and an upload be served where it was stored.
+ * cookies must pass through both prefixes, an upload be served where it was stored, and the demo's
+ * pictures by the V2 service.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -150,6 +151,21 @@ describe('behind the reverse proxy', () => {
     for (const p of paths) expect(p).toMatch(/^\/v2-api\/public\/[^/]/);
     await shot(h5, 'proxy-h5');
     await h5.close();
+  });
+
+  it("the demo's pictures pass through /demo-pictures/ to the V2 service, which draws them", async () => {
+    for (const [picture, type] of [
+      ['/demo-pictures/goods/f1/tee-NVY.svg', 'image/svg+xml; charset=utf-8'],
+      ['/demo-pictures/media/f7/hoodie-RED-2.svg', 'image/svg+xml; charset=utf-8'],
+      ['/demo-pictures/icons/tote-102.svg', 'image/svg+xml; charset=utf-8'],
+    ]) {
+      const r = await fetch(`${proxy}${picture}`);
+      expect([picture, r.status, r.headers.get('content-type')]).toEqual([picture, 200, type]);
+      expect(await r.text()).toMatch(/^<svg /);
+    }
+    // the service's answer, not nginx's
+    const missing = await fetch(`${proxy}/demo-pictures/goods/f1/robot-NVY.svg`);
+    expect([missing.status, await missing.text()]).toEqual([404, 'no such picture']);
   });
 
   it('the bare prefixes redirect; the root opens the storefront; a client route falls back to its page', async () => {

@@ -23,20 +23,26 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+/** Debian's Chromium, headless, with a fresh profile; screenshots go to SHOTS. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
+  mkdirSync(SHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // playwright-core gives each launch a fresh temporary profile (--user-data-dir).
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
 /** A service (with the demo catalog unless `demo` is false) and nobody registered, a browser page on it. `env` configures the service. */
 export async function startBrowserSession(opts: { env?: Record<string, string>; demo?: boolean } = {}): Promise<BrowserSession> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does this)`);
-  mkdirSync(SHOTS, { recursive: true });
   const svc = await startTestService({ login: false, ...(opts.env ? { env: opts.env } : {}) });
   let browser: Browser | undefined;
   try {
     if (opts.demo !== false) await seedDemoCatalog(svc.services);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // playwright-core gives each launch a fresh temporary profile (--user-data-dir).
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchBrowser();
     const context = await browser.newContext({ baseURL: svc.url, viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
     const page = await context.newPage();
     const b = browser;

@@ -25,9 +25,13 @@ function withDatabase(url, name) {
 function buildClients() {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITE_')));
   const vite = path.join(ROOT, 'node_modules', '.bin', 'vite');
+  // The stamp `npm start` reads (scripts/build-clients.js) says what dist/web holds: none while it is rebuilt, then this tree's.
+  const stamp = require('../../scripts/build-clients.js');
+  stamp.clearStamp();
   for (const app of ['admin', 'h5']) {
     execFileSync(vite, ['build', '--config', `web/${app}/vite.config.mts`, '--logLevel', 'warn'], { cwd: ROOT, env, stdio: 'inherit' });
   }
+  stamp.writeStamp(ROOT, env);
 }
 
 module.exports = async function globalSetup() {

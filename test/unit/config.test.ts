@@ -86,4 +86,25 @@ describe('config', () => {
       expect(() => loadConfig({ ADMIN_API_BASE: other })).toThrow(/ADMIN_API_BASE/);
     }
   });
+
+  it('logs readable lines on a terminal in development (NODE_ENV=development, or the embedded database), JSON otherwise', () => {
+    const external = { DATABASE_URL: 'postgres://db/catalog' };
+    expect(loadConfig({}, true).logFormat).toBe('pretty');
+    expect(loadConfig({ NODE_ENV: 'development', ...external }, true).logFormat).toBe('pretty');
+    expect(loadConfig(external, true).logFormat).toBe('json');
+    expect(loadConfig({}, false).logFormat).toBe('json');
+    expect(loadConfig({ NODE_ENV: 'development' }, false).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty', ...external }, false).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'colour' })).toThrow(/LOG_FORMAT/);
+  });
+
+  it('PUBLIC_URL: an http(s) address without its trailing slash; unset by default', () => {
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:8080/' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://shop.example.com/catalog' }).publicUrl).toBe('https://shop.example.com/catalog');
+    for (const bad of ['localhost:8080', 'ftp://x', 'http://', 'http://a b', 'http://x/?q=1', 'javascript:alert(1)']) {
+      expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow(/PUBLIC_URL/);
+    }
+  });
 });

@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type Router } from 'express';
-import pinoHttp from 'pino-http';
+import pinoHttp, { startTime } from 'pino-http';
 import type { Logger } from '../log';
 import { jsonBodiesOnly, refuseInvalidText, sameOriginWrites } from './edge';
 import { errorHandler, notFoundHandler } from './errors';
@@ -26,6 +26,16 @@ export interface AppOptions {
   rawBodyPaths?: (path: string) => boolean;
   /** hears each answered request: its route template (or `unmatched`), status and duration */
   observe?: (method: string, route: string, status: number, seconds: number) => void;
+  /** requests whose successful answers are logged at debug only (pictures a page loads by the dozen) */
+  quiet?: (url: string) => boolean;
+}
+
+/** pino-http's stand-in error for an answer of 500 or more that carried none: the error handler logged the real one. */
+const STATUS_ONLY = /^failed with status code \d+$/;
+
+/** `GET /admin/ 200 3 ms`: the message of a request's log line. */
+export function requestLine(req: { method?: string; url?: string; originalUrl?: string }, status: number, ms: number): string {
+  return `${req.method ?? '?'} ${req.originalUrl ?? req.url ?? ''} ${status} ${Math.round(ms * 10) / 10} ms`;
 }
 
 export function createApp(opts: AppOptions): Express {
@@ -44,7 +54,22 @@ export function createApp(opts: AppOptions): Express {
         return id;
       },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      customLogLevel: (req, res, err) =>
+        // originalUrl: a router mounted on a path may still have it stripped from `url` when the answer ends
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : opts.quiet?.((req as { originalUrl?: string }).originalUrl ?? req.url ?? '') ? 'debug' : 'info',
+      // One short line per request: what was asked, the status and the time taken. No headers: they
+      // were most of each line (1 KB and more) and carry credentials.
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customSuccessMessage: (req, res, ms) => requestLine(req, res.statusCode, ms),
+      customErrorMessage: (req, res) => requestLine(req, res.statusCode, Date.now() - ((res as unknown as Record<symbol, number>)[startTime] ?? Date.now())),
+      customErrorObject: (_req, _res, err, value: Record<string, unknown>) => {
+        if (!STATUS_ONLY.test(err.message)) return value;
+        const { err: _stack, ...rest } = value;
+        return rest;
+      },
     }),
   );
   if (opts.observe) {

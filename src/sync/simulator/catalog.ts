@@ -7,6 +7,7 @@
  */
 import { AppError } from '../../platform/errors';
 import type { Category, Country, Detail, Link, LinkStatus, Media, SizeChartRow, Variant } from '../supplier/schemas';
+import { PictureAddresses, DEFAULT_PICTURES_BASE, iconShapeOf, shapeOf, type Shape } from './pictures';
 import { createRng, mixSeed } from './prng';
 import {
   APPAREL_SIZES,
@@ -15,8 +16,6 @@ import {
   COLORS,
   COUNTRIES,
   DESCRIPTORS,
-  ICON_BASE,
-  IMAGE_BASE,
   KINDS,
   LOGISTICS,
   MIDDLE_CATEGORIES,
@@ -55,6 +54,8 @@ const STREAM_DETAIL = 3;
 export interface CatalogOptions {
   links: number;
   seed: number;
+  /** the absolute base of the pictures' addresses (src/sync/simulator/pictures.ts); a default for tests */
+  pictures?: string;
 }
 
 export type LinkPatch = Partial<Omit<Link, 'id'>>;
@@ -74,6 +75,8 @@ export interface NewLink {
 /** What a detail needs to know about the product behind a link. */
 interface Family {
   kind: ProductKind;
+  /** what its pictures show */
+  shape: Shape;
   sku: string;
   image: string;
 }
@@ -118,9 +121,9 @@ function isoSeconds(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
-function toCategory(def: CategoryDef): Category {
+function toCategory(def: CategoryDef, pictures: PictureAddresses): Category {
   const category: Category = { id: String(def.id), parentId: def.parentId === null ? null : String(def.parentId), name: def.name, sort: def.sort };
-  if (def.icon === 'url') category.icon = `${ICON_BASE}/${def.id}.png`;
+  if (def.icon === 'url') category.icon = pictures.icon(def.id, iconShapeOf(def));
   else if (def.icon === 'empty') category.icon = '';
   return category;
 }
@@ -149,6 +152,17 @@ function familyTraits(seed: number, family: number, kind: ProductKind): FamilyTr
   };
 }
 
+/**
+ * A product family's picture traits: what it looks like, and its main picture in one of its colours.
+ * Not always the first: colours keep the vocabulary's order, which starts with black and white, and a
+ * catalogue of black and white shirts would not look like one.
+ */
+function newFamily(seed: number, pictures: PictureAddresses, index: number, categoryId: number | string, kind: ProductKind, sku: string): Family {
+  const shape = shapeOf(categoryId, kind);
+  const colors = familyTraits(seed, index, kind).colors;
+  return { kind, shape, sku, image: pictures.main(index + 1, shape, colors[index % colors.length]!.code) };
+}
+
 export class SimulatorCatalog {
   private readonly countryList: Country[];
   private readonly categoryList: CategoryEntry[];
@@ -161,6 +175,7 @@ export class SimulatorCatalog {
 
   constructor(
     readonly seed: number,
+    readonly pictures: PictureAddresses,
     countries: Country[],
     categories: Category[],
     entries: LinkEntry[],
@@ -258,8 +273,8 @@ export class SimulatorCatalog {
     for (const i of colorIndexes) {
       const color = traits.colors[i]!;
       const urls: string[] = [];
-      for (let n = 1; n <= traits.mediaPerColor[i]!; n++) urls.push(`${IMAGE_BASE}/media/f${entry.family + 1}/${color.code}-${n}.jpg`);
-      if (rng.chance(0.25)) urls.push(`${IMAGE_BASE}/media/l${id}/${color.code}-1.jpg`);
+      for (let n = 1; n <= traits.mediaPerColor[i]!; n++) urls.push(this.pictures.media(entry.family + 1, family.shape, color.code, n));
+      if (rng.chance(0.25)) urls.push(this.pictures.media(entry.family + 1, family.shape, color.code, 1, id));
       if (rng.chance(0.1)) urls.push(urls[0]!);
       urls.forEach((url, k) => media.push({ color: color.name, url, sort: k + 1 }));
     }
@@ -303,11 +318,8 @@ export class SimulatorCatalog {
     } else {
       const sku = fields.name.split(/\s+/).find((t) => SKU_TOKEN.test(t))?.toUpperCase() ?? 'SKU';
       family = this.families.length;
-      this.families.push({
-        kind: STYLE_BY_ID.get(fields.categoryId)?.kind ?? 'tee',
-        sku,
-        image: `${IMAGE_BASE}/goods/f${family + 1}/main.jpg`,
-      });
+      const kind = STYLE_BY_ID.get(fields.categoryId)?.kind ?? 'tee';
+      this.families.push(newFamily(this.seed, this.pictures, family, fields.categoryId, kind, sku));
     }
     const link: Link = {
       id: String(idNum),
@@ -440,7 +452,8 @@ export function generateCatalog(opts: CatalogOptions): SimulatorCatalog {
   const rng = createRng(mixSeed(opts.seed, STREAM_CATALOG));
 
   const countries: Country[] = COUNTRIES.map((c, i) => ({ id: String(i + 1), name: c.name, code: c.code }));
-  const categories = rng.shuffle([...TOP_CATEGORIES, ...MIDDLE_CATEGORIES, ...STYLE_CATEGORIES].map(toCategory));
+  const pictures = new PictureAddresses(opts.pictures ?? DEFAULT_PICTURES_BASE);
+  const categories = rng.shuffle([...TOP_CATEGORIES, ...MIDDLE_CATEGORIES, ...STYLE_CATEGORIES].map((def) => toCategory(def, pictures)));
 
   const skuPools = STYLE_CATEGORIES.map((style) => {
     const pool = new Set<string>(style.skus);
@@ -460,7 +473,7 @@ export function generateCatalog(opts: CatalogOptions): SimulatorCatalog {
     const draft: Draft = { index: drafts.length, country, productName, sku, style, baseCents, usedCombos: new Set() };
     drafts.push(draft);
     draftByKey.set(key, draft);
-    families.push({ kind: style.kind, sku, image: `${IMAGE_BASE}/goods/f${draft.index + 1}/main.jpg` });
+    families.push(newFamily(opts.seed, pictures, draft.index, style.id, style.kind, sku));
     return draft;
   };
 
@@ -569,6 +582,6 @@ export function generateCatalog(opts: CatalogOptions): SimulatorCatalog {
     entry.idNum = FIRST_LINK_ID + i;
     entry.link.id = String(entry.idNum);
   });
-  return new SimulatorCatalog(opts.seed, countries, categories, ordered, families);
+  return new SimulatorCatalog(opts.seed, pictures, countries, categories, ordered, families);
 }
 

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { LinkPatch, SimulatorCatalog } from './catalog';
+import { PICTURES_PATH, picturesRoutes } from './pictures';
 
 export const MAX_LIMIT = 500;
 const DEFAULT_LIMIT = 100;
@@ -74,7 +75,8 @@ export interface SimulatorServer {
   catalog: SimulatorCatalog;
   faults: Faults;
   stats: SimulatorStats;
-  start(listen?: { port?: number; host?: string }): Promise<RunningSimulator>;
+  /** Listens on `port` and `host`, or answers on `server`, already listening there. */
+  start(listen?: { port?: number; host?: string; server?: Server }): Promise<RunningSimulator>;
 }
 
 /** Opaque to clients: page index (for `failPage` and the after-page faults) and keyset of the next page. */
@@ -109,6 +111,8 @@ export function createSimulatorServer(opts: SimulatorServerOptions): SimulatorSe
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Before the counters, the token and the faults: browsers load these, and they are no part of the supplier's API.
+  app.use(PICTURES_PATH, picturesRoutes());
 
   const sendJson = (res: Response, status: number, body: unknown): void => {
     let json = JSON.stringify(body);
@@ -206,11 +210,17 @@ export function createSimulatorServer(opts: SimulatorServerOptions): SimulatorSe
     sendJson(res, 500, { error: err instanceof Error ? err.message : String(err) });
   });
 
-  const start = async (listen: { port?: number; host?: string } = {}): Promise<RunningSimulator> => {
+  const start = async (listen: { port?: number; host?: string; server?: Server } = {}): Promise<RunningSimulator> => {
     const host = listen.host ?? '127.0.0.1';
-    const server: Server = createServer(app);
-    server.listen(listen.port ?? 0, host);
-    await once(server, 'listening');
+    let server: Server;
+    if (listen.server) {
+      server = listen.server;
+      server.on('request', app);
+    } else {
+      server = createServer(app);
+      server.listen(listen.port ?? 0, host);
+      await once(server, 'listening');
+    }
     const { port } = server.address() as AddressInfo;
     return {
       url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

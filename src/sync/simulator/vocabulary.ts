@@ -4,9 +4,6 @@
  * The seed decides how these are combined into links, never the vocabulary itself.
  */
 
-export const ICON_BASE = 'https://img.example.com/icons';
-export const IMAGE_BASE = 'https://img.example.com';
-
 /** Listed in id order ("1".."N"); `weight` is the share of product families sold to that country. */
 export const COUNTRIES = [
   { name: '美国', code: 'US', weight: 40 },
@@ -46,7 +43,7 @@ export interface StyleDef extends CategoryDef {
 export const TOP_CATEGORIES: readonly CategoryDef[] = [
   { id: 101, parentId: null, name: '服装', icon: 'url', sort: 1 },
   { id: 102, parentId: null, name: '箱包', icon: 'url', sort: 2 },
-  { id: 103, parentId: null, name: '家居', icon: 'empty', sort: 3 },
+  { id: 103, parentId: null, name: '家居', icon: 'url', sort: 3 },
 ];
 
 export const MIDDLE_CATEGORIES: readonly CategoryDef[] = [

@@ -79,7 +79,7 @@ describe('simulator catalog generation', () => {
       categoryId: '301',
       craftLabel: '直喷',
       price: '39.90',
-      image: expect.stringMatching(/^https:\/\/img\.example\.com\/.+\/main\.jpg$/),
+      image: expect.stringMatching(/^http:\/\/localhost:4010\/demo-pictures\/goods\/f1\/tee-[A-Z]{3}\.svg$/),
       status: 'ON_SALE',
       updatedAt: '2026-11-01T08:00:00Z',
     });
@@ -109,7 +109,7 @@ describe('simulator catalog generation', () => {
     const inSortOrder = [...categories].sort((a, b) => Number(a.id) - Number(b.id));
     expect(categories).not.toEqual(inSortOrder);
     expect(categories.every((c) => Number.isInteger(c.sort))).toBe(true);
-    expect(categories.some((c) => c.icon?.startsWith('https://img.example.com/icons/'))).toBe(true);
+    expect(categories.some((c) => c.icon?.startsWith('http://localhost:4010/demo-pictures/icons/'))).toBe(true);
     expect(categories.some((c) => c.icon === '')).toBe(true);
     expect(categories.some((c) => !('icon' in c))).toBe(true);
     // Links hang only on style-level (third-level) categories.
