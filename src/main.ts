@@ -10,7 +10,8 @@ import { createAuth } from './auth/module';
 import { uploadRoutes } from './uploads/routes';
 import { DiskUploadStorage, PostgresUploadStorage } from './uploads/storage';
 import { docsRoutes } from './platform/http/openapi';
-import { apiDocument } from './openapi';
+import { DOCUMENTED_ROUTES, apiDocument } from './openapi';
+import { refuseUndeclaredQuery } from './platform/http/validate';
 import { securityHeaders, securityMiddleware } from './platform/http/security';
 import { postgresThrottleStores } from './platform/http/rate-limit';
 import { idempotency } from './platform/http/idempotency';
@@ -181,6 +182,9 @@ export async function closeServices(s: Services): Promise<void> {
  */
 export function apiRoutes(s: Services): Router {
   const api = Router();
+  // An unknown query key is a 400 on every route (docs/api.md, Conventions): routes that take a query
+  // parse it strictly; this refuses one on the routes whose documented operation takes none.
+  api.use(refuseUndeclaredQuery(DOCUMENTED_ROUTES.api));
   api.use(storefrontRoutes(s)); // public, no guard; first, so the busiest routes skip matching every admin route
   const auth = createAuth({ pool: s.pool, config: s.config, log: s.log });
   const { requireAdmin } = auth.guards;

@@ -3,6 +3,7 @@
  * each one maps to. Parse with `parseQuery` (repeated or nested parameters are a 400).
  */
 import { z } from 'zod';
+import { queryInt } from '../platform/http/validate';
 import { idListParam, idSchema } from '../platform/ids';
 
 export const PUBLIC_SORTS = ['DEFAULT', 'PRICE_ASC', 'PRICE_DESC', 'NEWEST'] as const;
@@ -31,8 +32,8 @@ const keywordField = z
 
 export const publicGoodsQuery = z
   .object({
-    page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
-    pageSize: z.coerce.number().int().min(1).max(PUBLIC_MAX_PAGE_SIZE).default(PUBLIC_DEFAULT_PAGE_SIZE),
+    page: queryInt(1, MAX_PAGE).default(1),
+    pageSize: queryInt(1, PUBLIC_MAX_PAGE_SIZE).default(PUBLIC_DEFAULT_PAGE_SIZE),
     sort: z.enum(PUBLIC_SORTS).default('DEFAULT'),
     countryId: idSchema.optional(),
     categoryId: idSchema.optional(),

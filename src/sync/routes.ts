@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Pool } from '../platform/db';
 import { AppError } from '../platform/errors';
 import { parseWith } from '../platform/http/errors';
+import { queryInt } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
 import { actorOf } from '../catalog/http';
 import type { SyncService } from './service';
@@ -20,7 +21,7 @@ const goodsBody = z.object({ dryRun: z.boolean().optional(), confirmDelist: z.bo
 const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.boolean().optional(), linkId: z.string().optional() }).strict();
 const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: z.string().optional() }).strict();
 const runId = z.uuid();
-const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: z.coerce.number().int().min(1).max(100).optional() }).strict();
+const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: queryInt(1, 100).optional() }).strict();
 
 export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler, schedules: Config['schedules']): Router {
   const r = Router();
