@@ -76,6 +76,20 @@ export class Metrics {
         }
       },
     });
+    new client.Gauge({
+      name: 'catalog_public_cache_bytes',
+      help: 'Bytes the public cache of this process holds (answers and keys; PUBLIC_CACHE_MAX_BYTES at most), and its entries',
+      labelNames: ['what'] as const,
+      registers,
+      collect() {
+        const s = cache.stats();
+        this.set({ what: 'bytes' }, s.bytes);
+        this.set({ what: 'max_bytes' }, s.maxBytes);
+        this.set({ what: 'entries' }, s.entries);
+        this.set({ what: 'evicted' }, s.evicted);
+        this.set({ what: 'too_large' }, s.tooLarge);
+      },
+    });
   }
 
   /** GET /metrics for a scraper presenting `token` as a bearer token; no token configured, no route. */

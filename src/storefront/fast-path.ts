@@ -101,7 +101,7 @@ export function publicFastPath(opts: FastPathOptions): (req: IncomingMessage, re
     if (findNonUtf8Query(rawQuery) !== null || findInvalidText(query, 'query') !== null) return false;
     let read: PublicRead;
     try {
-      read = found.route.read(opts.deps, found.params, query);
+      read = await found.route.read(opts.deps, found.params, query);
     } catch {
       return false;
     }

@@ -33,6 +33,7 @@ import { NO_QUERY, parseQuery } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
 import type { Logger } from '../platform/log';
 import { FreshnessGate } from './freshness';
+import { KeywordFolds } from './keywords';
 import { ListItemBytes } from './list-bytes';
 import { pageOf } from './page-slice';
 import { loadCategoryTree, loadCountries, loadGoodDetail, loadGoodsList, loadHome, loadTagGroups, loadTreeOrder } from './queries';
@@ -74,7 +75,8 @@ export interface StorefrontDeps {
  */
 export const PUBLIC_ROUTES: readonly {
   path: string;
-  read(s: StorefrontDeps, params: Record<string, string>, query: unknown): PublicRead;
+  /** Throws the 400 of bad input before anything is awaited; a list with a keyword awaits its fold. */
+  read(s: StorefrontDeps, params: Record<string, string>, query: unknown): PublicRead | Promise<PublicRead>;
 }[] = [
   {
     path: '/public/goods',
@@ -82,7 +84,13 @@ export const PUBLIC_ROUTES: readonly {
       const q = parseQuery(publicGoodsQuery, query);
       const spec = listSpecOf(q);
       // The cache holds the whole materialised list of this (filters, sort); the page is cut per request.
-      return { key: listCacheKey(spec), domains: PUBLIC_DOMAINS.goodsList, load: () => loadGoodsList(s.pool, spec, s.storefront.listItems), page: { page: q.page, pageSize: q.pageSize } };
+      const read = (folded: string | null): PublicRead => ({
+        key: listCacheKey(spec, folded),
+        domains: PUBLIC_DOMAINS.goodsList,
+        load: () => loadGoodsList(s.pool, spec, s.storefront.listItems),
+        page: { page: q.page, pageSize: q.pageSize },
+      });
+      return spec.keyword === null ? read(null) : s.storefront.keywords.fold(spec.keyword).then(read);
     },
   },
   {
@@ -119,14 +127,16 @@ export function sliced(read: PublicRead, entry: CachedResponse): CachedResponse 
 
 /**
  * What a process's storefront keeps between requests, built once by the composition root and shared
- * by every storefront router and the fast path: the freshness gate (./freshness.ts) and the list's
- * kept items (./list-bytes.ts).
+ * by every storefront router and the fast path: the freshness gate (./freshness.ts), the list's
+ * kept items (./list-bytes.ts) and the keywords' folds (./keywords.ts).
  */
 export class StorefrontState {
   readonly listItems = new ListItemBytes();
   readonly gate: FreshnessGate;
+  readonly keywords: KeywordFolds;
 
   constructor(s: { pool: Pool; cache: PublicCache; log: Logger }) {
+    this.keywords = new KeywordFolds(s.pool);
     let lastWarning = 0;
     this.gate = new FreshnessGate(
       async () => {

@@ -64,8 +64,10 @@ export function listSpecOf(q: PublicGoodsQuery): PublicListSpec {
 
 /**
  * One key per (filters, sort): the page window is not part of it, since the cache holds the whole
- * list and every page is cut from it. A JSON array, so no value can make two keys collide.
+ * list and every page is cut from it. The keyword is in it as the query matches it (`folded`: its
+ * pattern as the database lowers it, ./keywords.ts), so `T恤` and `t恤` share one entry. A JSON
+ * array, so no value can make two keys collide.
  */
-export function listCacheKey(spec: PublicListSpec): string {
-  return JSON.stringify(['public-goods', spec.sort, spec.countryId, spec.categoryId, spec.tagIds, spec.keyword]);
+export function listCacheKey(spec: PublicListSpec, folded: string | null): string {
+  return JSON.stringify(['public-goods', spec.sort, spec.countryId, spec.categoryId, spec.tagIds, spec.keyword === null ? null : folded]);
 }
