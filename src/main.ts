@@ -36,7 +36,7 @@ import { startSimulator } from './sync/simulator';
 import type { RunningSimulator } from './sync/simulator';
 import { SyncService, createSupplierClient } from './sync/service';
 import { syncRoutes } from './sync/routes';
-import { startSchedules } from './sync/scheduler';
+import { scheduleMetrics, startSchedules } from './sync/scheduler';
 import { seedDemoCatalog } from './sync/demo';
 import { linkRoutes } from './catalog/links/routes';
 import { adminCatalogRoutes } from './catalog/admin-routes';
@@ -133,7 +133,7 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   const notifications = new ProjectionNotifications(pool, listener, definitions, log);
   const cache = new PublicCache(config.publicCache);
   const storefront = new StorefrontState({ pool, cache, log });
-  metrics.observe({ engine, cache });
+  metrics.observe({ engine, cache, schedules: () => scheduleMetrics(pool, config.schedules) });
   let simulator: RunningSimulator | null = null;
   if (!config.upstream) {
     simulator = await startSimulator({ links: config.simulator.links, seed: config.simulator.seed });
