@@ -21,6 +21,7 @@ import { migrate } from '../src/platform/migrate';
 import { type BenchContext, type Measure, type Ratio, type ScratchDatabase, type Suite, type SuiteResult, type Value, rate } from './harness';
 import { eventStoreSuite } from './event-store';
 import { projectionRebuildSuite } from './projection-rebuild';
+import { projectionStatusSuite } from './projection-status';
 import { syncSuite } from './sync';
 import { organiseSuite } from './organise';
 import { storefrontSuite } from './storefront';
@@ -29,6 +30,7 @@ import { pipelineSuite } from './pipeline';
 const SUITES: Suite[] = [
   eventStoreSuite, // append
   projectionRebuildSuite, // rebuild
+  projectionStatusSuite, // status
   syncSuite, // sync
   organiseSuite, // organise
   storefrontSuite, // storefront
