@@ -95,6 +95,8 @@ export interface Services {
   sync: SyncService;
   /** Waits (bounded by COMMAND_WAIT_MS) until the projections reading these streams have reached `position`. */
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
+  /** After a bulk step: the planner's statistics of what it rewrote (src/platform/planner-statistics.ts). */
+  refreshStatistics(streamIds: readonly string[], changedRows: number): Promise<void>;
 }
 
 /** Loaded only when configured: the gRPC client is a sizeable share of an idle process's memory. */
@@ -145,9 +147,10 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   notifications.onCommit(() => engine.wakeAll());
   await notifications.start();
   const waitForProjections: Services['waitForProjections'] = (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs);
+  const refreshStatistics: Services['refreshStatistics'] = (streamIds, changedRows) => engine.refreshStatistics(streamIds, changedRows);
   const supplier = createSupplierClient({ log }, upstreamUrl, config.upstream?.token);
-  const sync = new SyncService({ config, log, pool, store, registry, metrics, waitForProjections }, supplier);
-  return { config, log, databaseUrl, pool, listener, store, registry, engine, notifications, cache, storefront, metrics, upstreamUrl, simulator, sync, waitForProjections };
+  const sync = new SyncService({ config, log, pool, store, registry, metrics, waitForProjections, refreshStatistics }, supplier);
+  return { config, log, databaseUrl, pool, listener, store, registry, engine, notifications, cache, storefront, metrics, upstreamUrl, simulator, sync, waitForProjections, refreshStatistics };
 }
 
 /** Counts what the store appends, whichever adapter it is (the count feeds catalog_events_appended_total). */

