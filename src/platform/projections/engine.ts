@@ -16,25 +16,31 @@ import { PROJECTION_CHANNEL, type ProjectionCommitNotice, ProjectionRunner } fro
 
 export type ProjectionState = 'running' | 'rebuilding' | 'stopped' | 'failed';
 
-export interface ProjectionStatus {
+/** A projection's place without its lag (ProjectionEngine.progress). */
+export interface ProjectionProgress {
   name: string;
   state: ProjectionState;
-  position: string;
+  position: LogPosition;
   eventsApplied: number;
-  /** events after its position for it; past 10 000 an estimate (`lagApproximate`) */
-  lagEvents: number;
-  lagApproximate: boolean;
-  lagSeconds: number;
   /** the live projection's poison event, else the one that ended the last rebuild */
   lastError: Record<string, unknown> | null;
-  /** the poison event that ended the last rebuild (the live projection ran on) */
-  rebuildError: Record<string, unknown> | null;
-  /** a failure being retried with back-off right now: {code, message, attempts, since} */
-  retrying: Record<string, unknown> | null;
   lastRebuildAt: string | null;
   rebuild: { eventsDone: number; startedAt: string } | null;
   /** whether a runner of this process leads it (another process may) */
   ledHere: boolean;
+}
+
+/** What operators see of a projection (ProjectionEngine.status): its progress, its lag, its failures. */
+export interface ProjectionStatus extends Omit<ProjectionProgress, 'position'> {
+  position: string;
+  /** events after its position for it; past 10 000 an estimate (`lagApproximate`) */
+  lagEvents: number;
+  lagApproximate: boolean;
+  lagSeconds: number;
+  /** the poison event that ended the last rebuild (the live projection ran on) */
+  rebuildError: Record<string, unknown> | null;
+  /** a failure being retried with back-off right now: {code, message, attempts, since} */
+  retrying: Record<string, unknown> | null;
 }
 
 /** The read fence as operators see it (GET /projections, `catalog projections status`, /readyz). */
@@ -183,19 +189,13 @@ export class ProjectionEngine {
       const r = rows.get(p.name);
       const lag = await this.deps.store.lagAfter(p.position, this.definition(p.name).streamPrefixes);
       out.push({
-        name: p.name,
-        state: p.state,
+        ...p,
         position: positionToString(p.position),
-        eventsApplied: p.eventsApplied,
         lagEvents: lag.events,
         lagApproximate: lag.capped,
         lagSeconds: lag.oldestRecordedAt ? Math.max(0, (Date.now() - lag.oldestRecordedAt.getTime()) / 1000) : 0,
-        lastError: p.lastError,
         rebuildError: r?.rebuild_error ?? null,
         retrying: r?.retrying ?? null,
-        lastRebuildAt: p.lastRebuildAt,
-        rebuild: p.rebuild,
-        ledHere: p.ledHere,
       });
     }
     return out;
@@ -225,17 +225,6 @@ interface CheckpointRow {
   rb_started: Date | null;
 }
 
-/** A projection's place without its lag (ProjectionEngine.progress). */
-export interface ProjectionProgress {
-  name: string;
-  state: ProjectionState;
-  position: LogPosition;
-  eventsApplied: number;
-  lastError: Record<string, unknown> | null;
-  lastRebuildAt: string | null;
-  rebuild: { eventsDone: number; startedAt: string } | null;
-  ledHere: boolean;
-}
 
 type Waiter = { target: LogPosition; names: string[]; resolve: (caughtUp: boolean) => void; fail: (e: AppError) => void };
 

@@ -81,6 +81,25 @@ const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 /** Every byte escaped; a lone surrogate has no UTF-8 form, so it travels as what a client's encoder makes of it. */
 const escape = (v: string) => [...Buffer.from(v, 'utf8')].map((b) => '%' + b.toString(16).padStart(2, '0')).join('');
 
+/** One resource of each kind the routes name (a family with a custom member, a position with a good), named after `tag`. */
+async function seedResources(svc: TestService, tag: string, countryCode: string): Promise<Ids> {
+  const post = async (path: string, body: unknown) => {
+    const r = await svc.request('POST', path, body);
+    expect([path, r.status]).toEqual([path, 201]);
+    return r.body.id as string;
+  };
+  const category = await post('/categories', { name: `${tag} 分类` });
+  const country = await post('/countries', { name: `${tag} 国家`, code: countryCode });
+  const tagGroup = await post('/tag-groups', { name: `${tag} 组` });
+  const tagId = await post('/tags', { name: `${tag} 标签`, groupId: tagGroup });
+  const good = await post('/goods', { name: `${tag} 商品`, categoryId: category, countryId: country, tagIds: [tagId] });
+  const custom = await post('/goods', { name: `${tag} 定制` });
+  const family = await post('/product-families', { name: `${tag} 家族` });
+  expect((await svc.request('POST', `/product-families/${family}/custom-members`, { goodId: custom, tags, price: '20.00' })).status).toBe(201);
+  const position = await post('/positions', { name: `${tag} 位置`, goodIds: [good] });
+  return { good, family, category, country, tagGroup, tag: tagId, position, custom };
+}
+
 describe('generated input over every route', () => {
   let svc: TestService;
   let ids: Ids;
@@ -88,21 +107,7 @@ describe('generated input over every route', () => {
 
   beforeAll(async () => {
     svc = await startTestService();
-    const post = async (path: string, body: unknown) => {
-      const r = await svc.request('POST', path, body);
-      expect([path, r.status]).toEqual([path, 201]);
-      return r.body.id as string;
-    };
-    const category = await post('/categories', { name: '属性 分类' });
-    const country = await post('/countries', { name: '属性 国家', code: 'PQ' });
-    const tagGroup = await post('/tag-groups', { name: '属性 组' });
-    const tag = await post('/tags', { name: '属性 标签', groupId: tagGroup });
-    const good = await post('/goods', { name: '属性 商品', categoryId: category, countryId: country, tagIds: [tag] });
-    const custom = await post('/goods', { name: '属性 定制' });
-    const family = await post('/product-families', { name: '属性 家族' });
-    expect((await svc.request('POST', `/product-families/${family}/custom-members`, { goodId: custom, tags, price: '20.00' })).status).toBe(201);
-    const position = await post('/positions', { name: '属性 位置', goodIds: [good] });
-    ids = { good, family, category, country, tagGroup, tag, position, custom };
+    ids = await seedResources(svc, '属性', 'PQ');
   });
   afterAll(async () => {
     await expectNoFailedProjections(svc);
@@ -259,21 +264,7 @@ describe('generated input below JSON: multipart, raw bytes, query keys, request 
 
   beforeAll(async () => {
     svc = await startTestService();
-    const post = async (path: string, body: unknown) => {
-      const r = await svc.request('POST', path, body);
-      expect([path, r.status]).toEqual([path, 201]);
-      return r.body.id as string;
-    };
-    const category = await post('/categories', { name: '字节 分类' });
-    const country = await post('/countries', { name: '字节 国家', code: 'PR' });
-    const tagGroup = await post('/tag-groups', { name: '字节 组' });
-    const tag = await post('/tags', { name: '字节 标签', groupId: tagGroup });
-    const good = await post('/goods', { name: '字节 商品', categoryId: category, countryId: country, tagIds: [tag] });
-    const custom = await post('/goods', { name: '字节 定制' });
-    const family = await post('/product-families', { name: '字节 家族' });
-    expect((await svc.request('POST', `/product-families/${family}/custom-members`, { goodId: custom, tags, price: '20.00' })).status).toBe(201);
-    const position = await post('/positions', { name: '字节 位置', goodIds: [good] });
-    ids = { good, family, category, country, tagGroup, tag, position, custom };
+    ids = await seedResources(svc, '字节', 'PR');
   });
   afterAll(async () => {
     await expectNoFailedProjections(svc);
