@@ -19,10 +19,13 @@ const BUDGET = 160 * 1024;
 /** A full collection, so Buffers no longer referenced are gone before memory is read. */
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
-const bufferBytes = () => {
+const bufferBytes = async () => {
   gc();
   gc();
-  return process.memoryUsage().arrayBuffers;
+  const bytes = process.memoryUsage().arrayBuffers;
+  // Timers and socket events held up by the collections run before the next request goes out.
+  await new Promise((r) => setTimeout(r, 100));
+  return bytes;
 };
 
 /** Family names that tell case folds apart: dotted I, sharp s, final sigma, full-width Latin, Cyrillic, titlecase digraphs, the Kelvin sign, a ligature. */
@@ -53,6 +56,19 @@ describe('the public cache: keywords folded as the database matches them, bytes 
   /** The list of a keyword and sort as the tables give it, with ILIKE written here, not in src/storefront. */
   const reference = async (keyword: string, sort: (typeof SORTS)[number]) =>
     (await q<{ goodId: string }>(referenceListSql(sort, `(f.name ILIKE $1 OR rep.name ILIKE $1)`), [likePattern(keyword)])).map((r) => r.goodId);
+  /**
+   * An anonymous GET. The full collections below stop this process, server and client alike, for a
+   * while; a kept-alive connection the server let go meanwhile is reset when the client reuses it,
+   * before any answer: that one GET is sent again on a new connection.
+   */
+  const publicRead = async (path: string) => {
+    try {
+      return await svc.request('GET', path, undefined, {}, { anonymous: true });
+    } catch (e) {
+      if ((e as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw e;
+      return svc.request('GET', path, undefined, {}, { anonymous: true });
+    }
+  };
   const listed = async (keyword: string, sort: (typeof SORTS)[number]) => (await wholeList(svc, `keyword=${encodeURIComponent(keyword)}&sort=${sort}`)).items.map((i) => i.goodId as string);
 
   beforeAll(async () => {
@@ -116,7 +132,7 @@ describe('the public cache: keywords folded as the database matches them, bytes 
     const keywords = [...counts].filter(([, c]) => c >= names.length / 30).sort((a, b) => b[1] - a[1]).slice(0, 200).map(([s]) => s);
     expect(keywords.length).toBeGreaterThanOrEqual(100);
 
-    const baseline = bufferBytes();
+    const baseline = await bufferBytes();
     const loadedBefore = svc.services.cache.stats().loadedBytes;
     let worst = 0;
     let heldMost = 0;
@@ -125,14 +141,14 @@ describe('the public cache: keywords folded as the database matches them, bytes 
       // Each keyword in every sort, every other one spelt in capitals.
       const spelt = n % 2 ? k.toUpperCase() : k;
       for (const sort of SORTS) {
-        const r = await svc.request('GET', `/public/goods?pageSize=1&keyword=${encodeURIComponent(spelt)}&sort=${sort}`, undefined, {}, { anonymous: true });
+        const r = await publicRead(`/public/goods?pageSize=1&keyword=${encodeURIComponent(spelt)}&sort=${sort}`);
         expect(r.status).toBe(200);
         requests++;
         heldMost = Math.max(heldMost, svc.services.cache.stats().bytes);
       }
-      if (n % 20 === 19) worst = Math.max(worst, bufferBytes() - baseline);
+      if (n % 20 === 19) worst = Math.max(worst, (await bufferBytes()) - baseline);
     }
-    worst = Math.max(worst, bufferBytes() - baseline);
+    worst = Math.max(worst, (await bufferBytes()) - baseline);
     const stats = svc.services.cache.stats();
     // What the flood made the cache load: every distinct list once (the keyword's own spelling aside).
     const loaded = stats.loadedBytes - loadedBefore;

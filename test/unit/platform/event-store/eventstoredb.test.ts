@@ -107,10 +107,13 @@ class FakeClient implements EsdbClient {
   subscriptions: FakeSubscription[] = [];
   disposed = false;
   private nextPosition = 1000n;
+  /** events per stream, so a large log is written in linear time */
+  private readonly lengths = new Map<string, number>();
 
   /** Writes straight into the log, as another writer (or the server itself) would. */
   record(streamId: string, type: string, data: JSONType = {}, metadata?: unknown): Recorded {
-    const revision = BigInt(this.log.filter((e) => e.streamId === streamId).length);
+    const revision = BigInt(this.lengths.get(streamId) ?? 0);
+    this.lengths.set(streamId, Number(revision) + 1);
     // Distinct commit and prepare, so a mix-up of the two shows.
     const position: Position = { commit: this.nextPosition + 7n, prepare: this.nextPosition };
     this.nextPosition += 100n;
