@@ -21,6 +21,7 @@ import { migrate } from '../src/platform/migrate';
 import { type BenchContext, type Measure, type Ratio, type ScratchDatabase, type Suite, type SuiteResult, type Value, rate } from './harness';
 import { eventStoreSuite } from './event-store';
 import { projectionRebuildSuite } from './projection-rebuild';
+import { projectionStatusSuite } from './projection-status';
 import { syncSuite } from './sync';
 import { organiseSuite } from './organise';
 import { storefrontSuite } from './storefront';
@@ -29,6 +30,7 @@ import { pipelineSuite } from './pipeline';
 const SUITES: Suite[] = [
   eventStoreSuite, // append
   projectionRebuildSuite, // rebuild
+  projectionStatusSuite, // status
   syncSuite, // sync
   organiseSuite, // organise
   storefrontSuite, // storefront
@@ -47,12 +49,17 @@ interface Args {
   keepDatabases: boolean;
   /** run on an embedded server of the bench's own (as `npm start` does), even when one answers on 5432 */
   embedded: boolean;
+  /** `on`/`off`: the embedded server's autovacuum for this run; a shared server's must already be so */
+  autovacuum: 'on' | 'off' | null;
   values: Map<string, number | string>;
 }
 
 function usage(): string {
   const lines = [
-    'usage: npm run bench -- [--only <suite,…>] [--keep-databases] [--embedded-postgres] [--<flag> <number> …]',
+    'usage: npm run bench -- [--only <suite,…>] [--keep-databases] [--embedded-postgres [--autovacuum on|off]] [--<flag> <number> …]',
+    '',
+    '--autovacuum on|off: run the embedded server with autovacuum on or off (with another server, only checks that it is so;',
+    '                     the bench never changes the settings of a server it does not own)',
     '',
     `suites: ${SUITES.map((s) => `${s.name} (${s.title})`).join(', ')}`,
     '',
@@ -73,7 +80,7 @@ function parseArgs(argv: string[]): Args {
       known.set(name, s);
     }
   }
-  const args: Args = { only: [], help: false, keepDatabases: false, embedded: false, values: new Map() };
+  const args: Args = { only: [], help: false, keepDatabases: false, embedded: false, autovacuum: null, values: new Map() };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--help' || a === '-h') {
@@ -93,6 +100,11 @@ function parseArgs(argv: string[]): Args {
     const name = m[1]!;
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new Error(`--${name} needs a value`);
+    if (name === 'autovacuum') {
+      if (value !== 'on' && value !== 'off') throw new Error(`--autovacuum: expected on or off, got ${value}`);
+      args.autovacuum = value;
+      continue;
+    }
     if (name === 'only') {
       args.only.push(...value.split(',').map((s) => s.trim()).filter(Boolean));
       continue;
@@ -130,10 +142,11 @@ async function resolveServer(
   config: Config,
   progress: (m: string) => void,
   forceEmbedded: boolean,
+  settings: Record<string, string>,
 ): Promise<{ adminUrl: string; origin: string; embedded?: EmbeddedDatabase }> {
   if (forceEmbedded) {
-    progress(`--embedded-postgres: starting embedded PostgreSQL (${EMBEDDED.dataDir}, port ${EMBEDDED.port})`);
-    const embedded = await startEmbeddedPostgres({ dataDir: path.resolve(EMBEDDED.dataDir), port: EMBEDDED.port, database: 'postgres' });
+    progress(`--embedded-postgres: starting embedded PostgreSQL (${EMBEDDED.dataDir}, port ${EMBEDDED.port}${Object.entries(settings).map(([k, v]) => `, ${k}=${v}`).join('')})`);
+    const embedded = await startEmbeddedPostgres({ dataDir: path.resolve(EMBEDDED.dataDir), port: EMBEDDED.port, database: 'postgres', settings });
     return { adminUrl: embedded.url, origin: 'embedded', embedded };
   }
   if (config.databaseUrl) return { adminUrl: config.databaseUrl, origin: 'DATABASE_URL' };
@@ -147,7 +160,7 @@ async function resolveServer(
     await probe.end().catch(() => undefined);
   }
   progress(`nothing answers on 127.0.0.1:5432: starting embedded PostgreSQL (${EMBEDDED.dataDir}, port ${EMBEDDED.port})`);
-  const embedded = await startEmbeddedPostgres({ dataDir: path.resolve(EMBEDDED.dataDir), port: EMBEDDED.port, database: 'postgres' });
+  const embedded = await startEmbeddedPostgres({ dataDir: path.resolve(EMBEDDED.dataDir), port: EMBEDDED.port, database: 'postgres', settings });
   return { adminUrl: embedded.url, origin: 'embedded', embedded };
 }
 
@@ -208,7 +221,7 @@ async function main(): Promise<number> {
   const selected = args.only.length ? SUITES.filter((s) => args.only.includes(s.name)) : SUITES;
   const log = pino({ name: 'bench', level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
 
-  const server = await resolveServer(config, progress, args.embedded);
+  const server = await resolveServer(config, progress, args.embedded, args.autovacuum ? { autovacuum: args.autovacuum } : {});
   const runName = `catalog_bench_${randomBytes(4).toString('hex')}`;
   const created: string[] = [];
   /** what suites asked to run before their databases go (children to stop), newest first */
@@ -261,6 +274,12 @@ async function main(): Promise<number> {
       server.adminUrl,
       `SELECT version() AS v, current_setting('synchronous_commit') AS sc, current_setting('shared_buffers') AS sb, current_setting('autovacuum') AS av`,
     );
+    // A server the bench does not own keeps its settings: --autovacuum only checks them there.
+    if (args.autovacuum && pgInfo.rows[0]!.av !== args.autovacuum) {
+      throw new Error(
+        `--autovacuum ${args.autovacuum}: the server at ${describeServer(server.adminUrl)} runs with autovacuum=${pgInfo.rows[0]!.av}, and the bench does not change the settings of a server it does not own; add --embedded-postgres to run on a server of the bench's own`,
+      );
+    }
     await adminQuery(server.adminUrl, `CREATE DATABASE "${runName}"`);
     created.push(runName);
     progress(`scratch database ${runName}: migrating`);
@@ -295,9 +314,10 @@ async function main(): Promise<number> {
       `machine   ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.platform()} ${os.release()} ${os.arch()}`,
       `node      ${process.version}`,
       `postgres  ${info.v.replace(/ on .*/, '')} at ${describeServer(server.adminUrl)} (${server.origin}); synchronous_commit=${info.sc}, shared_buffers=${info.sb}, autovacuum=${info.av}` +
-        // Without autovacuum, every updated row leaves a dead version behind: tables updated in bulk
-        // (links, families) grow several times over and their reads slow down accordingly.
-        (info.av === 'on' ? '' : ' (dead rows are never cleaned up: read figures after bulk writes are pessimistic)'),
+        (args.autovacuum ? ' (set by --autovacuum)' : '') +
+        // Without autovacuum, only the service's own ANALYZE/VACUUM after its bulk steps
+        // (src/platform/planner-statistics.ts) refreshes statistics and clears dead row versions.
+        (info.av === 'on' ? '' : ' (housekeeping is the service\'s own, after its bulk steps)'),
       `load      1-min load average ${loadAtStart.toFixed(2)} at start on ${cpus.length} cpus` +
         (loadAtStart > cpus.length / 2 ? ' (other processes compete for the cpus: expect noisy figures)' : ''),
       `command   npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

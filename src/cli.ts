@@ -133,7 +133,7 @@ projections
       if (items.length === 0) process.stdout.write('no projections defined\n');
       for (const p of items) {
         process.stdout.write(
-          `${p.name.padEnd(24)} ${p.state.padEnd(10)} position ${p.position.padEnd(20)} lag ${String(p.lagEvents).padStart(7)} events / ${p.lagSeconds.toFixed(1)} s` +
+          `${p.name.padEnd(24)} ${p.state.padEnd(10)} position ${p.position.padEnd(20)} lag ${`${p.lagApproximate ? '~' : ''}${p.lagEvents}`.padStart(8)} events / ${p.lagSeconds.toFixed(1)} s` +
             (p.lastError ? `\n  last error: ${JSON.stringify(p.lastError)}` : '') +
             '\n',
         );
@@ -168,8 +168,9 @@ projections
     if (!name) throw new Error(`rebuild which projection? name one, or --all (${REBUILD_ALL_COMMAND})`);
     await withServices(async (s, config, log) => {
       const def = s.engine.definition(name);
-      const before = (await s.engine.status()).find((p) => p.name === name)!;
-      const total = (await s.store.lagAfter(START, def.streamPrefixes)).events;
+      const before = (await s.engine.progress()).find((p) => p.name === name)!;
+      // Counted once, exactly; the loop below reads only the checkpoint rows.
+      const total = (await s.store.lagAfter(START, def.streamPrefixes, Number.POSITIVE_INFINITY)).events;
       await s.engine.requestRebuild(name);
       // Lead the rebuild here unless a running worker already leads this projection.
       const runner = new ProjectionRunner({ definition: def, store: s.store, registry: s.registry, databaseUrl: s.databaseUrl, batchSize: config.projections.batchSize, pollMs: 200, log });
@@ -178,7 +179,7 @@ projections
       bar.start(Math.max(total, 1), 0);
       try {
         for (;;) {
-          const st = (await s.engine.status()).find((p) => p.name === name)!;
+          const st = (await s.engine.progress()).find((p) => p.name === name)!;
           if (st.rebuild) bar.setTotal(Math.max(total, st.rebuild.eventsDone, 1)), bar.update(st.rebuild.eventsDone);
           if (st.lastRebuildAt && st.lastRebuildAt !== before.lastRebuildAt && st.state === 'running') {
             bar.update(bar.getTotal());

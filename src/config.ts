@@ -96,6 +96,8 @@ const schema = z.object({
   PUBLIC_CACHE_DISABLED: bool.default(false),
   PUBLIC_CACHE_TTL_MS: positiveInt.default(60_000),
   PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(5000),
+  // Bytes of cached answers per process; they live outside the V8 heap, so the heap cap does not bound them.
+  PUBLIC_CACHE_MAX_BYTES: byteSize.default(128 * 1024 * 1024),
   // Scheduled synchronisations (run by the worker role, once across processes); `off` turns one off.
   CATEGORY_SYNC_CRON: z.string().min(3).default('0 * * * *'),
   GOODS_SYNC_CRON: z.string().min(3).default('30 2 * * *'),
@@ -168,7 +170,8 @@ export interface Config {
   apiPrefix: string;
   /** API bases the served browser clients use instead of their build's (undefined: the build's) */
   clientApiBases: { admin: string | undefined; h5: string | undefined };
-  publicCache: { disabled: boolean; ttlMs: number; maxEntries: number };
+  /** maxBytes: the cached answers' bytes (bodies and keys) per process */
+  publicCache: { disabled: boolean; ttlMs: number; maxEntries: number; maxBytes: number };
   /** cron expressions of the scheduled synchronisations; null: off */
   schedules: { categories: string | null; goods: string | null; details: string | null };
   projections: { batchSize: number; pollMs: number };
@@ -243,7 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     apiPrefix: e.API_PREFIX,
     clientApiBases: { admin: e.ADMIN_API_BASE, h5: e.H5_API_BASE },
-    publicCache: { disabled: e.PUBLIC_CACHE_DISABLED, ttlMs: e.PUBLIC_CACHE_TTL_MS, maxEntries: e.PUBLIC_CACHE_MAX_ENTRIES },
+    publicCache: { disabled: e.PUBLIC_CACHE_DISABLED, ttlMs: e.PUBLIC_CACHE_TTL_MS, maxEntries: e.PUBLIC_CACHE_MAX_ENTRIES, maxBytes: e.PUBLIC_CACHE_MAX_BYTES },
     schedules,
     projections: { batchSize: e.PROJECTION_BATCH_SIZE, pollMs: e.PROJECTION_POLL_MS },
     commandWaitMs: e.COMMAND_WAIT_MS,

@@ -10,7 +10,8 @@ import { createAuth } from './auth/module';
 import { uploadRoutes } from './uploads/routes';
 import { DiskUploadStorage, PostgresUploadStorage } from './uploads/storage';
 import { docsRoutes } from './platform/http/openapi';
-import { apiDocument } from './openapi';
+import { DOCUMENTED_ROUTES, apiDocument } from './openapi';
+import { refuseUndeclaredQuery } from './platform/http/validate';
 import { securityHeaders, securityMiddleware } from './platform/http/security';
 import { postgresThrottleStores } from './platform/http/rate-limit';
 import { idempotency } from './platform/http/idempotency';
@@ -35,7 +36,7 @@ import { PICTURES_PATH, picturesRoutes, startSimulator } from './sync/simulator'
 import type { RunningSimulator } from './sync/simulator';
 import { SyncService, createSupplierClient } from './sync/service';
 import { syncRoutes } from './sync/routes';
-import { startSchedules } from './sync/scheduler';
+import { scheduleMetrics, startSchedules } from './sync/scheduler';
 import { seedDemoCatalog } from './sync/demo';
 import { linkRoutes } from './catalog/links/routes';
 import { adminCatalogRoutes } from './catalog/admin-routes';
@@ -108,6 +109,8 @@ export interface Services {
   jobs?: Jobs;
   /** Waits (bounded by COMMAND_WAIT_MS) until the projections reading these streams have reached `position`. */
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
+  /** After a bulk step: the planner's statistics of what it rewrote (src/platform/planner-statistics.ts). */
+  refreshStatistics(streamIds: readonly string[], changedRows: number): Promise<void>;
 }
 
 /** The long operations run on these services' own event loop (in a jobs thread, or where no shopper waits). */
@@ -156,7 +159,7 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   const notifications = new ProjectionNotifications(pool, listener, definitions, log);
   const cache = new PublicCache(config.publicCache);
   const storefront = new StorefrontState({ pool, cache, log });
-  metrics.observe({ engine, cache });
+  metrics.observe({ engine, cache, schedules: () => scheduleMetrics(pool, config.schedules) });
   let simulator: RunningSimulator | null = null;
   if (!config.upstream) {
     // Its pictures are announced where browsers reach this service (PUBLIC_URL, or the address
@@ -174,9 +177,10 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   notifications.onCommit(() => engine.wakeAll());
   await notifications.start();
   const waitForProjections: Services['waitForProjections'] = (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs);
+  const refreshStatistics: Services['refreshStatistics'] = (streamIds, changedRows) => engine.refreshStatistics(streamIds, changedRows);
   const supplier = createSupplierClient({ log }, upstreamUrl, config.upstream?.token);
-  const sync = new SyncService({ config, log, pool, store, registry, metrics, waitForProjections }, supplier);
-  return { config, log, databaseUrl, pool, listener, store, registry, engine, notifications, cache, storefront, metrics, upstreamUrl, simulator, sync, waitForProjections };
+  const sync = new SyncService({ config, log, pool, store, registry, metrics, waitForProjections, refreshStatistics }, supplier);
+  return { config, log, databaseUrl, pool, listener, store, registry, engine, notifications, cache, storefront, metrics, upstreamUrl, simulator, sync, waitForProjections, refreshStatistics };
 }
 
 /** Counts what the store appends, whichever adapter it is (the count feeds catalog_events_appended_total). */
@@ -211,6 +215,9 @@ export async function closeServices(s: Services): Promise<void> {
  */
 export function apiRoutes(s: Services): Router {
   const api = Router();
+  // An unknown query key is a 400 on every route (docs/api.md, Conventions): routes that take a query
+  // parse it strictly; this refuses one on the routes whose documented operation takes none.
+  api.use(refuseUndeclaredQuery(DOCUMENTED_ROUTES.api));
   api.use(storefrontRoutes(s)); // public, no guard; first, so the busiest routes skip matching every admin route
   const auth = createAuth({ pool: s.pool, config: s.config, log: s.log });
   const { requireAdmin } = auth.guards;

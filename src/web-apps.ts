@@ -16,10 +16,24 @@ export const WEB_APPS = [
   { mount: '/v2/h5', dir: 'h5' },
 ] as const;
 
-/** dist/web, seen from src/web (tsx, ts-jest) or from dist/src/web (compiled). */
-export function webDistDir(): string {
-  const candidates = [path.resolve(__dirname, '../dist/web'), path.resolve(__dirname, '../web')];
-  return candidates.find((d) => existsSync(path.join(d, 'admin', 'index.html')) || existsSync(path.join(d, 'h5', 'index.html'))) ?? candidates[0]!;
+/**
+ * The directory holding the package's package.json, walking up from `from`: the repository root both
+ * from src/ (tsx, ts-jest) and from dist/src/ (compiled).
+ */
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return from;
+  }
+}
+
+/**
+ * dist/web under the package root: the build's output and nothing else. Never web/, whose
+ * index.html is the build's input and sits next to the clients' source and Vite's configuration,
+ * which an unbuilt service must not serve (it answers 404 with a hint instead).
+ */
+export function webDistDir(from: string = __dirname): string {
+  return path.join(packageRoot(from), 'dist', 'web');
 }
 
 /**

@@ -77,6 +77,12 @@ export interface CommandDeps {
   store: EventStore;
   registry: EventRegistry;
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
+  /**
+   * After a bulk step: refreshes the planner's statistics of the read models of these streams that
+   * the step rewrote enough of (`changedRows`: what it changed, by its own count;
+   * src/platform/planner-statistics.ts). Optional: tests may hand in less.
+   */
+  refreshStatistics?(streamIds: readonly string[], changedRows: number): Promise<void>;
 }
 
 /**

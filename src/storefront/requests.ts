@@ -3,6 +3,7 @@
  * each one maps to. Parse with `parseQuery` (repeated or nested parameters are a 400).
  */
 import { z } from 'zod';
+import { queryInt } from '../platform/http/validate';
 import { idListParam, idSchema } from '../platform/ids';
 
 export const PUBLIC_SORTS = ['DEFAULT', 'PRICE_ASC', 'PRICE_DESC', 'NEWEST'] as const;
@@ -31,8 +32,8 @@ const keywordField = z
 
 export const publicGoodsQuery = z
   .object({
-    page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
-    pageSize: z.coerce.number().int().min(1).max(PUBLIC_MAX_PAGE_SIZE).default(PUBLIC_DEFAULT_PAGE_SIZE),
+    page: queryInt(1, MAX_PAGE).default(1),
+    pageSize: queryInt(1, PUBLIC_MAX_PAGE_SIZE).default(PUBLIC_DEFAULT_PAGE_SIZE),
     sort: z.enum(PUBLIC_SORTS).default('DEFAULT'),
     countryId: idSchema.optional(),
     categoryId: idSchema.optional(),
@@ -63,8 +64,10 @@ export function listSpecOf(q: PublicGoodsQuery): PublicListSpec {
 
 /**
  * One key per (filters, sort): the page window is not part of it, since the cache holds the whole
- * list and every page is cut from it. A JSON array, so no value can make two keys collide.
+ * list and every page is cut from it. The keyword is in it as the query matches it (`folded`: its
+ * pattern as the database lowers it, ./keywords.ts), so `T恤` and `t恤` share one entry. A JSON
+ * array, so no value can make two keys collide.
  */
-export function listCacheKey(spec: PublicListSpec): string {
-  return JSON.stringify(['public-goods', spec.sort, spec.countryId, spec.categoryId, spec.tagIds, spec.keyword]);
+export function listCacheKey(spec: PublicListSpec, folded: string | null): string {
+  return JSON.stringify(['public-goods', spec.sort, spec.countryId, spec.categoryId, spec.tagIds, spec.keyword === null ? null : folded]);
 }

@@ -22,7 +22,7 @@ export function storefrontRoutes(s: StorefrontDeps, opts: StorefrontOptions = {}
   const gate = opts.crossProcessFreshness === false || s.config.publicCache.disabled ? null : s.storefront.gate;
   for (const route of PUBLIC_ROUTES) {
     r.get(route.path, async (req, res) => {
-      const read = route.read(s, req.params as Record<string, string>, req.query);
+      const read = await route.read(s, req.params as Record<string, string>, req.query);
       if (gate) await gate.fresh();
       sendCached(req, res, sliced(read, await s.cache.get(read.key, read.domains, read.load)), PUBLIC_CACHE_CONTROL);
     });

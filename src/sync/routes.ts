@@ -4,11 +4,12 @@ import { z } from 'zod';
 import type { Pool } from '../platform/db';
 import { AppError } from '../platform/errors';
 import { parseWith } from '../platform/http/errors';
+import { queryInt } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
 import { actorOf } from '../catalog/http';
 import type { SyncService } from './service';
 import type { Config } from '../config';
-import { nextScheduledTimes } from './scheduler';
+import { scheduleView } from './scheduler';
 import { getRun, listRuns, type SyncKind } from './runs';
 import type { RouteDoc } from '../platform/http/openapi';
 
@@ -20,14 +21,14 @@ const goodsBody = z.object({ dryRun: z.boolean().optional(), confirmDelist: z.bo
 const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.boolean().optional(), linkId: z.string().optional() }).strict();
 const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: z.string().optional() }).strict();
 const runId = z.uuid();
-const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: z.coerce.number().int().min(1).max(100).optional() }).strict();
+const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: queryInt(1, 100).optional() }).strict();
 
 /** `sync`: where a run starts (in process, or in the serving process's jobs thread: src/jobs/jobs.ts). */
 export function syncRoutes(sync: Pick<SyncService, 'start'>, pool: Pool, guard: RequestHandler, schedules: Config['schedules']): Router {
   const r = Router();
-  // The scheduled synchronisations and when each runs next (run by the worker role; null: off).
-  r.get('/sync/schedule', guard, (_req, res) => {
-    res.json(nextScheduledTimes(schedules));
+  // The scheduled synchronisations (run by the worker role; null: off): next run, last tick and run, recent ticks.
+  r.get('/sync/schedule', guard, async (_req, res) => {
+    res.json(await scheduleView(pool, schedules));
   });
   const trigger = (kind: SyncKind): RequestHandler => async (req, res) => {
     const q = parseWith(triggerQuery, req.query, 'query');
@@ -77,7 +78,7 @@ export function syncRoutes(sync: Pick<SyncService, 'start'>, pool: Pool, guard: 
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const syncRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/sync/schedule', summary: 'The scheduled synchronisations and when each runs next (null: off)', auth: true, responses: { 200: '{categories, goods, details}: cron and next time each' } },
+  { method: 'get', path: '/sync/schedule', summary: 'The scheduled synchronisations: each one\'s next run, last tick, last run and recent ticks (a missed or failed one shows)', auth: true, responses: { 200: '{categories, goods, details}: {cron, next, last, lastRun, recent} each (docs/api.md)' } },
   { method: 'post', path: '/sync/categories', summary: 'Start a category (and country) synchronisation', auth: true, query: triggerQuery, body: triggerBody, bodyOptional: true, responses: { 202: '{runId}' } },
   { method: 'post', path: '/sync/origin-goods', summary: 'Start a listing synchronisation of the links', auth: true, query: goodsQuery, body: goodsBody, bodyOptional: true, responses: { 202: '{runId}' } },
   { method: 'post', path: '/sync/details', summary: "Start a synchronisation of the links' details", auth: true, query: detailsQuery, body: detailsBody, bodyOptional: true, responses: { 202: '{runId}' } },

@@ -116,8 +116,14 @@ export class SyncService {
       if (run.kind === 'categories') await this.syncCategories(ctx);
       else if (run.kind === 'origin_goods') await this.syncGoods(ctx, params);
       else await this.syncDetails(ctx, params);
-      // Answer only once the read models show the run's changes.
-      if (ctx.lastPosition) await this.s.waitForProjections(ctx.lastPosition, PREFIXES[run.kind].map((p) => p + '0'));
+      // Answer only once the read models show the run's changes, and the planner knows the rows it
+      // rewrote (a first listing or details pass rewrites every link row).
+      if (ctx.lastPosition) {
+        const streams = PREFIXES[run.kind].map((p) => p + '0');
+        await this.s.waitForProjections(ctx.lastPosition, streams);
+        const c = run.counts;
+        await this.s.refreshStatistics?.(streams, c.created + c.changed + c.delisted + c.relisted);
+      }
       if (run.held) state = 'held';
     } catch (e) {
       state = 'failed';

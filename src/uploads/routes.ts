@@ -10,6 +10,7 @@ import { AppError } from '../platform/errors';
 import type { RouteDoc } from '../platform/http/openapi';
 import type { Logger } from '../platform/log';
 import { LIMITS, throttle, type ThrottleStores } from '../platform/http/rate-limit';
+import { isInvalidText, isUtf8Bytes } from '../platform/http/text';
 import { sniffImage } from './sniff';
 import { contentTypeOf, type UploadStorage } from './storage';
 
@@ -34,6 +35,15 @@ export const uploadRouteDocs: RouteDoc[] = [
     responses: { 200: { contentType: 'image/*', description: 'The image, nosniff, cached for a year' }, 304: null, 404: 'No such file' },
   },
 ];
+
+/**
+ * A part's file name as the parser decoded it: byte by byte (latin1) unless the part named a charset,
+ * so a name of single-byte characters is checked as the bytes that were sent.
+ */
+function isText(name: string): boolean {
+  if (isInvalidText(name)) return false;
+  return !/^[\x00-\xff]*$/.test(name) || isUtf8Bytes(Buffer.from(name, 'latin1'));
+}
 
 export interface UploadDeps {
   /** where files are kept (UPLOAD_STORAGE): the database, or UPLOAD_DIR */
@@ -61,13 +71,21 @@ export function uploadRoutes({ storage, maxBytes, apiPrefix, guard, log, throttl
         if (err.code === 'LIMIT_FILE_SIZE') return next(new AppError('UPLOAD.TOO_LARGE', 413, `the file exceeds ${maxBytes} bytes`));
         return next(AppError.badRequest('UPLOAD.INVALID', `${err.message}; send one file in the multipart field "${FILE_FIELD}"`));
       }
-      next(err);
+      // Anything else the parser (busboy) raises is the body's fault: no or a mismatched boundary,
+      // a truncated body, a malformed or oversized part header. Files are kept in memory, so there
+      // is no storage of ours that could have failed here.
+      next(AppError.badRequest('UPLOAD.MALFORMED', `the multipart body is malformed (${err instanceof Error ? err.message : String(err)}); send one file in the multipart field "${FILE_FIELD}"`));
     });
   };
 
   r.post('/upload', guard, throttle(LIMITS.upload, log, throttleStores), receiveOne, async (req, res) => {
     const file = req.file;
     if (!file) throw AppError.badRequest('UPLOAD.FILE_REQUIRED', `send one file in the multipart field "${FILE_FIELD}"`);
+    // The name is never used (files get generated names), but one that is not text is a broken body,
+    // refused as such text is anywhere else (docs/http-contract.md, Text).
+    if (!isText(file.originalname)) {
+      throw AppError.badRequest('REQUEST.INVALID_TEXT', 'the file name contains a NUL character, an unpaired surrogate or bytes that are not UTF-8', { path: 'file.filename' });
+    }
     const image = sniffImage(file.buffer);
     if (!image) throw new AppError('UPLOAD.UNSUPPORTED_TYPE', 415, 'only png, jpg, webp and gif images are accepted');
     const name = `${randomUUID()}.${image.kind}`;

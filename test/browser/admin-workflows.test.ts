@@ -541,8 +541,17 @@ describe('administrator workflows', () => {
     });
   });
 
-  it('the sync page shows each scheduled synchronisation and when it runs next', async () => {
+  it('the sync page shows each scheduled synchronisation, its last run, a tick that did not run, and when it runs next', async () => {
     type Schedule = Record<'categories' | 'goods' | 'details', { cron: string | null; next: string | null }>;
+    // A tick its worker missed (busy past the next one) and one that failed to start, as the scheduler records them.
+    const hourAgo = new Date(Math.floor(Date.now() / 3600_000) * 3600_000 - 3600_000);
+    const twoHoursAgo = new Date(hourAgo.getTime() - 3600_000);
+    await svc.db.pool.query(
+      `INSERT INTO schedule_claims (claim, job, due_at, claimed_by, outcome, error) VALUES
+         ($1, 'categories', $2, 'worker:1', 'missed', 'the worker was busy past the next tick'),
+         ($3, 'goods', $4, 'worker:1', 'failed', 'connect ECONNREFUSED')`,
+      [`categories:${hourAgo.toISOString()}`, hourAgo, `goods:${twoHoursAgo.toISOString()}`, twoHoursAgo],
+    );
     const schedule = await api.get<Schedule>('/sync/schedule');
     expect(schedule.categories.cron).toBe('0 * * * *');
     // Hourly: the next full hour, within the coming hour.
@@ -555,6 +564,12 @@ describe('administrator workflows', () => {
       await page.getByTestId(`schedule-${job}`).getByText(schedule[job].cron!, { exact: true }).waitFor();
       await until(() => page.getByTestId(`schedule-${job}-next`).textContent(), (t) => expect(t).not.toBe('—'));
     }
+    // The recorded miss, and the ticks since that no worker claimed (this service runs no scheduler).
+    const notRun = (job: string, text: string) => page.getByTestId(`schedule-${job}-not-run`).filter({ hasText: text });
+    await notRun('categories', '工作进程繁忙').getByText('错过', { exact: true }).waitFor();
+    await notRun('categories', '没有运行中的工作进程').first().getByText('错过', { exact: true }).waitFor();
+    await notRun('goods', '将自动重试').getByText('启动失败', { exact: true }).waitFor();
+    await shot(page, 'admin-wf-sync-schedule');
   });
 
   it('rebuilds a projection from the page and waits until it runs again with a newer lastRebuildAt', async () => {

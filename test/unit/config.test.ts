@@ -6,7 +6,7 @@ describe('config', () => {
     expect(c.port).toBe(3000);
     expect(c.eventStore).toEqual({ kind: 'postgres' });
     expect(c.jwt.accessExpiresIn).toBe('30m');
-    expect(c.publicCache).toEqual({ disabled: false, ttlMs: 60000, maxEntries: 5000 });
+    expect(c.publicCache).toEqual({ disabled: false, ttlMs: 60000, maxEntries: 5000, maxBytes: 128 * 1024 * 1024 });
     expect(c.schedules).toEqual({ categories: '0 * * * *', goods: '30 2 * * *', details: '0 3 * * *' });
     expect(c.uploadStorage).toBe('postgres');
     expect(c.env).toBe('production');

@@ -158,7 +158,12 @@ export async function createGoods(deps: GoodDeps, inputs: readonly CreateGoodInp
 export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, actor: Actor): Promise<Pick<BatchCreated, 'created' | 'skipped'>> {
   const inputs = 'originGoodIds' in body ? [...new Set(body.originGoodIds)].map((originGoodId) => ({ originGoodId })) : body.goods;
   const { created, skipped, position } = await createGoods(deps, inputs, actor);
-  if (position) await deps.waitForProjections(position, ['good-0', 'link-0']);
+  if (position) {
+    await deps.waitForProjections(position, ['good-0', 'link-0']);
+    // A batch adds up to 1 000 goods and recomputes their families: once the batches add up to a
+    // large share of those tables, the planner learns what they hold (src/platform/planner-statistics.ts).
+    await deps.refreshStatistics?.(['good-0', 'link-0'], created.length);
+  }
   return { created, skipped };
 }
 

@@ -102,6 +102,8 @@ const FAMILY_ATTEMPTS = 3;
 export type OrganiseDeps = AdminDeps;
 
 export class Organiser {
+  /** events this run appended (the rows it rewrote, roughly), for the planner statistics' refresh */
+  private appended = 0;
   progress: OrganiseProgress = { state: 'idle', phase: null, done: 0, total: 0, startedAt: null, finishedAt: null, error: null };
   private last: LogPosition | null = null;
   private lock: HeldLock | null = null;
@@ -171,6 +173,7 @@ export class Organiser {
     const report: OrganiseReport = { parsed: 0, derived: 0, attached: 0, created: 0, merged: 0, unchanged: 0, repaired: 0, unparseable: [], incomplete: [], lockedSkipped: [], review: [] };
     this.report = report;
     this.last = null;
+    this.appended = 0;
     await this.catchUp();
     this.progress.total = Number((await this.s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM origin_goods`)).rows[0]!.n);
     const touched = new Set<string>();
@@ -316,6 +319,8 @@ export class Organiser {
       }
     }
     report.unchanged = links.size - touched.size;
+    // The run rewrote the rows of every link and family it touched: the planner learns what they hold now.
+    await this.s.refreshStatistics?.(WAIT_STREAMS, this.appended);
     // Finished: the progress counts the run's links again (the grouping step counted its decisions).
     this.progress.done = this.progress.total = links.size;
     const byIdOrder = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
@@ -481,6 +486,7 @@ export class Organiser {
       while (pending.length) {
         try {
           const results = await this.s.store.appendToStreams(pending.map((p) => p.append));
+          this.appended += pending.reduce((n, p) => n + p.append.events.length, 0);
           results.forEach((r, k) => {
             this.note(r.position);
             pending[k]!.done?.(r);

@@ -9,6 +9,11 @@
  *
  * Entries are kept serialised with their ETag, so a hit costs no JSON work and a revalidation
  * (If-None-Match) costs no body at all (see ./http.ts).
+ *
+ * Bounded twice: by entries (`maxEntries`) and by the bytes of what they hold (`maxBytes`, the bodies
+ * and their keys), least recently used first. The bytes are the bound that matters: a body is a
+ * Buffer outside the V8 heap, so the heap cap does not limit them, and one list of the whole catalog
+ * is some 17 MB; an anonymous client asking for many distinct lists must not grow the process.
  */
 import { createHash } from 'node:crypto';
 
@@ -28,6 +33,8 @@ export interface CachedResponse {
 export interface PublicCacheOptions {
   ttlMs: number;
   maxEntries: number;
+  /** bytes of bodies (and keys) kept at most; an answer larger than this is served but not kept */
+  maxBytes: number;
   disabled: boolean;
   /** Injectable clock, so expiry can be tested without sleeping. */
   now?: () => number;
@@ -37,6 +44,8 @@ type Versions = Record<CacheDomain, number>;
 
 interface Entry {
   readonly response: CachedResponse;
+  /** what it counts against `maxBytes` */
+  readonly size: number;
   /** When the load started: the data can be no newer than that, so its age counts from there. */
   readonly storedAt: number;
   readonly domains: readonly CacheDomain[];
@@ -97,7 +106,9 @@ export class PublicCache {
   private readonly current: Versions = { meta: 0, goods: 0, matrix: 0 };
   /** Raised by clear(), so loads started before it do not refill the cache afterwards. */
   private generation = 0;
-  private readonly counters = { hits: 0, misses: 0, loads: 0, discardedStale: 0 };
+  private readonly counters = { hits: 0, misses: 0, loads: 0, loadedBytes: 0, discardedStale: 0, evicted: 0, tooLarge: 0 };
+  /** the sum of the entries' sizes */
+  private bytes = 0;
   private readonly byDomains = new Map<string, { hit: number; miss: number; load: number }>();
   private readonly now: () => number;
 
@@ -111,18 +122,21 @@ export class PublicCache {
       this.counters.loads++;
       this.count(domains, 'miss');
       this.count(domains, 'load');
-      return serialise(await load());
+      const response = serialise(await load());
+      this.counters.loadedBytes += response.body.length;
+      return response;
     }
 
     const entry = this.entries.get(key);
     if (entry) {
-      this.entries.delete(key);
       if (this.isFresh(entry, domains)) {
+        this.entries.delete(key);
         this.entries.set(key, entry); // re-insert: now the most recently used
         this.counters.hits++;
         this.count(domains, 'hit');
         return entry.response;
       }
+      this.drop(key);
     }
     this.counters.misses++;
     this.count(domains, 'miss');
@@ -177,8 +191,12 @@ export class PublicCache {
     return { ...this.current };
   }
 
-  stats(): { entries: number; hits: number; misses: number; loads: number; discardedStale: number } {
-    return { entries: this.entries.size, ...this.counters };
+  /**
+   * `bytes`: what the entries hold now (bodies and keys); `loadedBytes`: the bodies of every load so
+   * far; `evicted`: entries let go for room; `tooLarge`: answers over `maxBytes`, served but not kept.
+   */
+  stats(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number; loads: number; loadedBytes: number; discardedStale: number; evicted: number; tooLarge: number } {
+    return { entries: this.entries.size, bytes: this.bytes, maxBytes: this.opts.maxBytes, ...this.counters };
   }
 
   /** Hits, misses and loads by the set of domains looked up (`goods,matrix,meta`). */
@@ -196,7 +214,15 @@ export class PublicCache {
   /** Drops every entry. Loads in progress still answer their callers but store nothing. */
   clear(): void {
     this.entries.clear();
+    this.bytes = 0;
     this.generation++;
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.size;
   }
 
   private isFresh(entry: Entry, domains: readonly CacheDomain[]): boolean {
@@ -217,6 +243,7 @@ export class PublicCache {
     this.counters.loads++;
     this.count(domains, 'load');
     const response = serialise(await load());
+    this.counters.loadedBytes += response.body.length;
 
     // A bump during the load means the value may predate the write that caused it: the callers
     // who asked before the write may have it, but later callers must not.
@@ -225,11 +252,20 @@ export class PublicCache {
       this.counters.discardedStale++;
       return response;
     }
-    this.entries.delete(key);
-    this.entries.set(key, { response, storedAt: startedAt, domains: [...domains], versions: snapshot });
+    this.drop(key);
+    // Two bytes a character: the key is a JS string on the heap; the body a Buffer outside it.
+    const size = response.body.length + key.length * 2;
+    if (size > this.opts.maxBytes) {
+      this.counters.tooLarge++;
+      return response;
+    }
+    this.entries.set(key, { response, size, storedAt: startedAt, domains: [...domains], versions: snapshot });
+    this.bytes += size;
+    // Least recently used first (Map order), until both bounds hold; the entry just stored is last.
     for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.opts.maxEntries) break;
-      this.entries.delete(oldest);
+      if (this.entries.size <= this.opts.maxEntries && this.bytes <= this.opts.maxBytes) break;
+      this.drop(oldest);
+      this.counters.evicted++;
     }
     return response;
   }

@@ -1,7 +1,8 @@
 /**
- * EventStoreDB's successor, KurrentDB, names its connection strings `kurrentdb://` (also `kurrent://`
- * and `kdb://`, each with a `+discover` form). The installed client (@eventstore/db-client) parses only
- * `esdb://` and `esdb+discover://`; the rest of the string is the same, so only the scheme is rewritten.
+ * KurrentDB names its connection strings `kurrentdb://` (also `kurrent://` and `kdb://`, each with a
+ * `+discover` form); EventStoreDB's were `esdb://`. The client (@kurrent/kurrentdb-client) parses them
+ * all, but warns on every `esdb://` one; the rest of the string is the same, so the scheme is written
+ * as `kurrentdb` (or `kurrentdb+discover`) whichever was configured.
  */
 const SCHEME = /^(esdb|kurrentdb|kurrent|kdb)(\+discover)?:\/\//i;
 
@@ -9,9 +10,9 @@ export function isEventStoreUrl(url: string): boolean {
   return SCHEME.test(url);
 }
 
-/** The connection string as the client parses it: `esdb://` or `esdb+discover://`. */
+/** The connection string as the client is given it: `kurrentdb://` or `kurrentdb+discover://`. */
 export function toClientConnectionString(url: string): string {
   const m = SCHEME.exec(url);
   if (!m) throw new Error('expected a kurrentdb://, kurrent://, kdb:// or esdb:// connection string');
-  return `esdb${m[2] ? '+discover' : ''}://${url.slice(m[0].length)}`;
+  return `kurrentdb${m[2] ? '+discover' : ''}://${url.slice(m[0].length)}`;
 }

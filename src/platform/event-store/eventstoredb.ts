@@ -1,18 +1,22 @@
 /**
- * The `eventstoredb` event-store adapter, on `@eventstore/db-client` 6.2.1.
+ * The `eventstoredb` event-store adapter (KurrentDB, and EventStoreDB from 22.6), on
+ * `@kurrent/kurrentdb-client`.
  *
- * Positions are EventStoreDB's (commit, prepare) pair; the log is committed in that order, so a
+ * Positions are the server's (commit, prepare) pair; the log is committed in that order, so a
  * reader following `$all` never meets a lower position committing after a higher one.
  *
  * Data is stored as JSON; the schema version and the port's metadata travel in the event's JSON
  * metadata as `{ v, by, why, correlationId, causationId?, at }`.
  *
- * Filtering `$all`: this client's `readAll` takes no filter (it always sends "no filter"), so reading
- * `$all` forwards (`readAll`, `lagAfter`) goes through a catch-up subscription that the server filters
- * (by stream prefix, or leaving out system events): only the port's events cross the wire, and a
- * projection reading a few streams of a large log no longer transfers and parses the rest. Each read
- * is bounded by its limit and by the log's end as it was when the read started. Reading backwards
- * (`headPosition`) still pages through `readAll` and filters here; it stops at the first match.
+ * Reading `$all`: every read takes a filter the server applies (by stream prefix, or leaving out
+ * system events), in either direction, so only the port's events, and only as many as asked for,
+ * cross the wire. The last event of a few streams in a long log is one backward read of one event,
+ * not a scan (`headPosition` with prefixes, which country, category, tag and tag-group commands ask
+ * under their lock, paged backwards through the unfiltered log before: hundreds of thousands of
+ * events per command after an organisation). The client this adapter used before
+ * (`@eventstore/db-client`) sent no filter with a read and filtered only catch-up subscriptions,
+ * which read forwards; its successor filters reads too (KurrentDB's Rust-based client, which
+ * also parses `kurrentdb://` connection strings itself).
  */
 import {
   ANY,
@@ -20,7 +24,7 @@ import {
   CancelledError,
   DeadlineExceededError,
   END,
-  EventStoreDBClient,
+  KurrentDBClient,
   FORWARDS,
   NO_STREAM,
   NotLeaderError,
@@ -36,16 +40,15 @@ import {
   type AllStreamResolvedEvent,
   type AppendResult as EsdbAppendResult,
   type AppendToStreamOptions,
-  type Direction,
   type EventData,
-  type ExpectedRevision as EsdbExpectedRevision,
+  type AppendStreamState,
   type JSONType,
+  type Filter,
   type ReadAllOptions as EsdbReadAllOptions,
-  type ReadPosition,
   type ReadStreamOptions as EsdbReadStreamOptions,
   type ResolvedEvent,
   type SubscribeToAllOptions,
-} from '@eventstore/db-client';
+} from '@kurrent/kurrentdb-client';
 import { AppError } from '../errors';
 import { toClientConnectionString } from './connection-string';
 import {
@@ -65,14 +68,14 @@ import {
   comparePositions,
 } from './port';
 
-/** A read the adapter may abandon half-way; `cancel` ends the gRPC call behind it. */
-type CancellableRead<E> = AsyncIterable<E> & { cancel(): Promise<void> };
+/** A read the adapter may abandon half-way: leaving it (`return`) ends the call behind it. */
+type Read<E> = AsyncIterableIterator<E>;
 
-/** What the adapter uses of `EventStoreDBClient`. The real client satisfies it; unit tests pass a fake. */
+/** What the adapter uses of `KurrentDBClient`. The real client satisfies it; unit tests pass a fake. */
 export interface EsdbClient {
   appendToStream(streamName: string, events: EventData[], options?: AppendToStreamOptions): Promise<EsdbAppendResult>;
-  readStream(streamName: string, options?: EsdbReadStreamOptions): CancellableRead<ResolvedEvent>;
-  readAll(options?: EsdbReadAllOptions): CancellableRead<AllStreamResolvedEvent>;
+  readStream(streamName: string, options?: EsdbReadStreamOptions): Read<ResolvedEvent>;
+  readAll(options?: EsdbReadAllOptions): Read<AllStreamResolvedEvent>;
   subscribeToAll(options?: SubscribeToAllOptions): AsyncIterable<AllStreamResolvedEvent> & {
     on(event: 'data', listener: (resolved: AllStreamResolvedEvent) => void): unknown;
     once(event: 'confirmation' | 'caughtUp' | 'end', listener: () => void): unknown;
@@ -84,14 +87,8 @@ export interface EsdbClient {
 
 type EsdbRecordedEvent = NonNullable<ResolvedEvent['event']>;
 
-/** Raw events per `$all` read while filtering here; a page that comes back short is the end of the log. */
-const SCAN_PAGE = 1000;
-/**
- * A filtered read ends at its limit, at the log's end, when the server says it caught up, or at a
- * checkpoint past the end. A server that says none of these (before 23.10 it sends no "caught up")
- * is taken to be done after this long without a word: a short read, never a skipped event.
- */
-const FILTERED_READ_IDLE_MS = 2000;
+/** Events per further page of a read that met events the server's filter let through but the port does not keep. */
+const PAGE = 256;
 /** /readyz must answer even when the server does not: reads of `$all` carry no gRPC deadline. */
 const PING_TIMEOUT_MS = 5000;
 /** How long `watch` waits for its subscription to go live before returning anyway. */
@@ -99,7 +96,7 @@ const WATCH_START_TIMEOUT_MS = 5000;
 const WATCH_RETRY_MIN_MS = 250;
 const WATCH_RETRY_MAX_MS = 10_000;
 
-function toEsdbExpected(expected: ExpectedRevision): EsdbExpectedRevision {
+function toStreamState(expected: ExpectedRevision): AppendStreamState {
   if (expected === 'any') return ANY;
   if (expected === 'no_stream') return NO_STREAM;
   return expected;
@@ -202,7 +199,7 @@ export class EventStoreDbAdapter implements EventStore {
    * needs a user allowed to (by default an admin).
    */
   static connect(url: string, onWatchError?: (e: unknown) => void): EventStoreDbAdapter {
-    return new EventStoreDbAdapter(EventStoreDBClient.connectionString(toClientConnectionString(url)), onWatchError);
+    return new EventStoreDbAdapter(KurrentDBClient.connectionString(toClientConnectionString(url)), onWatchError);
   }
 
   async appendToStream(
@@ -217,10 +214,10 @@ export class EventStoreDbAdapter implements EventStore {
     }
     let result: EsdbAppendResult;
     try {
-      result = await this.client.appendToStream(streamId, events.map(toEventData), { expectedRevision: toEsdbExpected(expected) });
+      result = await this.client.appendToStream(streamId, events.map(toEventData), { streamState: toStreamState(expected) });
     } catch (e) {
       const err = asClientError(e);
-      if (err instanceof WrongExpectedVersionError) throw wrongRevision(streamId, expected, String(err.actualVersion));
+      if (err instanceof WrongExpectedVersionError) throw wrongRevision(streamId, expected, String(err.actualState));
       throw mapError(err);
     }
     // A client built with `throwOnAppendFailure=false` reports a conflict here instead (its revision is then unreliable).
@@ -288,126 +285,48 @@ export class EventStoreDbAdapter implements EventStore {
     const out: RecordedEvent[] = [];
     if (opts.limit <= 0) return out;
     try {
-      await this.filteredRead(opts.after, opts.limit, opts.streamPrefixes, opts.upTo, (event) => void out.push(toRecorded(event)));
+      await this.scan('forwards', opts.after, opts.streamPrefixes, opts.limit, (event) => {
+        if (opts.upTo && comparePositions(event.position, opts.upTo) > 0) return false;
+        out.push(toRecorded(event));
+        return out.length < opts.limit;
+      });
     } catch (e) {
       throw mapError(e);
     }
     return out;
   }
 
-  /** The position of the last event of `$all` (system events too), or null when the log is empty. */
-  private async logEnd(): Promise<LogPosition | null> {
-    const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1 });
-    let last: LogPosition | null = null;
-    for await (const { event } of read) if (event?.position && !last) last = { commit: event.position.commit, prepare: event.position.prepare };
-    return last;
-  }
-
-  /**
-   * The port's events strictly after `after`, up to `limit` of them, none past `upTo` nor past the end
-   * of the log when the read began, through a catch-up subscription the server filters.
-   */
-  private async filteredRead(
-    after: LogPosition,
-    limit: number,
-    prefixes: readonly string[] | undefined,
-    upTo: LogPosition | undefined,
-    onEvent: (event: AllStreamRecordedEvent) => void,
-  ): Promise<void> {
-    const logEnd = await this.logEnd();
-    if (!logEnd) return;
-    const end = upTo && comparePositions(upTo, logEnd) < 0 ? upTo : logEnd;
-    const fromStart = comparePositions(after, START) === 0;
-    if (!fromStart && comparePositions(after, end) >= 0) return;
-    let taken = 0;
-    await new Promise<void>((resolve, reject) => {
-      let done = false;
-      let idle: NodeJS.Timeout | undefined;
-      const finish = (err?: unknown) => {
-        if (done) return;
-        done = true;
-        clearTimeout(idle);
-        void subscription.unsubscribe().catch(() => undefined);
-        if (err) reject(err);
-        else resolve();
-      };
-      const stillWaiting = () => {
-        clearTimeout(idle);
-        idle = setTimeout(() => finish(), FILTERED_READ_IDLE_MS);
-        idle.unref();
-      };
-      // A checkpoint says the server's filter has looked at everything up to there.
-      const checkpointReached = (_s: unknown, position: { commit: bigint; prepare: bigint }) => {
-        stillWaiting();
-        if (comparePositions(position, end) >= 0) finish();
-      };
-      const filter = prefixes?.length
-        ? streamNameFilter({ prefixes: [...prefixes], checkpointInterval: 1, checkpointReached })
-        : excludeSystemEvents({ checkpointInterval: 1, checkpointReached });
-      const subscription = this.client.subscribeToAll({ fromPosition: fromStart ? ESDB_START : { commit: after.commit, prepare: after.prepare }, filter });
-      subscription.on('data', ({ event }: AllStreamResolvedEvent) => {
-        if (done || !event) return;
-        stillWaiting();
-        const c = comparePositions(event.position, end);
-        if (c > 0) return finish();
-        // The server starts after `after`; a position equal to it is left out all the same.
-        if (fromStart || comparePositions(event.position, after) > 0) {
-          if (isPortEvent(event, prefixes)) {
-            onEvent(event);
-            if (++taken >= limit) return finish();
-          }
-        }
-        if (c === 0) finish();
-      });
-      subscription.once('caughtUp', () => finish());
-      subscription.once('error', (e: unknown) => finish(e));
-      subscription.once('end', () => finish());
-      stillWaiting();
-    });
-  }
-
-  async headPosition(streamPrefixes?: readonly string[]): Promise<LogPosition> {
-    try {
-      for await (const { position } of this.scanAll(BACKWARDS, START, streamPrefixes)) return { commit: position.commit, prepare: position.prepare };
-    } catch (e) {
-      throw mapError(e);
-    }
-    return START;
-  }
-
-  async lagAfter(after: LogPosition, streamPrefixes?: readonly string[], cap = 10_000): Promise<LogLag> {
-    let events = 0;
-    let oldestRecordedAt: Date | null = null;
-    if (cap > 0) {
-      try {
-        await this.filteredRead(after, cap, streamPrefixes, undefined, (event) => {
-          oldestRecordedAt ??= event.created;
-          events++;
-        });
-      } catch (e) {
-        throw mapError(e);
-      }
-    }
-    return { events, capped: events >= cap, oldestRecordedAt };
-  }
-
   /**
    * The port's events of `$all` strictly after `from` (forwards) or before it (backwards; `START`
-   * means from the end), page by page. A page starts at the last event of the previous one, and a
-   * read from a position includes the event there, so events at or beyond the cursor are dropped.
+   * means from the end), filtered on the server by `prefixes` (or leaving out system events), handed
+   * to `take` until it says it has enough. Each read asks for as many as `want` says are still
+   * wanted (plus the event at `from`, which a read from a position includes); a read that comes back
+   * with fewer than asked is the end of the log. Only when the server's filter let through events the
+   * port does not keep (a `$` type in a matching stream) does a further read follow, from where the
+   * last one ended.
    */
-  private async *scanAll(
-    direction: Direction,
+  private async scan(
+    direction: 'forwards' | 'backwards',
     from: LogPosition,
     prefixes: readonly string[] | undefined,
-  ): AsyncGenerator<AllStreamRecordedEvent> {
-    const forwards = direction === FORWARDS;
+    want: number,
+    take: (event: AllStreamRecordedEvent) => boolean,
+  ): Promise<void> {
+    const forwards = direction === 'forwards';
+    const filter: Filter = prefixes?.length ? streamNameFilter({ prefixes: [...prefixes] }) : excludeSystemEvents();
     let cursor: LogPosition | null = comparePositions(from, START) === 0 ? null : from;
+    let page = Number.isFinite(want) ? want : Number.MAX_SAFE_INTEGER;
     for (;;) {
-      const fromPosition: ReadPosition = cursor ?? (forwards ? ESDB_START : END);
-      const read = this.client.readAll({ fromPosition, direction, maxCount: SCAN_PAGE });
+      const asked = cursor ? page + 1 : page;
+      const read = this.client.readAll({
+        fromPosition: cursor ? { commit: cursor.commit, prepare: cursor.prepare } : forwards ? ESDB_START : END,
+        direction: forwards ? FORWARDS : BACKWARDS,
+        maxCount: asked,
+        filter,
+      });
       let seen = 0;
       let last: LogPosition | null = null;
+      let enough = false;
       let finished = false;
       try {
         for await (const { event } of read) {
@@ -418,16 +337,54 @@ export class EventStoreDbAdapter implements EventStore {
             const c = comparePositions(event.position, cursor);
             if (forwards ? c <= 0 : c >= 0) continue;
           }
-          if (isPortEvent(event, prefixes)) yield event;
+          if (isPortEvent(event, prefixes) && !take(event)) {
+            enough = true;
+            break;
+          }
         }
-        finished = true;
+        finished = !enough;
       } finally {
-        // The consumer has what it wanted (it returned us at a `yield`), or the read failed.
+        // The consumer has what it wanted, or the read failed: the rest of the call is not wanted.
         if (!finished) await abandon(read);
       }
-      if (seen < SCAN_PAGE || !last) return;
+      if (enough || seen < asked || !last) return;
       cursor = last;
+      page = Math.min(page, PAGE);
     }
+  }
+
+  async headPosition(streamPrefixes?: readonly string[]): Promise<LogPosition> {
+    let head: LogPosition = START;
+    try {
+      // One event, read backwards from the end, filtered on the server: one call, whatever the log holds.
+      await this.scan('backwards', START, streamPrefixes, 1, (event) => {
+        head = { commit: event.position.commit, prepare: event.position.prepare };
+        return false;
+      });
+    } catch (e) {
+      throw mapError(e);
+    }
+    return head;
+  }
+
+  /**
+   * Reads at most `cap` of the port's events after the position (the server filtering), so the cost
+   * is bounded at any lag; past that the count is a lower bound, `capped`.
+   */
+  async lagAfter(after: LogPosition, streamPrefixes?: readonly string[], cap = 10_000): Promise<LogLag> {
+    let events = 0;
+    let oldestRecordedAt: Date | null = null;
+    if (cap > 0) {
+      try {
+        await this.scan('forwards', after, streamPrefixes, cap, (event) => {
+          oldestRecordedAt ??= event.created;
+          return ++events < cap;
+        });
+      } catch (e) {
+        throw mapError(e);
+      }
+    }
+    return { events, capped: events >= cap, oldestRecordedAt };
   }
 
   async watch(onAppend: () => void, streamPrefixes?: readonly string[]): Promise<() => Promise<void>> {
@@ -449,7 +406,8 @@ export class EventStoreDbAdapter implements EventStore {
     try {
       await Promise.race([drain(read), timeout]);
     } catch (e) {
-      await abandon(read);
+      // Not awaited: a read still waiting on a server that does not answer ends only once it does.
+      void abandon(read);
       throw AppError.unavailable(EventStoreErrors.UNAVAILABLE, `the event store is unavailable: ${(e as Error).message}`);
     } finally {
       clearTimeout(timer);
@@ -468,9 +426,9 @@ async function drain(read: AsyncIterable<unknown>): Promise<void> {
   for await (const _ of read);
 }
 
-/** Ends a read that was left before its end. It has failed or is no longer wanted, so its own failure to cancel is not news. */
-async function abandon(read: { cancel(): Promise<void> }): Promise<void> {
-  await read.cancel().catch(() => undefined);
+/** Ends a read that was left before its end. It has failed or is no longer wanted, so its own failure to end is not news. */
+async function abandon(read: Read<unknown>): Promise<void> {
+  await Promise.resolve(read.return?.(undefined)).catch(() => undefined);
 }
 
 /**

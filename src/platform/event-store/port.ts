@@ -102,12 +102,16 @@ export interface ReadAllOptions {
 
 export interface LogLag {
   /**
-   * committed events after the position (capped by the adapter for very large lags; see `capped`),
-   * including those a read fence still holds back from readers
+   * committed events after the position, including those a read fence still holds back from
+   * readers; exact unless `capped`
    */
   events: number;
+  /**
+   * the lag was larger than the read allowed (`cap`): `events` is then an estimate (postgres: from
+   * the log's sequence and a window of the next rows) or a lower bound (eventstoredb: the events read)
+   */
   capped: boolean;
-  /** when the oldest of them was recorded, or null when there are none */
+  /** when the oldest of them was recorded (capped: the oldest seen), or null when there are none */
   oldestRecordedAt: Date | null;
 }
 
@@ -138,6 +142,10 @@ export interface EventStore {
    * last committed one, even if a read fence still holds it back from readers.
    */
   headPosition(streamPrefixes?: readonly string[], opts?: { committed?: boolean }): Promise<LogPosition>;
+  /**
+   * How far the log runs past a position, at a bounded cost: at most `cap` events (postgres: rows of
+   * the log) are read, 10 000 by default; `Number.POSITIVE_INFINITY` counts exactly, whatever it costs.
+   */
   lagAfter(after: LogPosition, streamPrefixes?: readonly string[], cap?: number): Promise<LogLag>;
   /**
    * Stores whose readers wait behind a fence (postgres: below the oldest running transaction) say

@@ -61,6 +61,9 @@ function toRecorded(r: EventRow): RecordedEvent {
 }
 
 /** START is (-1, -1); transaction ids start above 2, so (0, -1) is below every real event. */
+/** Rows of the log a lag or a held-back count reads at most (port: lagAfter's cap; docs/api.md, Projections). */
+export const LAG_WINDOW = 10_000;
+
 function positionParams(p: LogPosition): [string, string] {
   return p.commit < 0n ? ['0', '-1'] : [p.commit.toString(), p.prepare.toString()];
 }
@@ -279,20 +282,35 @@ export class PostgresEventStore implements EventStore {
     return r ? { commit: BigInt(r.tx_id), prepare: BigInt(r.seq) } : START;
   }
 
-  async lagAfter(after: LogPosition, streamPrefixes?: readonly string[], cap = 1_000_000): Promise<LogLag> {
+  /**
+   * Reads at most `cap` rows of the log after the position (its global-order index, whatever the
+   * prefixes), so the cost is bounded at any lag: counting 800 000 rows per projection made every
+   * status read take half a second. Within that window the count is exact; past it, the rows after
+   * the position are taken from the sequence (the newest `seq` less the position's, which the
+   * position carries) and the projection's share of them from the window: an estimate, `capped`.
+   */
+  async lagAfter(after: LogPosition, streamPrefixes?: readonly string[], cap = LAG_WINDOW): Promise<LogLag> {
     const [xid, seq] = positionParams(after);
     const patterns = prefixPatterns(streamPrefixes);
+    const exact = !Number.isFinite(cap);
+    const mine = patterns ? 'stream_id LIKE ANY($3::text[])' : 'true';
     // Every committed event counts, those the fence still holds back too: a stall is lag.
-    const res = await this.query<{ n: string; oldest: Date | null }>(
-      `SELECT count(*) AS n, min(recorded_at) AS oldest FROM (
-         SELECT recorded_at FROM es_events
-          WHERE (tx_id, seq) > ($1::bigint, $2::bigint)
-            ${patterns ? 'AND stream_id LIKE ANY($4::text[])' : ''}
-          ORDER BY tx_id, seq LIMIT $3) pending`,
-      patterns ? [xid, seq, cap, patterns] : [xid, seq, cap],
+    const res = await this.query<{ scanned: string; n: string; oldest: Date | null; first: Date | null; newest: string | null }>(
+      `SELECT count(*) AS scanned, count(*) FILTER (WHERE ${mine}) AS n,
+              min(recorded_at) FILTER (WHERE ${mine}) AS oldest, min(recorded_at) AS first,
+              (SELECT max(seq) FROM es_events)::text AS newest
+         FROM (SELECT stream_id, recorded_at FROM es_events
+                WHERE (tx_id, seq) > ($1::bigint, $2::bigint)
+                ORDER BY tx_id, seq ${exact ? '' : `LIMIT ${Math.max(1, Math.floor(cap))}`}) w`,
+      patterns ? [xid, seq, patterns] : [xid, seq],
     );
-    const n = Number(res.rows[0]!.n);
-    return { events: n, capped: n >= cap, oldestRecordedAt: res.rows[0]!.oldest };
+    const row = res.rows[0]!;
+    const scanned = Number(row.scanned);
+    const n = Number(row.n);
+    if (exact || scanned < cap) return { events: n, capped: false, oldestRecordedAt: row.oldest };
+    const rowsAfter = Math.max(scanned, Number(row.newest ?? 0) - Number(seq));
+    // Behind by at least the window: the oldest of its own events seen, else the window's first.
+    return { events: Math.max(n, Math.round((rowsAfter * n) / scanned)), capped: true, oldestRecordedAt: row.oldest ?? row.first };
   }
 
   /**
@@ -303,7 +321,7 @@ export class PostgresEventStore implements EventStore {
    */
   async fence(): Promise<FenceStatus> {
     const held = await this.query<{ n: string; since: Date | null }>(
-      `SELECT count(*) AS n, min(recorded_at) AS since FROM (SELECT recorded_at FROM es_events WHERE tx_id >= es_readable_below() LIMIT 1000000) h`,
+      `SELECT count(*) AS n, min(recorded_at) AS since FROM (SELECT recorded_at FROM es_events WHERE tx_id >= es_readable_below() LIMIT ${LAG_WINDOW}) h`,
     );
     const n = Number(held.rows[0]!.n);
     if (n === 0) return { heldBackEvents: 0, heldBackSince: null, holder: null };

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type Router } from 'express';
 import pinoHttp, { startTime } from 'pino-http';
 import type { Logger } from '../log';
-import { jsonBodiesOnly, refuseInvalidText, sameOriginWrites } from './edge';
+import { clientRequestId, jsonBodiesOnly, refuseInvalidText, sameOriginWrites, verifyUtf8Body } from './edge';
 import { errorHandler, notFoundHandler } from './errors';
 
 export interface AppOptions {
@@ -47,11 +47,17 @@ export function createApp(opts: AppOptions): Express {
   app.use(
     pinoHttp({
       logger: opts.log,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+      // The request id is the server's own, always: it becomes the correlation id of the events the
+      // request appends, which the audit trail groups by (a sync run's events carry the run's id), so a
+      // client must not choose it. A client's X-Request-Id is logged apart, as clientRequestId.
+      genReqId: (_req, res) => {
+        const id = randomUUID();
         res.setHeader('X-Request-Id', id);
         return id;
+      },
+      customProps: (req) => {
+        const given = clientRequestId(req.headers['x-request-id']);
+        return given ? { clientRequestId: given } : {};
       },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
       customLogLevel: (req, res, err) =>
@@ -87,7 +93,7 @@ export function createApp(opts: AppOptions): Express {
   // Refused before the body is read: another origin's write, a body that is not JSON.
   app.use(sameOriginWrites(opts.corsOrigins ?? []));
   app.use(jsonBodiesOnly(opts.rawBodyPaths ?? (() => false)));
-  app.use(express.json({ limit: opts.bodyLimitBytes, strict: true }));
+  app.use(express.json({ limit: opts.bodyLimitBytes, strict: true, verify: verifyUtf8Body }));
   app.use(refuseInvalidText);
   if (opts.rootRoutes) app.use(opts.rootRoutes);
   app.use(opts.apiPrefix || '/', opts.routes);

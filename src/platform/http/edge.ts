@@ -4,7 +4,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../errors';
-import { findInvalidText } from './text';
+import { findInvalidText, findNonUtf8Query, isUtf8Bytes } from './text';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -74,12 +74,38 @@ function pathSegments(path: string): string[] {
   });
 }
 
+const invalidText = (where: string) =>
+  AppError.badRequest('REQUEST.INVALID_TEXT', `${where} contains a NUL character, an unpaired surrogate or bytes that are not UTF-8`, { path: where });
+
 /**
- * NUL and lone surrogates in the path, the query or a JSON body: 400 `REQUEST.INVALID_TEXT` naming
- * where (`query.keyword`, `body.goods.0.name`). Runs after the JSON parser, before any route.
+ * NUL and lone surrogates in the path, the query or a JSON body, and percent-escaped bytes in the
+ * query that are not UTF-8: 400 `REQUEST.INVALID_TEXT` naming where (`query.keyword`,
+ * `body.goods.0.name`). Runs after the JSON parser, before any route.
  */
 export const refuseInvalidText: RequestHandler = (req, _res, next) => {
-  const where = findInvalidText(pathSegments(req.path), 'path') ?? findInvalidText(req.query, 'query') ?? findInvalidText(req.body, 'body');
+  const q = req.originalUrl.indexOf('?');
+  const where =
+    findInvalidText(pathSegments(req.path), 'path') ??
+    (q < 0 ? null : findNonUtf8Query(req.originalUrl.slice(q + 1))) ??
+    findInvalidText(req.query, 'query') ??
+    findInvalidText(req.body, 'body');
   if (!where) return next();
-  next(AppError.badRequest('REQUEST.INVALID_TEXT', `${where} contains a NUL character or an unpaired surrogate`, { path: where }));
+  next(invalidText(where));
 };
+
+/**
+ * The JSON parser's `verify`: a body whose bytes are not UTF-8 is refused before they are decoded
+ * (the decoder would store U+FFFD in their place), as a lone surrogate is after.
+ */
+export function verifyUtf8Body(_req: unknown, _res: unknown, body: Buffer): void {
+  if (!isUtf8Bytes(body)) throw invalidText('body');
+}
+
+/**
+ * A client's X-Request-Id when it is sane enough to log (1 to 100 word characters, dots and dashes).
+ * Logged as `clientRequestId`, never the request's own id: that is the server's, and becomes the
+ * correlation id of the events the request appends.
+ */
+export function clientRequestId(given: unknown): string | undefined {
+  return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : undefined;
+}

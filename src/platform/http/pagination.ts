@@ -4,6 +4,7 @@
  * that asks for 1001 rows learns it will not get them. Answers are `{items, total, page, pageSize}`.
  */
 import { z } from 'zod';
+import { queryInt } from './validate';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -13,8 +14,8 @@ const MAX_PAGE = 1_000_000;
 /** The paging fields, to `.extend()` a list's own filters onto (parse with `parseQuery`). */
 export const pageQuery = z
   .object({
-    page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
-    pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+    page: queryInt(1, MAX_PAGE).default(1),
+    pageSize: queryInt(1, MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   })
   .strict();
 export type PageQuery = z.infer<typeof pageQuery>;

@@ -4,9 +4,29 @@
  * `parseQuery` therefore refuses an array or object value unless the schema's field is itself an
  * array, tuple, object, record (or any/unknown), then parses with the schema: a 400 either way.
  */
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { parseWith } from './errors';
+import type { RouteDoc } from './openapi';
+
+/**
+ * A whole number in a query: plain decimal digits and nothing else, then bounded. `z.coerce.number()`
+ * would read `0x14`, `2e1`, ` 20`, `+20` and `20.0` as numbers (Number() does); a client that sends
+ * them has a bug worth a 400, and one spelling per value keeps one cache entry per answer.
+ */
+export function queryInt(min: number, max: number) {
+  // A preprocess, not a string-to-number pipe: the OpenAPI description still says integer, min and max.
+  return z.preprocess((v, ctx) => {
+    if (v !== undefined && typeof v !== 'number' && (typeof v !== 'string' || !/^[0-9]{1,16}$/.test(v))) {
+      ctx.addIssue({ code: 'custom', message: 'expected an integer in plain decimal digits' });
+    }
+    return v;
+  }, z.coerce.number().int().min(min).max(max));
+}
+
+/** The query of a route that takes none: any key is unknown. */
+export const NO_QUERY = z.object({}).strict();
 
 type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType };
 
@@ -61,4 +81,39 @@ export function parseQuery<S extends z.ZodObject>(schema: S, query: unknown, wha
   // A null-prototype copy: keys such as `__proto__` stay plain data all the way into the schema.
   const copy = Object.assign(Object.create(null) as Record<string, unknown>, q);
   return parseWith(schema, copy, what);
+}
+
+/** `/goods/:id` → a pattern of the paths express routes there (case-insensitive, an optional trailing slash). */
+function pathPattern(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`, 'i');
+}
+
+/**
+ * Docs/api.md, Conventions: an unknown query key is a 400, on every route. Routes with a query parse
+ * it strictly themselves (`parseQuery`); this refuses any query key on a route whose documented
+ * operation (its RouteDoc, the same list the OpenAPI description is made from) declares no query, so
+ * a route added without one gets the rule without doing anything. Mounted in front of the API's routes.
+ */
+export function refuseUndeclaredQuery(docs: readonly RouteDoc[]): RequestHandler {
+  const ops = docs.map((d) => ({ method: d.method.toUpperCase(), pattern: pathPattern(d.path), takesQuery: d.query !== undefined }));
+  return (req, _res, next) => {
+    const query = req.query as Record<string, unknown> | undefined;
+    const keys = query && typeof query === 'object' ? Object.keys(query) : [];
+    if (keys.length === 0) return next();
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const matching = ops.filter((o) => o.method === method && o.pattern.test(req.path));
+    // Unknown routes are the 404's; a route with a query of its own judges it with its schema.
+    if (matching.length === 0 || matching.some((o) => o.takesQuery)) return next();
+    next(
+      AppError.badRequest(
+        'VALIDATION_FAILED',
+        'query is invalid: this route takes no query parameters',
+        keys.map((k) => ({ path: k, message: 'unknown query parameter', code: 'unrecognized_keys' })),
+      ),
+    );
+  };
 }

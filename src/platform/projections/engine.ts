@@ -5,33 +5,42 @@
 import type { Pool, SessionLimits } from '../db';
 import type { EventRegistry } from '../events/registry';
 import { AppError } from '../errors';
-import { type EventStore, type FenceHolder, type LogPosition, comparePositions, positionFromString, positionToString } from '../event-store/port';
+import { type EventStore, type FenceHolder, type LogPosition, START, comparePositions, positionFromString, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
 import type { PgListener } from '../pg-listener';
 import { type ProjectionDefinition, coversStream } from './definition';
+import { refreshPlannerStatistics } from '../planner-statistics';
 import { retryFailed } from './checkpoints';
 import { requestRebuild } from './rebuild';
 import { PROJECTION_CHANNEL, type ProjectionCommitNotice, ProjectionRunner } from './runner';
 
 export type ProjectionState = 'running' | 'rebuilding' | 'stopped' | 'failed';
 
-export interface ProjectionStatus {
+/** A projection's place without its lag (ProjectionEngine.progress). */
+export interface ProjectionProgress {
   name: string;
   state: ProjectionState;
-  position: string;
+  position: LogPosition;
   eventsApplied: number;
-  lagEvents: number;
-  lagSeconds: number;
   /** the live projection's poison event, else the one that ended the last rebuild */
   lastError: Record<string, unknown> | null;
-  /** the poison event that ended the last rebuild (the live projection ran on) */
-  rebuildError: Record<string, unknown> | null;
-  /** a failure being retried with back-off right now: {code, message, attempts, since} */
-  retrying: Record<string, unknown> | null;
   lastRebuildAt: string | null;
   rebuild: { eventsDone: number; startedAt: string } | null;
   /** whether a runner of this process leads it (another process may) */
   ledHere: boolean;
+}
+
+/** What operators see of a projection (ProjectionEngine.status): its progress, its lag, its failures. */
+export interface ProjectionStatus extends Omit<ProjectionProgress, 'position'> {
+  position: string;
+  /** events after its position for it; past 10 000 an estimate (`lagApproximate`) */
+  lagEvents: number;
+  lagApproximate: boolean;
+  lagSeconds: number;
+  /** the poison event that ended the last rebuild (the live projection ran on) */
+  rebuildError: Record<string, unknown> | null;
+  /** a failure being retried with back-off right now: {code, message, attempts, since} */
+  retrying: Record<string, unknown> | null;
 }
 
 /** The read fence as operators see it (GET /projections, `catalog projections status`, /readyz). */
@@ -110,6 +119,16 @@ export class ProjectionEngine {
     this.runners = [];
   }
 
+  /**
+   * The planner's statistics of the tables of the projections reading these streams, after a bulk
+   * step wrote to them (../planner-statistics.ts): those it rewrote enough of are analysed, and
+   * vacuumed where dead rows outnumber live ones.
+   */
+  async refreshStatistics(streamIds: readonly string[], changedRows: number): Promise<void> {
+    const tables = [...this.defs.values()].filter((d) => streamIds.some((s) => coversStream(d, s))).flatMap((d) => d.tables);
+    await refreshPlannerStatistics(this.deps.pool, tables, { changedRows, log: this.deps.log });
+  }
+
   async requestRebuild(name: string): Promise<void> {
     this.definition(name);
     await requestRebuild(this.deps.pool, name);
@@ -134,48 +153,78 @@ export class ProjectionEngine {
     };
   }
 
-  async status(): Promise<ProjectionStatus[]> {
-    const rows = await this.deps.pool.query<{
-      name: string;
-      commit_pos: string;
-      prepare_pos: string;
-      events_applied: string;
-      state: ProjectionState;
-      last_error: Record<string, unknown> | null;
-      rebuild_error: Record<string, unknown> | null;
-      retrying: Record<string, unknown> | null;
-      last_rebuild_at: Date | null;
-      rb_done: string | null;
-      rb_started: Date | null;
-    }>(
-      `SELECT c.name, c.commit_pos, c.prepare_pos, c.events_applied, c.state, c.last_error, c.rebuild_error, c.retrying, c.last_rebuild_at,
-              b.events_done AS rb_done, b.started_at AS rb_started
-         FROM projection_checkpoints c LEFT JOIN projection_rebuilds b USING (name)`,
-    );
-    const byName = new Map(rows.rows.map((r) => [r.name, r]));
-    const out: ProjectionStatus[] = [];
-    for (const d of this.defs.values()) {
-      const r = byName.get(d.name);
-      const position = r ? { commit: BigInt(r.commit_pos), prepare: BigInt(r.prepare_pos) } : { commit: -1n, prepare: -1n };
-      const lag = await this.deps.store.lagAfter(position, d.streamPrefixes);
-      out.push({
+  /**
+   * Where each projection is, from the checkpoint rows alone (no lag): what a loop that polls while
+   * projections replay (`rebuild --all`, a rebuild's progress bar) needs, at the cost of one query.
+   */
+  async progress(): Promise<ProjectionProgress[]> {
+    return this.progressOf(await this.checkpointRows());
+  }
+
+  private progressOf(rows: Map<string, CheckpointRow>): ProjectionProgress[] {
+    return [...this.defs.values()].map((d) => {
+      const r = rows.get(d.name);
+      return {
         name: d.name,
         state: r?.state ?? 'stopped',
-        position: positionToString(position),
+        position: r ? { commit: BigInt(r.commit_pos), prepare: BigInt(r.prepare_pos) } : START,
         eventsApplied: Number(r?.events_applied ?? 0),
-        lagEvents: lag.events,
-        lagSeconds: lag.oldestRecordedAt ? Math.max(0, (Date.now() - lag.oldestRecordedAt.getTime()) / 1000) : 0,
         lastError: r?.last_error ?? r?.rebuild_error ?? null,
-        rebuildError: r?.rebuild_error ?? null,
-        retrying: r?.retrying ?? null,
         lastRebuildAt: r?.last_rebuild_at?.toISOString() ?? null,
         rebuild: r?.rb_started ? { eventsDone: Number(r.rb_done), startedAt: r.rb_started.toISOString() } : null,
         ledHere: this.runners.some((x) => x.name === d.name && x.isLeader()),
+      };
+    });
+  }
+
+  /**
+   * GET /projections, `catalog projections status`, /metrics: the progress above and each one's lag.
+   * The lag reads at most 10 000 events of the log per projection (LAG_WINDOW), so this stays cheap
+   * at any lag; past that it is an estimate (`lagApproximate`, docs/api.md).
+   */
+  async status(): Promise<ProjectionStatus[]> {
+    const out: ProjectionStatus[] = [];
+    const rows = await this.checkpointRows();
+    for (const p of this.progressOf(rows)) {
+      const r = rows.get(p.name);
+      const lag = await this.deps.store.lagAfter(p.position, this.definition(p.name).streamPrefixes);
+      out.push({
+        ...p,
+        position: positionToString(p.position),
+        lagEvents: lag.events,
+        lagApproximate: lag.capped,
+        lagSeconds: lag.oldestRecordedAt ? Math.max(0, (Date.now() - lag.oldestRecordedAt.getTime()) / 1000) : 0,
+        rebuildError: r?.rebuild_error ?? null,
+        retrying: r?.retrying ?? null,
       });
     }
     return out;
   }
+
+  private async checkpointRows(): Promise<Map<string, CheckpointRow>> {
+    const rows = await this.deps.pool.query<CheckpointRow>(
+      `SELECT c.name, c.commit_pos, c.prepare_pos, c.events_applied, c.state, c.last_error, c.rebuild_error, c.retrying, c.last_rebuild_at,
+              b.events_done AS rb_done, b.started_at AS rb_started
+         FROM projection_checkpoints c LEFT JOIN projection_rebuilds b USING (name)`,
+    );
+    return new Map(rows.rows.map((r) => [r.name, r]));
+  }
 }
+
+interface CheckpointRow {
+  name: string;
+  commit_pos: string;
+  prepare_pos: string;
+  events_applied: string;
+  state: ProjectionState;
+  last_error: Record<string, unknown> | null;
+  rebuild_error: Record<string, unknown> | null;
+  retrying: Record<string, unknown> | null;
+  last_rebuild_at: Date | null;
+  rb_done: string | null;
+  rb_started: Date | null;
+}
+
 
 type Waiter = { target: LogPosition; names: string[]; resolve: (caughtUp: boolean) => void; fail: (e: AppError) => void };
 

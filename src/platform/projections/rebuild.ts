@@ -32,6 +32,8 @@ export interface Replay {
   inTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T>;
   /** NOTIFYs a commit (transactional: heard once the transaction commits) */
   notify(db: pg.ClientBase, position: LogPosition, domains: readonly string[], rebuilt: boolean): Promise<void>;
+  /** outside any transaction: the planner's statistics of tables just swapped in (../planner-statistics.ts) */
+  refreshStatistics(tables: readonly string[]): Promise<void>;
 }
 
 export const shadowSchema = (name: string) => `rebuild_${name}`;
@@ -140,8 +142,19 @@ export class ShadowRebuild {
     return r.rows[0]?.shape ?? '';
   }
 
-  /** Swaps the caught-up shadow tables in, in one transaction. */
+  /**
+   * Swaps the caught-up shadow tables in, in one transaction; then refreshes their planner
+   * statistics, which the new tables do not have yet (and vacuums those whose replay left more dead
+   * rows than live ones), so the first queries on them are planned for what they hold.
+   */
   private async swap(shadowAt: LogPosition, liveFailed: boolean): Promise<boolean> {
+    let swapped = false;
+    const moved = await this.swapIn(shadowAt, liveFailed, () => (swapped = true));
+    if (swapped) await this.replay.refreshStatistics(this.opts.definition.tables);
+    return moved;
+  }
+
+  private async swapIn(shadowAt: LogPosition, liveFailed: boolean, onSwapped: () => void): Promise<boolean> {
     const def = this.opts.definition;
     return this.replay.inTransaction(async (db) => {
       const live = await db.query<{ commit_pos: string; prepare_pos: string; failed: boolean }>(
@@ -201,6 +214,7 @@ export class ShadowRebuild {
       // Every domain: a rule change can alter anything the public reads.
       await this.replay.notify(db, swapAt, CACHE_DOMAINS, true);
       this.opts.log.info({ position: positionToString(swapAt) }, 'rebuild swapped in');
+      onSwapped();
       return true;
     });
   }

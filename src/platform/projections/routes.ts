@@ -18,6 +18,7 @@ export function projectionRoutes(engine: ProjectionEngine, guard: RequestHandler
         position: s.position,
         eventsApplied: s.eventsApplied,
         lagEvents: s.lagEvents,
+        lagApproximate: s.lagApproximate,
         lagSeconds: Math.round(s.lagSeconds * 10) / 10,
         lastError: s.lastError,
         rebuildError: s.rebuildError,

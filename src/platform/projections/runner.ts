@@ -23,6 +23,7 @@ import { type EventStore, type LogPosition, type RecordedEvent, START, comparePo
 import type { Logger } from '../log';
 import { ensureCheckpointRow, toPosition } from './checkpoints';
 import type { ProjectionDefinition } from './definition';
+import { refreshPlannerStatistics } from '../planner-statistics';
 import { ShadowRebuild, createShadow, type ShadowTarget } from './rebuild';
 
 export const PROJECTION_CHANNEL = 'catalog_projections';
@@ -109,6 +110,9 @@ export class ProjectionRunner {
         skipTo: (from, to, target) => this.skipTo(from, to, target),
         inTransaction: (fn) => this.inTransaction(fn),
         notify: (db, position, domains, rebuilt) => this.notify(db, position, domains, rebuilt),
+        refreshStatistics: async (tables) => {
+          if (this.client) await refreshPlannerStatistics(this.client, tables, { all: true, log: this.log });
+        },
       },
     );
   }

@@ -51,4 +51,15 @@ describe('request logs', () => {
     for (const t of tokens) expect(log).not.toContain(t);
     expect(log).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/);
   });
+
+  it("log a client's X-Request-Id as clientRequestId beside the server's own request id, on both paths", async () => {
+    for (const [path, status] of [['/auth/me', 401], ['/public/countries', 200], ['/public/countries', 200]] as const) {
+      const r = await fetch(`${svc.url}${path}`, { headers: { 'x-request-id': 'client-trace.42' } });
+      expect(r.status).toBe(status);
+      const own = r.headers.get('x-request-id')!;
+      expect(own).toMatch(/^[0-9a-f-]{36}$/);
+      const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.reqId === own || (l.req as { id?: unknown } | undefined)?.id === own);
+      expect(line).toMatchObject({ clientRequestId: 'client-trace.42' });
+    }
+  });
 });

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { webRoutes, type WebRoutesOptions } from '../../../src/web-apps';
+import { webDistDir, webRoutes, type WebRoutesOptions } from '../../../src/web-apps';
 import { apiBase } from '../../../web/shared/api-base';
 
 const PAGE = '<!doctype html>\n<html lang="zh-CN">\n  <head>\n    <meta charset="UTF-8" />\n  </head>\n  <body><div id="root"></div></body>\n</html>\n';
@@ -99,6 +99,33 @@ describe('the served browser clients', () => {
     const html = await (await fetch(`${url}/admin/`)).text();
     expect(html).toContain('data-build="2"');
     expect(announced(html, '')).toBe('/api');
+  });
+
+  it('an unbuilt checkout serves none of its sources: 404 with a hint for the page, the client source and the Vite configuration', async () => {
+    // A checkout as `npx catalog serve` sees it before `npm run build`: web/ holds the build's input
+    // (an index.html beside src/ and vite.config.mts), and there is no dist/web.
+    const checkout = mkdtempSync(path.join(os.tmpdir(), 'checkout-'));
+    dists.push(checkout);
+    writeFileSync(path.join(checkout, 'package.json'), '{}');
+    mkdirSync(path.join(checkout, 'src'));
+    for (const app of ['admin', 'h5']) {
+      mkdirSync(path.join(checkout, 'web', app, 'src'), { recursive: true });
+      writeFileSync(path.join(checkout, 'web', app, 'index.html'), '<!doctype html><html><head></head><body><script type="module" src="/src/main.tsx"></script></body></html>');
+      writeFileSync(path.join(checkout, 'web', app, 'src', 'main.tsx'), 'export {};');
+      writeFileSync(path.join(checkout, 'web', app, 'vite.config.mts'), 'export default {};');
+    }
+    const dir = webDistDir(path.join(checkout, 'src'));
+    expect(dir).toBe(path.join(checkout, 'dist', 'web'));
+    const url = await serve({}, dir);
+    for (const p of ['/admin/', '/admin/index.html', '/v2/h5/', '/admin/families']) {
+      const r = await fetch(`${url}${p}`);
+      expect([p, r.status, await r.text()]).toEqual([p, 404, `${p.startsWith('/admin') ? '/admin' : '/v2/h5'}: client not built; run npm run build`]);
+    }
+    for (const p of ['/admin/src/main.tsx', '/admin/vite.config.mts', '/v2/h5/src/main.tsx', '/v2/h5/vite.config.mts']) {
+      const r = await fetch(`${url}${p}`);
+      expect([p, r.status]).toEqual([p, 404]);
+      expect(await r.text()).not.toContain('export');
+    }
   });
 
   it('hashed assets are immutable for a year; a missing asset is 404, not the page; /admin redirects to /admin/', async () => {

@@ -52,11 +52,14 @@ describe('public goods list query', () => {
   });
 
   it('keys the cache by filters and sort, never by the page window or the order of tag ids', () => {
-    const key = (q: Record<string, unknown>) => listCacheKey(listSpecOf(parse(q)));
+    const key = (q: Record<string, unknown>) => listCacheKey(listSpecOf(parse(q)), typeof q.keyword === 'string' ? `folded ${q.keyword}` : null);
     expect(key({ page: '1' })).toBe(key({ page: '7', pageSize: '50' }));
     expect(key({ tagIds: '2,1' })).toBe(key({ tagIds: '1,2,2' }));
     expect(key({})).not.toBe(key({ sort: 'NEWEST' }));
     expect(key({ countryId: '1' })).not.toBe(key({ categoryId: '1' }));
+    // The keyword counts as the database folds it (src/storefront/keywords.ts): the fold decides.
     expect(key({ keyword: 'a' })).not.toBe(key({ keyword: 'A' }));
+    expect(listCacheKey(listSpecOf(parse({ keyword: 'T恤' })), '%t恤%')).toBe(listCacheKey(listSpecOf(parse({ keyword: 't恤' })), '%t恤%'));
+    expect(key({ keyword: '   ' })).toBe(key({}));
   });
 });

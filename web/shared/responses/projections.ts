@@ -10,7 +10,9 @@ export interface ProjectionView {
   state: ProjectionState;
   position: string;
   eventsApplied: number;
+  /** events after its position for it: exact up to 10 000, an estimate beyond (`lagApproximate`) */
   lagEvents: number;
+  lagApproximate: boolean;
   lagSeconds: number;
   /** the live projection's poison event, else the one that ended the last rebuild */
   lastError: Record<string, unknown> | null;

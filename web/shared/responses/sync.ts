@@ -37,5 +37,40 @@ export interface SyncRunView {
 
 export type ScheduledJob = 'categories' | 'goods' | 'details';
 
-/** GET /sync/schedule: each scheduled synchronisation's cron expression (null: off) and its next run. */
-export type SyncSchedule = Record<ScheduledJob, { cron: string | null; next: string | null }>;
+/**
+ * What became of a scheduled tick: `starting` (claimed, its run not started yet), `started`, `skipped`
+ * (the previous run of its kind still going), `failed` (the run could not start; retried until the
+ * job's next tick), `missed` (not run: its worker was busy past the next tick, or no worker claimed it).
+ */
+export type TickOutcome = 'starting' | 'started' | 'skipped' | 'failed' | 'missed';
+
+export interface ScheduledTick {
+  /** when it was due */
+  dueAt: string;
+  outcome: TickOutcome;
+  /** why, in words: the start's error, `previous run still going`, `no worker claimed it` */
+  detail: string | null;
+  /** the run it started */
+  runId: string | null;
+  /** that run's state now */
+  runState: RunState | null;
+  /** the process that claimed it last (host:pid) */
+  claimedBy: string | null;
+  /** how often its start was attempted */
+  attempts: number;
+}
+
+/** One scheduled synchronisation: its cron expression (null: off), its next run, and its recent ticks. */
+export interface JobSchedule {
+  cron: string | null;
+  next: string | null;
+  /** the latest tick that was due, whatever became of it */
+  last: ScheduledTick | null;
+  /** the latest tick that started a run */
+  lastRun: ScheduledTick | null;
+  /** the latest ticks, newest first (at most 10): a missed or failed one shows here */
+  recent: ScheduledTick[];
+}
+
+/** GET /sync/schedule */
+export type SyncSchedule = Record<ScheduledJob, JobSchedule>;

@@ -26,7 +26,7 @@ function deferred<T>() {
 /** A cache on a hand-driven clock, and a loader that counts its calls and returns call-numbered values. */
 function given(opts: Partial<PublicCacheOptions> = {}) {
   const clock = { t: 1_000 };
-  const cache = new PublicCache({ ttlMs: 60_000, maxEntries: 100, disabled: false, now: () => clock.t, ...opts });
+  const cache = new PublicCache({ ttlMs: 60_000, maxEntries: 100, maxBytes: 1024 * 1024, disabled: false, now: () => clock.t, ...opts });
   const calls: string[] = [];
   const loader = (name: string) => async () => {
     calls.push(name);
@@ -249,7 +249,7 @@ describe('PublicCache', () => {
       expect(loads).toBe(1);
       expect(b).toBe(a);
       expect(c).toBe(a);
-      expect(cache.stats()).toEqual({ entries: 1, hits: 0, misses: 3, loads: 1, discardedStale: 0 });
+      expect(cache.stats()).toMatchObject({ entries: 1, hits: 0, misses: 3, loads: 1, discardedStale: 0 });
     });
 
     it('different keys load separately', async () => {
@@ -353,6 +353,52 @@ describe('PublicCache', () => {
     });
   });
 
+  describe('maxBytes', () => {
+    /** A loader of a body of exactly `n` bytes of JSON. */
+    const sized = (n: number) => async () => 'x'.repeat(n - 2);
+    const size = (key: string, body: number) => body + key.length * 2;
+
+    it('keeps the bodies and keys under the budget, letting the least recently used go first', async () => {
+      const { cache } = given({ maxBytes: 3000 });
+      await cache.get('a', ['goods'], sized(1000));
+      await cache.get('b', ['goods'], sized(1000));
+      expect(cache.stats().bytes).toBe(size('a', 1000) + size('b', 1000));
+      await cache.get('a', ['goods'], sized(1000)); // a is now more recent than b
+      await cache.get('c', ['goods'], sized(1000)); // three would be 3006 bytes: b goes
+      expect(cache.stats()).toMatchObject({ entries: 2, bytes: size('a', 1000) + size('c', 1000), evicted: 1 });
+      let loaded = 0;
+      const counting = (n: number) => async () => (loaded++, 'x'.repeat(n - 2));
+      await cache.get('a', ['goods'], counting(1000));
+      await cache.get('c', ['goods'], counting(1000));
+      expect(loaded).toBe(0);
+      await cache.get('b', ['goods'], counting(1000));
+      expect(loaded).toBe(1);
+      expect(cache.stats().bytes).toBeLessThanOrEqual(3000);
+    });
+
+    it('one large answer evicts as many small ones as it needs; an answer over the budget is served, not kept', async () => {
+      const { cache } = given({ maxBytes: 3000 });
+      for (const k of ['a', 'b', 'c', 'd', 'e']) await cache.get(k, ['goods'], sized(500));
+      expect(cache.stats().entries).toBe(5);
+      await cache.get('big', ['goods'], sized(2400));
+      expect(cache.stats()).toMatchObject({ entries: 2, bytes: size('e', 500) + size('big', 2400), evicted: 4 });
+      const huge = await cache.get('huge', ['goods'], sized(5000));
+      expect(huge.body.length).toBe(5000);
+      expect(cache.stats()).toMatchObject({ entries: 2, bytes: size('e', 500) + size('big', 2400), tooLarge: 1 });
+    });
+
+    it('a stale entry reloaded, a clear(), a replaced value: the count follows what is held', async () => {
+      const { cache } = given({ maxBytes: 10_000 });
+      await cache.get('tree', ['meta'], sized(800));
+      await cache.get('list', ['goods'], sized(1200));
+      cache.bump(['meta']);
+      await cache.get('tree', ['meta'], sized(300));
+      expect(cache.stats().bytes).toBe(size('tree', 300) + size('list', 1200));
+      cache.clear();
+      expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+    });
+  });
+
   describe('disabled', () => {
     it('loads on every call, stores nothing, and answers in the same shape', async () => {
       const { cache, loader, calls } = given({ disabled: true });
@@ -362,7 +408,7 @@ describe('PublicCache', () => {
       expect(calls).toHaveLength(4);
       expect(a).toEqual(serialise({ name: 'list', call: 1 }));
       expect(json(b)).toEqual({ name: 'list', call: 2 });
-      expect(cache.stats()).toEqual({ entries: 0, hits: 0, misses: 4, loads: 4, discardedStale: 0 });
+      expect(cache.stats()).toEqual({ entries: 0, bytes: 0, maxBytes: 1024 * 1024, hits: 0, misses: 4, loads: 4, loadedBytes: a.body.length * 4, discardedStale: 0, evicted: 0, tooLarge: 0 });
     });
 
     it('passes a loader rejection through', async () => {

@@ -1,28 +1,35 @@
 /**
- * KurrentDB connection strings reach the installed client (which parses only esdb://) with their
- * scheme rewritten and everything else untouched.
+ * Connection strings reach the client (@kurrent/kurrentdb-client) as `kurrentdb://` (or
+ * `kurrentdb+discover://`), whichever of KurrentDB's and EventStoreDB's schemes was configured, with
+ * everything after the scheme untouched.
  */
-import { EventStoreDBClient } from '@eventstore/db-client';
+import { KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { toClientConnectionString } from '../../../../src/platform/event-store/connection-string';
 
 describe('event store connection strings', () => {
   it.each([
-    ['kurrentdb://admin:pw@db:2113?tls=true&tlsCAFile=/certs/ca/ca.crt', 'esdb://admin:pw@db:2113?tls=true&tlsCAFile=/certs/ca/ca.crt'],
-    ['kurrent://db:2113?tls=false', 'esdb://db:2113?tls=false'],
-    ['kdb://db:2113', 'esdb://db:2113'],
-    ['kurrentdb+discover://a:2113,b:2113', 'esdb+discover://a:2113,b:2113'],
-    ['kdb+discover://a:2113', 'esdb+discover://a:2113'],
-    ['esdb://db:2113', 'esdb://db:2113'],
-    ['esdb+discover://db:2113', 'esdb+discover://db:2113'],
+    ['kurrentdb://admin:pw@db:2113?tls=true&tlsCAFile=/certs/ca/ca.crt', 'kurrentdb://admin:pw@db:2113?tls=true&tlsCAFile=/certs/ca/ca.crt'],
+    ['kurrent://db:2113?tls=false', 'kurrentdb://db:2113?tls=false'],
+    ['kdb://db:2113', 'kurrentdb://db:2113'],
+    ['kurrentdb+discover://a:2113,b:2113', 'kurrentdb+discover://a:2113,b:2113'],
+    ['kdb+discover://a:2113', 'kurrentdb+discover://a:2113'],
+    ['esdb://db:2113', 'kurrentdb://db:2113'],
+    ['ESDB+discover://db:2113', 'kurrentdb+discover://db:2113'],
   ])('%s → %s', (given, expected) => {
     expect(toClientConnectionString(given)).toBe(expected);
   });
 
-  it('gives the client a string it accepts (it refuses the kurrentdb scheme itself)', async () => {
-    const url = 'kurrentdb://admin:pw@127.0.0.1:1?tls=false';
-    expect(() => EventStoreDBClient.connectionString(url)).toThrow();
-    const client = EventStoreDBClient.connectionString(toClientConnectionString(url));
-    await client.dispose();
+  it('gives the client a string it accepts, without its warning about the esdb scheme', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      for (const url of ['kurrentdb://admin:pw@127.0.0.1:1?tls=false', 'esdb://127.0.0.1:1?tls=false', 'kdb+discover://127.0.0.1:1?tls=false']) {
+        const client = KurrentDBClient.connectionString(toClientConnectionString(url));
+        await client.dispose();
+      }
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('refuses other schemes', () => {

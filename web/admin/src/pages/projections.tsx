@@ -66,7 +66,7 @@ export function ProjectionsPage() {
                 {x.state === 'rebuilding' && x.rebuild && <span className="muted"> 已处理 {x.rebuild.eventsDone} 个事件</span>}
               </td>
               <td>{String(x.position ?? '—')}</td>
-              <td>{x.lagEvents}</td>
+              <td data-testid="projection-lag" title={x.lagApproximate ? '估计值：超过 10 000 个事件时不逐一计数' : undefined}>{x.lagApproximate ? `约 ${x.lagEvents}` : x.lagEvents}</td>
               <td>{x.lagSeconds}</td>
               <td data-testid="projection-rebuilt-at">{fmtTime(x.lastRebuildAt)}</td>
               <td className="error">{lastErrorText(x.lastError)}</td>

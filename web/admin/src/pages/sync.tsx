@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import type { SyncRunView, SyncSchedule } from '../../../shared/responses/sync';
+import type { ScheduledTick, SyncRunView, SyncSchedule } from '../../../shared/responses/sync';
 import { ErrorLine, Status } from '../common/components';
 import { fmtTime } from '../common/format';
 import { useAction, useLoad } from '../common/hooks';
@@ -12,7 +12,25 @@ const RunProgress = ({ run }: { run: SyncRunView }) => <ProgressBar done={run.pr
 
 const SCHEDULE_LABEL: Record<keyof SyncSchedule, string> = { categories: '类目', goods: '商品链接', details: '链接详情（变更或未同步）' };
 
-/** The scheduled synchronisations (run by the worker) and when each runs next. */
+/** What became of a tick, as a badge. */
+const TICK: Record<ScheduledTick['outcome'], [string, string]> = {
+  starting: ['启动中', 'blue'],
+  started: ['已启动', 'green'],
+  skipped: ['已跳过', ''],
+  failed: ['启动失败', 'red'],
+  missed: ['错过', 'red'],
+};
+/** The reasons the service gives, in the administrator's words. */
+const DETAIL: Record<string, string> = {
+  'previous run still going': '上一次仍在运行',
+  'the worker was busy past the next tick': '工作进程繁忙，错过了这次运行',
+  'no worker claimed it': '没有运行中的工作进程（worker）',
+};
+
+/**
+ * The scheduled synchronisations (run by the worker): when each runs next, its last run and how that
+ * went, and every recent tick that did not run (missed, or failed to start and being retried).
+ */
 function ScheduleCard() {
   const schedule = useLoad<SyncSchedule>('/sync/schedule');
   return (
@@ -22,16 +40,29 @@ function ScheduleCard() {
       {schedule.data && (
         <table>
           <thead>
-            <tr><th>类型</th><th>计划</th><th>下次运行</th></tr>
+            <tr><th>类型</th><th>计划</th><th>上次运行</th><th>下次运行</th></tr>
           </thead>
           <tbody>
-            {(Object.keys(SCHEDULE_LABEL) as (keyof SyncSchedule)[]).map((k) => (
-              <tr key={k} data-testid={`schedule-${k}`}>
-                <td>{SCHEDULE_LABEL[k]}</td>
-                <td><code>{schedule.data![k].cron ?? '关闭'}</code></td>
-                <td data-testid={`schedule-${k}-next`}>{schedule.data![k].next ? fmtTime(schedule.data![k].next) : '—'}</td>
-              </tr>
-            ))}
+            {(Object.keys(SCHEDULE_LABEL) as (keyof SyncSchedule)[]).map((k) => {
+              const job = schedule.data![k];
+              const notRun = job.recent.filter((t) => t.outcome === 'missed' || t.outcome === 'failed');
+              return (
+                <tr key={k} data-testid={`schedule-${k}`}>
+                  <td>{SCHEDULE_LABEL[k]}</td>
+                  <td><code>{job.cron ?? '关闭'}</code></td>
+                  <td data-testid={`schedule-${k}-last`}>
+                    {job.lastRun ? <>{fmtTime(job.lastRun.dueAt)} {job.lastRun.runState && <StateBadge s={job.lastRun.runState} />}</> : '—'}
+                    {notRun.map((t) => (
+                      <div key={t.dueAt} data-testid={`schedule-${k}-not-run`}>
+                        <StateBadge s={t.outcome} labels={TICK} /> {fmtTime(t.dueAt)}
+                        {t.detail && <span className="muted">（{DETAIL[t.detail] ?? t.detail}{t.outcome === 'failed' ? '，将自动重试' : ''}）</span>}
+                      </div>
+                    ))}
+                  </td>
+                  <td data-testid={`schedule-${k}-next`}>{job.next ? fmtTime(job.next) : '—'}</td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}

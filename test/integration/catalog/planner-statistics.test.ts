@@ -1,0 +1,91 @@
+/**
+ * After a bulk step the service refreshes the planner's statistics of what the step rewrote
+ * (src/platform/planner-statistics.ts), whatever the server's autovacuum does: a listing and a
+ * details sync, an organisation, a goods batch and a rebuild's swap each leave
+ * pg_stat_user_tables.last_analyze of the tables they rewrote newer than before (last_analyze counts
+ * only an explicit ANALYZE or VACUUM ANALYZE, never autovacuum's), and a step that changed nothing
+ * leaves it alone.
+ */
+import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
+import { eventually } from '../../support/eventually';
+import { startTestService, type TestService } from '../../support/service';
+
+jest.setTimeout(180_000);
+
+describe('planner statistics after bulk steps', () => {
+  let sim: RunningSimulator;
+  let svc: TestService;
+  /** last_analyze (and last_vacuum) of the catalog's tables, as the server records them. */
+  const analysed = async () => {
+    const r = await svc.db.pool.query<{ relname: string; last_analyze: Date | null; last_vacuum: Date | null }>(
+      `SELECT relname, last_analyze, last_vacuum FROM pg_stat_user_tables
+        WHERE schemaname = 'public' AND relname IN ('origin_goods', 'families', 'goods', 'family_stamps')`,
+    );
+    return new Map(r.rows.map((x) => [x.relname, x]));
+  };
+  const time = (d: Date | null | undefined) => d?.getTime() ?? 0;
+  const sync = async (path: string) => {
+    const started = await svc.request('POST', path);
+    expect(started.status).toBe(202);
+    return eventually(async () => {
+      const r = await svc.request('GET', `/sync/runs/${started.body.runId}`);
+      return r.body.state !== 'running' ? r.body : null;
+    }, 60_000);
+  };
+  /** Runs a step and returns what the server then says of the tables, with what it said before. */
+  const around = async (step: () => Promise<unknown>) => {
+    const before = await analysed();
+    await step();
+    return { before, after: await analysed() };
+  };
+
+  beforeAll(async () => {
+    sim = await startSimulator({ links: 400, seed: 5 });
+    svc = await startTestService({ env: { UPSTREAM_URL: sim.url } });
+    await sync('/sync/categories');
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await sim?.close();
+  });
+
+  it('a listing sync, a details sync, an organisation and a goods batch each analyse what they rewrote', async () => {
+    const listing = await around(() => sync('/sync/origin-goods'));
+    expect(time(listing.after.get('origin_goods')?.last_analyze)).toBeGreaterThan(time(listing.before.get('origin_goods')?.last_analyze));
+
+    const details = await around(() => sync('/sync/details'));
+    expect(time(details.after.get('origin_goods')?.last_analyze)).toBeGreaterThan(time(details.before.get('origin_goods')?.last_analyze));
+
+    const organise = await around(async () => expect((await svc.request('POST', '/product-families/organize')).status).toBe(200));
+    for (const t of ['origin_goods', 'families']) expect([t, time(organise.after.get(t)?.last_analyze) > time(organise.before.get(t)?.last_analyze)]).toEqual([t, true]);
+    // The organisation updated every link row several times: dead versions outnumber live ones, so it vacuumed too.
+    expect(time(organise.after.get('origin_goods')?.last_vacuum)).toBeGreaterThan(time(organise.before.get('origin_goods')?.last_vacuum));
+
+    const links = (await svc.db.pool.query<{ id: string }>(`SELECT id::text AS id FROM origin_goods WHERE family_id IS NOT NULL ORDER BY id`)).rows.map((r) => r.id);
+    expect(links.length).toBeGreaterThan(100);
+    const batch = await around(async () => expect((await svc.request('POST', '/goods/batch', { originGoodIds: links })).status).toBe(201));
+    expect(time(batch.after.get('goods')?.last_analyze)).toBeGreaterThan(time(batch.before.get('goods')?.last_analyze));
+
+    // Nothing to do, nothing rewritten: no statistics refreshed. (The first run with nothing to do may
+    // still analyse what the server counted of the batch's writes only after the batch had answered.)
+    const organiseAgain = async () => expect((await svc.request('POST', '/product-families/organize')).status).toBe(200);
+    await organiseAgain();
+    const again = await around(organiseAgain);
+    expect(time(again.after.get('origin_goods')?.last_analyze)).toBe(time(again.before.get('origin_goods')?.last_analyze));
+  });
+
+  it("a rebuild's swap analyses the tables it swapped in", async () => {
+    const before = await analysed();
+    const at = (await svc.request('GET', '/projections')).body.items.find((p: { name: string }) => p.name === 'catalog').lastRebuildAt;
+    expect((await svc.request('POST', '/projections/catalog/rebuild')).status).toBe(202);
+    await eventually(async () => {
+      const p = (await svc.request('GET', '/projections')).body.items.find((x: { name: string }) => x.name === 'catalog');
+      return p.state === 'running' && p.lastRebuildAt !== at;
+    }, 120_000, 100);
+    const after = await eventually(async () => {
+      const a = await analysed();
+      return ['origin_goods', 'families', 'goods'].every((t) => time(a.get(t)?.last_analyze) > time(before.get(t)?.last_analyze)) ? a : null;
+    }, 20_000, 100);
+    expect(after!.size).toBe(4);
+  });
+});
