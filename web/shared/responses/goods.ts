@@ -9,7 +9,7 @@ export interface Good {
 export interface TreeGood { id: string; name: string }
 // GET /goods/tree: a category holds families (with their goods) and, in one node, the goods without a family.
 export type TreeItem =
-  | { kind: 'family'; id: string; name: string; configurationCount: number; goods?: TreeGood[] }
+  | { kind: 'family'; id: string; name: string; configurationCount: number; memberCount: number; goods?: TreeGood[] }
   | { kind: 'goods'; goods: TreeGood[] };
 export interface TreeCountry { id: string | null; name: string | null; categories: { id: string | null; name: string | null; items: TreeItem[] }[] }
 
