@@ -4,6 +4,7 @@
  * tree's family nodes. Against a service with the demo catalog, each figure checked against the
  * read models.
  */
+import { linkNameProblem } from '../../../src/catalog/domain/names';
 import { seedDemoCatalog } from '../../../src/sync/demo';
 import { ADMIN, startTestService, type TestService } from '../../support/service';
 
@@ -149,6 +150,18 @@ describe('GET /product-families', () => {
     const renamed = all[3]!;
     expect((await svc.request('PATCH', `/product-families/${renamed.id}`, { name: `${renamed.name} 改` })).status).toBe(200);
     expect((await list('&sort=UPDATED_DESC')).items[0]!.id).toBe(renamed.id);
+  });
+});
+
+describe('the organisation report', () => {
+  it('says of each unparseable link which part of its name could not be read', async () => {
+    const [run] = (await svc.request('GET', '/product-families/organize/runs')).body.items;
+    const { report } = (await svc.request('GET', `/product-families/organize/runs/${run.runId}`)).body;
+    expect(report.unparseable.length).toBeGreaterThan(3);
+    for (const u of report.unparseable) {
+      expect(u.problem).toEqual(linkNameProblem(u.name));
+      expect(['country', 'logistics', 'productName', 'sku']).toContain(u.problem.part);
+    }
   });
 });
 
