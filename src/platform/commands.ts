@@ -16,7 +16,7 @@ import type { EventStore, LogPosition } from './event-store/port';
 import type { AnyEvent, DecodedEvent, EventRegistry } from './events/registry';
 import { eventMetadata } from './events/registry';
 import { AppError } from './errors';
-import { EventStoreErrors } from './event-store/port';
+import { EventStoreErrors, comparePositions } from './event-store/port';
 
 /** How often a command without an expected revision is decided again after losing an append race. */
 export const COMMAND_ATTEMPTS = 25;
@@ -185,4 +185,101 @@ async function finish<S, E extends AnyEvent>(
   });
   if (!command.noWait) await deps.waitForProjections(result.position, [spec.streamId]);
   return { state, revision: result.nextRevision, position: result.position, events: pending };
+}
+
+/** One stream's part of a command that spans streams: its spec (to fold the appended events) and what to append. */
+export interface StreamWrite<S = unknown, E extends AnyEvent = AnyEvent> {
+  spec: StreamSpec<S, E>;
+  events: PendingEvent<NoInfer<E>>[];
+}
+
+/** Reads a stream for a command that spans streams; the revision it answers is the one the append will expect. */
+export type LoadFor = <S, E extends AnyEvent>(spec: StreamSpec<S, E>) => Promise<Loaded<S>>;
+
+export interface SpanningResult<R> {
+  /** what `decide` answered besides its writes */
+  result: R;
+  /** each written stream's state and revision as this command's own append left it, by stream id */
+  streams: Map<string, { state: unknown; revision: bigint }>;
+  /** the position of the append, or null when nothing was appended */
+  position: LogPosition | null;
+}
+
+/**
+ * A command whose decision spans streams (a link joining a family, a good created from a link, a
+ * good deleted with the positions that list it): `decide` loads what it needs through `load`, and
+ * its writes go in one multi-stream append, each stream expecting the revision it was read at, so
+ * the streams change together or not at all (on a store whose `atomicMultiStreamAppend` is false,
+ * stream by stream; docs/architecture.md). When any of them moved meanwhile, everything is read and
+ * decided again, as `runCommand` does for one stream; `expected` (a client's If-Match on the stream
+ * it names) makes that a 409 instead.
+ */
+export async function runAcrossStreams<R>(
+  deps: CommandDeps,
+  command: {
+    name: string;
+    actor: Actor;
+    expected?: { streamId: string; revision: bigint | null };
+    decide: (load: LoadFor) => Promise<{ writes: StreamWrite<any, any>[]; result: R }>;
+    noWait?: boolean;
+  },
+): Promise<SpanningResult<R>> {
+  for (let attempt = 1; ; attempt++) {
+    const loaded = new Map<string, Loaded<unknown>>();
+    const load: LoadFor = async (spec) => {
+      const l = await loadStream(deps, spec);
+      if (command.expected?.streamId === spec.streamId && command.expected.revision !== l.revision) {
+        throw staleRevision(spec.streamId, command.expected.revision, l.revision);
+      }
+      loaded.set(spec.streamId, l);
+      return l;
+    };
+    const { writes, result } = await command.decide(load);
+    const nonEmpty = writes.filter((w) => w.events.length > 0);
+    if (nonEmpty.length === 0) return { result, streams: new Map(), position: null };
+    const meta = eventMetadata(command.actor.by, command.name, command.actor.correlationId ?? randomUUID());
+    const encoded = nonEmpty.map((w) => w.events.map((p) => deps.registry.encode(p.type, p.data, meta)));
+    let results: Awaited<ReturnType<EventStore['appendToStreams']>>;
+    try {
+      results = await deps.store.appendToStreams(
+        nonEmpty.map((w, i) => {
+          const l = loaded.get(w.spec.streamId);
+          if (!l) throw new Error(`${command.name}: ${w.spec.streamId} is written without being read first`);
+          return { streamId: w.spec.streamId, events: encoded[i]!, expectedRevision: l.revision === null ? 'no_stream' : l.revision };
+        }),
+      );
+    } catch (e) {
+      if (!isWrongRevision(e)) throw e;
+      const moved = (e.details as { streamId?: string } | undefined)?.streamId;
+      if (command.expected && (moved === undefined || moved === command.expected.streamId)) {
+        throw staleRevision(command.expected.streamId, command.expected.revision, (e.details as { actual?: string } | undefined)?.actual ?? null);
+      }
+      if (attempt >= COMMAND_ATTEMPTS) throw AppError.conflict('EVENT_STORE.BUSY', `${resourceOf(moved ?? nonEmpty[0]!.spec.streamId)} is changing too often to apply this change; try again`);
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * attempt)));
+      continue;
+    }
+    const streams = new Map<string, { state: unknown; revision: bigint }>();
+    let position = results[0]!.position;
+    nonEmpty.forEach((w, i) => {
+      const r = results[i]!;
+      if (comparePositions(r.position, position) > 0) position = r.position;
+      let state = loaded.get(w.spec.streamId)!.state;
+      encoded[i]!.forEach((e, k) => {
+        state = (w.spec.evolve as (s: unknown, e: DecodedEvent) => unknown)(state, {
+          id: e.id,
+          streamId: w.spec.streamId,
+          revision: r.nextRevision - BigInt(encoded[i]!.length - 1 - k),
+          position: r.position,
+          type: e.type,
+          data: e.data,
+          metadata: e.metadata,
+          recordedAt: new Date(),
+          storedVersion: e.version,
+        });
+      });
+      streams.set(w.spec.streamId, { state, revision: r.nextRevision });
+    });
+    if (!command.noWait) await deps.waitForProjections(position, nonEmpty.map((w) => w.spec.streamId));
+    return { result, streams, position };
+  }
 }

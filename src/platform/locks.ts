@@ -102,6 +102,64 @@ export async function withLocks<T>(pool: Pool, keys: readonly string[], fn: () =
   }
 }
 
+/**
+ * Runs `fn` holding every named lock in shared mode: shared holders do not wait for each other, only
+ * for an exclusive holder of the same key (`withLocks`), which in turn waits until no shared holder
+ * is left. The writes that make a reference to a resource hold its key shared, the delete that must
+ * not leave such a reference dangling holds it exclusively (src/catalog/references.ts). All keys are
+ * taken at once in one statement, or none: a holder never waits while holding some of them.
+ */
+export async function withSharedLocks<T>(pool: Pool, keys: readonly string[], fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const sorted = [...new Set(keys)].sort();
+  if (sorted.length === 0) return fn();
+  let semaphore = holders.get(pool);
+  if (!semaphore) holders.set(pool, (semaphore = new Semaphore()));
+  const release = await semaphore.acquire(Math.max(1, Math.floor(pool.options.max / 3)));
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
+      const client = await pool.connect();
+      let locked = false;
+      try {
+        const r = await client.query<{ ok: boolean }>(
+          `WITH wanted AS (SELECT k FROM unnest($2::text[]) AS k),
+                taken AS (SELECT k, pg_try_advisory_lock_shared($1, hashtext(k)) AS ok FROM wanted)
+           SELECT bool_and(ok) AS ok, array_agg(k) FILTER (WHERE ok) AS held FROM taken`,
+          [NAMESPACE, sorted],
+        );
+        locked = !!r.rows[0]?.ok;
+        if (!locked) {
+          const held = (r.rows[0] as unknown as { held: string[] | null }).held ?? [];
+          await unlockAllShared(client, held);
+        }
+      } catch (e) {
+        client.release(e as Error); // a broken connection takes its session locks with it
+        throw e;
+      }
+      if (locked) {
+        try {
+          return await fn();
+        } finally {
+          await unlockAllShared(client, sorted).then(
+            () => client.release(),
+            (e: unknown) => client.release(e as Error),
+          );
+        }
+      }
+      client.release();
+      if (Date.now() > deadline) throw AppError.conflict('LOCK.BUSY', `another administrator is changing the same thing (${sorted.join(', ')}); try again`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  } finally {
+    release();
+  }
+}
+
+async function unlockAllShared(client: PoolClient, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await client.query(`SELECT pg_advisory_unlock_shared($1, hashtext(k)) FROM unnest($2::text[]) AS k`, [NAMESPACE, keys]);
+}
+
 /** A session lock held for a long operation (an organisation run) on a connection of its own. */
 export interface HeldLock {
   /** Throws once the lock's connection was lost: the lock went with it, and another run may have started. */

@@ -5,6 +5,7 @@
  */
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
+import { refuseWhileUsed, type Usage } from '../usage';
 import { decideReorder } from '../../platform/permutation';
 import type { CategoryAdminEvent } from './admin-events';
 import type { CategoryEvent } from './events';
@@ -62,7 +63,8 @@ export interface ParentFacts {
 export type CategoryCommand =
   | { type: 'CreateCategory'; categoryId: string; fields: CategoryFields; /** null when parentId is */ parent: ParentFacts | null }
   | { type: 'UpdateCategory'; categoryId: string; changes: Partial<CategoryFields>; /** facts of changes.parentId when it names one */ parent: ParentFacts | null }
-  | { type: 'DeleteCategory'; categoryId: string; /** live children */ childCount: number };
+  /** `usage`: its live children and what else uses it, counted under its reference lock (src/catalog/usage.ts) */
+  | { type: 'DeleteCategory'; categoryId: string; usage: Usage<'children' | 'goods' | 'links' | 'families'> };
 
 export const categoryNotFound = (id: string) => AppError.notFound('CATEGORY.NOT_FOUND', `no category ${id}`);
 
@@ -93,11 +95,11 @@ export function decideCategory(state: CategoryState, command: CategoryCommand): 
     }
     case 'DeleteCategory':
       if (state.status !== 'active') throw categoryNotFound(command.categoryId);
-      if (command.childCount > 0) {
-        throw AppError.conflict('CATEGORY.HAS_CHILDREN', `category ${state.id} still has ${command.childCount} subcategories; delete or move them first`, {
-          childCount: command.childCount,
-        });
+      if (command.usage.counts.children > 0) {
+        const childCount = command.usage.counts.children;
+        throw AppError.conflict('CATEGORY.HAS_CHILDREN', `category ${state.id} still has ${childCount} subcategories; delete or move them first`, { childCount, ...command.usage });
       }
+      refuseWhileUsed('CATEGORY.IN_USE', `category ${state.id}`, command.usage);
       return [{ type: 'CategoryDeleted', data: { categoryId: state.id } }];
     default: {
       const _exhaustive: never = command;

@@ -8,6 +8,8 @@ import { categoryNotFound, decideCategory, decideCategoryOrder, evolveCategory, 
 import { categoryStreamId, type CategoryEvent } from './events';
 import { ancestorsOf, childOrder, liveChildCount } from './queries';
 import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
+import { whileUnreferenced } from '../references';
+import { categoryUsage } from '../usage';
 
 /** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
 const OWN = ['parentId', 'name', 'icon'];
@@ -65,11 +67,22 @@ export async function updateCategory(deps: AdminDeps, categoryId: string, change
   return { id: categoryId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
+/**
+ * Refused while it has subcategories, or goods or links are filed under it (src/catalog/usage.ts):
+ * counted under the tree's lock and its reference lock, once the read models show every event.
+ */
 export async function deleteCategory(deps: AdminDeps, categoryId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
-  await underTreeLock(deps, true, async () => {
-    const childCount = await liveChildCount(deps.pool, categoryId);
-    await run(deps, categoryId, actor, { type: 'DeleteCategory', categoryId, childCount }, expectedRevision);
-  });
+  await whileUnreferenced(
+    deps,
+    'category',
+    categoryId,
+    ['category-', 'good-', 'link-'],
+    async () => {
+      const usage = await categoryUsage(deps.pool, categoryId);
+      await run(deps, categoryId, actor, { type: 'DeleteCategory', categoryId, usage }, expectedRevision);
+    },
+    [CATEGORY_TREE_LOCK],
+  );
 }
 
 /** Saves the full new order of one parent's children (null: the top level) as one event on that parent's order stream. */

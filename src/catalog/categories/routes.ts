@@ -10,6 +10,7 @@ import { categoryNotFound } from './decide';
 import { createCategory, deleteCategory, sortCategories, updateCategory } from './handle';
 import { childOrder, getCategory, listCategories } from './queries';
 import { createCategoryBody, listCategoriesQuery, sortCategoriesBody, updateCategoryBody } from './requests';
+import { categoryUsage } from '../usage';
 import { resourceDocs } from '../../platform/http/openapi';
 
 export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
@@ -30,6 +31,11 @@ export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
     setRevisionTag(res, category.revision);
     res.json(category);
   });
+  r.get('/categories/:id/usage', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    if (!(await getCategory(deps.pool, id))) throw categoryNotFound(id);
+    res.json(await categoryUsage(deps.pool, id));
+  });
   r.post('/categories', guard, async (req, res) => {
     const body = parseWith(createCategoryBody, req.body, 'body');
     const { id, revision, own } = await createCategory(deps, body, actorOf(req, res));
@@ -49,4 +55,4 @@ export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const categoryRouteDocs = resourceDocs({ path: '/categories', one: 'category', many: 'categories', listQuery: listCategoriesQuery, createBody: createCategoryBody, updateBody: updateCategoryBody, sortBody: sortCategoriesBody });
+export const categoryRouteDocs = resourceDocs({ path: '/categories', one: 'category', many: 'categories', listQuery: listCategoriesQuery, createBody: createCategoryBody, updateBody: updateCategoryBody, sortBody: sortCategoriesBody, usage: 'subcategories, goods and links filed under it, public families of those goods (any but families refuses a delete)' });

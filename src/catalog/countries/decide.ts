@@ -4,6 +4,7 @@
  */
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
+import { refuseWhileUsed, type Usage } from '../usage';
 import { decideReorder } from '../../platform/permutation';
 import type { CountryAdminEvent } from './admin-events';
 import type { CountryEvent } from './events';
@@ -48,7 +49,8 @@ export function evolveCountry(state: CountryState, event: { type: string; data: 
 export type CountryCommand =
   | { type: 'CreateCountry'; countryId: string; fields: CountryFields }
   | { type: 'UpdateCountry'; countryId: string; changes: Partial<CountryFields> }
-  | { type: 'DeleteCountry'; countryId: string };
+  /** `usage`: what uses the country, counted under its reference lock (src/catalog/usage.ts) */
+  | { type: 'DeleteCountry'; countryId: string; usage: Usage };
 
 export const countryNotFound = (id: string) => AppError.notFound('COUNTRY.NOT_FOUND', `no country ${id}`);
 
@@ -69,6 +71,7 @@ export function decideCountry(state: CountryState, command: CountryCommand): Cou
     }
     case 'DeleteCountry':
       if (state.status !== 'active') throw countryNotFound(command.countryId);
+      refuseWhileUsed('COUNTRY.IN_USE', `country ${state.id}`, command.usage);
       return [{ type: 'CountryDeleted', data: { countryId: state.id } }];
     default: {
       const _exhaustive: never = command;

@@ -8,6 +8,8 @@ import { COUNTRY_ORDER_STREAM } from './admin-events';
 import { decideCountry, decideCountryOrder, evolveCountry, initialCountry, type CountryCommand, type CountryState } from './decide';
 import { countryStreamId, type CountryEvent } from './events';
 import { countryOrder } from './queries';
+import { whileUnreferenced } from '../references';
+import { countryUsage } from '../usage';
 import type { CreateCountryBody, UpdateCountryBody } from './requests';
 
 export const countryStream = (id: string): StreamSpec<CountryState, CountryEvent> => ({ streamId: countryStreamId(id), initial: initialCountry, evolve: evolveCountry });
@@ -49,8 +51,12 @@ export async function updateCountry(deps: AdminDeps, countryId: string, changes:
   return { id: countryId, revision: result.revision, state: result.state };
 }
 
+/** Refused while goods or links use the country (src/catalog/usage.ts), counted under its reference lock. */
 export async function deleteCountry(deps: AdminDeps, countryId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
-  await run(deps, countryId, actor, { type: 'DeleteCountry', countryId }, expectedRevision);
+  await whileUnreferenced(deps, 'country', countryId, ['country-', 'good-', 'link-'], async () => {
+    const usage = await countryUsage(deps.pool, countryId);
+    await run(deps, countryId, actor, { type: 'DeleteCountry', countryId, usage }, expectedRevision);
+  });
 }
 
 /** Saves the full new order of all countries as one event on the order stream. */

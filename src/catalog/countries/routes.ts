@@ -10,6 +10,7 @@ import { countryNotFound, type CountryState } from './decide';
 import { createCountry, deleteCountry, sortCountries, updateCountry } from './handle';
 import { countryOrder, getCountry, listCountries } from './queries';
 import { createCountryBody, listCountriesQuery, sortCountriesBody, updateCountryBody } from './requests';
+import { countryUsage } from '../usage';
 import { resourceDocs } from '../../platform/http/openapi';
 
 const ownFields = (st: CountryState) => (st.status === 'none' ? undefined : { name: st.name, code: st.code });
@@ -32,6 +33,11 @@ export function countryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
     setRevisionTag(res, country.revision);
     res.json(country);
   });
+  r.get('/countries/:id/usage', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    if (!(await getCountry(deps.pool, id))) throw countryNotFound(id);
+    res.json(await countryUsage(deps.pool, id));
+  });
   r.post('/countries', guard, async (req, res) => {
     const body = parseWith(createCountryBody, req.body, 'body');
     const { id, revision, state } = await createCountry(deps, body, actorOf(req, res));
@@ -51,4 +57,4 @@ export function countryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const countryRouteDocs = resourceDocs({ path: '/countries', one: 'country', many: 'countries', listQuery: listCountriesQuery, createBody: createCountryBody, updateBody: updateCountryBody, sortBody: sortCountriesBody });
+export const countryRouteDocs = resourceDocs({ path: '/countries', one: 'country', many: 'countries', listQuery: listCountriesQuery, createBody: createCountryBody, updateBody: updateCountryBody, sortBody: sortCountriesBody, usage: 'goods placed in it, links whose name names it, public families of those goods (goods or links refuse a delete)' });

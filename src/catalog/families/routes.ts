@@ -24,6 +24,8 @@ import {
   type FamilyResult,
 } from './handle';
 import { listFamilies, readFamily } from './queries';
+import { withReferences } from '../references';
+import { familyUsage } from '../usage';
 import { addCustomMemberBody, addMemberBody, createFamilyBody, listFamiliesQuery, removeOverrideBody, setOverrideBody, updateFamilyBody } from './requests';
 
 /**
@@ -90,6 +92,12 @@ export function familyRoutes(deps: FamilyDeps, organiser: Organiser, guard: Requ
     res.json(f);
   });
 
+  r.get('/product-families/:id/usage', guard, async (req, res) => {
+    const id = family(req);
+    await readFamily(deps.pool, id); // 404 for no such family
+    res.json(await familyUsage(deps.pool, id));
+  });
+
   r.patch('/product-families/:id', guard, async (req, res) => {
     const body = parseWith(updateFamilyBody, req.body, 'body');
     const id = family(req);
@@ -119,7 +127,8 @@ export function familyRoutes(deps: FamilyDeps, organiser: Organiser, guard: Requ
   r.post('/product-families/:id/custom-members', guard, async (req, res) => {
     const body = parseWith(addCustomMemberBody, req.body, 'body');
     const id = family(req);
-    const result = await addCustomMember(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    const refs = [{ field: 'goodId', kind: 'good' as const, ids: [body.goodId] }];
+    const result = await withReferences(deps.pool, refs, () => addCustomMember(deps, id, body, actorOf(req, res), expectedRevisionOf(req)));
     await answer(deps, res, 201, id, result);
   });
 
@@ -155,6 +164,7 @@ export const familyRouteDocs: RouteDoc[] = [
   { method: 'get', path: '/product-families', summary: 'List families', auth: true, query: listFamiliesQuery, responses: { 200: '{items, total, page, pageSize} of families' } },
   { method: 'post', path: '/product-families', summary: 'Create a family', auth: true, body: createFamilyBody, responses: { 201: 'The family created', 202: '{id, revision}: written, the read models not there yet' } },
   { method: 'get', path: '/product-families/:id', summary: 'One family: members, custom members, matrix, unions, overrides', auth: true, responses: { 200: 'The family, with its revision (also the ETag)', 404: 'No such family' } },
+  { method: 'get', path: '/product-families/:id/usage', summary: 'What a family holds: member links, custom members, goods, price overrides (members, custom members or goods refuse a delete)', auth: true, responses: { 200: '{counts, blockedBy}', 404: 'No such family' } },
   { method: 'patch', path: '/product-families/:id', summary: 'Rename or lock a family', auth: true, revision: true, body: updateFamilyBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },
   { method: 'delete', path: '/product-families/:id', summary: 'Delete a family without members or goods', auth: true, revision: true, responses: { 204: null, 404: 'No such family', 409: 'The family still has members or goods' } },
   { method: 'post', path: '/product-families/:id/members', summary: 'Add a link to the family (it leaves its old one)', auth: true, body: addMemberBody, responses: { 201: 'The family', 404: 'No such family or link' } },

@@ -7,7 +7,7 @@
  * good's `GoodCreated` goes to its new stream in the same append.
  */
 import { randomUUID } from 'node:crypto';
-import { runCommand, type Actor, type CommandResult } from '../../platform/commands';
+import { runAcrossStreams, runCommand, type Actor, type CommandResult, type StreamWrite } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { eventMetadata } from '../../platform/events/registry';
 import { type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
@@ -18,7 +18,12 @@ import { dimensionTagIndex } from '../links/dimension-tags';
 import { initialLinkState, linkStream } from '../links/state';
 import { decideGood, requireKnownOrigins, type GoodCommand, type LinkForGood } from './decide';
 import { goodStreamId } from './events';
-import { knownLinkIds, linkForGood, primaryOriginOf, readLinks } from './queries';
+import { knownLinkIds, linkForGood, placesNaming, primaryOriginOf, readLinks } from './queries';
+import { decideFamily } from '../families/decide';
+import { familyStream } from '../families/state';
+import { decidePosition } from '../positions/decide';
+import { positionStream } from '../positions/handle';
+import { whileUnreferenced } from '../references';
 import type { BatchGoodsBody, CreateGoodInput, UpdateGoodBody } from './requests';
 import { type GoodState, goodStream, initialGoodState } from './state';
 
@@ -39,8 +44,9 @@ function run(deps: GoodDeps, goodId: string, actor: Actor, command: GoodCommand,
 }
 
 /**
- * Creates one good: the claim on its link first (folded from the link's stream), then the good.
- * Returns the good's id and the position of its last event (callers batching creates wait once).
+ * Creates one good: the claim on its link (decided on the link's stream) and the good, in one
+ * multi-stream append, so a failure between them cannot leave the link claimed by a good that does
+ * not exist. Returns the good's id and the position of its append (callers batching creates wait once).
  */
 export async function createGood(
   deps: GoodDeps,
@@ -50,21 +56,24 @@ export async function createGood(
 ): Promise<{ id: string; position: LogPosition | null; state: GoodState; revision: bigint | null }> {
   const { originGoodId, ...rest } = input;
   const id = newId();
-  let link: LinkForGood | null = null;
-  let claimed: LogPosition | null = null;
-  if (originGoodId) {
-    link = await linkForGood(deps.pool, originGoodId);
-    const claim = await runCommand(deps, linkStream(originGoodId), {
-      name: 'CreateGood',
-      actor,
-      noWait: true,
-      decide: (l) => decideLink(l, { type: 'AssignGood', linkId: originGoodId, goodId: id }),
-    });
-    claimed = claim.position;
-  }
-  const r = await run(deps, id, actor, { type: 'CreateGood', fields: rest, link }, { noWait });
-  if (!noWait && claimed) await deps.waitForProjections(claimed, [linkStream(originGoodId!).streamId]);
-  return { id, position: latest(claimed, r.position), state: r.state, revision: r.revision };
+  const link: LinkForGood | null = originGoodId ? await linkForGood(deps.pool, originGoodId) : null;
+  const good = goodStream(id);
+  const r = await runAcrossStreams(deps, {
+    name: 'CreateGood',
+    actor,
+    noWait,
+    decide: async (load) => {
+      const writes: StreamWrite<any, any>[] = [];
+      if (originGoodId) {
+        const l = linkStream(originGoodId);
+        writes.push({ spec: l, events: decideLink((await load(l)).state, { type: 'AssignGood', linkId: originGoodId, goodId: id }) });
+      }
+      writes.push({ spec: good, events: decideGood((await load(good)).state, { type: 'CreateGood', fields: rest, link }) });
+      return { writes, result: null };
+    },
+  });
+  const own = r.streams.get(good.streamId)!;
+  return { id, position: r.position, state: own.state as GoodState, revision: own.revision };
 }
 
 const latest = (a: LogPosition | null, b: LogPosition | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);
@@ -169,13 +178,44 @@ export async function updateGood(deps: GoodDeps, id: string, changes: UpdateGood
   return run(deps, id, actor, { type: 'UpdateGood', changes, link }, { expectedRevision });
 }
 
-/** Deletes the good, then releases its link's claim so a new good can be made from it. */
+/**
+ * Deletes the good in one multi-stream append with everything that names it, so no read model is
+ * left holding its id: its link's claim is released (a new good can be made from it), the home
+ * positions that list it drop it, and the families it is a custom member of remove it. Under the
+ * good's reference lock (src/catalog/references.ts), so a position or family write naming it waits,
+ * then finds it gone.
+ */
 export async function deleteGood(deps: GoodDeps, id: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
-  const r = await run(deps, id, actor, { type: 'DeleteGood' }, { expectedRevision });
-  const linkId = r.state.originGoodId;
-  if (linkId) {
-    await runCommand(deps, linkStream(linkId), { name: 'DeleteGood', actor, decide: (l) => decideLink(l, { type: 'UnassignGood', linkId, goodId: id }) });
-  }
+  const good = goodStream(id);
+  await whileUnreferenced(deps, 'good', id, ['good-', 'position-', 'family-'], () =>
+    runAcrossStreams(deps, {
+      name: 'DeleteGood',
+      actor,
+      ...(expectedRevision !== undefined ? { expected: { streamId: good.streamId, revision: expectedRevision } } : {}),
+      decide: async (load) => {
+        const g = (await load(good)).state;
+        const writes: StreamWrite<any, any>[] = [{ spec: good, events: decideGood(g, { type: 'DeleteGood' }) }];
+        if (g.originGoodId) {
+          const link = linkStream(g.originGoodId);
+          writes.push({ spec: link, events: decideLink((await load(link)).state, { type: 'UnassignGood', linkId: g.originGoodId, goodId: id }) });
+        }
+        const { positions, families } = await placesNaming(deps.pool, id);
+        for (const positionId of positions) {
+          const spec = positionStream(positionId);
+          const p = (await load(spec)).state;
+          if (p.status !== 'active' || !p.goodIds.includes(id)) continue;
+          writes.push({ spec, events: decidePosition(p, { type: 'UpdatePosition', positionId, changes: { goodIds: p.goodIds.filter((x) => x !== id) } }) });
+        }
+        for (const familyId of families) {
+          const spec = familyStream(familyId);
+          const f = (await load(spec)).state;
+          if (!f.customMembers.some((c) => c.goodId === id)) continue;
+          writes.push({ spec, events: decideFamily(f, { type: 'RemoveCustomMember', goodId: id }) });
+        }
+        return { writes, result: null };
+      },
+    }),
+  );
 }
 
 /** The good's secondary origin links, each one the read model knows. */

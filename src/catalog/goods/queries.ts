@@ -163,3 +163,14 @@ export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGo
   if (!link) throw linkNotFound(linkId);
   return link;
 }
+
+/** The live home positions that list the good, and the families it is a custom member of, as the read models show them. */
+export async function placesNaming(pool: Pool, goodId: string): Promise<{ positions: string[]; families: string[] }> {
+  const r = await pool.query<{ positions: string[]; families: string[] }>(
+    `SELECT ARRAY(SELECT pg.position_id::text FROM position_goods pg JOIN positions p ON p.id = pg.position_id AND NOT p.deleted
+                   WHERE pg.good_id = $1 ORDER BY pg.position_id) AS positions,
+            ARRAY(SELECT family_id::text FROM family_custom_members WHERE good_id = $1 ORDER BY family_id) AS families`,
+    [goodId],
+  );
+  return r.rows[0]!;
+}

@@ -7,7 +7,8 @@ import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { actorOf, answerWrite } from '../http';
-import { goodReferences, requireReferences } from '../references';
+import { goodReferences, withReferences } from '../references';
+import { goodUsage } from '../usage';
 import { batchCreateGoods, createGood, deleteGood, setGoodOrigins, updateGood, type GoodDeps } from './handle';
 import { goodsTree, listGoods, readGood } from './queries';
 import { batchGoodsBody, createGoodBody, goodOriginsBody, listGoodsQuery, updateGoodBody } from './requests';
@@ -36,15 +37,14 @@ export function goodRoutes(deps: GoodDeps, guard: RequestHandler): Router {
 
   r.post('/goods', guard, async (req, res) => {
     const body = parseWith(createGoodBody, req.body, 'body');
-    await requireReferences(deps.pool, goodReferences(body));
-    const created = await createGood(deps, body, actorOf(req, res));
+    const created = await withReferences(deps.pool, goodReferences(body), () => createGood(deps, body, actorOf(req, res)));
     await answerGood(deps, res, 201, created.id, created);
   });
 
   r.post('/goods/batch', guard, async (req, res) => {
     const body = parseWith(batchGoodsBody, req.body, 'body');
-    if ('goods' in body) await requireReferences(deps.pool, body.goods.flatMap((g, i) => goodReferences(g, `goods.${i}.`)));
-    res.status(201).json(await batchCreateGoods(deps, body, actorOf(req, res)));
+    const refs = 'goods' in body ? body.goods.flatMap((g, i) => goodReferences(g, `goods.${i}.`)) : [];
+    res.status(201).json(await withReferences(deps.pool, refs, () => batchCreateGoods(deps, body, actorOf(req, res))));
   });
 
   r.get('/goods/tree', guard, async (_req, res) => {
@@ -57,12 +57,17 @@ export function goodRoutes(deps: GoodDeps, guard: RequestHandler): Router {
     res.json(good);
   });
 
+  r.get('/goods/:id/usage', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    await readGood(deps.pool, id); // 404 for no such good
+    res.json(await goodUsage(deps.pool, id));
+  });
+
   r.patch('/goods/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const body = parseWith(updateGoodBody, req.body, 'body');
     const expectedRevision = expectedRevisionOf(req);
-    await requireReferences(deps.pool, goodReferences(body));
-    const result = await updateGood(deps, id, body, actorOf(req, res), expectedRevision);
+    const result = await withReferences(deps.pool, goodReferences(body), () => updateGood(deps, id, body, actorOf(req, res), expectedRevision));
     await answerGood(deps, res, 200, id, result);
   });
 
@@ -90,6 +95,7 @@ export const goodRouteDocs: RouteDoc[] = [
   { method: 'get', path: '/goods/tree', summary: 'Goods by country, category and family', auth: true, responses: { 200: '{items: [{id, name, categories: [{id, name, items}]}]}' } },
   { method: 'get', path: '/goods/:id', summary: 'One good', auth: true, responses: { 200: 'The good, with its revision (also the ETag)', 404: 'No such good' } },
   { method: 'patch', path: '/goods/:id', summary: 'Change a good', auth: true, revision: true, body: updateGoodBody, responses: { 200: 'The good as this write left it', 202: '{id, revision}', 404: 'No such good' } },
-  { method: 'delete', path: '/goods/:id', summary: 'Delete a good; its link may make a new one', auth: true, revision: true, responses: { 204: null, 404: 'No such good' } },
+  { method: 'delete', path: '/goods/:id', summary: 'Delete a good: its link may make a new one; it leaves the home positions and families that list it', auth: true, revision: true, responses: { 204: null, 404: 'No such good' } },
+  { method: 'get', path: '/goods/:id/usage', summary: 'What a delete of the good changes: the home positions and families (as a custom member) that list it, and the goods of its family', auth: true, responses: { 200: '{counts, blockedBy}; blockedBy is always empty', 404: 'No such good' } },
   { method: 'put', path: '/goods/:id/origins', summary: "Set the good's secondary origin links", auth: true, revision: true, body: goodOriginsBody, responses: { 200: 'The good as this write left it', 202: '{id, revision}', 404: 'No such good' } },
 ];

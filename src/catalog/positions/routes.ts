@@ -4,7 +4,7 @@ import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
-import { requireReferences } from '../references';
+import { withReferences } from '../references';
 import { actorOf, answerWrite } from '../http';
 import { type AdminDeps } from '../commands';
 import { positionNotFound } from './decide';
@@ -27,15 +27,15 @@ export function positionRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   });
   r.post('/positions', guard, async (req, res) => {
     const body = parseWith(createPositionBody, req.body, 'body');
-    await requireReferences(deps.pool, [{ field: 'goodIds', kind: 'good', ids: body.goodIds }]);
-    const { id, revision, own } = await createPosition(deps, body, actorOf(req, res));
+    const refs = [{ field: 'goodIds', kind: 'good' as const, ids: body.goodIds }];
+    const { id, revision, own } = await withReferences(deps.pool, refs, () => createPosition(deps, body, actorOf(req, res)));
     await answerWrite(res, 201, id, revision, () => getPosition(deps.pool, id), own);
   });
   r.patch('/positions/:id', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const body = parseWith(updatePositionBody, req.body, 'body');
-    await requireReferences(deps.pool, [{ field: 'goodIds', kind: 'good', ids: body.goodIds ?? [] }]);
-    const { revision, own } = await updatePosition(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    const refs = [{ field: 'goodIds', kind: 'good' as const, ids: body.goodIds ?? [] }];
+    const { revision, own } = await withReferences(deps.pool, refs, () => updatePosition(deps, id, body, actorOf(req, res), expectedRevisionOf(req)));
     await answerWrite(res, 200, id, revision, () => getPosition(deps.pool, id), own);
   });
   r.delete('/positions/:id', guard, async (req, res) => {

@@ -10,6 +10,7 @@ import { tagGroupNotFound } from './decide';
 import { createTagGroup, deleteTagGroup, updateTagGroup } from './handle';
 import { getTagGroup, listTagGroups } from './queries';
 import { createTagGroupBody, listTagGroupsQuery, updateTagGroupBody } from './requests';
+import { tagGroupUsage } from '../usage';
 import { resourceDocs } from '../../platform/http/openapi';
 
 export function tagGroupRoutes(deps: AdminDeps, guard: RequestHandler): Router {
@@ -23,6 +24,11 @@ export function tagGroupRoutes(deps: AdminDeps, guard: RequestHandler): Router {
     if (!group) throw tagGroupNotFound(id);
     setRevisionTag(res, group.revision);
     res.json(group);
+  });
+  r.get('/tag-groups/:id/usage', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    if (!(await getTagGroup(deps.pool, id))) throw tagGroupNotFound(id);
+    res.json(await tagGroupUsage(deps.pool, id));
   });
   r.post('/tag-groups', guard, async (req, res) => {
     const body = parseWith(createTagGroupBody, req.body, 'body');
@@ -43,4 +49,4 @@ export function tagGroupRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const tagGroupRouteDocs = resourceDocs({ path: '/tag-groups', one: 'tag group', many: 'tag groups', listQuery: listTagGroupsQuery, createBody: createTagGroupBody, updateBody: updateTagGroupBody });
+export const tagGroupRouteDocs = resourceDocs({ path: '/tag-groups', one: 'tag group', many: 'tag groups', listQuery: listTagGroupsQuery, createBody: createTagGroupBody, updateBody: updateTagGroupBody, usage: 'its tags, and the goods, links and public families they are on (tags refuse a delete)' });

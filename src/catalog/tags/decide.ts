@@ -5,6 +5,7 @@
  */
 import { changedFields } from '../../platform/changes';
 import { AppError } from '../../platform/errors';
+import { refuseWhileUsed, type Usage } from '../usage';
 import { decideReorder } from '../../platform/permutation';
 import { nameKey } from '../domain/names';
 import type { TagEvent } from './events';
@@ -52,7 +53,8 @@ export interface GroupFacts {
 export type TagCommand =
   | { type: 'CreateTag'; tagId: string; fields: TagFields; group: GroupFacts }
   | { type: 'UpdateTag'; tagId: string; changes: Partial<TagFields>; /** the group the tag ends up in */ group: GroupFacts }
-  | { type: 'DeleteTag'; tagId: string };
+  /** `usage`: what uses the tag, counted under its reference lock (src/catalog/usage.ts) */
+  | { type: 'DeleteTag'; tagId: string; usage: Usage };
 
 export const tagNotFound = (id: string) => AppError.notFound('TAG.NOT_FOUND', `no tag ${id}`);
 
@@ -84,6 +86,7 @@ export function decideTag(state: TagState, command: TagCommand): TagEvent[] {
     }
     case 'DeleteTag':
       if (state.status !== 'active') throw tagNotFound(command.tagId);
+      refuseWhileUsed('TAG.IN_USE', `tag ${state.id}`, command.usage);
       return [{ type: 'TagDeleted', data: { tagId: state.id } }];
     default: {
       const _exhaustive: never = command;

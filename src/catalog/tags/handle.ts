@@ -11,6 +11,8 @@ import { decideTag, decideTagOrder, evolveTag, initialTag, tagNotFound, type Gro
 import { TAG_ORDER_STREAM, tagStreamId, type TagEvent } from './events';
 import { nextTagSortOrder, otherNameKeys, tagOrder } from './queries';
 import type { CreateTagInput, UpdateTagBody } from './requests';
+import { whileUnreferenced } from '../references';
+import { tagUsage } from '../usage';
 
 /** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
 const OWN = ['groupId', 'name', 'color'];
@@ -70,8 +72,12 @@ async function updateTagOnce(deps: AdminDeps, tagId: string, changes: UpdateTagB
   return { id: tagId, revision: result.revision, own: ownOf(result.state, OWN) };
 }
 
+/** Refused while goods or links use the tag (src/catalog/usage.ts), counted under its reference lock. */
 export async function deleteTag(deps: AdminDeps, tagId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
-  await run(deps, tagId, actor, { type: 'DeleteTag', tagId }, expectedRevision);
+  await whileUnreferenced(deps, 'tag', tagId, ['tag-', 'tagGroup-', 'good-', 'link-'], async () => {
+    const usage = await tagUsage(deps.pool, tagId);
+    await run(deps, tagId, actor, { type: 'DeleteTag', tagId, usage }, expectedRevision);
+  });
 }
 
 /** Saves the full new order of all tags as one event on the order stream. */

@@ -11,6 +11,7 @@ import { createTag, deleteTag, sortTags, updateTag } from './handle';
 import { getTag, listTags, tagOrder } from './queries';
 import { createTagBody, listTagsQuery, sortTagsBody, updateTagBody } from './requests';
 import { resourceDocs } from '../../platform/http/openapi';
+import { tagUsage } from '../usage';
 
 export function tagRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   const r = Router();
@@ -29,6 +30,11 @@ export function tagRoutes(deps: AdminDeps, guard: RequestHandler): Router {
     if (!tag) throw tagNotFound(id);
     setRevisionTag(res, tag.revision);
     res.json(tag);
+  });
+  r.get('/tags/:id/usage', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    if (!(await getTag(deps.pool, id))) throw tagNotFound(id);
+    res.json(await tagUsage(deps.pool, id));
   });
   r.post('/tags', guard, async (req, res) => {
     const body = parseWith(createTagBody, req.body, 'body');
@@ -49,4 +55,4 @@ export function tagRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const tagRouteDocs = resourceDocs({ path: '/tags', one: 'tag', many: 'tags', listQuery: listTagsQuery, createBody: createTagBody, updateBody: updateTagBody, sortBody: sortTagsBody });
+export const tagRouteDocs = resourceDocs({ path: '/tags', one: 'tag', many: 'tags', listQuery: listTagsQuery, createBody: createTagBody, updateBody: updateTagBody, sortBody: sortTagsBody, usage: 'goods and links that carry it, public families it is on (goods or links refuse a delete)' });

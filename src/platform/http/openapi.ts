@@ -194,7 +194,17 @@ ${rows}
  * The operations of an administrator resource with the usual shape (docs/api.md): list, read, create,
  * update, delete, and a full new order when it has one. `path` is the collection (`/tags`).
  */
-export function resourceDocs(r: { path: string; one: string; many: string; listQuery: z.ZodObject; createBody: z.ZodType; updateBody: z.ZodType; sortBody?: z.ZodType }): RouteDoc[] {
+export function resourceDocs(r: {
+  path: string;
+  one: string;
+  many: string;
+  listQuery: z.ZodObject;
+  createBody: z.ZodType;
+  updateBody: z.ZodType;
+  sortBody?: z.ZodType;
+  /** what `GET <item>/usage` counts, when the resource has it (docs/api.md, Usage) */
+  usage?: string;
+}): RouteDoc[] {
   const item = `${r.path}/:id`;
   return [
     { method: 'get', path: r.path, summary: `List ${r.many}`, auth: true, query: r.listQuery, responses: { 200: `{items, total, page, pageSize} of ${r.many}` } },
@@ -205,5 +215,8 @@ export function resourceDocs(r: { path: string; one: string; many: string; listQ
     { method: 'post', path: r.path, summary: `Create a ${r.one}`, auth: true, body: r.createBody, responses: { 201: `The ${r.one} created`, 202: '{id, revision}: written, the read models not there yet' } },
     { method: 'patch', path: item, summary: `Change a ${r.one}`, auth: true, revision: true, body: r.updateBody, responses: { 200: `The ${r.one} as this write left it`, 202: '{id, revision}: written, the read models not there yet', 404: `No such ${r.one}` } },
     { method: 'delete', path: item, summary: `Delete a ${r.one}`, auth: true, revision: true, responses: { 204: null, 404: `No such ${r.one}`, 409: `The ${r.one} is still in use` } },
+    ...(r.usage
+      ? [{ method: 'get', path: `${item}/usage`, summary: `What uses a ${r.one}: ${r.usage}`, auth: true, responses: { 200: '{counts, blockedBy}: the counts, and those that refuse a delete', 404: `No such ${r.one}` } } satisfies RouteDoc]
+      : []),
   ];
 }

@@ -18,6 +18,8 @@ describe('the admin’s error texts', () => {
       // No code and no English sentence (the server's message) in the text itself.
       expect(CODE_TEXT[c]).not.toMatch(/[A-Z_]{3,}|[a-z]+ [a-z]+/);
     }
+    // And no text for a code the server cannot answer (a code renamed or gone).
+    expect(Object.keys(CODE_TEXT).filter((c) => !(c in ERROR_CODES))).toEqual([]);
     // Not vacuous: the registry is the real one.
     expect(errorCodes().length).toBeGreaterThan(80);
     expect(ERROR_CODES['COUNTRY.CODE_TAKEN'].status).toBe(409);

@@ -82,13 +82,24 @@ describe('category decisions', () => {
     });
   });
 
+  /** What uses the category, as src/catalog/usage.ts counts it (families alone never refuse a delete). */
+  const used = (c: Partial<Record<'children' | 'goods' | 'links' | 'families', number>>) => {
+    const counts = { children: 0, goods: 0, links: 0, families: 0, ...c };
+    return { counts, blockedBy: (['children', 'goods', 'links'] as const).filter((k) => counts[k] > 0) };
+  };
+
   describe('delete', () => {
     it('a category without children is deleted', () => {
-      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, childCount: 0 }).then([{ type: 'CategoryDeleted', data: { categoryId: C } }]);
+      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, usage: used({}) }).then([{ type: 'CategoryDeleted', data: { categoryId: C } }]);
     });
 
     it('a category with children is 409 CATEGORY.HAS_CHILDREN', () => {
-      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, childCount: 2 }).thenFails('CATEGORY.HAS_CHILDREN', 409);
+      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, usage: used({ children: 2 }) }).thenFails('CATEGORY.HAS_CHILDREN', 409);
+    });
+
+    it('a category goods or links are filed under is 409 CATEGORY.IN_USE, with the counts', () => {
+      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, usage: used({ goods: 3, families: 2 }) }).thenFails('CATEGORY.IN_USE', 409);
+      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, usage: used({ links: 1 }) }).thenFails('CATEGORY.IN_USE', 409);
     });
   });
 

@@ -6,6 +6,7 @@ const spec = decider<CountryState, CountryCommand>({ initial: initialCountry, ev
 const C = '1125899906842627001';
 const created = { type: 'CountryCreated', data: { countryId: C, name: '美国', code: 'US', sortOrder: 0 } };
 const mirrored = { type: 'CountryMirrored', data: { countryId: '7', name: '英国', code: 'UK' } };
+const unused = { counts: { goods: 0, links: 0, families: 0 }, blockedBy: [] };
 
 describe('country decisions', () => {
   it('given nothing, an administrator creates a country', () => {
@@ -25,7 +26,14 @@ describe('country decisions', () => {
       .given([mirrored])
       .when({ type: 'UpdateCountry', countryId: '7', changes: { name: 'United Kingdom' } })
       .then([{ type: 'CountryUpdated', data: { countryId: '7', name: 'United Kingdom' } }]);
-    spec.given([mirrored]).when({ type: 'DeleteCountry', countryId: '7' }).then([{ type: 'CountryDeleted', data: { countryId: '7' } }]);
+    spec.given([mirrored]).when({ type: 'DeleteCountry', countryId: '7', usage: unused }).then([{ type: 'CountryDeleted', data: { countryId: '7' } }]);
+  });
+
+  it('a country goods or links still use is 409 COUNTRY.IN_USE naming the counts, and nothing is appended', () => {
+    const usage = { counts: { goods: 4, links: 9, families: 2 }, blockedBy: ['goods', 'links'] };
+    const err = spec.given([created]).when({ type: 'DeleteCountry', countryId: C, usage }).thenFails('COUNTRY.IN_USE', 409);
+    expect(err.message).toMatch(/used by 4 goods and 9 links/);
+    expect(err.details).toEqual(usage);
   });
 
   it('a country removed upstream or deleted is 404 COUNTRY.NOT_FOUND', () => {
@@ -33,8 +41,8 @@ describe('country decisions', () => {
       .given([mirrored, { type: 'CountryRemovedUpstream', data: { countryId: '7' } }])
       .when({ type: 'UpdateCountry', countryId: '7', changes: { name: 'x' } })
       .thenFails('COUNTRY.NOT_FOUND', 404);
-    spec.given([created, { type: 'CountryDeleted', data: { countryId: C } }]).when({ type: 'DeleteCountry', countryId: C }).thenFails('COUNTRY.NOT_FOUND', 404);
-    spec.given([]).when({ type: 'DeleteCountry', countryId: C }).thenFails('COUNTRY.NOT_FOUND', 404);
+    spec.given([created, { type: 'CountryDeleted', data: { countryId: C } }]).when({ type: 'DeleteCountry', countryId: C, usage: unused }).thenFails('COUNTRY.NOT_FOUND', 404);
+    spec.given([]).when({ type: 'DeleteCountry', countryId: C, usage: unused }).thenFails('COUNTRY.NOT_FOUND', 404);
   });
 
   it('a deleted supplier country the mirror sees again is live again', () => {

@@ -10,6 +10,8 @@ const fields = { groupId: G1, name: 'Red', sortOrder: 4, color: null };
 const created = { type: 'TagCreated', data: { tagId: T, ...fields } };
 const freeGroup = { exists: true, otherNames: ['blue'] };
 
+const unused = { counts: { goods: 0, links: 0, families: 0 }, blockedBy: [] };
+
 describe('tag decisions', () => {
   describe('create', () => {
     it('given an existing group without the name, the tag is created', () => {
@@ -76,8 +78,9 @@ describe('tag decisions', () => {
 
   describe('delete', () => {
     it('deletes a live tag, and a deleted one is 404', () => {
-      spec.given([created]).when({ type: 'DeleteTag', tagId: T }).then([{ type: 'TagDeleted', data: { tagId: T } }]);
-      spec.given([created, { type: 'TagDeleted', data: { tagId: T } }]).when({ type: 'DeleteTag', tagId: T }).thenFails('TAG.NOT_FOUND', 404);
+      spec.given([created]).when({ type: 'DeleteTag', tagId: T, usage: unused }).then([{ type: 'TagDeleted', data: { tagId: T } }]);
+      spec.given([created, { type: 'TagDeleted', data: { tagId: T } }]).when({ type: 'DeleteTag', tagId: T, usage: unused }).thenFails('TAG.NOT_FOUND', 404);
+      spec.given([created]).when({ type: 'DeleteTag', tagId: T, usage: { counts: { goods: 0, links: 361, families: 0 }, blockedBy: ['links'] } }).thenFails('TAG.IN_USE', 409);
     });
   });
 
