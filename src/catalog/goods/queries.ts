@@ -18,6 +18,9 @@ const GOOD_SELECT = `
          g.tag_font_color AS "tagFontColor", g.category_id AS "categoryId", g.country_id AS "countryId", g.family_id AS "familyId",
          g.origin_good_id AS "originGoodId", g.created_at AS "createdAt", g.updated_at AS "updatedAt", g.revision,
          COALESCE((SELECT array_agg(gog.origin_good_id::text ORDER BY gog.position) FROM good_origin_goods gog WHERE gog.good_id = g.id), '{}') AS "secondaryOriginGoodIds",
+         -- the README's additions: the good's own price (as the list orders by it) and whether the storefront shows it
+         (COALESCE(og.price, (SELECT min(m.price) FROM family_custom_members m WHERE m.good_id = g.id)))::text AS price,
+         g.family_id IS NOT NULL AS "public",
          CASE WHEN og.id IS NULL THEN NULL ELSE json_build_object(
            'id', og.id::text, 'name', og.name, 'delisted', og.delisted,
            'family', CASE WHEN f.id IS NULL THEN NULL ELSE json_build_object('id', f.id::text, 'memberCount', f.member_count) END

@@ -153,6 +153,21 @@ describe('GET /product-families', () => {
   });
 });
 
+describe('GET /goods', () => {
+  it('gives each good its own price and whether the storefront shows it', async () => {
+    const goods = (await svc.request('GET', '/goods?pageSize=1000')).body.items as { id: string; price: string | null; public: boolean; familyId: string | null; originGoodId: string | null }[];
+    const rows = await svc.db.pool.query<{ id: string; price: string | null; family_id: string | null }>(
+      `SELECT g.id::text AS id, og.price::text AS price, g.family_id::text AS family_id FROM goods g LEFT JOIN origin_goods og ON og.id = g.origin_good_id`,
+    );
+    const byId = new Map(rows.rows.map((r) => [r.id, r]));
+    for (const g of goods.filter((x) => x.originGoodId)) expect([g.id, g.price, g.public]).toEqual([g.id, byId.get(g.id)!.price, byId.get(g.id)!.family_id !== null]);
+    expect(goods.filter((g) => g.public).length).toBeGreaterThan(5);
+    // A custom good outside any family: no price, not shown.
+    const custom = await svc.request('POST', '/goods', { name: '无系列的自定义商品 CU01' });
+    expect((await svc.request('GET', `/goods/${custom.body.id}`)).body).toMatchObject({ price: null, public: false });
+  });
+});
+
 describe('the organisation report', () => {
   it('says of each unparseable link which part of its name could not be read', async () => {
     const [run] = (await svc.request('GET', '/product-families/organize/runs')).body.items;

@@ -4,6 +4,8 @@ export interface Good {
   id: string; name: string; description: string | null; image: string | null; goodPriority: number; tagIds: string[]; tagFontColor: string | null;
   categoryId: string | null; countryId: string | null; familyId: string | null; originGoodId: string | null;
   secondaryOriginGoodIds: string[]; originGood?: { id: string; name: string; delisted: boolean; family: { id: string; memberCount: number } | null } | null;
+  /** its own price (its link's, or as a custom member), and whether the storefront shows it (in a family) */
+  price?: string | null; public?: boolean;
 }
 
 export interface TreeGood { id: string; name: string }
