@@ -168,6 +168,31 @@ describe('GET /goods', () => {
   });
 });
 
+describe('GET /origin-goods', () => {
+  it('lists the links a category, a country or a tag is used by, as many as the usage counts', async () => {
+    const total = async (q: string) => (await svc.request('GET', `/origin-goods?pageSize=1${q}`)).body.total as number;
+    const category = (await svc.db.pool.query<{ id: string }>('SELECT category_id::text AS id FROM origin_goods WHERE category_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')).rows[0]!.id;
+    const country = (await svc.request('GET', '/countries?pageSize=1000')).body.items[0].id as string;
+    const tags = (await svc.request('GET', '/tags?pageSize=1000')).body.items as { id: string; groupId: string | null }[];
+    const groups = (await svc.request('GET', '/tag-groups?pageSize=100')).body.items as { id: string; dimension: string | null }[];
+    const sizeTag = tags.find((t) => groups.find((g) => g.id === t.groupId)?.dimension === 'size')!;
+    for (const [kind, id, q] of [['categories', category, `&categoryId=${category}`], ['countries', country, `&countryId=${country}`], ['tags', sizeTag.id, `&tagId=${sizeTag.id}`]] as const) {
+      const usage = (await svc.request('GET', `/${kind}/${id}/usage`)).body;
+      expect(usage.counts.links).toBeGreaterThan(0);
+      expect(await total(q)).toBe(usage.counts.links);
+    }
+  });
+
+  it('lists the incomplete links and those without a good, as the overview counts them', async () => {
+    const total = async (q: string) => (await svc.request('GET', `/origin-goods?pageSize=1${q}`)).body.total as number;
+    const o = (await svc.request('GET', '/overview')).body;
+    expect(await total('&incomplete=true')).toBe(o.links.incomplete);
+    expect(o.links.incomplete).toBeGreaterThan(0);
+    expect(await total('&hasGood=false&delisted=false')).toBe(o.links.withoutGood);
+    expect((await total('&hasGood=true')) + (await total('&hasGood=false'))).toBe(o.links.total);
+  });
+});
+
 describe('the organisation report', () => {
   it('says of each unparseable link which part of its name could not be read', async () => {
     const [run] = (await svc.request('GET', '/product-families/organize/runs')).body.items;
