@@ -68,7 +68,7 @@ describe('administrator SPA', () => {
     await page.goto('/admin/#/organise');
     await page.getByRole('button', { name: '开始整理' }).click();
     await page.getByTestId('organise-report').waitFor();
-    await page.getByText('无法解析的链接').waitFor();
+    await page.getByText('名称无法识别的货源').waitFor();
     // the run's status: finished, every link of the catalog gone through
     const status = page.getByTestId('organise-status');
     await status.locator('.badge', { hasText: '成功' }).waitFor();
@@ -152,7 +152,7 @@ describe('administrator SPA', () => {
     ['links', 'tbody tr'],
     ['families', '[data-testid=family-row]'],
     ['sorting', '[data-testid=sort-countries] tr'],
-    ['tag-groups', '.card b'],
+    ['tag-groups', '[data-testid=tag-group-name]'],
     ['positions', 'tbody tr'],
     ['projections', 'tbody tr'],
   ];
@@ -171,7 +171,7 @@ describe('administrator SPA', () => {
     await page.goto('/admin/#/tree');
     const row = page.getByTestId('tree-family').first();
     await row.waitFor({ state: 'attached' });
-    expect(await row.textContent()).toMatch(/\d+ 个配置$/);
+    expect(await row.textContent()).toMatch(/在售商品 \d+ 个$/);
   });
 
   it('moves a country down with one request carrying the full order', async () => {

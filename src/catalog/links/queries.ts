@@ -2,6 +2,7 @@
 import type { Pool } from '../../platform/db';
 import { Filters, pageOf } from '../../platform/query-builder';
 import { likePattern } from '../../platform/sql';
+import { linkNameProblem } from '../domain/names';
 import type { FamilyFacts } from '../organisation/group';
 import { linkNotFound } from './decide';
 import { dimensionTagIndex, tagsIn, type DimensionTagIndex } from './dimension-tags';
@@ -31,6 +32,8 @@ function view(index: DimensionTagIndex, g: Row, withDetail: boolean) {
     parsed: g.parsed_country
       ? { country: g.parsed_country, logistics: g.parsed_logistics, productName: g.parsed_product_name, sku: g.parsed_sku }
       : null,
+    /** not parsed: which part of the name cannot be read (null when it can, and organisation has not run since) */
+    nameProblem: g.parsed_country ? null : linkNameProblem(String(g.name)),
     tags: tagsIn(index, g.tags),
     tagValues: g.tags,
     tagsManual: g.tags_manual,

@@ -202,6 +202,11 @@ describe('the organisation report', () => {
       expect(u.problem).toEqual(linkNameProblem(u.name));
       expect(['country', 'logistics', 'productName', 'sku']).toContain(u.problem.part);
     }
+    // The link's own page says the same; a parsed link has no problem.
+    const first = report.unparseable[0];
+    expect((await svc.request('GET', `/origin-goods/${first.id}`)).body.nameProblem).toEqual(first.problem);
+    const parsed = (await svc.request('GET', '/origin-goods?organised=true&pageSize=1')).body.items[0];
+    expect(parsed.nameProblem).toBeNull();
   });
 });
 

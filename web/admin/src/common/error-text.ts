@@ -157,6 +157,15 @@ export function errorText(e: unknown): string {
       if (parts.length) return `系列中还有 ${parts.join('、')}，不能删除`;
       break;
     }
+    case 'CATEGORY.IN_USE':
+    case 'COUNTRY.IN_USE':
+    case 'TAG.IN_USE': {
+      const counts = (d.counts ?? {}) as Record<string, number>;
+      const parts = [counts.goods ? `${counts.goods} 个商品` : '', counts.links ? `${counts.links} 个货源` : ''].filter(Boolean);
+      const what = err.code === 'CATEGORY.IN_USE' ? '类目' : err.code === 'COUNTRY.IN_USE' ? '国家' : '标签';
+      if (parts.length) return `${what}仍被 ${parts.join('、')} 使用，不能删除`;
+      break;
+    }
     case 'VALIDATION_FAILED': {
       const fields = Object.values(fieldErrors(e));
       if (fields.length === 1) return fields[0]!;
