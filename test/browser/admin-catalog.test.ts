@@ -137,7 +137,7 @@ describe('countries', () => {
     await row.getByRole('button', { name: '编辑' }).click();
     await row.locator('input[name=edit-country-code]').fill(existing[0]!.code);
     await Promise.all([answer(page, `/countries/${id}`, 409, 'PATCH'), row.getByRole('button', { name: '保存' }).click()]);
-    await page.getByRole('alert').filter({ hasText: '已有国家使用这个代码' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: '已有其他国家使用这个代码' }).waitFor();
     expect((await api.get(`/countries/${id}`)).code).toBe('QZ');
     await shot(page, 'admin-cat-countries');
     await row.getByRole('button', { name: '取消' }).click();

@@ -607,8 +607,9 @@ describe('administrator workflows', () => {
     const row = page.locator(`[data-testid=projection-row][data-name="${name}"]`);
     // A poison event is not something this catalog has: once the rebuild was asked for (the real
     // projection is rebuilding, or has rebuilt), the answers say it failed, as the runner records it.
+    const projections = (u: URL) => u.pathname === '/projections';
     await page.route(
-      (u) => u.pathname === '/projections',
+      projections,
       async (route) => {
         const real = await route.fetch();
         const body = (await real.json()) as { items: { name: string; state: string; lastRebuildAt: string | null; lastError: unknown }[] };
@@ -631,7 +632,7 @@ describe('administrator workflows', () => {
       expect(await page.getByTestId('rebuild-done').count()).toBe(0);
       await shot(page, 'admin-wf-projection-rebuild-failed');
     } finally {
-      await page.unroute((u) => u.pathname === '/projections');
+      await page.unroute(projections);
     }
   });
 });

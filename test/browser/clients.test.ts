@@ -103,8 +103,10 @@ describe('administrator SPA', () => {
         const t = setTimeout(() => reject(new Error(`the page asked for the status ${arrivals} times, not ${n}`)), 30_000);
         waiting.push([n, () => (clearTimeout(t), resolve())]);
       });
+    // One predicate for route and unroute: unroute removes only the route it is given the same matcher of.
+    const statusPath = (u: URL) => u.pathname === '/product-families/organize/status';
     await page.route(
-      (u) => u.pathname === '/product-families/organize/status',
+      statusPath,
       async (route) => {
         inFlight++;
         most = Math.max(most, inFlight);
@@ -142,7 +144,7 @@ describe('administrator SPA', () => {
       expect(arrivals).toBeGreaterThanOrEqual(3);
     } finally {
       posted();
-      await page.unroute((u) => u.pathname === '/product-families/organize/status');
+      await page.unroute(statusPath);
     }
   });
 

@@ -5,7 +5,7 @@ import type { Usage } from '../../../shared/responses/usage';
 import { ErrorLine, Loading } from './components';
 import { openDialog } from './dialog';
 import { errorText } from './error-text';
-import { hrefOf } from './route';
+import { hrefOf, navigate } from './route';
 
 /**
  * Deletes that say what they will do (docs/api.md, Usage): the confirmation reads the thing's usage
@@ -95,8 +95,12 @@ function ImpactBody({ kind, id, name, close }: { kind: UsageKind; id: string; na
   const refused = usage !== null && usage.blockedBy.length > 0;
   const ls = usage ? lines(kind, id, usage) : [];
   const go = (e: React.MouseEvent) => {
-    // Following a link closes the dialog; the address change does the rest.
-    if ((e.target as HTMLElement).closest('a')) close(false);
+    // Following a link closes the dialog and goes there (the link is gone once the dialog is).
+    const href = (e.target as HTMLElement).closest('a')?.getAttribute('href');
+    if (!href) return;
+    e.preventDefault();
+    close(false);
+    void navigate(href);
   };
   return (
     <div data-testid="impact" data-refused={refused ? 'true' : 'false'}>

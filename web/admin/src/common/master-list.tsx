@@ -103,3 +103,19 @@ export function MasterList<T extends { id: string }>(props: {
     </section>
   );
 }
+
+/**
+ * The page of a list and its selected item: side by side on a wide screen; on a phone the item alone,
+ * with a way back to the list (the list's search, filters and page are kept in the address).
+ */
+export function MasterDetail({ list, detail, selected, backHref }: { list: React.ReactNode; detail: React.ReactNode; selected: boolean; backHref: string }) {
+  return (
+    <div className={selected ? 'grid2 has-selection' : 'grid2'}>
+      <div className="master">{list}</div>
+      <div className="detail">
+        {selected && <a className="back-to-list" href={backHref}>← 返回列表</a>}
+        {detail}
+      </div>
+    </div>
+  );
+}

@@ -10,7 +10,7 @@ import { confirmDialog, openDialog } from '../common/dialog';
 import { errorText } from '../common/error-text';
 import { useAction, useLoad } from '../common/hooks';
 import { confirmDelete } from '../common/impact';
-import { MasterList } from '../common/master-list';
+import { MasterDetail, MasterList } from '../common/master-list';
 import { rememberName, useNames } from '../common/names';
 import { priceProblem, showPrice } from '../common/price';
 import { hrefOf, navigate, useParams, useUnsavedEdits } from '../common/route';
@@ -85,8 +85,10 @@ export function FamiliesPage() {
     </div>
   );
   return (
-    <div className="grid2">
-      <div>
+    <MasterDetail
+      selected={!!selected}
+      backHref={(() => { const p = new URLSearchParams(params); p.delete('id'); p.delete('tab'); return hrefOf('families', p); })()}
+      list={<>
         <MasterList<FamilyItem>
           label="商品系列列表"
           testId="family-list"
@@ -114,13 +116,13 @@ export function FamiliesPage() {
           empty={q || params.get('country') || flag('locked') || flag('manual') || flag('unpriced') ? '没有符合条件的系列' : '还没有商品系列：先整理货源'}
         />
         <NewFamily onCreated={(id) => { list.reload(); void navigate(familyHref(params, id), { force: true }); }} />
-      </div>
-      {selected ? (
+      </>}
+      detail={selected ? (
         <FamilyDetail key={selected} id={selected} onChanged={list.reload} onDeleted={() => { list.reload(); setParams({ id: null, tab: null }, { force: true }); }} />
       ) : (
         <div className="card muted">在左侧选择一个系列，查看价格表、货源和历史记录</div>
       )}
-    </div>
+    />
   );
 }
 
@@ -158,17 +160,18 @@ function FamilyDetail({ id, onChanged, onDeleted }: { id: string; onChanged: () 
   const [params, setParams] = useParams();
   const tab = (['matrix', 'members', 'history'].includes(params.get('tab') ?? '') ? params.get('tab') : 'matrix') as Tab;
   const a = useAction();
-  const [name, setName] = useState('');
+  // null: as saved; a string: what the administrator typed.
+  const [typed, setName] = useState<string | null>(null);
   const nameId = useId();
-  useEffect(() => { if (f.data) setName(f.data.name); }, [f.data?.name]);
-  useUnsavedEdits(!!f.data && name !== f.data.name);
+  useUnsavedEdits(!!f.data && typed !== null && typed !== f.data.name);
   if (f.error) return <div className="card"><ErrorLine error={f.error} /></div>;
   if (!f.data) return <div className="card"><Loading /></div>;
   const fam = f.data;
+  const name = typed ?? fam.name;
   const reload = () => new Promise<void>((resolve) => { f.reload(); onChanged(); resolve(); });
   return (
     <section className="card" data-testid="family-detail" aria-label={`系列「${fam.name}」`}>
-      <form className="row" onSubmit={(e) => { e.preventDefault(); void a.run(async () => { await api.request('PATCH', `/product-families/${id}`, { name }); await reload(); }, '已重命名'); }}>
+      <form className="row" onSubmit={(e) => { e.preventDefault(); void a.run(async () => { await api.request('PATCH', `/product-families/${id}`, { name }); setName(null); await reload(); }, '已重命名'); }}>
         <label htmlFor={nameId} className="visually-hidden">系列名称</label>
         <input id={nameId} name="family-name" value={name} onChange={(e) => setName(e.target.value)} style={{ fontWeight: 600, minWidth: 240, flex: 1 }}
           aria-invalid={a.fields.name ? true : undefined} aria-describedby={a.fields.name ? `${nameId}-err` : undefined} />

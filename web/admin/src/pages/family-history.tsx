@@ -167,7 +167,7 @@ export function FamilyHistory({ id }: { id: string }) {
   return (
     <div>
       <div className="scroll" tabIndex={0} role="region" aria-label="历史记录">
-        <table data-testid="family-history">
+        <table data-testid="family-history" className="history">
           <caption className="visually-hidden">系列的历史记录</caption>
           <thead><tr><th scope="col">时间</th><th scope="col">操作</th><th scope="col">操作人</th><th scope="col">原因</th><th scope="col">店铺看到的变化</th><th scope="col"><span className="visually-hidden">查看</span></th></tr></thead>
           <tbody>

@@ -5,7 +5,7 @@ import type { Link } from '../../../shared/responses/links';
 import type { Page } from '../../../shared/responses/page';
 import { ErrorLine, FieldError, KeywordSearch, Loading, SearchPicker, Status } from '../common/components';
 import { useAction, useLoad } from '../common/hooks';
-import { MasterList } from '../common/master-list';
+import { MasterDetail, MasterList } from '../common/master-list';
 import { rememberName, useNames } from '../common/names';
 import { showPrice } from '../common/price';
 import { hrefOf, navigate, useParams, useUnsavedEdits } from '../common/route';
@@ -57,8 +57,10 @@ export function GoodsPage() {
     </div>
   );
   return (
-    <div className="grid2">
-      <MasterList<Good>
+    <MasterDetail
+      selected={!!selected}
+      backHref={(() => { const p = new URLSearchParams(params); p.delete('id'); p.delete('tab'); return hrefOf('goods', p); })()}
+      list={<MasterList<Good>
         label="商品列表"
         testId="good-list"
         rowTestId="good-row"
@@ -82,15 +84,15 @@ export function GoodsPage() {
         hrefOf={(g) => goodHref(params, g.id)}
         selectedId={selected}
         empty={q || tagIds.length || scoped.length ? '没有符合条件的商品' : '还没有商品'}
-      />
-      {selected === 'new' ? (
+      />}
+      detail={selected === 'new' ? (
         <NewGood onCreated={(id) => { list.reload(); void navigate(goodHref(params, id), { replace: true, force: true }); }} onCancel={() => setParams({ id: null })} />
       ) : selected ? (
         <GoodEditor key={selected} id={selected} onSaved={list.reload} onDeleted={() => { list.reload(); setParams({ id: null }, { force: true }); }} />
       ) : (
         <div className="card muted">选择一个商品进行编辑，或新建自定义商品</div>
       )}
-    </div>
+    />
   );
 }
 

@@ -7,7 +7,7 @@ import type { Page } from '../../../shared/responses/page';
 import { ErrorLine, KeywordSearch, Loading, Status, Toggle } from '../common/components';
 import { errorText } from '../common/error-text';
 import { useAction, useLoad } from '../common/hooks';
-import { MasterList } from '../common/master-list';
+import { MasterDetail, MasterList } from '../common/master-list';
 import { nameProblemText } from '../common/names';
 import { showPrice } from '../common/price';
 import { hrefOf, useParams, useUnsavedEdits } from '../common/route';
@@ -67,8 +67,10 @@ export function LinksPage() {
     </div>
   );
   return (
-    <div className="grid2">
-      <MasterList<Link>
+    <MasterDetail
+      selected={!!selected}
+      backHref={(() => { const p = new URLSearchParams(params); p.delete('id'); p.delete('tab'); return hrefOf('links', p); })()}
+      list={<MasterList<Link>
         label="货源列表"
         testId="link-list"
         rowTestId="link-row"
@@ -92,14 +94,14 @@ export function LinksPage() {
         hrefOf={(l) => linkHref(params, l.id)}
         selectedId={selected}
         empty={[...query.keys()].length > 2 ? '没有符合条件的货源' : '还没有货源：先同步供应商数据'}
-      />
-      {selected ? (
+      />}
+      detail={selected ? (
         <div>
           <LinkTags key={selected} id={selected} onSaved={list.reload} />
           <LinkDetail key={`detail-${selected}`} id={selected} />
         </div>
       ) : <div className="card muted">在左侧选择一个货源，查看名称识别、规格标签和供应商详情</div>}
-    </div>
+    />
   );
 }
 
@@ -143,12 +145,13 @@ function LinkGood({ linkId, good, onChanged }: { linkId: string; good: { id: str
 
 function LinkTags({ id, onSaved }: { id: string; onSaved: () => void }) {
   const l = useLoad<Link>(`/origin-goods/${id}`);
-  const [tagIds, setTagIds] = useState<string[]>([]);
+  // null: the tags as saved; a list: what the administrator ticked.
+  const [ticked, setTagIds] = useState<string[] | null>(null);
   const [filled, setFilled] = useState<{ name: string; dimension: string }[] | null>(null);
   const a = useAction();
-  useEffect(() => { if (l.data) setTagIds(l.data.tags.map((t) => t.id)); }, [l.data]);
-  const saved = l.data?.tags.map((t) => t.id).sort().join(',') ?? '';
-  useUnsavedEdits(!!l.data && [...tagIds].sort().join(',') !== saved);
+  const savedIds = l.data?.tags.map((t) => t.id) ?? [];
+  const tagIds = ticked ?? savedIds;
+  useUnsavedEdits(ticked !== null && [...ticked].sort().join(',') !== [...savedIds].sort().join(','));
   if (l.error) return <div className="card"><ErrorLine error={l.error} /></div>;
   if (!l.data) return <div className="card"><Loading /></div>;
   const d = l.data;
@@ -178,11 +181,13 @@ function LinkTags({ id, onSaved }: { id: string; onSaved: () => void }) {
         <button type="button" disabled={a.busy} onClick={() => a.run(async () => {
           const r = await api.request<{ filledDimensionTags: { name: string; dimension: string }[]; attachedFamilyId: string | null }>('PUT', `/origin-goods/${id}/tags`, { tagIds });
           setFilled(r.filledDimensionTags ?? []);
+          setTagIds(null);
           l.reload(); onSaved();
         }, '已改为手动设置的规格标签')}>保存（手动设置）</button>
         <button type="button" className="secondary" disabled={a.busy || !d.tagsManual} onClick={() => a.run(async () => {
           await api.request('POST', `/origin-goods/${id}/tags/restore-auto`);
           setFilled(null);
+          setTagIds(null);
           l.reload(); onSaved();
         }, '已恢复自动生成的规格标签')}>恢复自动</button>
         <Status a={a} />
