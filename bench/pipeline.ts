@@ -484,6 +484,64 @@ class BareServer {
 
 // ------------------------------------------------------------------------------------------ figures
 
+/**
+ * A shopper on the storefront while a step runs: a cached public read (`GET /public/countries`, a
+ * meta read no catalog step changes) every `everyMs`, on a connection of its own, each sent on time
+ * whether or not the one before has answered, so a stalled event loop shows as the wait of every
+ * read it held up. `stop()` answers each read's latency in ms.
+ */
+class ShopperProbe {
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  private readonly latencies: number[] = [];
+  private readonly pending = new Set<Promise<void>>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(base: string, everyMs = 50) {
+    const url = new URL('/public/countries', base);
+    this.timer = setInterval(() => {
+      const t0 = performance.now();
+      const p = new Promise<void>((resolve) => {
+        http
+          .get(url, { agent: this.agent }, (res) => {
+            res.resume();
+            res.on('end', () => {
+              this.latencies.push(performance.now() - t0);
+              resolve();
+            });
+          })
+          .on('error', () => resolve());
+      });
+      this.pending.add(p);
+      void p.then(() => this.pending.delete(p));
+    }, everyMs);
+  }
+
+  async stop(): Promise<number[]> {
+    clearInterval(this.timer);
+    await Promise.all(this.pending);
+    this.agent.destroy();
+    return this.latencies;
+  }
+}
+
+/**
+ * The service's event-loop delay since the last read (prom-client's `nodejs_eventloop_lag_*`, from
+ * `perf_hooks.monitorEventLoopDelay`, which it resets at every scrape of /metrics): p99 and max, ms.
+ */
+async function loopDelay(base: string, token: string): Promise<{ p99: number; max: number }> {
+  const body = await new Promise<string>((resolve, reject) => {
+    http
+      .get(new URL('/metrics', base), { headers: { authorization: `Bearer ${token}` } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      })
+      .on('error', reject);
+  });
+  const read = (name: string) => Number(new RegExp(`^catalog_process_nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(body)?.[1] ?? NaN) * 1000;
+  return { p99: read('p99'), max: read('max') };
+}
+
 const mb = (x: number) => `${x.toFixed(0)} MB`;
 const ms = (s: number) => `${(s * 1000).toFixed(0)} ms`;
 
@@ -611,6 +669,7 @@ export const pipelineSuite: Suite = {
       rss.watch('simulator', sim.pid);
       const supplierUrl = (await sim.line(/ at (http:\/\/\S+)/, 300_000))[1]!;
       const port = await freePort();
+      const metricsToken = randomBytes(16).toString('hex');
       const t0 = performance.now();
       const service = new Child(
         'service',
@@ -624,6 +683,7 @@ export const pipelineSuite: Suite = {
             PORT: String(port),
             HOST: '127.0.0.1',
             LOG_LEVEL: 'warn',
+            METRICS_TOKEN: metricsToken,
           }),
         },
         echo,
@@ -653,17 +713,32 @@ export const pipelineSuite: Suite = {
       await wait(settled(api), 'projections after the categories sync');
       rss.step();
 
-      /** A step: `fn`, then every projection running with no lag; seconds to both, events appended. */
+      /**
+       * A step: `fn`, then every projection running with no lag; seconds to both, events appended.
+       * Meanwhile a shopper reads a cached public page every 50 ms (ShopperProbe); the step's figures
+       * include that read's latency and the service's event-loop delay over the step.
+       */
       const step = async <T>(label: string, fn: () => Promise<T>) => {
         ctx.progress(`step ${label}`);
         const before = await logHead(pool);
+        await loopDelay(base, metricsToken); // resets the service's histogram: what follows is this step's
+        const shopper = new ShopperProbe(base);
         const s0 = performance.now();
         const result = await wait(fn(), label);
         const answered = (performance.now() - s0) / 1000;
         await wait(settled(api!), `${label}: projections catching up`);
         const seconds = (performance.now() - s0) / 1000;
+        const latencies = await shopper.stop();
+        const loop = await loopDelay(base, metricsToken);
         const after = await logHead(pool);
         ctx.progress(`  ${label}: answered after ${answered.toFixed(2)} s, read models caught up after ${seconds.toFixed(2)} s, ${after.events - before.events} events`);
+        const short = label.split(' ')[0]!;
+        say(
+          value(
+            `${short} shopper: cached public read every 50 ms, p50 / p99 / max (${latencies.length} reads); event-loop delay p99 / max`,
+            `${latencies.length ? `${percentile(latencies, 0.5).toFixed(1)} / ${percentile(latencies, 0.99).toFixed(1)} / ${Math.max(...latencies).toFixed(1)}` : '–'} ms; ${loop.p99.toFixed(1)} / ${loop.max.toFixed(1)} ms`,
+          ),
+        );
         return { result, answered, seconds, from: before.seq, to: after.seq, events: after.events - before.events };
       };
 

@@ -52,9 +52,21 @@ export async function recomputeFamilies(db: ProjectionDb, familyIds: readonly st
  * representative), for families whose links, custom members, overrides and secondary origins a batch
  * left as they were: one statement instead of reloading every member's detail. The order is the one
  * `recomputeChunk` takes the representative in.
+ *
+ * The stamp vouches for every aggregate, so it is carried forward only for a family whose stamp's
+ * base (everything the goods do not enter: migration 031) held before this update; a family whose
+ * other aggregates were never proven (stale rows from an older version, a row changed by hand, new
+ * rules) is recomputed whole instead, so its stamp is written by code that computed all it vouches for.
  */
 export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly string[]): Promise<void> {
   if (familyIds.length === 0) return;
+  const ids = [...new Set(familyIds)];
+  const held = new Set(
+    (await db.query<{ id: string }>(`SELECT id::text AS id FROM (${STAMPS}) s WHERE stored_base = base`, [ids, FAMILY_AGGREGATE_RULES])).rows.map((r) => r.id),
+  );
+  const unproven = ids.filter((id) => !held.has(id));
+  if (unproven.length) await recomputeFamilies(db, unproven);
+  if (held.size === 0) return;
   await db.query(
     `UPDATE families f SET good_count = x.n, representative_good_id = x.representative
        FROM (SELECT fam.id, count(g.id)::int AS n,
@@ -62,9 +74,9 @@ export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly
                FROM unnest($1::bigint[]) AS fam(id) LEFT JOIN goods g ON g.family_id = fam.id
               GROUP BY fam.id) x
       WHERE f.id = x.id`,
-    [[...new Set(familyIds)]],
+    [[...held]],
   );
-  await stampFamilies(db, familyIds);
+  await stampFamilies(db, [...held]);
 }
 
 async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise<void> {
@@ -193,6 +205,10 @@ export async function staleFamilies(db: ProjectionDb, familyIds: readonly string
 
 // ------------------------------------------------------------------------------ stamps
 
+/** A hash of every stored aggregate but the two a goods-only update writes (good count, representative). */
+const AGGREGATES_BUT_GOODS = `md5(f.member_count::text || '|' || f.variants::text || '|' || f.size_chart::text || '|' || f.packaging_specs::text || '|' ||
+  f.options::text || '|' || f.price_matrix::text || '|' || f.conflicts::text || '|' || coalesce(f.lowest_price::text, '') || '|' || f.media_by_color::text)`;
+
 /**
  * Each family's stamp as its rows are now: a hash of the rules' version, its aggregates as stored
  * (the generated `aggregates_md5`) and every input `computeChunk` reads, in the order it reads them
@@ -202,9 +218,11 @@ export async function staleFamilies(db: ProjectionDb, familyIds: readonly string
  * microseconds: their text would follow the session's time zone.
  */
 const stampsWhere = (where: string, rules: string) => `
-  SELECT f.id, fs.stamp AS stored,
+  SELECT f.id, fs.stamp AS stored, fs.base AS stored_base,
          md5(${rules}::text || '#' || f.aggregates_md5 || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
-             coalesce(o.fp, '') || '#' || coalesce(gd.fp, '') || '#' || coalesce(so.fp, '')) AS stamp
+             coalesce(o.fp, '') || '#' || coalesce(gd.fp, '') || '#' || coalesce(so.fp, '')) AS stamp,
+         md5(${rules}::text || '#' || ${AGGREGATES_BUT_GOODS} || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
+             coalesce(o.fp, '') || '#' || coalesce(so.fp, '')) AS base
     FROM families f
     LEFT JOIN family_stamps fs ON fs.family_id = f.id
     LEFT JOIN LATERAL (SELECT string_agg(og.id || ':' || og.aggregate_inputs_md5, ',' ORDER BY og.id) AS fp
@@ -226,8 +244,9 @@ const STAMPS = stampsWhere('f.id = ANY($1::bigint[])', '$2');
 async function stampFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<void> {
   if (familyIds.length === 0) return;
   await db.query(
-    `INSERT INTO family_stamps (family_id, stamp) SELECT id, stamp FROM (${STAMPS}) s WHERE stored IS DISTINCT FROM stamp
-     ON CONFLICT (family_id) DO UPDATE SET stamp = EXCLUDED.stamp`,
+    `INSERT INTO family_stamps (family_id, stamp, base) SELECT id, stamp, base FROM (${STAMPS}) s
+      WHERE stored IS DISTINCT FROM stamp OR stored_base IS DISTINCT FROM base
+     ON CONFLICT (family_id) DO UPDATE SET stamp = EXCLUDED.stamp, base = EXCLUDED.base`,
     [[...new Set(familyIds)], FAMILY_AGGREGATE_RULES],
   );
 }
@@ -250,7 +269,7 @@ export interface FamilyCheck {
   /** families whose stored aggregates differ from a recompute, with the columns that do */
   stale: { id: string; columns: string[] }[];
   /** families recomputed and found right whose stamp was missing or out of date: `recordStamps` them */
-  verified: { id: string; stamp: string }[];
+  verified: { id: string; stamp: string; base: string }[];
 }
 
 /**
@@ -259,15 +278,15 @@ export interface FamilyCheck {
  * recompute; the others are recomputed (`staleFamilies`). Reads only.
  */
 export async function checkFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<FamilyCheck> {
-  const stamps = await db.query<{ id: string; stored: string | null; stamp: string }>(`SELECT id::text AS id, stored, stamp FROM (${STAMPS}) s`, [
+  const stamps = await db.query<{ id: string; stored: string | null; stamp: string; stored_base: string | null; base: string }>(`SELECT id::text AS id, stored, stamp, stored_base, base FROM (${STAMPS}) s`, [
     [...new Set(familyIds)],
     FAMILY_AGGREGATE_RULES,
   ]);
-  const unproven = stamps.rows.filter((r) => r.stored !== r.stamp);
+  const unproven = stamps.rows.filter((r) => r.stored !== r.stamp || r.stored_base !== r.base);
   if (unproven.length === 0) return { stale: [], verified: [] };
   const stale = await staleFamilies(db, unproven.map((r) => r.id));
   const staleIds = new Set(stale.map((f) => f.id));
-  return { stale, verified: unproven.filter((r) => !staleIds.has(r.id)).map((r) => ({ id: r.id, stamp: r.stamp })) };
+  return { stale, verified: unproven.filter((r) => !staleIds.has(r.id)).map((r) => ({ id: r.id, stamp: r.stamp, base: r.base })) };
 }
 
 /**
@@ -275,12 +294,13 @@ export async function checkFamilies(db: ProjectionDb, familyIds: readonly string
  * stamp only ever vouches for the aggregates and inputs it hashes, so one written after the family
  * changed again simply fails to match at the next check, which then recomputes the family.
  */
-export async function recordStamps(db: ProjectionDb, verified: readonly { id: string; stamp: string }[]): Promise<void> {
+export async function recordStamps(db: ProjectionDb, verified: readonly { id: string; stamp: string; base: string }[]): Promise<void> {
   if (verified.length === 0) return;
   await db.query(
-    `INSERT INTO family_stamps (family_id, stamp)
-     SELECT x.id, x.stamp FROM unnest($1::bigint[], $2::text[]) AS x(id, stamp) JOIN families f ON f.id = x.id
-     ON CONFLICT (family_id) DO UPDATE SET stamp = EXCLUDED.stamp WHERE family_stamps.stamp IS DISTINCT FROM EXCLUDED.stamp`,
-    [verified.map((v) => v.id), verified.map((v) => v.stamp)],
+    `INSERT INTO family_stamps (family_id, stamp, base)
+     SELECT x.id, x.stamp, x.base FROM unnest($1::bigint[], $2::text[], $3::text[]) AS x(id, stamp, base) JOIN families f ON f.id = x.id
+     ON CONFLICT (family_id) DO UPDATE SET stamp = EXCLUDED.stamp, base = EXCLUDED.base
+      WHERE family_stamps.stamp IS DISTINCT FROM EXCLUDED.stamp OR family_stamps.base IS DISTINCT FROM EXCLUDED.base`,
+    [verified.map((v) => v.id), verified.map((v) => v.stamp), verified.map((v) => v.base)],
   );
 }

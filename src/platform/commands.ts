@@ -69,6 +69,8 @@ export interface Loaded<S> {
   state: S;
   /** null: the stream does not exist */
   revision: bigint | null;
+  /** the log position of its last event (null: the stream does not exist) */
+  position?: LogPosition | null;
 }
 
 export interface CommandDeps {
@@ -100,11 +102,13 @@ export async function loadStream<S, E extends AnyEvent>(deps: Pick<CommandDeps, 
   const events = await deps.store.readStream(spec.streamId, until ? { until } : {});
   let state = spec.initial();
   let revision: bigint | null = null;
+  let position: LogPosition | null = null;
   for (const e of events) {
     state = spec.evolve(state, asStreamEvent<E>(deps.registry.decode(e)));
     revision = e.revision;
+    position = e.position;
   }
-  return { state, revision };
+  return { state, revision, position };
 }
 
 export interface CommandResult<S, E extends AnyEvent = AnyEvent> {
@@ -199,8 +203,11 @@ export type LoadFor = <S, E extends AnyEvent>(spec: StreamSpec<S, E>) => Promise
 export interface SpanningResult<R> {
   /** what `decide` answered besides its writes */
   result: R;
-  /** each written stream's state and revision as this command's own append left it, by stream id */
-  streams: Map<string, { state: unknown; revision: bigint }>;
+  /**
+   * Each stream the command read, by id: a written one as this command's own append left it, one it
+   * read without writing as it was when decided on (revision null: it does not exist).
+   */
+  streams: Map<string, { state: unknown; revision: bigint | null }>;
   /** the position of the append, or null when nothing was appended */
   position: LogPosition | null;
 }
@@ -236,7 +243,14 @@ export async function runAcrossStreams<R>(
     };
     const { writes, result } = await command.decide(load);
     const nonEmpty = writes.filter((w) => w.events.length > 0);
-    if (nonEmpty.length === 0) return { result, streams: new Map(), position: null };
+    const streams = new Map<string, { state: unknown; revision: bigint | null }>([...loaded].map(([id, l]) => [id, { state: l.state, revision: l.revision }]));
+    if (nonEmpty.length === 0) {
+      // Nothing to append (the streams already say so): the caller still answers the state decided
+      // on, so wait until the read models show the streams as they were read.
+      const last = [...loaded.values()].reduce<LogPosition | null>((a, l) => (!l.position ? a : !a || comparePositions(l.position, a) > 0 ? l.position : a), null);
+      if (last && !command.noWait) await deps.waitForProjections(last, [...loaded.keys()]);
+      return { result, streams, position: null };
+    }
     const meta = eventMetadata(command.actor.by, command.name, command.actor.correlationId ?? randomUUID());
     const encoded = nonEmpty.map((w) => w.events.map((p) => deps.registry.encode(p.type, p.data, meta)));
     let results: Awaited<ReturnType<EventStore['appendToStreams']>>;
@@ -258,7 +272,6 @@ export async function runAcrossStreams<R>(
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * attempt)));
       continue;
     }
-    const streams = new Map<string, { state: unknown; revision: bigint }>();
     let position = results[0]!.position;
     nonEmpty.forEach((w, i) => {
       const r = results[i]!;

@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   // Families
   'FAMILY.NOT_FOUND': { status: 404, description: 'No such family.' },
   'FAMILY.EXISTS': { status: 409, description: 'A family with this id exists.' },
+  'FAMILY.GONE': { status: 409, description: 'The family was deleted or merged and takes no members; `details.intoFamilyId` names the family it was merged into.' },
   'FAMILY.NOT_EMPTY': { status: 409, description: 'The family still has members or goods; `details` counts them.' },
   'FAMILY.MEMBER_NOT_FOUND': { status: 404, description: 'The link is not a member of the family.' },
   'FAMILY.CUSTOM_MEMBER_NOT_FOUND': { status: 404, description: 'The good is not a custom member of the family.' },

@@ -7,6 +7,13 @@
  * write writes one item and copies the rest. The list's ETag is a hash of the items' digests (each
  * computed once, with the item), and the offsets of the items are handed to the page cutter
  * (./page-slice.ts), so neither scans the 16 MB again.
+ *
+ * Loads overlap (a list of another filter, or the same list after a write, while one is reading
+ * rows), so nothing a load relies on may change under it: each kept item carries the tag
+ * dictionary it was written with and is used only by a load of that dictionary, a load that
+ * started before a tag changed never stores its items over a newer load's, and a load answers
+ * from the items it took when it started and read itself, whatever another load's prune lets go
+ * meanwhile.
  */
 import { createHash } from 'node:crypto';
 import { PreparedJson } from '../platform/cache/public-cache';
@@ -21,6 +28,8 @@ export interface ListRow extends ListSortKeys {
 
 interface KeptItem {
   hash: string;
+  /** the tag dictionary's key it was written with: items name their tags */
+  tags: string;
   bytes: Buffer;
   digest: Buffer;
   /** the last load that used it */
@@ -36,6 +45,7 @@ const READ_CHUNK = 5_000;
 
 export class ListItemBytes {
   private readonly kept = new Map<string, KeptItem>();
+  /** the tag dictionary of the newest load: items written with another are not kept */
   private tagsKey: string | null = null;
   private loads = 0;
 
@@ -50,17 +60,32 @@ export class ListItemBytes {
     complete: boolean,
     read: (ids: string[]) => Promise<(FamilyItemRow & { item_hash: string })[]>,
   ): Promise<PreparedJson> {
-    if (tags.key !== this.tagsKey) {
-      this.kept.clear(); // a tag renamed, added, removed or reordered: items name tags
-      this.tagsKey = tags.key;
+    const tagsKey = tags.key;
+    if (tagsKey !== this.tagsKey) {
+      // A tag renamed, added, removed or reordered (items name tags): the items kept under the old
+      // dictionary are let go. A load that began before the change answers from what it took.
+      this.kept.clear();
+      this.tagsKey = tagsKey;
     }
     const load = ++this.loads;
+    /** this load's items: those kept under its dictionary when it began, and those it reads */
+    const mine = new Map<string, KeptItem>();
     const missing: string[] = [];
-    for (const row of rows) if (this.kept.get(row.id)?.hash !== row.item_hash) missing.push(row.id);
+    for (const row of rows) {
+      const item = this.kept.get(row.id);
+      if (item && item.hash === row.item_hash && item.tags === tagsKey) {
+        item.load = load;
+        mine.set(row.id, item);
+      } else missing.push(row.id);
+    }
     for (let i = 0; i < missing.length; i += READ_CHUNK) {
       for (const full of await read(missing.slice(i, i + READ_CHUNK))) {
         const bytes = Buffer.from(JSON.stringify(toItem(full, tags)), 'utf8');
-        this.kept.set(full.id, { hash: full.item_hash, bytes, digest: createHash('md5').update(bytes).digest(), load });
+        const item = { hash: full.item_hash, tags: tagsKey, bytes, digest: createHash('md5').update(bytes).digest(), load };
+        mine.set(full.id, item);
+        // Kept for the next load only under the newest dictionary: a load that began before a tag
+        // changed must not leave its items, which name the old tags, to a load after the change.
+        if (tagsKey === this.tagsKey) this.kept.set(full.id, item);
       }
     }
 
@@ -68,14 +93,15 @@ export class ListItemBytes {
     const digests = Buffer.allocUnsafe(rows.length * DIGEST);
     let length = 2;
     for (const row of rows) {
-      const item = this.kept.get(row.id);
+      const item = mine.get(row.id);
       if (!item) continue; // no longer public between the two reads: left out, as a later read would
-      item.load = load;
       digests.set(item.digest, parts.length * DIGEST);
       parts.push(item.bytes);
       length += item.bytes.length;
     }
-    if (complete) for (const [id, item] of this.kept) if (item.load !== load) this.kept.delete(id);
+    // A complete load lets go of what no public family uses any more; never of an item a load since
+    // (or still running) took.
+    if (complete && tagsKey === this.tagsKey) for (const [id, item] of this.kept) if (item.load < load) this.kept.delete(id);
 
     length += Math.max(0, parts.length - 1);
     const body = Buffer.allocUnsafe(length);

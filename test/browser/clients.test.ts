@@ -245,7 +245,7 @@ describe('mobile storefront', () => {
 
   it('category tree', async () => {
     await h5.goto('/v2/h5/#/categories');
-    await h5.locator('.catbody h3').first().waitFor();
+    await h5.locator('.catbody h2').first().waitFor();
     await shot('h5-categories', h5);
   });
 

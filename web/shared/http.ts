@@ -6,9 +6,19 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** How long the server asked the client to wait (`Retry-After` on a 429 or 503), when it said. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
+}
+
+/** `Retry-After` in milliseconds: seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 export interface HttpClient {
@@ -22,9 +32,10 @@ export interface HttpClient {
 /**
  * fetch with the session cookies (`credentials: 'include'`); tokens are never read or stored by
  * the page (they are HttpOnly cookies). With `refresh`, a 401 triggers one POST /auth/refresh
- * (shared by concurrent callers) and one retry of the original request.
+ * (shared by concurrent callers) and one retry of the original request. With `timeoutMs`, a request
+ * without an answer by then fails (as a network failure would).
  */
-export function createHttp(base: string, opts: { refresh?: boolean; onUnauthenticated?: () => void } = {}): HttpClient {
+export function createHttp(base: string, opts: { refresh?: boolean; onUnauthenticated?: () => void; timeoutMs?: number } = {}): HttpClient {
   let refreshing: Promise<boolean> | null = null;
   const refresh = () =>
     (refreshing ??= fetch(joinUrl(base, '/auth/refresh'), { method: 'POST', credentials: 'include' })
@@ -39,6 +50,8 @@ export function createHttp(base: string, opts: { refresh?: boolean; onUnauthenti
       credentials: 'include',
       headers: body === undefined || isForm ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
+      // A request a poor network never answers fails after `timeoutMs` instead of hanging the page.
+      ...(opts.timeoutMs && typeof AbortSignal.timeout === 'function' ? { signal: AbortSignal.timeout(opts.timeoutMs) } : {}),
     });
     const isAuthRoute = /\/auth\/(login|register|refresh)$/.test(path);
     if (res.status === 401 && retry && opts.refresh && !isAuthRoute) {
@@ -59,7 +72,7 @@ export function createHttp(base: string, opts: { refresh?: boolean; onUnauthenti
     }
     if (!res.ok) {
       const e = data?.error;
-      throw new ApiError(res.status, e?.code ?? `HTTP_${res.status}`, e?.message ?? res.statusText, e?.details);
+      throw new ApiError(res.status, e?.code ?? `HTTP_${res.status}`, e?.message ?? res.statusText, e?.details, retryAfterMs(res.headers.get('retry-after')));
     }
     return data as T;
   }

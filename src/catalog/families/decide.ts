@@ -19,14 +19,27 @@ export type FamilyCommand =
   | { type: 'SetPriceOverride'; key: OverrideKey; price: string; issues: unknown[] | null }
   | { type: 'RemovePriceOverride'; key: OverrideKey }
   /**
-   * The family's record of a link joining or leaving it: the link's stream has already decided the
-   * move (links/decide.ts), so the record is written whatever the family's own state.
+   * The family's record of a link joining or leaving it, appended with the link's move
+   * (links/decide.ts) in one append: a link joins only a live family; one leaving is recorded
+   * whatever the family's state.
    */
   | { type: 'RecordMemberAdded'; linkId: string }
   | { type: 'RecordMemberRemoved'; linkId: string };
 
 export function requireFamily(s: FamilyState): void {
   if (!s.exists || s.gone) throw AppError.notFound('FAMILY.NOT_FOUND', `no family ${s.id}`);
+}
+
+/**
+ * A link joins only a family that exists and is not gone: one deleted or merged away is a 409 naming
+ * what became of it (a link left in it would count as organised, yet never be public or regrouped).
+ */
+export function requireFamilyTaking(s: FamilyState): void {
+  if (!s.exists) throw AppError.notFound('FAMILY.NOT_FOUND', `no family ${s.id}`);
+  if (s.gone?.reason === 'deleted') throw AppError.conflict('FAMILY.GONE', `family ${s.id} was deleted; it takes no members`, { state: 'deleted' });
+  if (s.gone?.reason === 'merged') {
+    throw AppError.conflict('FAMILY.GONE', `family ${s.id} was merged into family ${s.gone.intoFamilyId}; add the link there`, { state: 'merged', intoFamilyId: s.gone.intoFamilyId });
+  }
 }
 
 /** Only a good without a primary link can be a custom member; null: no such good. */
@@ -82,6 +95,7 @@ export function decideFamily(s: FamilyState, command: FamilyCommand): FamilyEven
       if (!s.overrides.some((o) => overrideId(o) === overrideId(command.key))) throw AppError.notFound('FAMILY.OVERRIDE_NOT_FOUND', 'no override with that key');
       return [{ type: 'FamilyPriceOverrideRemoved', data: { familyId, ...command.key } }];
     case 'RecordMemberAdded':
+      requireFamilyTaking(s);
       return [{ type: 'FamilyMemberAdded', data: { familyId, linkId: command.linkId } }];
     case 'RecordMemberRemoved':
       return [{ type: 'FamilyMemberRemoved', data: { familyId, linkId: command.linkId } }];

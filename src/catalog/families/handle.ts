@@ -2,7 +2,7 @@
  * Family commands: look up what the rules need, then load → decide → append; and the move of a link
  * between families, which spans the link's stream and both families'.
  */
-import { loadStream, runCommand, type Actor, type CommandResult } from '../../platform/commands';
+import { runAcrossStreams, runCommand, type Actor, type CommandResult, type StreamWrite } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import type { AdminDeps } from '../commands';
@@ -10,9 +10,9 @@ import { validateOverrideKey } from '../domain/matrix';
 import { normaliseMoney } from '../domain/money';
 import { decideLink } from '../links/decide';
 import { linkStream } from '../links/state';
-import { decideFamily, requireCustomGood, requireFamily, type FamilyCommand } from './decide';
+import { decideFamily, requireCustomGood, requireFamilyTaking, type FamilyCommand } from './decide';
 import { familyStreamId } from './events';
-import { familyContents, goodOrigin, isMember, readFamily } from './queries';
+import { familyContents, goodOrigin, readFamily } from './queries';
 import type { AddCustomMemberBody, CreateFamilyBody, RemoveOverrideBody, SetOverrideBody, UpdateFamilyBody } from './requests';
 import { familyStream, type FamilyState } from './state';
 
@@ -47,16 +47,16 @@ export async function deleteFamily(deps: FamilyDeps, id: string, actor: Actor, e
   await run(deps, id, actor, { type: 'DeleteFamily', ...contents }, { expectedRevision });
 }
 
-/** Adds a link to the family; it leaves the family it was in. */
-export async function addFamilyMember(deps: FamilyDeps, id: string, linkId: string, actor: Actor): Promise<void> {
-  requireFamily((await loadStream(deps, familyStream(id))).state);
-  await setLinkFamily(deps, linkId, id, actor, 'AddFamilyMember');
+/** Adds a link to the family; it leaves the family it was in. Answers the family as this command left it. */
+export async function addFamilyMember(deps: FamilyDeps, id: string, linkId: string, actor: Actor): Promise<FamilyResult> {
+  const moved = await setLinkFamily(deps, linkId, id, actor, 'AddFamilyMember', { readFamily: id });
+  return moved.family!;
 }
 
-/** Takes a link the read model shows in the family out of it. */
-export async function removeFamilyMember(deps: FamilyDeps, id: string, linkId: string, actor: Actor): Promise<void> {
-  if (!(await isMember(deps.pool, id, linkId))) throw AppError.notFound('FAMILY.MEMBER_NOT_FOUND', `link ${linkId} is not a member of family ${id}`);
-  await setLinkFamily(deps, linkId, null, actor, 'RemoveFamilyMember');
+/** Takes a link out of the family it is in, decided on the link's stream. Answers the family as this command left it. */
+export async function removeFamilyMember(deps: FamilyDeps, id: string, linkId: string, actor: Actor): Promise<FamilyResult> {
+  const moved = await setLinkFamily(deps, linkId, null, actor, 'RemoveFamilyMember', { readFamily: id, onlyFrom: id });
+  return moved.family!;
 }
 
 export async function addCustomMember(deps: FamilyDeps, id: string, body: AddCustomMemberBody, actor: Actor, expectedRevision?: bigint): Promise<FamilyResult> {
@@ -81,33 +81,52 @@ export function removePriceOverride(deps: FamilyDeps, id: string, body: RemoveOv
   return run(deps, id, actor, { type: 'RemovePriceOverride', key }, { expectedRevision });
 }
 
-/** Moves a link into `familyId` (or out of any family when null), recording it on both families' streams. */
-export async function setLinkFamily(deps: FamilyDeps, linkId: string, familyId: string | null, actor: Actor, why: string): Promise<string | null> {
-  let previous: string | null = null;
-  const r = await runCommand(deps, linkStream(linkId), {
+/**
+ * Moves a link into `familyId` (or out of any family when null): the link's move and both families'
+ * records in one append, each stream at the revision it was decided on, so a family deleted or
+ * merged meanwhile refuses the link (decided on its stream, not the read model) and no family's
+ * record misses a move. `onlyFrom`: the link must be in that family (a removal). `readFamily`: the
+ * family whose state, as this command left it, the caller answers with (read even when nothing
+ * needed appending). Answers the family the link was in.
+ */
+export async function setLinkFamily(
+  deps: FamilyDeps,
+  linkId: string,
+  familyId: string | null,
+  actor: Actor,
+  why: string,
+  opts: { onlyFrom?: string; readFamily?: string } = {},
+): Promise<{ previous: string | null; family: FamilyResult | null }> {
+  const r = await runAcrossStreams(deps, {
     name: why,
     actor,
-    noWait: true,
-    decide: (link) => {
-      previous = link.familyId;
-      return decideLink(link, { type: 'MoveLinkToFamily', linkId, familyId });
+    decide: async (load) => {
+      const link = linkStream(linkId);
+      const state = (await load(link)).state;
+      const previous = state.familyId;
+      if (opts.onlyFrom !== undefined && previous !== opts.onlyFrom) {
+        throw AppError.notFound('FAMILY.MEMBER_NOT_FOUND', `link ${linkId} is not a member of family ${opts.onlyFrom}`);
+      }
+      const writes: StreamWrite<any, any>[] = [{ spec: link, events: decideLink(state, { type: 'MoveLinkToFamily', linkId, familyId }) }];
+      const family = async (id: string) => {
+        const spec = familyStream(id);
+        return { spec, state: (await load(spec)).state };
+      };
+      if (familyId) {
+        const to = await family(familyId);
+        writes.push({ spec: to.spec, events: previous === familyId ? (requireFamilyTaking(to.state), []) : decideFamily(to.state, { type: 'RecordMemberAdded', linkId }) });
+      }
+      if (previous && previous !== familyId) {
+        const from = await family(previous);
+        writes.push({ spec: from.spec, events: decideFamily(from.state, { type: 'RecordMemberRemoved', linkId }) });
+      }
+      if (opts.readFamily && opts.readFamily !== familyId && opts.readFamily !== previous) await family(opts.readFamily);
+      return { writes, result: previous };
     },
   });
-  if (!r.position) return previous;
-  const streams = [r.events.length ? `link-${linkId}` : ''];
-  // The answer waits for the last of the appends: the family's own event comes after the link's, and a
-  // read that waited only for the link's could still show the member (the admin then shows it as kept).
-  let last = r.position;
-  if (previous) {
-    const removed = await run(deps, previous, actor, { type: 'RecordMemberRemoved', linkId }, { name: why, noWait: true });
-    if (removed.position) last = removed.position;
-    streams.push(familyStreamId(previous));
-  }
-  if (familyId) {
-    const added = await run(deps, familyId, actor, { type: 'RecordMemberAdded', linkId }, { name: why, noWait: true });
-    if (added.position) last = added.position;
-    streams.push(familyStreamId(familyId));
-  }
-  await deps.waitForProjections(last, streams.filter(Boolean));
-  return previous;
+  const read = opts.readFamily ? r.streams.get(familyStreamId(opts.readFamily)) : undefined;
+  return {
+    previous: r.result,
+    family: read ? { state: read.state as FamilyState, revision: read.revision, position: r.position, events: [] } : null,
+  };
 }

@@ -31,12 +31,15 @@ import { addCustomMemberBody, addMemberBody, createFamilyBody, listFamiliesQuery
 /**
  * The family as this command's own append left it (docs/http-contract.md, Revisions): the read
  * model when it shows that revision; its name, lock, custom members and overrides from the
- * command when a later write has already landed; 202 when the read model is not there yet.
+ * command when a later write has already landed; 202 when the read model is not there yet, or when
+ * a later write moved the member this command added or removed (`member`: the link, and whether
+ * this command left it in the family).
  */
-async function answer(deps: FamilyDeps, res: Response, status: 200 | 201, id: string, result: FamilyResult) {
+async function answer(deps: FamilyDeps, res: Response, status: 200 | 201, id: string, result: FamilyResult, member?: { linkId: string; in: boolean }) {
   const row = await readFamily(deps.pool, id).catch((e) => (e instanceof AppError && e.status === 404 ? null : Promise.reject(e)));
   const own = result.revision ?? -1n;
-  if (!row || BigInt(row.revision) < own) {
+  const memberMoved = !!row && !!member && (row.members as { id: string }[]).some((m) => m.id === member.linkId) !== member.in;
+  if (!row || BigInt(row.revision) < own || memberMoved) {
     res.status(202).json({ id, revision: result.revision?.toString() ?? null });
     return;
   }
@@ -113,15 +116,15 @@ export function familyRoutes(deps: FamilyDeps, organiser: Organiser, guard: Requ
   r.post('/product-families/:id/members', guard, async (req, res) => {
     const id = family(req);
     const body = parseWith(addMemberBody, req.body, 'body');
-    await addFamilyMember(deps, id, body.originGoodId, actorOf(req, res));
-    res.status(201).json(await readFamily(deps.pool, id));
+    const result = await addFamilyMember(deps, id, body.originGoodId, actorOf(req, res));
+    await answer(deps, res, 201, id, result, { linkId: body.originGoodId, in: true });
   });
 
   r.delete('/product-families/:id/members/:originGoodId', guard, async (req, res) => {
     const id = family(req);
     const linkId = parseId(req.params.originGoodId, 'originGoodId');
-    await removeFamilyMember(deps, id, linkId, actorOf(req, res));
-    res.json(await readFamily(deps.pool, id));
+    const result = await removeFamilyMember(deps, id, linkId, actorOf(req, res));
+    await answer(deps, res, 200, id, result, { linkId, in: false });
   });
 
   r.post('/product-families/:id/custom-members', guard, async (req, res) => {
@@ -167,8 +170,8 @@ export const familyRouteDocs: RouteDoc[] = [
   { method: 'get', path: '/product-families/:id/usage', summary: 'What a family holds: member links, custom members, goods, price overrides (members, custom members or goods refuse a delete)', auth: true, responses: { 200: '{counts, blockedBy}', 404: 'No such family' } },
   { method: 'patch', path: '/product-families/:id', summary: 'Rename or lock a family', auth: true, revision: true, body: updateFamilyBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },
   { method: 'delete', path: '/product-families/:id', summary: 'Delete a family without members or goods', auth: true, revision: true, responses: { 204: null, 404: 'No such family', 409: 'The family still has members or goods' } },
-  { method: 'post', path: '/product-families/:id/members', summary: 'Add a link to the family (it leaves its old one)', auth: true, body: addMemberBody, responses: { 201: 'The family', 404: 'No such family or link' } },
-  { method: 'delete', path: '/product-families/:id/members/:originGoodId', summary: 'Take a link out of the family', auth: true, responses: { 200: 'The family', 404: 'The link is not a member' } },
+  { method: 'post', path: '/product-families/:id/members', summary: 'Add a link to the family (it leaves its old one)', auth: true, body: addMemberBody, responses: { 201: 'The family as this write left it', 202: '{id, revision}: written, the read models not there yet', 404: 'No such family or link', 409: 'FAMILY.GONE: the family was deleted or merged' } },
+  { method: 'delete', path: '/product-families/:id/members/:originGoodId', summary: 'Take a link out of the family', auth: true, responses: { 200: 'The family as this write left it', 202: '{id, revision}: written, the read models not there yet', 404: 'The link is not a member' } },
   { method: 'post', path: '/product-families/:id/custom-members', summary: 'Add a custom good with its tags and price', auth: true, revision: true, body: addCustomMemberBody, responses: { 201: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family or good' } },
   { method: 'delete', path: '/product-families/:id/custom-members/:goodId', summary: 'Remove a custom member', auth: true, revision: true, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family or member' } },
   { method: 'put', path: '/product-families/:id/price-overrides', summary: 'Set the price of one matrix cell', auth: true, revision: true, body: setOverrideBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },

@@ -63,12 +63,12 @@ export async function createGood(
     actor,
     noWait,
     decide: async (load) => {
-      const writes: StreamWrite<any, any>[] = [];
+      // The good first, then its link's claim: the log (and the audit history) reads in that order.
+      const writes: StreamWrite<any, any>[] = [{ spec: good, events: decideGood((await load(good)).state, { type: 'CreateGood', fields: rest, link }) }];
       if (originGoodId) {
         const l = linkStream(originGoodId);
         writes.push({ spec: l, events: decideLink((await load(l)).state, { type: 'AssignGood', linkId: originGoodId, goodId: id }) });
       }
-      writes.push({ spec: good, events: decideGood((await load(good)).state, { type: 'CreateGood', fields: rest, link }) });
       return { writes, result: null };
     },
   });

@@ -7,7 +7,10 @@
  * secondary origins). Replaying them in log order through the slices' `evolve` functions gives the
  * world as it was after each event; the subject's view of that world is computed by the same pure
  * code the catalog projection runs (../domain/family-aggregates.ts). An event is listed when it is
- * the subject's own, or when it changed the view, with what it changed.
+ * the subject's own, when it changed the view (with what it changed), or when a person caused it on
+ * a stream the subject reads (a member link, a good), even if nothing visible moved: an
+ * administrator's tag takeover that happens to change no cell still changes how that link is
+ * organised from then on, and the auditor must see it.
  */
 import type { Pool } from '../../platform/db';
 import type { DecodedEvent } from '../../platform/events/registry';
@@ -58,6 +61,16 @@ export const BULK_RUN = 50;
 const NOT_FOUND = { family: ['FAMILY.NOT_FOUND', 'family'], good: ['GOOD.NOT_FOUND', 'good'], link: ['ORIGIN_GOOD.NOT_FOUND', 'origin good'] } as const;
 
 const data = (e: DecodedEvent) => e.data as Record<string, string>;
+
+/** The runs a person may start whose events the supplier or the rules decide, not the person. */
+const RUNS = new Set(['SyncCategories', 'SyncOriginGoods', 'SyncDetails', 'Organise', 'AutoGroup']);
+
+/**
+ * Decided by a person's own command (a user id's tag takeover, a good's edit), not by the service
+ * (`system:sync`, `system:organise`, …) nor by a run a person started, whose events the supplier or
+ * the rules decide and which the history shows where they changed something.
+ */
+const byPerson = (e: DecodedEvent) => !e.metadata.by.startsWith('system:') && !RUNS.has(e.metadata.why);
 
 /** The streams a family's view reads, found by reading its stream, its links' and its goods' (a page at a time). */
 async function discoverFamily(deps: ReplayDeps, familyId: string, streams: Set<string>, secondaries: Set<string>): Promise<void> {
@@ -200,7 +213,7 @@ export interface HistoryOptions {
   pageSize?: number;
 }
 
-/** The subject's history: every own event, and every other event that changed its view, oldest first. */
+/** The subject's history: every own event, every other event that changed its view or that a person caused, oldest first. */
 async function listHistory(deps: HistoryDeps, subject: Subject, opts: HistoryOptions): Promise<{ items: HistoryItem[]; total: number }> {
   const w = emptyWorld();
   let current: unknown = null;
@@ -254,13 +267,13 @@ async function listHistory(deps: HistoryDeps, subject: Subject, opts: HistoryOpt
     if (run.bulk) {
       const changes = own ? null : subject.entityChange!.after(w, e, entityBefore);
       // The run's last listed event, or null when that one falls outside the page asked for.
-      if (own || changes) run.last = list(e, changes);
+      if (own || changes || byPerson(e)) run.last = list(e, changes);
       continue;
     }
     const next = subject.view(w);
     const changes = subject.diff(current, next);
     current = next;
-    if (!own && !changes) continue;
+    if (!own && !changes && !byPerson(e)) continue;
     list(e, changes);
   }
   endRun();

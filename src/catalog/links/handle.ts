@@ -1,5 +1,6 @@
 /** Link commands of administrators: their tags by hand, or derived again (load → decide → append). */
 import { runCommand, type Actor } from '../../platform/commands';
+import { AppError } from '../../platform/errors';
 import type { AdminDeps } from '../commands';
 import { emptyDimensionValues } from '../domain/tags';
 import { setLinkFamily } from '../families/handle';
@@ -35,8 +36,14 @@ export async function updateLinkTags(deps: LinkDeps, id: string, tagIds: readonl
     const families = await familiesWithNameKey(deps.pool, link.parsed.familyNameKey);
     const [decision] = decideGrouping([{ id, familyNameKey: link.parsed.familyNameKey, productName: link.parsed.productName, sku: link.parsed.sku }], families);
     if (decision?.kind === 'join') {
-      await setLinkFamily(deps, id, decision.familyId, actor, 'UpdateLinkTags');
-      attachedFamilyId = decision.familyId;
+      try {
+        await setLinkFamily(deps, id, decision.familyId, actor, 'UpdateLinkTags');
+        attachedFamilyId = decision.familyId;
+      } catch (e) {
+        // The family the read model offered was deleted or merged meanwhile: the tags stand, the link
+        // stays without a family for the next organisation.
+        if (!(e instanceof AppError && e.code === 'FAMILY.GONE')) throw e;
+      }
     }
   }
   const filledTags = await tagsOf(

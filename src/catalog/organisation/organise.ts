@@ -79,12 +79,13 @@ interface Planned {
   /** the stream moved since it was read: re-read it and do it alone */
   conflict?: () => Promise<void>;
   /**
-   * Appends that stand or fall with a family (its record of new members and their links' moves, a
-   * merge): when the family's stream (an `anchor`) moved, all of them leave the append and the
-   * group's `conflict` decides again on what the family says now. A link that moved is done alone
-   * (its own `conflict`).
+   * Appends that stand or fall together: a family's record of new members and their links' moves,
+   * or a merge. When any of their streams moved meanwhile, all of them leave the append and the
+   * group's `conflict` decides again on what the streams say now (never one of them alone: a link
+   * moved without its family's record, or into a family that no longer takes it, is what an
+   * administrator would have to undo).
    */
-  group?: { key: string; anchor: boolean; conflict: () => Promise<void> };
+  group?: { key: string; conflict: () => Promise<void> };
 }
 
 /** What a run decides and reports as it goes. */
@@ -291,38 +292,9 @@ export class Organiser {
         continue;
       }
       const members = (await this.s.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE family_id = $1 ORDER BY id`, [c.fragmentId])).rows.map((r) => r.id);
-      // The fragment and the family it goes into, at the revisions the decision was made on: if
-      // either moved meanwhile (locked, given goods or prices, merged), the merge is left for review.
-      let merged = true;
-      const group = {
-        key: `merge:${c.fragmentId}`,
-        anchor: true,
-        conflict: async () => {
-          merged = false;
-          report.review.push({ familyId: c.fragmentId, reason: 'CHANGED' });
-        },
-      };
-      await this.appendAll([
-        ...members.map((linkId) => ({ ...this.movePlanned(linkId, links, c.intoFamilyId, meta), group: { ...group, anchor: false } })),
-        {
-          append: {
-            streamId: familyStreamId(c.intoFamilyId),
-            events: members.map((linkId) => this.s.registry.encode('FamilyMemberAdded', { familyId: c.intoFamilyId, linkId }, meta)),
-            expectedRevision: settledRevisions.get(c.intoFamilyId)!,
-          },
-          group,
-        },
-        {
-          append: {
-            streamId: familyStreamId(c.fragmentId),
-            events: [this.s.registry.encode('FamilyMergedInto', { familyId: c.fragmentId, intoFamilyId: c.intoFamilyId }, meta)],
-            expectedRevision: settledRevisions.get(c.fragmentId)!,
-          },
-          group,
-        },
-      ]);
+      const merged = await this.merge(run, c.fragmentId, c.intoFamilyId, members, settledRevisions, 1);
       if (!merged) continue;
-      for (const l of members) touched.add(l);
+      for (const l of merged) touched.add(l);
       report.merged++;
     }
 
@@ -364,9 +336,9 @@ export class Organiser {
 
   /**
    * A family's record of its new members (created first, for a new family) and its links' moves, as
-   * one group: an existing family at the revision the decision was made on. If the family moved
-   * meanwhile, it is read again: still taking links, the group is planned again at its new revision;
-   * locked, merged or deleted, its links are left alone and reported.
+   * one group: an existing family at the revision the decision was made on, each link at the
+   * revision this run knows it at. If any of them moved meanwhile, the group is decided again on
+   * what the streams say now (`rejoin`).
    */
   private joinPlanned(run: RunState, familyId: string, ids: readonly string[], family: { create: { name: string; key: string } } | { revision: bigint }, attempt: number): Planned[] {
     const { meta } = run;
@@ -377,55 +349,136 @@ export class Organiser {
       // The family's own record of who joined (for its history); the link streams hold the membership.
       ...ids.map((linkId) => this.s.registry.encode('FamilyMemberAdded', { familyId, linkId }, meta)),
     ];
-    const group = {
-      key: `join:${familyId}`,
-      anchor: true,
-      conflict: async () => {
-        const f = await loadStream(this.s, familyStream(familyId));
-        const takesLinks = f.state.exists && !f.state.gone && f.state.autoManaged && !f.state.locked;
-        if (takesLinks && attempt < FAMILY_ATTEMPTS) {
-          await this.appendAll(this.joinPlanned(run, familyId, ids, { revision: f.revision! }, attempt + 1));
-          return;
-        }
-        for (const id of ids) {
-          run.touched.delete(id);
-          run.report.lockedSkipped.push({ id, familyId });
-        }
-        if (!('create' in family)) run.report.attached -= ids.length;
-      },
-    };
+    const group = { key: `join:${familyId}`, conflict: () => this.rejoin(run, familyId, ids, family, attempt) };
     for (const linkId of ids) run.touched.add(linkId);
     return [
       { append: { streamId: familyStreamId(familyId), events, expectedRevision: 'create' in family ? 'no_stream' : family.revision }, group },
-      ...ids.map((linkId) => ({ ...this.movePlanned(linkId, run.links, familyId, meta), group: { ...group, anchor: false } })),
+      ...ids.map((linkId) => ({ ...this.movePlanned(linkId, run.links, familyId, run.meta), group })),
     ];
   }
 
-  /** A link leaves its family (if any) and joins `familyId`, at the revision this run knows it at. */
-  private movePlanned(linkId: string, links: Map<string, { revision: bigint; familyId: string | null }>, familyId: string, meta: EventMetadata): Planned {
+  /**
+   * A join group one of whose streams moved: each link is read again, and one that is no longer
+   * where this run read it (an administrator moved it meanwhile) is left alone and listed for
+   * review; the family is read again, and while it still takes links the rest join it at the
+   * revisions read now. A family locked, merged or deleted meanwhile (or still moving after
+   * FAMILY_ATTEMPTS) takes none of them: they are reported as skipped.
+   */
+  private async rejoin(run: RunState, familyId: string, ids: readonly string[], family: { create: { name: string; key: string } } | { revision: bigint }, attempt: number): Promise<void> {
+    const still = await this.stillWhereRead(run, ids, (id) => run.links.get(id)!.familyId);
+    const left = ids.filter((id) => !still.includes(id));
+    for (const id of left) run.touched.delete(id);
+    if (!('create' in family)) run.report.attached -= left.length;
+    const f = await loadStream(this.s, familyStream(familyId));
+    const exists = 'create' in family ? f.revision !== null : true;
+    const takesLinks = !exists || (f.state.exists && !f.state.gone && f.state.autoManaged && !f.state.locked);
+    if (still.length && takesLinks && attempt < FAMILY_ATTEMPTS) {
+      // A new family that was not created yet is created now; one that was is joined at its revision.
+      const next = exists && f.revision !== null ? { revision: f.revision } : family;
+      await this.appendAll(this.joinPlanned(run, familyId, still, next, attempt + 1));
+      return;
+    }
+    for (const id of still) {
+      run.touched.delete(id);
+      run.report.lockedSkipped.push({ id, familyId });
+    }
+    if ('create' in family && !exists) run.report.created--; // never created: no link is left to found it
+    else if (!('create' in family)) run.report.attached -= still.length;
+  }
+
+  /**
+   * Of `ids`, those whose family is still the one `assumed` says this run read (their revisions
+   * brought up to date); each other one is listed for review with where it is now. Organisation
+   * never overrides a membership that changed after it read it.
+   */
+  private async stillWhereRead(run: RunState, ids: readonly string[], assumed: (id: string) => string | null): Promise<string[]> {
+    const still: string[] = [];
+    for (const id of ids) {
+      const now = await this.reload(id);
+      if (now.familyId !== assumed(id)) {
+        run.report.review.push({ linkId: id, familyId: now.familyId, reason: 'MEMBERSHIP_CHANGED' });
+        continue;
+      }
+      run.links.set(id, { revision: now.revision, familyId: now.familyId });
+      still.push(id);
+    }
+    return still;
+  }
+
+  /**
+   * Merges a fragment into the family that keeps its id: the fragment's members move, the target
+   * records them, the fragment records the merge, as one group, both families at the revisions the
+   * consolidation was decided on (`revisions`, advanced by each merge this run appends, so a second
+   * fragment merges into the same target in the same run). If either family moved meanwhile (locked,
+   * given goods or prices, merged), the fragment is left for review (`CHANGED`); if only a member
+   * link moved, that link is left alone and listed, and the rest merge. Answers the links moved, or
+   * null when nothing was merged.
+   */
+  private async merge(run: RunState, fragmentId: string, intoFamilyId: string, members: readonly string[], revisions: Map<string, bigint>, attempt: number): Promise<string[] | null> {
+    const { meta } = run;
+    let outcome: string[] | null = [...members];
+    const group = {
+      key: `merge:${fragmentId}`,
+      conflict: async () => {
+        outcome = null;
+        const [fragment, into] = [await this.s.store.streamRevision(familyStreamId(fragmentId)), await this.s.store.streamRevision(familyStreamId(intoFamilyId))];
+        if (fragment !== revisions.get(fragmentId) || into !== revisions.get(intoFamilyId) || attempt >= FAMILY_ATTEMPTS) {
+          run.report.review.push({ familyId: fragmentId, reason: 'CHANGED' });
+          return;
+        }
+        const still = await this.stillWhereRead(run, members, () => fragmentId);
+        outcome = await this.merge(run, fragmentId, intoFamilyId, still, revisions, attempt + 1);
+      },
+    };
+    await this.appendAll([
+      ...members.map((linkId) => ({ ...this.movePlanned(linkId, run.links, intoFamilyId, meta, fragmentId), group })),
+      {
+        append: {
+          streamId: familyStreamId(intoFamilyId),
+          events: members.map((linkId) => this.s.registry.encode('FamilyMemberAdded', { familyId: intoFamilyId, linkId }, meta)),
+          expectedRevision: revisions.get(intoFamilyId)!,
+        },
+        done: (r) => revisions.set(intoFamilyId, r.nextRevision),
+        group,
+      },
+      {
+        append: {
+          streamId: familyStreamId(fragmentId),
+          events: [this.s.registry.encode('FamilyMergedInto', { familyId: fragmentId, intoFamilyId }, meta)],
+          expectedRevision: revisions.get(fragmentId)!,
+        },
+        done: (r) => revisions.set(fragmentId, r.nextRevision),
+        group,
+      },
+    ]);
+    return outcome;
+  }
+
+  /**
+   * A link leaves its family (if any) and joins `familyId`, at the revision this run knows it at;
+   * `from`: the family it is in as the decision read it (by default, as this run read it).
+   */
+  private movePlanned(linkId: string, links: Map<string, { revision: bigint; familyId: string | null }>, familyId: string, meta: EventMetadata, from?: string): Planned {
     const known = links.get(linkId)!;
-    const events = moveEvents(linkId, known.familyId, familyId);
+    const events = moveEvents(linkId, from !== undefined ? from : known.familyId, familyId);
     return {
       append: this.linkAppend(linkId, events, known.revision, meta),
       done: (r) => links.set(linkId, { revision: r.nextRevision, familyId }),
-      conflict: async () => {
-        const facts = await this.reload(linkId);
-        await this.appendPlanned(facts, meta, (f) => ({ events: moveEvents(linkId, (f as LinkRow).familyId, familyId) }));
-        links.set(linkId, { revision: facts.revision, familyId });
-      },
     };
   }
 
   /**
-   * Appends every planned stream, `chunks.append` streams per multi-stream append. A stream that moved
-   * since it was planned (`WRONG_REVISION` naming it) leaves the append and is done alone by its
-   * `conflict`; the others are appended again (a store that appends stream by stream kept those
-   * before the conflict, and their events sent again are a no-op).
+   * Appends every planned stream, about `chunks.append` streams per multi-stream append, a group
+   * never split between two appends (it stands or falls whole). A stream that moved since it was
+   * planned (`WRONG_REVISION` naming it) leaves the append with its whole group, which its `conflict`
+   * decides again, or alone, done again by its own `conflict`; the others are appended again (a
+   * store that appends stream by stream kept those before the conflict, and their events sent again
+   * are a no-op).
    */
   private async appendAll(planned: readonly Planned[]): Promise<void> {
-    for (let i = 0; i < planned.length; i += this.chunks.append) {
+    for (const chunk of chunksOfWholeGroups(planned.filter((p) => p.append.events.length > 0), this.chunks.append)) {
       this.lock?.assertHeld();
-      let pending = planned.slice(i, i + this.chunks.append).filter((p) => p.append.events.length > 0);
+      let pending = chunk;
       while (pending.length) {
         try {
           const results = await this.s.store.appendToStreams(pending.map((p) => p.append));
@@ -437,11 +490,11 @@ export class Organiser {
         } catch (e) {
           const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
           const moved = pending.find((p) => p.append.streamId === streamId);
-          if (!moved || !(moved.group?.anchor || moved.conflict)) throw e;
-          if (moved.group?.anchor) {
-            const key = moved.group.key;
+          if (!moved || !(moved.group || moved.conflict)) throw e;
+          if (moved.group) {
+            const { key, conflict } = moved.group;
             pending = pending.filter((p) => p.group?.key !== key);
-            await moved.group.conflict();
+            await conflict();
           } else {
             pending = pending.filter((p) => p !== moved);
             await moved.conflict!();
@@ -476,10 +529,12 @@ export class Organiser {
     }
   }
 
+  /** A link as its stream says now; a family the read models no longer hold (deleted or merged away) counts as none. */
   private async reload(linkId: string): Promise<LinkRow> {
     const events = await this.s.store.readStream(linkStreamId(linkId));
     let st = initialLinkState();
     for (const e of events) st = evolveLink(st, this.s.registry.decode(e));
+    if (st.familyId && (await this.s.pool.query(`SELECT 1 FROM families WHERE id = $1`, [st.familyId])).rowCount === 0) st = { ...st, familyId: null };
     return {
       id: linkId,
       name: st.name,
@@ -491,6 +546,25 @@ export class Organiser {
       revision: events.length ? events[events.length - 1]!.revision : -1n,
     };
   }
+}
+
+/** Consecutive chunks of about `size` streams; a group's streams (adjacent, as planned) stay in one chunk. */
+function chunksOfWholeGroups(planned: readonly Planned[], size: number): Planned[][] {
+  const chunks: Planned[][] = [];
+  let current: Planned[] = [];
+  for (let i = 0; i < planned.length; ) {
+    const key = planned[i]!.group?.key;
+    let j = i + 1;
+    if (key !== undefined) while (j < planned.length && planned[j]!.group?.key === key) j++;
+    if (current.length > 0 && current.length + (j - i) > size) {
+      chunks.push(current);
+      current = [];
+    }
+    current.push(...planned.slice(i, j));
+    i = j;
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
 }
 
 function moveEvents(linkId: string, current: string | null, familyId: string): PendingEvent[] {
@@ -536,11 +610,13 @@ async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<ReadLink[]>
     }>(
       // The stamp compared once per link; the variants read (in one pass) only where it does not hold.
       `SELECT og.id, og.name, og.revision, og.detail IS NOT NULL AS has_detail, coalesce(d.sizes, '{}') AS sizes, coalesce(d.colors, '{}') AS colors,
-              og.parsed_country, og.parsed_logistics, og.parsed_product_name, og.parsed_sku, og.family_name_key, og.tags, og.tags_manual, og.family_id,
+              og.parsed_country, og.parsed_logistics, og.parsed_product_name, og.parsed_sku, og.family_name_key, og.tags, og.tags_manual, f.id AS family_id,
               og.plan_inputs_md5, st.settled
          FROM origin_goods og
          LEFT JOIN link_plan_stamps ps ON ps.link_id = og.id
-        CROSS JOIN LATERAL (SELECT coalesce(ps.stamp = ${LINK_STAMP} AND og.parsed_country IS NOT NULL AND og.family_id IS NOT NULL, false) AS settled) st
+         -- A family deleted or merged away is no family: its link is grouped again like any other.
+         LEFT JOIN families f ON f.id = og.family_id
+        CROSS JOIN LATERAL (SELECT coalesce(ps.stamp = ${LINK_STAMP} AND og.parsed_country IS NOT NULL AND f.id IS NOT NULL, false) AS settled) st
          LEFT JOIN LATERAL (SELECT array_agg(v.x->>'size' ORDER BY v.n) AS sizes, array_agg(v.x->>'color' ORDER BY v.n) AS colors
                               FROM jsonb_array_elements(og.detail->'variants') WITH ORDINALITY AS v(x, n) WHERE NOT st.settled) d ON true
         WHERE og.id > $1 ORDER BY og.id LIMIT $2`,

@@ -116,15 +116,25 @@ export class ShadowRebuild {
     });
   }
 
-  /** The projection's tables' columns and indexes in `schema`, as comparable text (names of indexes aside). */
+  /**
+   * The projection's tables' shape in `schema`, as comparable text: columns (type, nullability,
+   * default, and a generated column's expression), indexes and CHECK constraints (names of
+   * indexes and constraints aside). Anything a migration can change that `LIKE … INCLUDING ALL`
+   * copies belongs here, or a swap during that migration would bring the old shape back.
+   */
   private async tableShape(db: pg.ClientBase, schema: string): Promise<string> {
     const r = await db.query<{ shape: string | null }>(
       `SELECT string_agg(x, E'\\n' ORDER BY x) AS shape FROM (
-         SELECT format('column %s.%s %s %s %s', table_name, column_name, data_type, is_nullable, coalesce(column_default, '')) AS x
+         SELECT format('column %s.%s %s %s %s %s %s', table_name, column_name, data_type, is_nullable, coalesce(column_default, ''),
+                       is_generated, coalesce(generation_expression, '')) AS x
            FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2)
          UNION ALL
          SELECT format('index %s %s', tablename, regexp_replace(indexdef, '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', 'CREATE \\1INDEX ON ' || tablename || ' '))
-           FROM pg_indexes WHERE schemaname = $1 AND tablename = ANY($2)) shape`,
+           FROM pg_indexes WHERE schemaname = $1 AND tablename = ANY($2)
+         UNION ALL
+         SELECT format('constraint %s %s %s', t.relname, c.contype, pg_get_constraintdef(c.oid))
+           FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+          WHERE n.nspname = $1 AND t.relname = ANY($2) AND c.contype = 'c') shape`,
       [schema, this.opts.definition.tables],
     );
     return r.rows[0]?.shape ?? '';

@@ -362,7 +362,7 @@ describe('catalog projection: set-based batches', () => {
       // A missing stamp: recomputed, found right, and proven again once recorded.
       await client.query(`DELETE FROM family_stamps WHERE family_id = $1`, [other]);
       const missing = await checkFamilies(client, ids);
-      expect(missing).toEqual({ stale: [], verified: [{ id: other, stamp: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
+      expect(missing).toEqual({ stale: [], verified: [{ id: other, stamp: expect.stringMatching(/^[0-9a-f]{32}$/), base: expect.stringMatching(/^[0-9a-f]{32}$/) }] });
       await recordStamps(client, missing.verified);
       expect(await checkFamilies(client, ids)).toEqual({ stale: [], verified: [] });
 
@@ -377,6 +377,62 @@ describe('catalog projection: set-based batches', () => {
       await client.query(`UPDATE origin_goods SET price = price + 1 WHERE id = $1`, [member]);
       const changed = await checkFamilies(client, ids);
       expect([...changed.stale, ...changed.verified].map((f) => f.id)).toEqual([other]);
+    } finally {
+      await client.query(`SET search_path TO public`);
+      client.release();
+    }
+  });
+
+  it('a batch that changes only a family’s goods never stamps aggregates it did not compute: an unproven family is recomputed whole', async () => {
+    await project('cp_goods_only', [events]);
+    const client = await db.pool.connect();
+    try {
+      await client.query(`SET search_path TO cp_goods_only, public`);
+      // A family with variants, left as an older version (or a hand) would: its variants '[]' and no
+      // stamp. The check sees it.
+      const families = (
+        await client.query<{ id: string; link: string }>(
+          `SELECT f.id::text AS id, min(og.id)::text AS link FROM families f JOIN origin_goods og ON og.family_id = f.id
+            WHERE f.variants <> '[]' GROUP BY f.id ORDER BY f.id LIMIT 2`,
+        )
+      ).rows;
+      expect(families).toHaveLength(2);
+      const [row, proven] = families as [{ id: string; link: string }, { id: string; link: string }];
+      await client.query(`UPDATE families SET variants = '[]' WHERE id = $1`, [row.id]);
+      await client.query(`DELETE FROM family_stamps WHERE family_id = $1`, [row.id]);
+      expect((await checkFamilies(client, [row.id])).stale).toEqual([{ id: row.id, columns: ['variants'] }]);
+
+      // A batch of one GoodCreated from a member link: the projection's goods-only path for that family.
+      const last = events[events.length - 1]!;
+      const goodMade = (n: number, link: string): DecodedEvent => ({
+        ...last,
+        id: `00000000-0000-4000-8000-00000000000${n}`,
+        streamId: `good-${7_000_000_000_000 + n}`,
+        revision: 0n,
+        position: { commit: last.position.commit + BigInt(n), prepare: 0n },
+        type: 'GoodCreated',
+        data: { goodId: String(7_000_000_000_000 + n), originGoodId: link, name: `新商品 ${n}`, description: null, image: null, goodPriority: 0, tagIds: [], tagFontColor: null, categoryId: null, countryId: null },
+        metadata: eventMetadata('system:test', 'CreateGood'),
+      });
+      const apply = async (e: DecodedEvent) => {
+        await client.query('BEGIN');
+        await client.query(`SELECT set_config('search_path', 'cp_goods_only, public', true)`);
+        await def.applyBatch(client, [e], { deferDerived: false });
+        await client.query('COMMIT');
+      };
+      await apply(goodMade(1, row.link));
+
+      // The family's aggregates are right again (recomputed whole), and its stamp proves exactly them.
+      expect(await staleFamilies(client, [row.id])).toEqual([]);
+      expect((await client.query(`SELECT variants <> '[]' AS restored FROM families WHERE id = $1`, [row.id])).rows[0].restored).toBe(true);
+      expect(await checkFamilies(client, [row.id])).toEqual({ stale: [], verified: [] });
+
+      // A family whose stamp held stays on the goods-only path: its stamp is carried forward and holds.
+      const goodsBefore = (await client.query(`SELECT good_count FROM families WHERE id = $1`, [proven.id])).rows[0].good_count as number;
+      await apply(goodMade(2, proven.link));
+      expect((await client.query(`SELECT good_count FROM families WHERE id = $1`, [proven.id])).rows[0].good_count).toBe(goodsBefore + 1);
+      expect(await checkFamilies(client, [proven.id])).toEqual({ stale: [], verified: [] });
+      expect(await staleFamilies(client, [proven.id])).toEqual([]);
     } finally {
       await client.query(`SET search_path TO public`);
       client.release();

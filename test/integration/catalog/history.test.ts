@@ -162,8 +162,9 @@ describe('history of families, goods and links (what the public saw, when, and w
     expect(left[0]!.changes!.members).toEqual({ added: [], removed: [leaving] });
     expect(of(`family-${fid}`, 'FamilyMemberRemoved')).toHaveLength(1);
 
-    // Events of other streams are listed only for what they changed.
-    expect(items.filter((e) => e.stream.startsWith('link-') && !e.changes)).toEqual([]);
+    // Events of other streams are listed for what they changed, or because a person's own command
+    // made them (here: the good's claim on its link, which moves nothing the public sees).
+    expect(items.filter((e) => e.stream.startsWith('link-') && !e.changes).map((e) => [e.type, e.why])).toEqual([['LinkGoodAssigned', 'CreateGood']]);
     // Paging keeps the order and the total.
     const page2 = await get(`/product-families/${fid}/history?page=2&pageSize=3`);
     expect(page2).toMatchObject({ total: items.length, page: 2, pageSize: 3 });
@@ -326,4 +327,21 @@ describe('history of families, goods and links (what the public saw, when, and w
     expect(bad.stderr).toMatch(/VALIDATION_FAILED/);
     expect((await catalog(['history', 'shelf', fid])).code).toBe(2);
   }, 120_000);
+  it('an administrator’s takeover on a member link that moves no cell is still listed in the family’s history, with changes null', async () => {
+    const cellsOf = async () => ((await get(`/product-families/${fid}`)).priceMatrix.cells as Cell[]).map((c) => JSON.stringify(c)).sort();
+    const before = await cellsOf();
+    const link = await get(`/origin-goods/${cheapLink}`);
+    // The link's own tags, taken over as they are: from now on it is organised by hand; nothing public moves.
+    const r = await svc.request('PUT', `/origin-goods/${cheapLink}/tags`, { tagIds: link.tags.map((t: { id: string }) => t.id) });
+    expect(r.status).toBe(200);
+    expect(await cellsOf()).toEqual(before);
+    const me = (await svc.db.pool.query(`SELECT id::text FROM users ORDER BY id LIMIT 1`)).rows[0].id as string;
+    const items = await history(`/product-families/${fid}/history`);
+    const takeovers = items.filter((e) => e.stream === `link-${cheapLink}` && e.type === 'LinkTagsTakenOver');
+    expect(takeovers.at(-1)).toMatchObject({ by: me, why: 'UpdateLinkTags', changes: null });
+    // The service's own events and its runs' that moved nothing stay out: every listed event of
+    // another stream either changed something or was a person's own command.
+    for (const e of items) if (e.stream !== `family-${fid}` && e.changes === null) expect([e.type, e.by, e.why]).toEqual([e.type, me, expect.not.stringMatching(/^(Sync|Organise)/)]);
+  });
+
 });

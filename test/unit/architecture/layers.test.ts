@@ -53,12 +53,16 @@ describe('the import graph', () => {
     expect(show(found)).toEqual([]);
   });
 
-  it('an admin page imports no other page: what pages share is in web/admin/src/common', () => {
-    // Parts only one page uses sit beside it; no route names them.
-    const parts = ['web/admin/src/pages/good-fields', 'web/admin/src/pages/link-detail', 'web/admin/src/pages/family-matrix', 'web/admin/src/pages/family-history'];
-    const pages = edges.filter((e) => e.from.startsWith('web/admin/src/pages/'));
-    expect(pages.some((e) => e.to.startsWith('web/admin/src/common/'))).toBe(true);
-    const found = pages.filter((e) => e.to.startsWith('web/admin/src/pages/') && !parts.includes(e.to));
+  // A page of either app imports no other page: what pages share is in the app's src/common.
+  // Parts only one page uses sit beside it; no route names them.
+  const apps: [string, string[]][] = [
+    ['web/admin/src', ['web/admin/src/pages/good-fields', 'web/admin/src/pages/link-detail', 'web/admin/src/pages/family-matrix', 'web/admin/src/pages/family-history']],
+    ['web/h5/src', ['web/h5/src/pages/list-filters', 'web/h5/src/pages/detail-choice']],
+  ];
+  it.each(apps)('a page of %s imports no other page: what pages share is in its common/', (app, parts) => {
+    const pages = edges.filter((e) => e.from.startsWith(`${app}/pages/`));
+    expect(pages.some((e) => e.to.startsWith(`${app}/common/`))).toBe(true);
+    const found = pages.filter((e) => e.to.startsWith(`${app}/pages/`) && !parts.includes(e.to));
     expect(show(found)).toEqual([]);
   });
 });

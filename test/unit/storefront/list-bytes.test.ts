@@ -82,4 +82,60 @@ describe('the public list written from kept items (src/storefront/list-bytes.ts)
     expect(JSON.parse(list.body.toString('utf8')).map((i: { goodId: string }) => i.goodId)).toEqual(['1', '3']);
     expect(pageOf(list, 1, 10).body.toString('utf8')).toContain('"total":2');
   });
+
+  describe('overlapping loads (each step made to happen in a fixed order)', () => {
+    /** A `read` that waits until the test lets it answer: a load stopped between its start and its end. */
+    function held(s: ReturnType<typeof store>) {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      return {
+        release: () => release(),
+        read: async (ids: string[]) => {
+          const rows = await s.read(ids); // read now, as the database answered before the change
+          await gate;
+          return rows;
+        },
+      };
+    }
+    const names = (body: Buffer) => (JSON.parse(body.toString('utf8')) as { tags: { name: string }[] }[]).map((i) => i.tags.map((t) => t.name).join('/'));
+
+    it('a load that began before a tag rename never leaves its items to a load after it: the old name is not served', async () => {
+      const s = store(3);
+      const items = new ListItemBytes();
+      const ids = ['1', '2', '3'];
+      const renamed = new TagDictionary([tag('1', '白色', 0), tag('2', 'XL', 1)]);
+      // A: the old dictionary, stopped while it reads its items.
+      const slow = held(s);
+      const a = items.write(s.list(ids), TAGS, true, slow.read);
+      // B: after the rename, from start to end.
+      const b = await items.write(s.list(ids), renamed, true, s.read);
+      expect(names(b.body)[0]).toBe('白色/XL');
+      // A ends, answering what it was asked under its own dictionary.
+      slow.release();
+      expect(names((await a).body)[0]).toBe('黑色/XL');
+      // C, after both: the new name, however the two ended.
+      const c = await items.write(s.list(ids), renamed, true, s.read);
+      expect(names(c.body)).toEqual(names(b.body));
+      expect(c.etag).toBe(b.etag);
+    });
+
+    it('a complete load’s prune never takes an item from an overlapping load that counted it as kept', async () => {
+      const s = store(4);
+      const items = new ListItemBytes();
+      await items.write(s.list(['1', '2', '3', '4']), TAGS, true, s.read);
+      s.rows.set('3', { ...s.rows.get('3')!, name: '改名' });
+      // X: a filtered list of 2 and 3; 2 is kept, 3 must be read again: X stops while reading it.
+      const slow = held(s);
+      const x = items.write(s.list(['2', '3']), TAGS, false, slow.read);
+      // Y: the complete list, which no longer has 2 (no longer public): it lets 2 go.
+      await items.write(s.list(['1', '3', '4']), TAGS, true, s.read);
+      expect(items.size).toBe(3);
+      slow.release();
+      const answer = JSON.parse((await x).body.toString('utf8')) as { goodId: string; name: string }[];
+      expect(answer.map((i) => [i.goodId, i.name])).toEqual([
+        ['2', 'T恤 "2"'],
+        ['3', '改名'],
+      ]);
+    });
+  });
 });

@@ -2,4 +2,6 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './style.css';
 
+// The pages put the scroll position back themselves (common/page-memory.ts), once they have drawn what they showed.
+history.scrollRestoration = 'manual';
 createRoot(document.getElementById('root')!).render(<App />);

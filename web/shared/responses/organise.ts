@@ -19,7 +19,8 @@ export interface OrganiseReport<D extends string = string> {
   unparseable: { id: string; name: string; problem?: LinkNameProblem }[];
   incomplete: { id: string; name: string; missing: D[] }[];
   lockedSkipped: { id: string; familyId: string }[];
-  review: { familyId: string; reason: string }[];
+  /** families (and links) for an administrator to look at; docs/api.md, OrganiseReport */
+  review: ReviewEntry[];
 }
 
 /** Why a link's name could not be read: the part, the rule it broke, and the text where reading stopped. */
@@ -28,6 +29,14 @@ export interface LinkNameProblem {
   reason: string;
   text?: string;
 }
+
+/**
+ * A family left for manual review (`LOCKED`, `MANUAL`, `HAS_GOODS`, `HAS_OVERRIDES`, `CHANGED`), or a
+ * link organisation left alone because its family changed after the run read it
+ * (`MEMBERSHIP_CHANGED`; `familyId`: where it is now, null for none): organisation never overrides
+ * an administrator's move.
+ */
+export type ReviewEntry = { familyId: string; reason: string } | { linkId: string; familyId: string | null; reason: 'MEMBERSHIP_CHANGED' };
 
 export interface OrganiseProgress {
   state: 'idle' | 'running' | 'succeeded' | 'failed';

@@ -284,6 +284,40 @@ describe('projection runner', () => {
     }
   });
 
+  it('a migration that changes a generated column’s expression or adds a CHECK while a rebuild runs restarts it: the new definitions survive the swap', async () => {
+    // A generated column the shadow copies as it is when the rebuild starts.
+    await db.pool.query(`ALTER TABLE t_tally ADD COLUMN doubled integer GENERATED ALWAYS AS (total * 2) STORED`);
+    try {
+      await appended(appendTallies(es.store, 40));
+      const engine = new ProjectionEngine(
+        { pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 5, pollMs: 20 },
+        [tallyProjection({ slowMs: 5 })],
+      );
+      await engine.startRunners();
+      try {
+        await eventually(caughtUp);
+        await engine.requestRebuild('tally');
+        await eventually(async () => (await db.pool.query(`SELECT to_regclass('rebuild_tally.t_tally') AS t`)).rows[0].t !== null, 10_000, 5);
+        // A deployment's migration while the shadow fills: the same columns, another expression, and a CHECK.
+        await db.pool.query(`ALTER TABLE t_tally DROP COLUMN doubled, ADD COLUMN doubled integer GENERATED ALWAYS AS (total * 3) STORED`);
+        await db.pool.query(`ALTER TABLE t_tally ADD CONSTRAINT t_tally_total_known CHECK (total >= 0)`);
+        await eventually(async () => (await checkpoint()).last_rebuild_at !== null && (await engine.status())[0]!.state === 'running', 60_000);
+        const generated = await db.pool.query(
+          `SELECT generation_expression FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 't_tally' AND column_name = 'doubled'`,
+        );
+        expect(generated.rows[0].generation_expression).toMatch(/\* 3/);
+        const checks = await db.pool.query(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'public.t_tally'::regclass AND contype = 'c'`);
+        expect(checks.rows.map((c) => c.def)).toEqual(['CHECK ((total >= 0))']);
+        const rows = await db.pool.query(`SELECT bool_and(doubled = total * 3) AS ok FROM t_tally`);
+        expect(rows.rows[0].ok).toBe(true);
+      } finally {
+        await engine.stopRunners();
+      }
+    } finally {
+      await db.pool.query(`ALTER TABLE t_tally DROP CONSTRAINT IF EXISTS t_tally_total_known, DROP COLUMN IF EXISTS doubled`);
+    }
+  });
+
   it('a swap that cannot have the live tables (a long read holds them) gives up after its lock timeout and tries again', async () => {
     await appended(appendTallies(es.store, 10));
     const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 50, pollMs: 20 }, [

@@ -64,6 +64,7 @@ export const CODE_TEXT: Record<string, string> = {
   // Families
   'FAMILY.NOT_FOUND': '商品系列不存在，可能已被删除或合并',
   'FAMILY.EXISTS': '商品系列已存在',
+  'FAMILY.GONE': '这个系列已被删除或并入其他系列，不能再加入货源',
   'FAMILY.NOT_EMPTY': '系列中还有货源或商品，不能删除',
   'FAMILY.MEMBER_NOT_FOUND': '这个货源已不在该系列中',
   'FAMILY.CUSTOM_MEMBER_NOT_FOUND': '这个商品已不是该系列的自定义成员',

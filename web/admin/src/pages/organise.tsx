@@ -27,8 +27,8 @@ const REASON: Record<string, [string, string]> = {
   MEMBERSHIP_CHANGED: ['货源在整理期间被移动', '整理进行时有人移动了这个货源，整理没有改动它。'],
 };
 
-/** A review entry: a family, or (MEMBERSHIP_CHANGED) a link of one. */
-type ReviewEntry = OrganiseReport['review'][number] & { linkId?: string };
+/** A review entry: a family, or (MEMBERSHIP_CHANGED) a link an administrator moved during the run. */
+type ReviewEntry = OrganiseReport['review'][number];
 
 /** The report on the page: of the run just started here, or of a recorded run. */
 interface Shown {
@@ -242,8 +242,8 @@ function Folded<T>({ title, items, render, testId, open = false }: { title: stri
 function ReportView({ shown, total }: { shown: Shown; total: number | null }) {
   const { report } = shown;
   const review = report.review as ReviewEntry[];
-  const families = useFamilyNames(review.map((r) => r.familyId));
-  const linkNames = useNames('origin-goods', [...review.flatMap((r) => (r.linkId ? [r.linkId] : [])), ...report.lockedSkipped.map((l) => l.id)]);
+  const families = useFamilyNames(review.flatMap((r) => (r.familyId ? [r.familyId] : [])));
+  const linkNames = useNames('origin-goods', [...review.flatMap((r) => ('linkId' in r ? [r.linkId] : [])), ...report.lockedSkipped.map((l) => l.id)]);
   const lockedFamilies = useFamilyNames(report.lockedSkipped.map((l) => l.familyId));
   const unparseable = report.unparseable.length;
   // Unparseable links append nothing: they are among the unchanged ones.
@@ -274,14 +274,17 @@ function ReportView({ shown, total }: { shown: Shown; total: number | null }) {
               {review.map((r, i) => (
                 <tr key={i} data-testid="organise-review-row">
                   <td>
-                    {r.linkId ? (
+                    {'linkId' in r ? (
                       <a href={hrefOf('links', { id: r.linkId })}>货源「{linkNames[r.linkId] ?? '…'}」</a>
                     ) : (
                       <a href={hrefOf('families', { id: r.familyId })}>{families[r.familyId] ?? '…'}</a>
                     )}
                   </td>
                   <td>{REASON[r.reason]?.[0] ?? '需要确认'}</td>
-                  <td className="muted">{REASON[r.reason]?.[1] ?? ''}</td>
+                  <td className="muted">
+                    {REASON[r.reason]?.[1] ?? ''}
+                    {'linkId' in r && (r.familyId ? <> 它现在在系列 <a href={hrefOf('families', { id: r.familyId })}>{families[r.familyId] ?? '…'}</a>。</> : ' 它现在不属于任何系列。')}
+                  </td>
                 </tr>
               ))}
             </tbody>

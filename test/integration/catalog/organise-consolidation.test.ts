@@ -1,0 +1,233 @@
+/**
+ * Organisation over time (docs/domain.md, Organisation): it attaches a link to the family of its
+ * product, merges every pure fragment into the family that keeps its id in one run (then appends
+ * nothing), and never overrides a membership that changed after it read it: a link an administrator
+ * moved during the run is left alone and listed for review, and a group whose family stopped taking
+ * links moves none of its links. Races are made deterministic by stepping in at the event store.
+ */
+import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
+import type { EventStore, StreamAppend } from '../../../src/platform/event-store/port';
+import { eventMetadata } from '../../../src/platform/events/registry';
+import { newId } from '../../../src/platform/ids';
+import { eventually } from '../../support/eventually';
+import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
+
+jest.setTimeout(180_000);
+
+describe('organisation over time', () => {
+  let sim: RunningSimulator;
+  let svc: TestService;
+  const api = (method: string, path: string, body?: unknown) => svc.request(method, path, body);
+  const ok = async <T = any>(method: string, path: string, body?: unknown): Promise<T> => {
+    const r = await api(method, path, body);
+    if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body as T;
+  };
+  const events = async () => Number((await svc.db.pool.query(`SELECT count(*) AS n FROM es_events`)).rows[0].n);
+  const familyOf = async (linkId: string) => (await svc.db.pool.query(`SELECT family_id::text AS f FROM origin_goods WHERE id = $1`, [linkId])).rows[0].f as string | null;
+  const streamTypes = async (streamId: string) =>
+    (await svc.db.pool.query(`SELECT type, data FROM es_events WHERE stream_id = $1 ORDER BY revision`, [streamId])).rows as { type: string; data: any }[];
+  const settle = async () => svc.services.waitForProjections(await svc.services.store.headPosition(undefined, { committed: true }), ['link-0', 'family-0', 'good-0']);
+  const sync = async (path: string) => {
+    const started = await api('POST', path);
+    return eventually(async () => {
+      const r = await api('GET', `/sync/runs/${started.body.runId}`);
+      return r.body.state !== 'running' ? r.body : null;
+    }, 60_000);
+  };
+  /** Families of one product with at least `n` member links, largest first: [familyId, its links]. */
+  const familiesWith = async (n: number) =>
+    (
+      await svc.db.pool.query<{ family_id: string; links: string[] }>(
+        `SELECT family_id::text, array_agg(id::text ORDER BY id) AS links FROM origin_goods WHERE family_id IS NOT NULL GROUP BY family_id HAVING count(*) >= $1 ORDER BY count(*) DESC, family_id`,
+        [n],
+      )
+    ).rows;
+
+  /**
+   * Steps in once, just before the first append (of organisation's) that names `streamId`: runs
+   * `meanwhile` with the store as it is (an administrator's or a sync's write), then lets the append go.
+   */
+  function beforeAppendTo(streamId: string, meanwhile: () => Promise<void>, then?: { streamId: string; meanwhile: () => Promise<void> }): () => void {
+    const store = svc.services.store as EventStore;
+    const real = { one: store.appendToStream.bind(store), many: store.appendToStreams.bind(store) };
+    let steps = [{ streamId, meanwhile }, ...(then ? [then] : [])];
+    let inside = false;
+    const step = async (ids: string[]) => {
+      if (inside || !steps.length || !ids.includes(steps[0]!.streamId)) return;
+      const [current, ...rest] = steps;
+      steps = rest;
+      inside = true;
+      try {
+        await current!.meanwhile();
+      } finally {
+        inside = false;
+      }
+    };
+    store.appendToStreams = async (appends: readonly StreamAppend[]) => {
+      await step(appends.filter((a) => a.events.length).map((a) => a.streamId));
+      return real.many(appends);
+    };
+    store.appendToStream = async (id, evs, opts) => {
+      await step([id]);
+      return real.one(id, evs, opts);
+    };
+    return () => {
+      store.appendToStreams = real.many;
+      store.appendToStream = real.one;
+    };
+  }
+
+  beforeAll(async () => {
+    sim = await startSimulator({ links: 300, seed: 11 });
+    svc = await startTestService({ env: { UPSTREAM_URL: sim.url } });
+    for (const p of ['/sync/categories', '/sync/origin-goods', '/sync/details']) expect((await sync(p)).state).toBe('succeeded');
+    expect((await api('POST', '/product-families/organize')).status).toBe(200);
+  });
+  afterAll(async () => {
+    await expectNoFailedProjections(svc);
+    await svc.close();
+    await sim.close();
+  });
+
+  it('a link without a family joins the existing auto-managed family of its product (attached 1); the next run appends nothing', async () => {
+    const [family] = await familiesWith(2);
+    const linkId = family!.links[1]!;
+    await ok('DELETE', `/product-families/${family!.family_id}/members/${linkId}`);
+    expect(await familyOf(linkId)).toBeNull();
+    const report = await ok('POST', '/product-families/organize');
+    expect(report).toMatchObject({ attached: 1, created: 0, merged: 0, review: [] });
+    expect(await familyOf(linkId)).toBe(family!.family_id);
+    const before = await events();
+    expect(await ok('POST', '/product-families/organize')).toMatchObject({ attached: 0, created: 0, merged: 0, repaired: 0 });
+    expect(await events()).toBe(before);
+  });
+
+  /**
+   * Fragments of a product as an earlier run or an older version left them: auto-managed families of
+   * the product's key, each holding some of its links, recorded on every stream as organisation does.
+   */
+  async function fragment(targetId: string, key: string, linkIds: readonly string[]): Promise<string> {
+    const id = newId();
+    const meta = eventMetadata('system:organise', 'Organise');
+    const enc = (type: string, data: unknown) => svc.services.registry.encode(type, data, meta);
+    const revision = async (s: string) => (await svc.services.store.streamRevision(s)) ?? ('no_stream' as const);
+    await svc.services.store.appendToStreams([
+      { streamId: `family-${id}`, expectedRevision: 'no_stream', events: [enc('FamilyCreated', { familyId: id, name: `碎片 ${id}`, familyNameKey: key, autoManaged: true, locked: false }), ...linkIds.map((linkId) => enc('FamilyMemberAdded', { familyId: id, linkId }))] },
+      { streamId: `family-${targetId}`, expectedRevision: await revision(`family-${targetId}`), events: linkIds.map((linkId) => enc('FamilyMemberRemoved', { familyId: targetId, linkId })) },
+      ...(await Promise.all(
+        linkIds.map(async (linkId) => ({
+          streamId: `link-${linkId}`,
+          expectedRevision: await revision(`link-${linkId}`),
+          events: [enc('LinkLeftFamily', { linkId, familyId: targetId }), enc('LinkJoinedFamily', { linkId, familyId: id })],
+        })),
+      )),
+    ]);
+    return id;
+  }
+
+  it.each([2, 3])('%i pure fragments of one product all merge into the family with goods in one run, which keeps its id; the next run appends nothing', async (n) => {
+    const candidates = await familiesWith(n + 1);
+    const target = candidates[n === 2 ? 0 : 1] ?? candidates[0]!;
+    const key = (await svc.db.pool.query(`SELECT family_name_key FROM families WHERE id = $1`, [target.family_id])).rows[0].family_name_key as string;
+    // The target is public: a good made from its first link.
+    if ((await svc.db.pool.query(`SELECT 1 FROM goods WHERE family_id = $1`, [target.family_id])).rowCount === 0) await ok('POST', '/goods', { originGoodId: target.links[0] });
+    const fragments: string[] = [];
+    for (let i = 1; i <= n; i++) fragments.push(await fragment(target.family_id, key, [target.links[i]!]));
+    await settle();
+    for (let i = 1; i <= n; i++) expect(await familyOf(target.links[i]!)).toBe(fragments[i - 1]);
+
+    const report = await ok('POST', '/product-families/organize');
+    expect(report).toMatchObject({ merged: n, created: 0, attached: 0 });
+    expect(report.review.filter((r: { reason: string }) => r.reason === 'CHANGED')).toEqual([]);
+    for (let i = 1; i <= n; i++) expect(await familyOf(target.links[i]!)).toBe(target.family_id);
+    const left = await svc.db.pool.query(`SELECT id FROM families WHERE id = ANY($1::bigint[])`, [fragments]);
+    expect(left.rows).toEqual([]);
+    for (const f of fragments) expect((await streamTypes(`family-${f}`)).at(-1)).toEqual({ type: 'FamilyMergedInto', data: { familyId: f, intoFamilyId: target.family_id } });
+
+    const before = await events();
+    expect(await ok('POST', '/product-families/organize')).toMatchObject({ merged: 0, created: 0, attached: 0, repaired: 0 });
+    expect(await events()).toBe(before);
+  });
+
+  it('an administrator who moves a link into another family while a run is about to group it keeps the move; the run lists the link for review', async () => {
+    const [a] = await familiesWith(3);
+    const linkId = a!.links[2]!;
+    await ok('DELETE', `/product-families/${a!.family_id}/members/${linkId}`);
+    const b = await ok('POST', '/product-families', { name: '管理员的系列' });
+    const aBefore = (await streamTypes(`family-${a!.family_id}`)).length;
+    const restore = beforeAppendTo(`link-${linkId}`, async () => {
+      await ok('POST', `/product-families/${b.id}/members`, { originGoodId: linkId });
+    });
+    let report: any;
+    try {
+      report = await ok('POST', '/product-families/organize');
+    } finally {
+      restore();
+    }
+    expect(await familyOf(linkId)).toBe(b.id);
+    expect(report.review).toContainEqual({ linkId, familyId: b.id, reason: 'MEMBERSHIP_CHANGED' });
+    expect(report.attached).toBe(0);
+    const moves = (await streamTypes(`link-${linkId}`)).filter((e) => e.type === 'LinkJoinedFamily' || e.type === 'LinkLeftFamily');
+    expect(moves.at(-1)).toEqual({ type: 'LinkJoinedFamily', data: { linkId, familyId: b.id } });
+    expect((await streamTypes(`family-${b.id}`)).map((e) => e.type)).toEqual(['FamilyCreated', 'FamilyMemberAdded']);
+    // The family organisation would have put it in records nothing of it.
+    expect((await streamTypes(`family-${a!.family_id}`)).slice(aBefore).filter((e) => e.data.linkId === linkId)).toEqual([]);
+  });
+
+  it('a link that moved for another reason joins with its group; a family locked meanwhile takes none of them, and none is moved', async () => {
+    const [a] = await familiesWith(3);
+    const linkId = a!.links[1]!;
+    await ok('DELETE', `/product-families/${a!.family_id}/members/${linkId}`);
+    const joinsBefore = (await streamTypes(`family-${a!.family_id}`)).length;
+    const meta = eventMetadata('system:sync', 'SyncOriginGoods');
+    const mirrored = (await streamTypes(`link-${linkId}`)).find((e) => e.type === 'LinkMirrored')!.data;
+    const restore = beforeAppendTo(
+      `link-${linkId}`,
+      // A sync rewrites the link (same data): its stream moves, its family does not.
+      async () => {
+        const rev = await svc.services.store.streamRevision(`link-${linkId}`);
+        await svc.services.store.appendToStream(`link-${linkId}`, [svc.services.registry.encode('LinkMirrored', { ...mirrored, craftLabel: '改' }, meta)], { expectedRevision: rev! });
+      },
+      // ...and before organisation appends again, an administrator locks the family.
+      { streamId: `family-${a!.family_id}`, meanwhile: async () => void (await ok('PATCH', `/product-families/${a!.family_id}`, { locked: true })) },
+    );
+    let report: any;
+    try {
+      report = await ok('POST', '/product-families/organize');
+    } finally {
+      restore();
+    }
+    expect(await familyOf(linkId)).toBeNull();
+    expect(report.lockedSkipped).toContainEqual({ id: linkId, familyId: a!.family_id });
+    expect(report.attached).toBe(0);
+    expect((await streamTypes(`link-${linkId}`)).at(-1)!.type).not.toBe('LinkJoinedFamily');
+    const after = await streamTypes(`family-${a!.family_id}`);
+    expect(after.slice(joinsBefore).map((e) => e.type)).toEqual(['FamilyLocked']);
+    // Unlocked, the next run takes it.
+    await ok('PATCH', `/product-families/${a!.family_id}`, { locked: false });
+    expect(await ok('POST', '/product-families/organize')).toMatchObject({ attached: 1 });
+    expect(await familyOf(linkId)).toBe(a!.family_id);
+  });
+
+  it('a link left in a family an older version deleted counts as unorganised: the next run groups it again', async () => {
+    const [a] = await familiesWith(2);
+    const linkId = a!.links[0]!;
+    const orphanage = newId();
+    const meta = eventMetadata('system:organise', 'Organise');
+    const enc = (type: string, data: unknown) => svc.services.registry.encode(type, data, meta);
+    const rev = async (s: string) => (await svc.services.store.streamRevision(s)) ?? ('no_stream' as const);
+    // As before the rule: a family created, a link moved into it, the family deleted with the link still there.
+    await svc.services.store.appendToStreams([
+      { streamId: `family-${orphanage}`, expectedRevision: 'no_stream', events: [enc('FamilyCreated', { familyId: orphanage, name: '旧系列', familyNameKey: null, autoManaged: false, locked: true }), enc('FamilyMemberAdded', { familyId: orphanage, linkId })] },
+      { streamId: `link-${linkId}`, expectedRevision: await rev(`link-${linkId}`), events: [enc('LinkLeftFamily', { linkId, familyId: a!.family_id }), enc('LinkJoinedFamily', { linkId, familyId: orphanage })] },
+      { streamId: `family-${a!.family_id}`, expectedRevision: await rev(`family-${a!.family_id}`), events: [enc('FamilyMemberRemoved', { familyId: a!.family_id, linkId })] },
+    ]);
+    await svc.services.store.appendToStream(`family-${orphanage}`, [enc('FamilyDeleted', { familyId: orphanage })], { expectedRevision: 1n });
+    await settle();
+    expect(await familyOf(linkId)).toBe(orphanage);
+    const report = await ok('POST', '/product-families/organize');
+    expect(report.attached).toBe(1);
+    expect(await familyOf(linkId)).toBe(a!.family_id);
+  });
+});

@@ -1,0 +1,94 @@
+import type { PublicCategoryNode, PublicGoodItem } from '../../../shared/responses/storefront';
+import { listHref } from '../common/address';
+import { GoodCard, GridSkeleton, Img, ResourceError, SearchBox } from '../common/components';
+import { useResource } from '../common/hooks';
+import { usePageMemory } from '../common/page-memory';
+
+interface Home {
+  positions: { id: string; name: string; items: PublicGoodItem[] }[];
+}
+
+/** Shown when no position is curated yet. */
+const NEWEST = '/public/goods?sort=NEWEST&pageSize=10';
+
+/**
+ * Home: search, the top categories, and the curated positions (or, while there are none, the newest
+ * goods). Its three reads start together: the newest goods are asked for before it is known whether
+ * they are needed, since waiting for the positions first would double the blank time on a slow
+ * network, and the read is a cached public one.
+ */
+export function HomePage() {
+  const home = useResource<Home>('/public/home');
+  const tree = useResource<{ items: PublicCategoryNode[] }>('/public/categories/tree');
+  const newest = useResource<{ items: PublicGoodItem[] }>(NEWEST);
+  const curated = home.data?.positions.filter((p) => p.items.length > 0) ?? null;
+  const fallback = curated !== null && curated.length === 0;
+  usePageMemory(curated !== null && (!fallback || newest.data !== null));
+  return (
+    <div data-testid="h5-home">
+      <h1 className="sr-only">商城首页</h1>
+      <SearchBox initial="" onSearch={(keyword) => (window.location.hash = listHref({ keyword }))} />
+      <nav className="chips" aria-label="商品分类">
+        {tree.data ? (
+          tree.data.items.map((c) => (
+            <a key={c.id} className="chip" href={listHref({ categoryId: c.id })}>
+              <Img className="icon" src={c.icon} alt="" tile={c.name.slice(0, 1)} />
+              <span>{c.name}</span>
+            </a>
+          ))
+        ) : tree.failure ? (
+          <ResourceError compact of={tree} subject="分类" testId="home-categories-error" />
+        ) : (
+          <div className="chips-skeleton" data-testid="skeleton" aria-hidden="true">
+            {[0, 1, 2, 3, 4].map((i) => (
+              <div key={i} className="chip">
+                <div className="sk icon" />
+                <div className="sk sk-line tiny" />
+              </div>
+            ))}
+          </div>
+        )}
+      </nav>
+      {curated === null ? (
+        home.failure ? (
+          <ResourceError of={home} subject="首页商品" more={[{ label: '逛逛全部商品', href: '#/list' }]} />
+        ) : (
+          <GridSkeleton count={6} />
+        )
+      ) : fallback ? (
+        <section aria-labelledby="newest-title">
+          <h2 id="newest-title">新品推荐</h2>
+          {newest.data ? (
+            <div className="grid">
+              {newest.data.items.map((g) => (
+                <GoodCard key={g.goodId} g={g} />
+              ))}
+            </div>
+          ) : newest.failure ? (
+            <ResourceError of={newest} subject="新品" more={[{ label: '逛逛全部商品', href: '#/list' }]} />
+          ) : (
+            <GridSkeleton count={6} />
+          )}
+        </section>
+      ) : (
+        curated.map((p) => (
+          <section key={p.id} aria-labelledby={`position-${p.id}`}>
+            <h2 id={`position-${p.id}`}>{p.name}</h2>
+            <div className="grid">
+              {p.items.map((g) => (
+                <GoodCard key={g.goodId} g={g} />
+              ))}
+            </div>
+          </section>
+        ))
+      )}
+      {curated !== null && (
+        <p className="more">
+          <a className="btn" href="#/list">
+            查看全部商品
+          </a>
+        </p>
+      )}
+    </div>
+  );
+}
