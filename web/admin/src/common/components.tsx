@@ -155,3 +155,19 @@ export function Stat({ value, label, href, tone, testId }: { value: React.ReactN
 
 /** A loading line for a region that has nothing to show yet. */
 export const Loading = ({ text = '加载中…' }: { text?: string }) => <div className="muted" role="status">{text}</div>;
+
+/** A link (货源) as lists name it: its name, and whether it is delisted or not organised yet. */
+export const LinkName = ({ link }: { link: { name: string; delisted: boolean; parsed: unknown } }) => (
+  <>
+    {link.name}
+    {link.delisted && <span className="badge red">已下架</span>}
+    {!link.parsed && <span className="badge amber">未整理</span>}
+  </>
+);
+
+/** A filter the address applies (a country, a category, a tag…), named, with × to lift it. */
+export const ScopeChip = ({ text, onClear, testId }: { text: string; onClear: () => void; testId: string }) => (
+  <span className="badge blue" data-testid={testId}>
+    {text} <button type="button" className="link" aria-label={`取消筛选 ${text}`} onClick={onClear}>×</button>
+  </span>
+);

@@ -137,3 +137,34 @@ export function useParams(): [URLSearchParams, (patch: Record<string, string | n
   };
   return [params, set];
 }
+
+/**
+ * A list page's address (`#/<page>?q=…&page=…&id=…` and its filters): the search as typed and as
+ * applied, the page, and the addresses of an item and of the list without one, all keeping the rest.
+ */
+export function useListAddress(page: string) {
+  const [params, setParams] = useParams();
+  const q = params.get('q') ?? '';
+  const [keyword, setKeyword] = useState(q);
+  useEffect(() => setKeyword(q), [q]);
+  const at = (id: string | null) => {
+    const p = new URLSearchParams(params);
+    if (id) p.set('id', id);
+    else p.delete('id');
+    p.delete('tab');
+    return hrefOf(page, p);
+  };
+  return {
+    params,
+    setParams,
+    q,
+    page: Number(params.get('page') ?? '1') || 1,
+    selected: params.get('id'),
+    keyword,
+    setKeyword,
+    search: () => setParams({ q: keyword.trim(), page: null }),
+    setPage: (p: number) => setParams({ page: String(p) }),
+    itemHref: (id: string) => at(id),
+    listHref: at(null),
+  };
+}

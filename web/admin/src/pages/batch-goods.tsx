@@ -1,15 +1,15 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { api } from '../api';
 import type { BatchAnswer } from '../../../shared/responses/goods';
 import type { Link } from '../../../shared/responses/links';
 import type { Page } from '../../../shared/responses/page';
-import { KeywordSearch, Status } from '../common/components';
+import { KeywordSearch, LinkName, Status } from '../common/components';
 import { CODE_TEXT } from '../common/error-text';
 import { useAction, useLoad } from '../common/hooks';
 import { MasterList } from '../common/master-list';
 import { useNames } from '../common/names';
 import { showPrice } from '../common/price';
-import { hrefOf, useParams } from '../common/route';
+import { hrefOf, useListAddress } from '../common/route';
 
 /**
  * Goods from selected links in one request (POST /goods/batch {originGoodIds}): a link that has a
@@ -17,17 +17,13 @@ import { hrefOf, useParams } from '../common/route';
  * reason. The selection survives paging and searching, so links of several pages go in one batch.
  */
 export function BatchGoodsPage() {
-  const [params, setParams] = useParams();
-  const q = params.get('q') ?? '';
-  const page = Number(params.get('page') ?? '1') || 1;
+  const { params, setParams, q, page, keyword, setKeyword, search, setPage } = useListAddress('batch-goods');
   const organised = params.get('organised') ?? '';
   const query = new URLSearchParams({ page: String(page), pageSize: '50' });
   if (q) query.set('keyword', q);
   if (organised) query.set('organised', organised);
   if (params.get('hasGood')) query.set('hasGood', params.get('hasGood')!);
   const list = useLoad<Page<Link>>(`/origin-goods?${query}`);
-  const [keyword, setKeyword] = useState(q);
-  useEffect(() => setKeyword(q), [q]);
   const [selected, setSelected] = useState<Map<string, string>>(new Map());
   const [result, setResult] = useState<BatchAnswer | null>(null);
   const a = useAction();
@@ -51,7 +47,7 @@ export function BatchGoodsPage() {
     }, '批量创建完成');
   const toolbar = (
     <div className="toolbar">
-      <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索货源" placeholder="货源名称" onSearch={() => setParams({ q: keyword.trim(), page: null })} />
+      <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索货源" placeholder="货源名称" onSearch={search} />
       <span className="inline">
         <label htmlFor={orgId} className="inline">整理状态</label>
         <select id={orgId} data-testid="batch-organised" value={organised} onChange={(e) => setParams({ organised: e.target.value, page: null })}>
@@ -90,16 +86,10 @@ export function BatchGoodsPage() {
         rowTestId="batch-link"
         list={list}
         page={page}
-        setPage={(p) => setParams({ page: String(p) })}
+        setPage={setPage}
         toolbar={toolbar}
         primaryLabel="货源"
-        primary={(l) => (
-          <>
-            {l.name}
-            {l.delisted && <span className="badge red">已下架</span>}
-            {!l.parsed && <span className="badge amber">未整理</span>}
-          </>
-        )}
+        primary={(l) => <LinkName link={l} />}
         columns={[
           { label: '价格', render: (l) => showPrice(l.price) },
           { label: '商品', render: (l) => (l.good ? <a href={hrefOf('goods', { id: l.good.id })}>{l.good.name}</a> : <span className="muted">无</span>) },

@@ -13,7 +13,7 @@ import { confirmDelete } from '../common/impact';
 import { MasterDetail, MasterList } from '../common/master-list';
 import { rememberName, useNames } from '../common/names';
 import { priceProblem, showPrice } from '../common/price';
-import { hrefOf, navigate, useParams, useUnsavedEdits } from '../common/route';
+import { hrefOf, navigate, useListAddress, useParams, useUnsavedEdits } from '../common/route';
 import { DIMENSIONS, DIM_LABEL, dimensionValues, useTags, type Dimension } from '../common/tags';
 import { usePlaces } from '../common/vocab';
 import { FamilyHistory } from './family-history';
@@ -31,22 +31,12 @@ const SORTS: [string, string][] = [
   ['UPDATED_DESC', '最近修改的在前'],
 ];
 
-const familyHref = (params: URLSearchParams, id: string) => {
-  const p = new URLSearchParams(params);
-  p.set('id', id);
-  p.delete('tab');
-  return hrefOf('families', p);
-};
-
 /**
  * Families: the list (name, country, members, lowest price; search, filters by country, lock, manual
  * and price, orders, page jump) and the selected family. Everything the page shows is in its address.
  */
 export function FamiliesPage() {
-  const [params, setParams] = useParams();
-  const q = params.get('q') ?? '';
-  const page = Number(params.get('page') ?? '1') || 1;
-  const selected = params.get('id');
+  const { params, setParams, q, page, selected, keyword, setKeyword, search, setPage, itemHref, listHref } = useListAddress('families');
   const query = new URLSearchParams({ page: String(page), pageSize: '30' });
   if (q) query.set('keyword', q);
   if (params.get('country')) query.set('countryId', params.get('country')!);
@@ -55,15 +45,13 @@ export function FamiliesPage() {
   if (params.get('unpriced')) query.set('priced', 'false');
   if (params.get('sort')) query.set('sort', params.get('sort')!);
   const list = useLoad<Page<FamilyItem>>(`/product-families?${query}`);
-  const [keyword, setKeyword] = useState(q);
-  useEffect(() => setKeyword(q), [q]);
   const { places } = usePlaces();
   const sortId = useId();
   const countryId = useId();
   const flag = (k: string) => !!params.get(k);
   const toolbar = (
     <div className="toolbar" data-testid="family-filters">
-      <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索系列" placeholder="按名称搜索" onSearch={() => setParams({ q: keyword.trim(), page: null })} />
+      <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索系列" placeholder="按名称搜索" onSearch={search} />
       <span className="inline">
         <label htmlFor={countryId} className="inline">国家</label>
         <select id={countryId} data-testid="family-country" value={params.get('country') ?? ''} onChange={(e) => setParams({ country: e.target.value, page: null })}>
@@ -87,7 +75,7 @@ export function FamiliesPage() {
   return (
     <MasterDetail
       selected={!!selected}
-      backHref={(() => { const p = new URLSearchParams(params); p.delete('id'); p.delete('tab'); return hrefOf('families', p); })()}
+      backHref={listHref}
       list={<>
         <MasterList<FamilyItem>
           label="商品系列列表"
@@ -95,7 +83,7 @@ export function FamiliesPage() {
           rowTestId="family-row"
           list={list}
           page={page}
-          setPage={(p) => setParams({ page: String(p) })}
+          setPage={setPage}
           toolbar={toolbar}
           primaryLabel="系列"
           primary={(f) => (
@@ -111,11 +99,11 @@ export function FamiliesPage() {
             { label: '货源', render: (f) => f.memberCount },
             { label: '最低价', render: (f) => showPrice(f.lowestPrice) },
           ]}
-          hrefOf={(f) => familyHref(params, f.id)}
+          hrefOf={(f) => itemHref(f.id)}
           selectedId={selected}
           empty={q || params.get('country') || flag('locked') || flag('manual') || flag('unpriced') ? '没有符合条件的系列' : '还没有商品系列：先整理货源'}
         />
-        <NewFamily onCreated={(id) => { list.reload(); void navigate(familyHref(params, id), { force: true }); }} />
+        <NewFamily onCreated={(id) => { list.reload(); void navigate(itemHref(id), { force: true }); }} />
       </>}
       detail={selected ? (
         <FamilyDetail key={selected} id={selected} onChanged={list.reload} onDeleted={() => { list.reload(); setParams({ id: null, tab: null }, { force: true }); }} />

@@ -3,41 +3,29 @@ import { api } from '../api';
 import type { Good } from '../../../shared/responses/goods';
 import type { Link } from '../../../shared/responses/links';
 import type { Page } from '../../../shared/responses/page';
-import { ErrorLine, FieldError, KeywordSearch, Loading, SearchPicker, Status } from '../common/components';
+import { ErrorLine, FieldError, KeywordSearch, Loading, ScopeChip, SearchPicker, Status } from '../common/components';
 import { useAction, useLoad } from '../common/hooks';
 import { MasterDetail, MasterList } from '../common/master-list';
 import { rememberName, useNames } from '../common/names';
 import { showPrice } from '../common/price';
-import { hrefOf, navigate, useParams, useUnsavedEdits } from '../common/route';
+import { hrefOf, navigate, useListAddress, useUnsavedEdits } from '../common/route';
 import { TagPicker } from '../common/tags';
 import { usePlaces } from '../common/vocab';
 import { DeleteGood, GoodsListControls, HEX, PlacementFields } from './good-fields';
-
-/** The address of a good (or of the new-good form) with the list's search, filters and page kept. */
-const goodHref = (params: URLSearchParams, id: string) => {
-  const p = new URLSearchParams(params);
-  p.set('id', id);
-  return hrefOf('goods', p);
-};
 
 /** Filters the page takes from its address (the overview and refused deletes link to them). */
 const FILTERS = ['countryId', 'categoryId', 'familyId', 'custom'] as const;
 
 export function GoodsPage() {
-  const [params, setParams] = useParams();
-  const q = params.get('q') ?? '';
-  const page = Number(params.get('page') ?? '1') || 1;
+  const { params, setParams, q, page, selected, keyword, setKeyword, search, setPage, itemHref, listHref } = useListAddress('goods');
   const tagIds = (params.get('tagIds') ?? '').split(',').filter(Boolean);
   const sort = params.get('sort') ?? '';
-  const selected = params.get('id');
   const query = new URLSearchParams({ page: String(page), pageSize: '30' });
   if (q) query.set('keyword', q);
   if (tagIds.length) query.set('tagIds', tagIds.join(','));
   if (sort) query.set('sort', sort);
   for (const f of FILTERS) if (params.get(f)) query.set(f, params.get(f)!);
   const list = useLoad<Page<Good>>(`/goods?${query}`);
-  const [keyword, setKeyword] = useState(q);
-  useEffect(() => setKeyword(q), [q]);
   const { country, category } = usePlaces();
   const scoped = FILTERS.filter((f) => params.get(f));
   const scopeText = (f: (typeof FILTERS)[number]) =>
@@ -45,28 +33,26 @@ export function GoodsPage() {
   const toolbar = (
     <div className="toolbar">
       <div className="row" style={{ justifyContent: 'space-between', width: '100%' }}>
-        <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索商品" placeholder="商品名称" onSearch={() => setParams({ q: keyword.trim(), page: null })} />
-        <button type="button" className={selected === 'new' ? '' : 'secondary'} data-testid="new-good-open" onClick={() => void navigate(goodHref(params, 'new'))}>新建自定义商品</button>
+        <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索商品" placeholder="商品名称" onSearch={search} />
+        <button type="button" className={selected === 'new' ? '' : 'secondary'} data-testid="new-good-open" onClick={() => void navigate(itemHref('new'))}>新建自定义商品</button>
       </div>
       <GoodsListControls tagIds={tagIds} sort={sort} onChange={(t, s2) => setParams({ tagIds: t.join(','), sort: s2, page: null })} />
       {scoped.map((f) => (
-        <span key={f} className="badge blue" data-testid="goods-scope">
-          {scopeText(f)} <button type="button" className="link" aria-label={`取消筛选 ${scopeText(f)}`} onClick={() => setParams({ [f]: null, page: null })}>×</button>
-        </span>
+        <ScopeChip key={f} testId="goods-scope" text={scopeText(f)} onClear={() => setParams({ [f]: null, page: null })} />
       ))}
     </div>
   );
   return (
     <MasterDetail
       selected={!!selected}
-      backHref={(() => { const p = new URLSearchParams(params); p.delete('id'); p.delete('tab'); return hrefOf('goods', p); })()}
+      backHref={listHref}
       list={<MasterList<Good>
         label="商品列表"
         testId="good-list"
         rowTestId="good-row"
         list={list}
         page={page}
-        setPage={(p) => setParams({ page: String(p) })}
+        setPage={setPage}
         toolbar={toolbar}
         primaryLabel="商品"
         primary={(g) => (
@@ -81,12 +67,12 @@ export function GoodsPage() {
           { label: '类目', className: 'hide-narrow', render: (g) => category(g.categoryId) || <span className="muted">—</span> },
           { label: '店铺', render: (g) => (g.public ? <span className="badge green">在售</span> : <span className="badge">未展示</span>) },
         ]}
-        hrefOf={(g) => goodHref(params, g.id)}
+        hrefOf={(g) => itemHref(g.id)}
         selectedId={selected}
         empty={q || tagIds.length || scoped.length ? '没有符合条件的商品' : '还没有商品'}
       />}
       detail={selected === 'new' ? (
-        <NewGood onCreated={(id) => { list.reload(); void navigate(goodHref(params, id), { replace: true, force: true }); }} onCancel={() => setParams({ id: null })} />
+        <NewGood onCreated={(id) => { list.reload(); void navigate(itemHref(id), { replace: true, force: true }); }} onCancel={() => setParams({ id: null })} />
       ) : selected ? (
         <GoodEditor key={selected} id={selected} onSaved={list.reload} onDeleted={() => { list.reload(); setParams({ id: null }, { force: true }); }} />
       ) : (

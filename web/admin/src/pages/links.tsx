@@ -1,25 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api';
 import { ApiError } from '../../../shared/http';
 import type { Good } from '../../../shared/responses/goods';
 import type { Link } from '../../../shared/responses/links';
 import type { Page } from '../../../shared/responses/page';
-import { ErrorLine, KeywordSearch, Loading, Status, Toggle } from '../common/components';
+import { ErrorLine, KeywordSearch, LinkName, Loading, ScopeChip, Status, Toggle } from '../common/components';
 import { errorText } from '../common/error-text';
 import { useAction, useLoad } from '../common/hooks';
 import { MasterDetail, MasterList } from '../common/master-list';
 import { nameProblemText } from '../common/names';
 import { showPrice } from '../common/price';
-import { hrefOf, useParams, useUnsavedEdits } from '../common/route';
+import { hrefOf, useListAddress, useUnsavedEdits } from '../common/route';
 import { DIM_LABEL, TagPicker, useTags, type Dimension } from '../common/tags';
 import { usePlaces } from '../common/vocab';
 import { LinkDetail } from './link-detail';
-
-const linkHref = (params: URLSearchParams, id: string) => {
-  const p = new URLSearchParams(params);
-  p.set('id', id);
-  return hrefOf('links', p);
-};
 
 /** Filters the page takes from its address: the overview and refused deletes link to them. */
 const SCOPES = ['categoryId', 'countryId', 'tagId', 'familyId'] as const;
@@ -29,16 +23,11 @@ const SCOPES = ['categoryId', 'countryId', 'tagId', 'familyId'] as const;
  * its tags (taken over by hand, or derived), its good, and its supplier detail.
  */
 export function LinksPage() {
-  const [params, setParams] = useParams();
-  const q = params.get('q') ?? '';
-  const page = Number(params.get('page') ?? '1') || 1;
-  const selected = params.get('id');
+  const { params, setParams, q, page, selected, keyword, setKeyword, search, setPage, itemHref, listHref } = useListAddress('links');
   const query = new URLSearchParams({ page: String(page), pageSize: '30' });
   if (q) query.set('keyword', q);
   for (const k of [...SCOPES, 'organised', 'delisted', 'incomplete', 'hasGood'] as const) if (params.get(k)) query.set(k, params.get(k)!);
   const list = useLoad<Page<Link>>(`/origin-goods?${query}`);
-  const [keyword, setKeyword] = useState(q);
-  useEffect(() => setKeyword(q), [q]);
   const { country, category } = usePlaces();
   const vocab = useTags();
   const scopeText = (k: (typeof SCOPES)[number]) => {
@@ -52,7 +41,7 @@ export function LinksPage() {
   const toggle = (k: string, value = 'true') => setParams({ [k]: flag(k, value) ? null : value, page: null });
   const toolbar = (
     <div className="toolbar">
-      <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索货源" placeholder="货源名称" onSearch={() => setParams({ q: keyword.trim(), page: null })} />
+      <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索货源" placeholder="货源名称" onSearch={search} />
       <div className="row" role="group" aria-label="筛选">
         <Toggle on={flag('organised', 'false')} onClick={() => toggle('organised', 'false')} testId="filter-unorganised">未整理</Toggle>
         <Toggle on={flag('incomplete')} onClick={() => toggle('incomplete')} testId="filter-incomplete">规格不全</Toggle>
@@ -60,38 +49,30 @@ export function LinksPage() {
         <Toggle on={flag('delisted')} onClick={() => toggle('delisted')} testId="filter-delisted">已下架</Toggle>
       </div>
       {SCOPES.filter((k) => params.get(k)).map((k) => (
-        <span key={k} className="badge blue" data-testid="links-scope">
-          {scopeText(k)} <button type="button" className="link" aria-label={`取消筛选 ${scopeText(k)}`} onClick={() => setParams({ [k]: null, page: null })}>×</button>
-        </span>
+        <ScopeChip key={k} testId="links-scope" text={scopeText(k)} onClear={() => setParams({ [k]: null, page: null })} />
       ))}
     </div>
   );
   return (
     <MasterDetail
       selected={!!selected}
-      backHref={(() => { const p = new URLSearchParams(params); p.delete('id'); p.delete('tab'); return hrefOf('links', p); })()}
+      backHref={listHref}
       list={<MasterList<Link>
         label="货源列表"
         testId="link-list"
         rowTestId="link-row"
         list={list}
         page={page}
-        setPage={(p) => setParams({ page: String(p) })}
+        setPage={setPage}
         toolbar={toolbar}
         primaryLabel="货源"
-        primary={(l) => (
-          <>
-            {l.name}
-            {l.delisted && <span className="badge red">已下架</span>}
-            {!l.parsed && <span className="badge amber">未整理</span>}
-          </>
-        )}
+        primary={(l) => <LinkName link={l} />}
         columns={[
           { label: '价格', render: (l) => showPrice(l.price) },
           { label: '规格标签', render: (l) => (l.tagsManual ? <span className="badge amber">手动</span> : <span className="badge">自动</span>) },
           { label: '商品', className: 'hide-narrow', render: (l) => (l.good ? <span className="badge green">已建</span> : <span className="muted">无</span>) },
         ]}
-        hrefOf={(l) => linkHref(params, l.id)}
+        hrefOf={(l) => itemHref(l.id)}
         selectedId={selected}
         empty={[...query.keys()].length > 2 ? '没有符合条件的货源' : '还没有货源：先同步供应商数据'}
       />}
