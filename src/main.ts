@@ -43,6 +43,9 @@ import { familyRoutes } from './catalog/families/routes';
 import { goodRoutes } from './catalog/goods/routes';
 import { historyRoutes } from './catalog/history/routes';
 import { Organiser } from './catalog/organisation/organise';
+import { batchCreateGoods } from './catalog/goods/handle';
+import type { Jobs } from './jobs/jobs';
+import { JobsThread } from './jobs/client';
 import { organiseRunRoutes } from './catalog/organisation/routes';
 import { storefrontRoutes } from './storefront/routes';
 import { PUBLIC_ROUTES, StorefrontState } from './storefront/public-routes';
@@ -92,8 +95,23 @@ export interface Services {
   /** the in-process supplier simulator when UPSTREAM_URL is unset; closeServices closes it */
   simulator: RunningSimulator | null;
   sync: SyncService;
+  /**
+   * Where the long operations an administrator starts over HTTP run: a serving process's jobs
+   * thread (src/jobs/client.ts, set by startService), else in process (tests, the command line).
+   */
+  jobs?: Jobs;
   /** Waits (bounded by COMMAND_WAIT_MS) until the projections reading these streams have reached `position`. */
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
+}
+
+/** The long operations run on these services' own event loop (in a jobs thread, or where no shopper waits). */
+export function inProcessJobs(s: Services): Jobs {
+  const organiser = new Organiser(s);
+  return {
+    organise: (by, opts) => organiser.organise(by, opts),
+    startSync: (kind, params) => s.sync.start(kind, params),
+    batchCreateGoods: (body, actor) => batchCreateGoods(s, body, actor),
+  };
 }
 
 /** Loaded only when configured: the gRPC client is a sizeable share of an idle process's memory. */
@@ -202,12 +220,13 @@ export function apiRoutes(s: Services): Router {
   // Admin writes sent with an Idempotency-Key answer a retry with the first answer.
   api.use(idempotency({ pool: s.pool, authenticate: auth.guards.authenticate, userOf: (res) => authOf(res).user.id }));
   api.use(projectionRoutes(s.engine, requireAdmin));
-  api.use(syncRoutes(s.sync, s.pool, requireAdmin, s.config.schedules));
+  const jobs = s.jobs ?? inProcessJobs(s);
+  api.use(syncRoutes({ start: (kind, params) => jobs.startSync(kind, params) }, s.pool, requireAdmin, s.config.schedules));
   api.use(linkRoutes(s, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
   api.use(organiseRunRoutes(s, requireAdmin));
-  api.use(familyRoutes(s, new Organiser(s), requireAdmin));
-  api.use(goodRoutes(s, requireAdmin));
+  api.use(familyRoutes(s, jobs, requireAdmin));
+  api.use(goodRoutes(s, requireAdmin, jobs));
   api.use(historyRoutes(s, requireAdmin));
   // Deny by default: a route that is neither guarded nor on the public list stops start-up.
   assertDeniedByDefault(api, { isGuard: auth.guards.isGuard, isPublic: (key) => PUBLIC_API_ROUTES.has(key) || key.startsWith('GET /docs') });
@@ -313,11 +332,33 @@ export async function startService(config: Config, log: Logger, roles: readonly 
   }
   let server: http.Server | null = null;
   let url = '';
-  if (roles.includes('worker')) await services.engine.startRunners();
-  // Schedules run in the worker role, once across processes (src/sync/scheduler.ts).
-  const schedule = roles.includes('worker') ? startSchedules(services) : null;
-  if (!config.upstream && roles.includes('worker')) {
-    void seedDemoCatalog(services).catch((e) => log.error({ err: e }, 'demo catalog seeding failed'));
+  let thread: JobsThread | null = null;
+  let schedule: { stop(): void } | null = null;
+  if (roles.includes('api')) {
+    // A serving process runs its long operations, and with role `all` the worker role too, in a
+    // thread of their own (src/jobs/thread.ts): shoppers never wait for administrators.
+    try {
+      thread = await JobsThread.start(
+        {
+          config: { ...config, upstream: config.upstream ?? { url: services.upstreamUrl, token: undefined } },
+          databaseUrl: db.url,
+          worker: roles.includes('worker'),
+          seedDemo: !config.upstream && roles.includes('worker'),
+        },
+        log,
+      );
+    } catch (e) {
+      await closeServices(services);
+      await db.stop();
+      throw e;
+    }
+    services.jobs = thread;
+    services.metrics.addPeer(() => thread!.metrics());
+  } else {
+    await services.engine.startRunners();
+    // Schedules run in the worker role, once across processes (src/sync/scheduler.ts).
+    schedule = startSchedules(services);
+    if (!config.upstream) void seedDemoCatalog(services).catch((e) => log.error({ err: e }, 'demo catalog seeding failed'));
   }
   if (roles.includes('api')) {
     const app = buildApp(services);
@@ -341,6 +382,7 @@ export async function startService(config: Config, log: Logger, roles: readonly 
           await new Promise<void>((r) => server!.close(() => r()));
         }
         schedule?.stop();
+        await thread?.close();
         await closeServices(services);
         await db.stop();
       })()),

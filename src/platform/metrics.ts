@@ -35,8 +35,37 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Other threads of this process whose counters /metrics adds in (a serving process's jobs thread). */
+  private readonly peers: (() => Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]>)[] = [];
+
   constructor() {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'catalog_process_' });
+  }
+
+  /**
+   * Adds another thread's metrics to this process's /metrics: its counters and histograms (appends,
+   * applied events, synchronisation runs, …) are summed with this thread's. Its process metrics and
+   * the gauges this thread reads at scrape time (lag, fence, cache) are left out: they would count
+   * the same process or the same database twice.
+   */
+  addPeer(read: () => Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]>): void {
+    this.peers.push(read);
+  }
+
+  /** This process's metrics as Prometheus text: this thread's, and its peers' (`addPeer`). */
+  async text(): Promise<string> {
+    if (this.peers.length === 0) return this.registry.metrics();
+    const own = await this.registry.getMetricsAsJSON();
+    const mine = new Set(own.map((m) => m.name));
+    const others = await Promise.all(
+      this.peers.map((read) =>
+        read().then(
+          (ms) => ms.filter((m) => !m.name.startsWith('catalog_process_') && !(String(m.type) === 'gauge' && mine.has(m.name))),
+          () => [], // a peer that cannot answer (restarting) leaves out its counters this once
+        ),
+      ),
+    );
+    return client.AggregatorRegistry.aggregate([own, ...others]).metrics();
   }
 
   /** Gauges read at scrape time from the projections, the read fence and the public cache. */
@@ -92,7 +121,7 @@ export class Metrics {
         return;
       }
       res.setHeader('Content-Type', this.registry.contentType);
-      res.end(await this.registry.metrics());
+      res.end(await this.text());
     });
     return r;
   }

@@ -22,7 +22,8 @@ const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.opti
 const runId = z.uuid();
 const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: z.coerce.number().int().min(1).max(100).optional() }).strict();
 
-export function syncRoutes(sync: SyncService, pool: Pool, guard: RequestHandler, schedules: Config['schedules']): Router {
+/** `sync`: where a run starts (in process, or in the serving process's jobs thread: src/jobs/jobs.ts). */
+export function syncRoutes(sync: Pick<SyncService, 'start'>, pool: Pool, guard: RequestHandler, schedules: Config['schedules']): Router {
   const r = Router();
   // The scheduled synchronisations and when each runs next (run by the worker role; null: off).
   r.get('/sync/schedule', guard, (_req, res) => {

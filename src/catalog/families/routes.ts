@@ -59,7 +59,8 @@ async function answer(deps: FamilyDeps, res: Response, status: 200 | 201, id: st
   res.status(status).json(body);
 }
 
-export function familyRoutes(deps: FamilyDeps, organiser: Organiser, guard: RequestHandler): Router {
+/** `organiser`: where organisation runs (in process, or in the serving process's jobs thread: src/jobs/jobs.ts). */
+export function familyRoutes(deps: FamilyDeps, organiser: Pick<Organiser, 'organise'>, guard: RequestHandler): Router {
   const r = Router();
   const family = (req: { params: Record<string, unknown> }) => parseId(req.params.id);
 

@@ -11,7 +11,8 @@ import { goodReferences, withReferences } from '../references';
 import { goodUsage } from '../usage';
 import { batchCreateGoods, createGood, deleteGood, setGoodOrigins, updateGood, type GoodDeps } from './handle';
 import { goodsTree, listGoods, readGood } from './queries';
-import { batchGoodsBody, createGoodBody, goodOriginsBody, listGoodsQuery, updateGoodBody } from './requests';
+import { batchGoodsBody, createGoodBody, goodOriginsBody, listGoodsQuery, updateGoodBody, type BatchGoodsBody } from './requests';
+import type { Actor } from '../../platform/commands';
 import type { GoodState } from './state';
 
 /** The fields a good's write answers from its own result over a row a later write has moved on. */
@@ -28,7 +29,12 @@ async function answerGood(deps: GoodDeps, res: Response, status: 200 | 201, id: 
   await answerWrite(res, status, id, result.revision, () => readGood(deps.pool, id).catch((e) => (e instanceof AppError && e.status === 404 ? null : Promise.reject(e))), own);
 }
 
-export function goodRoutes(deps: GoodDeps, guard: RequestHandler): Router {
+/** `batch`: where a batch request's goods are made (in process, or in the serving process's jobs thread: src/jobs/jobs.ts). */
+export function goodRoutes(
+  deps: GoodDeps,
+  guard: RequestHandler,
+  batch: { batchCreateGoods: (body: BatchGoodsBody, actor: Actor) => ReturnType<typeof batchCreateGoods> } = { batchCreateGoods: (body, actor) => batchCreateGoods(deps, body, actor) },
+): Router {
   const r = Router();
 
   r.get('/goods', guard, async (req, res) => {
@@ -44,7 +50,7 @@ export function goodRoutes(deps: GoodDeps, guard: RequestHandler): Router {
   r.post('/goods/batch', guard, async (req, res) => {
     const body = parseWith(batchGoodsBody, req.body, 'body');
     const refs = 'goods' in body ? body.goods.flatMap((g, i) => goodReferences(g, `goods.${i}.`)) : [];
-    res.status(201).json(await withReferences(deps.pool, refs, () => batchCreateGoods(deps, body, actorOf(req, res))));
+    res.status(201).json(await withReferences(deps.pool, refs, () => batch.batchCreateGoods(body, actorOf(req, res))));
   });
 
   r.get('/goods/tree', guard, async (_req, res) => {
