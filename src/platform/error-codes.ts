@@ -116,6 +116,7 @@ export const ERROR_CODES = {
   'PROJECTION.WORKER_RUNNING': { status: 409, description: 'A worker leads projections: `rebuild --all` refuses.' },
 
   // Organisation and synchronisation
+  'JOBS.UNAVAILABLE': { status: 503, description: 'The thread that runs long operations (organisation, synchronisation) is restarting or the service is stopping; try again.' },
   'ORGANISE.ALREADY_RUNNING': { status: 409, description: 'An organisation run is going.' },
   'ORGANISE.PROJECTIONS_BEHIND': { status: 503, description: 'The catalog read model did not catch up; the run stopped.' },
   'ORGANISE.RUN_NOT_FOUND': { status: 404, description: 'No such organisation run.' },

@@ -114,6 +114,7 @@ export const CODE_TEXT: Record<string, string> = {
   'PROJECTION.WORKER_RUNNING': '后台任务正在运行，暂时不能全部重新生成',
 
   // Organise and sync
+  'JOBS.UNAVAILABLE': '后台任务正在重新启动，请稍后重试',
   'ORGANISE.ALREADY_RUNNING': '整理正在进行中，请等它结束',
   'ORGANISE.PROJECTIONS_BEHIND': '数据更新跟不上，整理已停止，请稍后重试',
   'ORGANISE.RUN_NOT_FOUND': '没有这次整理记录',
