@@ -11,6 +11,7 @@ import { goodRouteDocs } from './catalog/goods/routes';
 import { historyRouteDocs } from './catalog/history/routes';
 import { linkRouteDocs } from './catalog/links/routes';
 import { organiseRunRouteDocs } from './catalog/organisation/routes';
+import { overviewRouteDocs } from './catalog/overview/routes';
 import { positionRouteDocs } from './catalog/positions/routes';
 import { tagGroupRouteDocs } from './catalog/tag-groups/routes';
 import { tagRouteDocs } from './catalog/tags/routes';
@@ -41,6 +42,7 @@ export const DOCUMENTED_ROUTES: DocumentedRoutes = {
     ...familyRouteDocs,
     ...goodRouteDocs,
     ...historyRouteDocs,
+    ...overviewRouteDocs,
   ],
   root: [...homeRouteDocs, ...healthRouteDocs, ...metricsRouteDocs],
 };

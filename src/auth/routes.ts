@@ -24,6 +24,13 @@ export const authRouteDocs: RouteDoc[] = [
   { method: 'post', path: '/auth/login', summary: 'Log in; sets the svc_at and svc_rt cookies', body: loginBody, responses: { 200: userResponse, 401: 'Unknown user or wrong password (AUTH.INVALID_CREDENTIALS)', 429: 'Throttled' } },
   { method: 'post', path: '/auth/refresh', summary: 'Rotate both cookies using the svc_rt cookie', responses: { 200: userResponse, 401: 'No valid refresh cookie, or a reused one (the session is revoked)' } },
   { method: 'get', path: '/auth/me', summary: 'The current user (any role)', auth: true, responses: { 200: userResponse } },
+  {
+    method: 'get',
+    path: '/users',
+    summary: 'Who the users are: id and name of each (the admin names who did what in histories and runs)',
+    auth: true,
+    responses: { 200: z.object({ items: z.array(z.object({ id: z.string(), username: z.string() })) }) },
+  },
   { method: 'post', path: '/auth/logout', summary: 'Revoke every token of the caller (access or refresh token) and clear the cookies', responses: { 204: null } },
 ];
 
@@ -76,6 +83,11 @@ export function authRoutes({ users, sessions, signer, hasher, guards, log, throt
   // its session with this call). Everything else keeps the default, ADMIN only.
   r.get('/auth/me', guards.authenticate, (_req, res) => {
     res.json({ user: publicUser(authOf(res).user) });
+  });
+
+  // Names for the ids that events and runs record as who did it; nothing else of a user (no hash, no role).
+  r.get('/users', guards.requireAdmin, async (_req, res) => {
+    res.json({ items: (await users.list()).map((u) => ({ id: u.id, username: u.username })) });
   });
 
   // Logging out revokes whatever session the caller proves: a valid access token, or failing that a

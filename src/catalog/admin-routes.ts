@@ -1,8 +1,9 @@
-/** The administrators' CRUD of categories, countries, tags, tag groups and positions, behind one guard. */
+/** The administrators' CRUD of categories, countries, tags, tag groups and positions, and the overview, behind one guard. */
 import { Router, type RequestHandler } from 'express';
 import type { AdminDeps } from './commands';
 import { categoryRoutes } from './categories/routes';
 import { countryRoutes } from './countries/routes';
+import { overviewRoutes } from './overview/routes';
 import { positionRoutes } from './positions/routes';
 import { tagGroupRoutes } from './tag-groups/routes';
 import { tagRoutes } from './tags/routes';
@@ -14,5 +15,6 @@ export function adminCatalogRoutes(deps: AdminDeps, guard: RequestHandler): Rout
   r.use(tagGroupRoutes(deps, guard));
   r.use(tagRoutes(deps, guard));
   r.use(positionRoutes(deps, guard));
+  r.use(overviewRoutes(deps, guard));
   return r;
 }

@@ -4,7 +4,7 @@
  * details, and are AppErrors again on the other side, so the HTTP answer is the same as in process.
  */
 import type { Config } from '../config';
-import { AppError } from '../platform/errors';
+import { AppError, type ErrorCode } from '../platform/errors';
 
 export interface ThreadStart {
   config: Config;
@@ -23,7 +23,8 @@ export type Call =
   | { kind: 'close' };
 
 export interface WireError {
-  code: string;
+  /** a registered code (src/platform/error-codes.ts): both ends are this service */
+  code: ErrorCode;
   status: number;
   message: string;
   details?: unknown;

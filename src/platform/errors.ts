@@ -1,10 +1,15 @@
+import type { ErrorCode } from './error-codes';
+
+export type { ErrorCode } from './error-codes';
+
 /**
  * The one error type. Domain and platform code throw `AppError`; one HTTP middleware answers it.
- * Codes are stable strings (`FAMILY.LOCKED`) because `instanceof` does not cross a process.
+ * Codes are stable strings (`FAMILY.NOT_FOUND`) because `instanceof` does not cross a process; each
+ * is registered, with its status and meaning, in ./error-codes.ts (a code not there does not compile).
  */
 export class AppError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly status: number,
     message: string,
     readonly details?: unknown,
@@ -13,16 +18,16 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
-  static badRequest(code: string, message: string, details?: unknown): AppError {
+  static badRequest(code: ErrorCode, message: string, details?: unknown): AppError {
     return new AppError(code, 400, message, details);
   }
-  static notFound(code: string, message: string): AppError {
+  static notFound(code: ErrorCode, message: string): AppError {
     return new AppError(code, 404, message);
   }
-  static conflict(code: string, message: string, details?: unknown): AppError {
+  static conflict(code: ErrorCode, message: string, details?: unknown): AppError {
     return new AppError(code, 409, message, details);
   }
-  static unavailable(code: string, message: string): AppError {
+  static unavailable(code: ErrorCode, message: string): AppError {
     return new AppError(code, 503, message);
   }
 }

@@ -9,6 +9,7 @@ import { Router } from 'express';
 import client from 'prom-client';
 import type { PublicCache } from './cache/public-cache';
 import type { ProjectionEngine } from './projections/engine';
+import { errorBody } from './http/errors';
 import type { RouteDoc } from './http/openapi';
 
 export class Metrics {
@@ -161,7 +162,7 @@ export class Metrics {
       const given = Buffer.from(req.headers.authorization ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-        res.status(401).json({ error: { code: 'METRICS.UNAUTHORIZED', message: 'metrics need the scrape token' } });
+        res.status(401).json(errorBody('METRICS.UNAUTHORIZED', 'metrics need the scrape token'));
         return;
       }
       res.setHeader('Content-Type', this.registry.contentType);

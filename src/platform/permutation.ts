@@ -1,6 +1,6 @@
 /** Whether a client's "full new order" is exactly a reordering of what exists, and the decision on it. Pure. */
 import type { AnyEvent } from './events/registry';
-import { AppError } from './errors';
+import { AppError, type ErrorCode } from './errors';
 
 export interface PermutationProblems {
   /** existing ids the order leaves out */
@@ -37,7 +37,7 @@ export const sameOrder = (a: readonly string[], b: readonly string[]) => a.lengt
 export function decideReorder<E extends AnyEvent>(
   current: readonly string[],
   requested: readonly string[],
-  rejection: { code: string; message: string },
+  rejection: { code: ErrorCode; message: string },
   reordered: (ids: string[]) => E,
 ): E[] {
   const problems = permutationProblems(current, requested);

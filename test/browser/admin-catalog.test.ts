@@ -7,7 +7,7 @@
  * locators and network answers, never on fixed sleeps.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { answer, registerAndLogin, sessionApi, shot, startBrowserSession, until, type BrowserSession } from '../support/browser';
+import { answer, answerDialog, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, until, type BrowserSession } from '../support/browser';
 import { IMAGES } from '../support/images';
 import type { TestService } from '../support/service';
 
@@ -26,8 +26,6 @@ beforeAll(async () => {
   ({ svc, context, page } = session);
   page.setDefaultTimeout(60_000);
   api = sessionApi(context, svc.url);
-  // confirm() before deletions: the administrator agrees.
-  page.on('dialog', (d) => void d.accept());
   await registerAndLogin(page);
 }, 240_000);
 
@@ -93,15 +91,22 @@ describe('categories', () => {
     await editor.waitFor({ state: 'detached' });
     expect(await api.get<Category>(`/categories/${child.id}`)).toMatchObject({ icon: null, effectiveIcon: iconUrl });
 
-    // The parent cannot go while it has a child: the page says why, and nothing changes.
+    // The parent cannot go while it has a child: the page says so before any attempt, and sends nothing.
     const parentRow = page.locator(`[data-testid=category-row][data-id="${parent.id}"]`);
-    await Promise.all([answer(page, `/categories/${parent.id}`, 409, 'DELETE'), parentRow.getByRole('button', { name: '删除' }).click()]);
-    await page.getByRole('alert').filter({ hasText: '类目仍有下级类目' }).waitFor();
+    const deletes = recordRequests(page, (r) => r.method() === 'DELETE');
+    await parentRow.getByRole('button', { name: '删除' }).click();
+    const refused = page.getByRole('dialog').locator('[data-testid=impact][data-refused=true]');
+    await refused.getByTestId('impact-children').filter({ hasText: '1 个下级类目' }).waitFor();
+    await answerDialog(page, '知道了');
+    deletes.stop();
+    expect(deletes.requests).toEqual([]);
     expect((await api.call('GET', `/categories/${parent.id}`)).status).toBe(200);
 
-    await Promise.all([answer(page, `/categories/${child.id}`, 204, 'DELETE'), childRow.getByRole('button', { name: '删除' }).click()]);
+    await childRow.getByRole('button', { name: '删除' }).click();
+    await Promise.all([answer(page, `/categories/${child.id}`, 204, 'DELETE'), answerDialog(page, '确认删除')]);
     await childRow.waitFor({ state: 'detached' });
-    await Promise.all([answer(page, `/categories/${parent.id}`, 204, 'DELETE'), parentRow.getByRole('button', { name: '删除' }).click()]);
+    await parentRow.getByRole('button', { name: '删除' }).click();
+    await Promise.all([answer(page, `/categories/${parent.id}`, 204, 'DELETE'), answerDialog(page, '确认删除')]);
     await parentRow.waitFor({ state: 'detached' });
     expect((await api.call('GET', `/categories/${child.id}`)).status).toBe(404);
     expect((await api.call('GET', `/categories/${parent.id}`)).status).toBe(404);
@@ -132,12 +137,13 @@ describe('countries', () => {
     await row.getByRole('button', { name: '编辑' }).click();
     await row.locator('input[name=edit-country-code]').fill(existing[0]!.code);
     await Promise.all([answer(page, `/countries/${id}`, 409, 'PATCH'), row.getByRole('button', { name: '保存' }).click()]);
-    await page.getByRole('alert').filter({ hasText: '已有国家使用这个代码' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: '已有其他国家使用这个代码' }).waitFor();
     expect((await api.get(`/countries/${id}`)).code).toBe('QZ');
     await shot(page, 'admin-cat-countries');
     await row.getByRole('button', { name: '取消' }).click();
 
-    await Promise.all([answer(page, `/countries/${id}`, 204, 'DELETE'), row.getByRole('button', { name: '删除' }).click()]);
+    await row.getByRole('button', { name: '删除' }).click();
+    await Promise.all([answer(page, `/countries/${id}`, 204, 'DELETE'), answerDialog(page, '确认删除', { contains: '没有任何商品、货源或系列用到它' })]);
     await row.waitFor({ state: 'detached' });
     expect((await api.call('GET', `/countries/${id}`)).status).toBe(404);
   });
@@ -193,7 +199,8 @@ describe('goods', () => {
     expect(await api.get<Good>(`/goods/${id}`)).toMatchObject({ countryId: null, tagFontColor: null });
     await shot(page, 'admin-cat-good-placement');
 
-    await Promise.all([answer(page, `/goods/${id}`, 204, 'DELETE'), editor.getByRole('button', { name: '删除商品' }).click()]);
+    await editor.getByRole('button', { name: '删除商品' }).click();
+    await Promise.all([answer(page, `/goods/${id}`, 204, 'DELETE'), answerDialog(page, '确认删除')]);
     await editor.waitFor({ state: 'detached' });
     expect((await api.call('GET', `/goods/${id}`)).status).toBe(404);
   });
@@ -215,8 +222,8 @@ describe('goods', () => {
     ]);
     expect(filtered.method()).toBe('GET');
     await page.getByTestId('goods-tag-chip').filter({ hasText: tag.name }).waitFor();
-    const rowIds = () => page.getByTestId('good-row').locator('.muted').allTextContents();
-    await until(rowIds, (ids) => expect(ids).toEqual(expected.items.map((g) => `#${g.id}`)));
+    const rowIds = () => page.getByTestId('good-row').evaluateAll((rs: any[]) => rs.map((r) => r.getAttribute('data-id') as string));
+    await until(rowIds, (ids) => expect(ids).toEqual(expected.items.map((g) => g.id)));
 
     // Sorted by price, highest first, with the filter kept.
     const sorted = await api.get<{ items: Good[] }>(`/goods?page=1&pageSize=30&tagIds=${tagId}&sort=PRICE_DESC`);
@@ -224,13 +231,13 @@ describe('goods', () => {
       page.waitForRequest((r) => new URL(r.url()).searchParams.get('sort') === 'PRICE_DESC' && new URL(r.url()).searchParams.get('tagIds') === tagId),
       page.getByTestId('goods-sort').selectOption('PRICE_DESC'),
     ]);
-    await until(rowIds, (ids) => expect(ids).toEqual(sorted.items.map((g) => `#${g.id}`)));
+    await until(rowIds, (ids) => expect(ids).toEqual(sorted.items.map((g) => g.id)));
     await shot(page, 'admin-cat-goods-filtered');
 
     // Removing the tag: the whole list again, still sorted.
     const all = await api.get<{ items: Good[] }>(`/goods?page=1&pageSize=30&sort=PRICE_DESC`);
     await page.getByRole('button', { name: `取消标签 ${tag.name}` }).click();
-    await until(rowIds, (ids) => expect(ids).toEqual(all.items.map((g) => `#${g.id}`)));
+    await until(rowIds, (ids) => expect(ids).toEqual(all.items.map((g) => g.id)));
   });
 });
 
@@ -241,8 +248,8 @@ describe('links', () => {
     const [a, b, raced] = free;
     await open('batch-goods');
     await page.getByTestId('batch-organised').selectOption('false');
-    for (const l of [a!, b!, raced!]) await page.getByRole('checkbox', { name: `选择链接 ${l.id}` }).check();
-    await page.getByTestId('batch-selection').getByText(`#${raced!.id}`).waitFor();
+    for (const l of [a!, b!, raced!]) await page.locator(`[data-testid=batch-link][data-id="${l.id}"]`).getByRole('checkbox').check();
+    await page.getByTestId('batch-selection').locator(`[data-id="${raced!.id}"]`).waitFor();
     // Another administrator makes the good of one of them first.
     const theirs = await api.call('POST', '/goods', { originGoodId: raced!.id });
     expect(theirs.status).toBe(201);
@@ -253,7 +260,7 @@ describe('links', () => {
     ]);
     expect(new Set(req.postDataJSON().originGoodIds)).toEqual(new Set([a!.id, b!.id, raced!.id]));
     await until(() => page.getByTestId('batch-created-count').textContent(), (t) => expect(t).toBe('2'));
-    await page.getByTestId('batch-skipped').getByText(`链接 #${raced!.id} 跳过：已有商品`).waitFor();
+    await page.getByTestId('batch-skipped').locator(`li[data-id="${raced!.id}"]`).filter({ hasText: '跳过：已有商品' }).waitFor();
     await shot(page, 'admin-cat-batch-goods');
     for (const l of [a!, b!]) {
       const link = await api.get<{ good: { id: string } | null }>(`/origin-goods/${l.id}`);
@@ -261,7 +268,7 @@ describe('links', () => {
       expect((await api.get<Good>(`/goods/${link.good!.id}`)).originGoodId).toBe(l.id);
       // The list now shows the good and offers no checkbox for it.
       const row = page.locator(`[data-testid=batch-link][data-id="${l.id}"]`);
-      await row.getByText(`#${link.good!.id}`).waitFor();
+      await row.locator(`a[href="#/goods?id=${link.good!.id}"]`).waitFor();
       expect(await row.getByRole('checkbox').isDisabled()).toBe(true);
     }
     expect((await api.get<{ good: { id: string } }>(`/origin-goods/${raced!.id}`)).good.id).toBe(theirs.body.id);
@@ -281,7 +288,7 @@ describe('links', () => {
     await until(() => box.getByTestId('link-media-image').count(), (n) => expect(n).toBe(link.detail.media.length));
     await shot(page, 'admin-cat-link-detail');
 
-    const [answered] = await Promise.all([answer(page, `/sync/origin-goods/${withDetail.id}/detail`, 200, 'POST'), box.getByRole('button', { name: '同步此链接详情' }).click()]);
+    const [answered] = await Promise.all([answer(page, `/sync/origin-goods/${withDetail.id}/detail`, 200, 'POST'), box.getByRole('button', { name: '重新同步这个货源的详情' }).click()]);
     const run = (await answered.json()) as { runId: string; state: string; progress: { total: number } };
     expect(run.state).toBe('succeeded');
     await box.getByTestId('detail-sync-result').filter({ hasText: '详情已同步' }).waitFor();

@@ -4,7 +4,7 @@
  * Synchronisation is on selectors and network answers only, never on fixed sleeps.
  */
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { answer, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, until, type BrowserSession, type InPage } from '../support/browser';
+import { answer, answerDialog, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, until, type BrowserSession, type InPage } from '../support/browser';
 import { IMAGES, SVG } from '../support/images';
 import type { TestService } from '../support/service';
 
@@ -20,8 +20,6 @@ beforeAll(async () => {
   session = await startBrowserSession();
   ({ svc, context, page } = session);
   api = sessionApi(context, svc.url);
-  // confirm() before deletions: the administrator agrees.
-  page.on('dialog', (d) => void d.accept());
 });
 
 afterAll(async () => {
@@ -35,8 +33,8 @@ async function open(route: string): Promise<void> {
   await page.getByTestId(`page-${route.split('?')[0]}`).waitFor();
 }
 
-/** The row of a search picker's results naming `#id`, and its add button. */
-const pickResult = (picker: Locator, id: string) => picker.locator('ul.results li', { hasText: `#${id}` }).getByRole('button', { name: '添加' });
+/** The row of a search picker's results showing `name` (ids are not shown), and its add button. */
+const pickResult = (picker: Locator, name: string) => picker.locator('ul.results li').filter({ hasText: name }).first().getByRole('button', { name: '添加' });
 
 /** Waits until the rows of a sortable list carry these ids in this order. */
 const waitForOrder = (testId: string, ids: string[]) =>
@@ -116,23 +114,23 @@ describe('administrator workflows', () => {
     const secondary = links.find((l) => l.id !== good.originGoodId && !goods.some((g) => g.secondaryOriginGoodIds.includes(l.id)))!;
     await open(`goods?id=${good.id}`);
     const origins = page.getByTestId('good-origins');
-    await origins.getByText('没有合并的次要链接').waitFor();
+    await origins.getByText('没有合并的货源').waitFor();
     const picker = origins.getByTestId('origin-search');
-    await picker.getByPlaceholder('搜索链接名称').fill(secondary.name);
+    await picker.getByPlaceholder('搜索货源名称').fill(secondary.name);
     await Promise.all([answer(page, '/origin-goods', 200, 'GET'), picker.getByRole('button', { name: '搜索' }).click()]);
     const [put] = await Promise.all([
       page.waitForRequest((r) => r.url().endsWith(`/goods/${good.id}/origins`) && r.method() === 'PUT'),
       answer(page, `/goods/${good.id}/origins`, 200, 'PUT'),
-      pickResult(picker, secondary.id).click(),
+      pickResult(picker, secondary.name).click(),
     ]);
     expect(put.postDataJSON()).toEqual({ secondaryOriginGoodIds: [secondary.id] });
-    const row = origins.getByTestId('secondary-origin').filter({ hasText: `#${secondary.id}` });
+    const row = origins.locator(`[data-testid=secondary-origin][data-id="${secondary.id}"]`);
     await row.filter({ hasText: secondary.name }).waitFor();
     await shot(page, 'admin-wf-good-merged-origin');
     expect((await api.get<Good>(`/goods/${good.id}`)).secondaryOriginGoodIds).toEqual([secondary.id]);
 
     await Promise.all([answer(page, `/goods/${good.id}/origins`, 200, 'PUT'), row.getByRole('button', { name: '移除' }).click()]);
-    await origins.getByText('没有合并的次要链接').waitFor();
+    await origins.getByText('没有合并的货源').waitFor();
     expect((await api.get<Good>(`/goods/${good.id}`)).secondaryOriginGoodIds).toEqual([]);
   });
 
@@ -144,21 +142,21 @@ describe('administrator workflows', () => {
     await open(`goods?id=${good.id}`);
     const editor = page.getByTestId('good-editor');
     const origins = editor.getByTestId('good-origins');
-    await origins.getByText('没有合并的次要链接').waitFor();
+    await origins.getByText('没有合并的货源').waitFor();
     const newName = `${good.name} 未保存的改名`;
     await editor.locator('input[name=name]').fill(newName);
 
     // An id that names no link: refused, and the id stays in the field to be corrected.
-    const byId = origins.getByPlaceholder('或输入链接 ID');
+    const byId = origins.getByPlaceholder('或输入货源编号');
     await byId.fill('999999999');
-    const [refused] = await Promise.all([answer(page, `/goods/${good.id}/origins`, undefined, 'PUT'), origins.getByRole('button', { name: '按 ID 添加' }).click()]);
+    const [refused] = await Promise.all([answer(page, `/goods/${good.id}/origins`, undefined, 'PUT'), origins.getByRole('button', { name: '按编号合并' }).click()]);
     expect(refused.status()).toBeGreaterThanOrEqual(400);
     await origins.getByRole('alert').waitFor();
     await expect(byId.inputValue()).resolves.toBe('999999999');
 
     await byId.fill(secondary.id);
-    await Promise.all([answer(page, `/goods/${good.id}/origins`, 200, 'PUT'), origins.getByRole('button', { name: '按 ID 添加' }).click()]);
-    await origins.getByTestId('secondary-origin').filter({ hasText: `#${secondary.id}` }).filter({ hasText: secondary.name }).waitFor();
+    await Promise.all([answer(page, `/goods/${good.id}/origins`, 200, 'PUT'), origins.getByRole('button', { name: '按编号合并' }).click()]);
+    await origins.locator(`[data-testid=secondary-origin][data-id="${secondary.id}"]`).filter({ hasText: secondary.name }).waitFor();
     await until(() => byId.inputValue(), (v) => expect(v).toBe(''));
     // The merged link did not reset the form: the name edited before is still there.
     await expect(editor.locator('input[name=name]').inputValue()).resolves.toBe(newName);
@@ -180,27 +178,27 @@ describe('administrator workflows', () => {
     expect(link && raced).toBeTruthy();
     await open(`links?id=${link!.id}`);
     const box = page.getByTestId('link-good');
-    const [created] = await Promise.all([answer(page, '/goods', 201, 'POST'), box.getByRole('button', { name: '为此链接创建商品' }).click()]);
+    const [created] = await Promise.all([answer(page, '/goods', 201, 'POST'), box.getByRole('button', { name: '为这个货源创建商品' }).click()]);
     const goodId: string = (await created.json()).id;
     // the box now names the good instead of offering to create one, also after a reload
-    await box.getByText(`#${goodId}`).waitFor();
+    await box.locator(`a[href="#/goods?id=${goodId}"]`).waitFor();
     expect((await api.get<Good>(`/goods/${goodId}`)).originGoodId).toBe(link!.id);
     await open(`links?id=${link!.id}`);
-    await box.getByText(`#${goodId}`).waitFor();
-    expect(await box.getByRole('button', { name: '为此链接创建商品' }).count()).toBe(0);
+    await box.locator(`a[href="#/goods?id=${goodId}"]`).waitFor();
+    expect(await box.getByRole('button', { name: '为这个货源创建商品' }).count()).toBe(0);
 
     // Another administrator makes the good of a link while this page still offers to: the 409 names it.
     await open(`links?id=${raced!.id}`);
-    await box.getByRole('button', { name: '为此链接创建商品' }).waitFor();
+    await box.getByRole('button', { name: '为这个货源创建商品' }).waitFor();
     const theirs = await api.call('POST', '/goods', { originGoodId: raced!.id });
     expect(theirs.status).toBe(201);
-    await Promise.all([answer(page, '/goods', 409, 'POST'), box.getByRole('button', { name: '为此链接创建商品' }).click()]);
-    await box.getByRole('alert').filter({ hasText: `该链接已有商品 #${theirs.body.id}` }).waitFor();
+    await Promise.all([answer(page, '/goods', 409, 'POST'), box.getByRole('button', { name: '为这个货源创建商品' }).click()]);
+    await box.getByRole('alert').filter({ hasText: '该货源已有商品' }).waitFor();
     // The link is read again: the box names their good next to the error, and offers to create none.
-    await box.getByRole('button', { name: '为此链接创建商品' }).waitFor({ state: 'detached' });
+    await box.getByRole('button', { name: '为这个货源创建商品' }).waitFor({ state: 'detached' });
     await box.getByRole('link', { name: theirs.body.name, exact: true }).waitFor();
     await until(() => box.getByRole('link', { name: theirs.body.name, exact: true }).getAttribute('href'), (href) => expect(href).toBe(`#/goods?id=${theirs.body.id}`));
-    await box.getByRole('alert').filter({ hasText: `该链接已有商品 #${theirs.body.id}` }).waitFor();
+    await box.getByRole('alert').filter({ hasText: '该货源已有商品' }).waitFor();
     await shot(page, 'admin-wf-link-good-exists');
   });
 
@@ -221,15 +219,15 @@ describe('administrator workflows', () => {
 
     await open(`links?id=${linkId}`);
     const panel = page.getByTestId('link-tags');
-    await panel.getByTestId('tags-source').getByText('自动派生').waitFor();
+    await panel.getByTestId('tags-source').getByText('自动生成').waitFor();
     // Leave logistics empty (filled from the name) and drop one size.
     for (const t of logistics) await panel.getByTestId('tag-picker-logistics').getByLabel(t.name, { exact: true }).uncheck();
     const dropped = sizes[sizes.length - 1]!;
     await panel.getByTestId('tag-picker-size').getByLabel(dropped.name, { exact: true }).uncheck();
-    const [saved] = await Promise.all([answer(page, `/origin-goods/${linkId}/tags`, 200, 'PUT'), panel.getByRole('button', { name: '保存（人工接管）' }).click()]);
+    const [saved] = await Promise.all([answer(page, `/origin-goods/${linkId}/tags`, 200, 'PUT'), panel.getByRole('button', { name: '保存（手动设置）' }).click()]);
     const filled: { dimension: string; name: string }[] = (await saved.json()).filledDimensionTags;
     expect(filled.map((f) => f.dimension)).toEqual(logistics.map(() => 'logistics'));
-    await panel.getByTestId('tags-source').getByText('人工接管').waitFor();
+    await panel.getByTestId('tags-source').getByText('手动设置').waitFor();
     for (const f of filled) await panel.getByTestId('filled-tags').getByText(`物流：${f.name}`).waitFor();
     await shot(page, 'admin-wf-link-tags-manual');
     const manual = await api.get<{ tags: { id: string }[]; tagsManual: boolean }>(`/origin-goods/${linkId}`);
@@ -237,7 +235,7 @@ describe('administrator workflows', () => {
     expect(manual.tags.map((t) => t.id)).not.toContain(dropped.id);
 
     await Promise.all([answer(page, `/origin-goods/${linkId}/tags/restore-auto`, 200, 'POST'), panel.getByRole('button', { name: '恢复自动' }).click()]);
-    await panel.getByTestId('tags-source').getByText('自动派生').waitFor();
+    await panel.getByTestId('tags-source').getByText('自动生成').waitFor();
     const restored = await api.get<{ tags: { id: string }[]; tagsManual: boolean }>(`/origin-goods/${linkId}`);
     expect(restored.tagsManual).toBe(false);
     expect(restored.tags.map((t) => t.id).sort()).toEqual(before.tags.map((t) => t.id).sort());
@@ -253,7 +251,9 @@ describe('administrator workflows', () => {
     await shot(page, 'admin-wf-new-good');
     const [created] = await Promise.all([answer(page, '/goods', 201, 'POST'), form.getByRole('button', { name: '创建' }).click()]);
     const goodId: string = (await created.json()).id;
-    await page.getByTestId('good-editor').getByText(`编辑商品 #${goodId}`).waitFor();
+    // The editor opens on it, its id in the address.
+    await page.waitForURL((u) => new URLSearchParams(u.hash.split('?')[1]).get('id') === goodId);
+    await until(() => page.getByTestId('good-editor').locator('input[name=name]').inputValue(), (v) => expect(v).toContain('MUG01'));
     const good = await api.get<Good & { goodPriority: number }>(`/goods/${goodId}`);
     expect(good).toMatchObject({ originGoodId: null, goodPriority: 7 });
     expect(good.name).toContain('MUG01');
@@ -271,13 +271,13 @@ describe('administrator workflows', () => {
     const chosen = { size: [size], color: [valuesOf('color')[0]!], printCount: [valuesOf('printCount')[0]!], craft: [valuesOf('craft')[0]!], logistics: [valuesOf('logistics')[0]!] };
 
     await open(`families?id=${family.id}`);
-    await page.getByTestId('family-detail').getByRole('button', { name: '成员', exact: true }).click();
+    await page.getByTestId('family-detail').getByRole('button', { name: '货源与成员', exact: true }).click();
     const cm = page.getByTestId('custom-member-form');
     const picker = cm.getByTestId('custom-good-search');
-    await picker.getByRole('textbox').fill('MUG01');
+    await picker.getByRole('searchbox').fill('MUG01');
     await Promise.all([answer(page, '/goods', 200, 'GET'), picker.getByRole('button', { name: '搜索' }).click()]);
-    await pickResult(picker, goodId).click();
-    await cm.getByTestId('custom-good').filter({ hasText: name }).waitFor();
+    await pickResult(picker, good.name).click();
+    await cm.getByTestId('custom-good').filter({ hasText: good.name }).waitFor();
     for (const [d, vs] of Object.entries(chosen)) for (const v of vs) await cm.getByTestId(`custom-${d}`).getByLabel(v, { exact: true }).check();
     await cm.locator('input[name=custom-price]').fill('88.8');
     await shot(page, 'admin-wf-custom-member-form');
@@ -287,8 +287,8 @@ describe('administrator workflows', () => {
       cm.getByRole('button', { name: '添加自定义成员' }).click(),
     ]);
     expect(post.postDataJSON()).toEqual({ goodId, tags: chosen, price: '88.8' });
-    const row = page.getByTestId('custom-member').filter({ hasText: `#${goodId}` });
-    await row.filter({ hasText: name }).waitFor();
+    const row = page.locator(`[data-testid=custom-member][data-id="${goodId}"]`);
+    await row.filter({ hasText: good.name }).waitFor();
     await row.getByText('¥88.80').waitFor();
     await shot(page, 'admin-wf-custom-member-added');
 
@@ -297,7 +297,8 @@ describe('administrator workflows', () => {
     expect(after.customMembers).toEqual([{ goodId, tags: chosen, price: '88.80' }]);
     expect(after.priceMatrix.cells).toContainEqual({ ...key, price: '88.80' });
 
-    await Promise.all([answer(page, `/product-families/${family.id}/custom-members/${goodId}`, 200, 'DELETE'), row.getByRole('button', { name: '移除' }).click()]);
+    await row.getByRole('button', { name: '移除' }).click();
+    await Promise.all([answer(page, `/product-families/${family.id}/custom-members/${goodId}`, 200, 'DELETE'), answerDialog(page, '移除')]);
     await page.getByTestId('custom-members').getByText('没有自定义成员').waitFor();
     const removed = await api.get<{ customMembers: unknown[]; priceMatrix: { cells: Record<string, string>[] } }>(`/product-families/${family.id}`);
     expect(removed.customMembers).toEqual([]);
@@ -325,21 +326,25 @@ describe('administrator workflows', () => {
     await page.getByTestId('family-row').filter({ hasText: newName }).waitFor();
     expect((await api.get<Family>(`/product-families/${family.id}`)).name).toBe(newName);
 
-    await detail.getByRole('button', { name: '历史' }).click();
-    await detail.getByTestId('history-row').last().filter({ hasText: '重命名' }).waitFor();
+    await detail.getByRole('button', { name: '历史记录' }).click();
+    // Newest first.
+    await detail.getByTestId('history-row').first().filter({ hasText: '重命名' }).waitFor();
     const types = await detail.getByTestId('history-type').allTextContents();
-    expect(types.slice(-3)).toEqual(['锁定', '解锁', '重命名']);
-    expect(types[0]).toBe('创建');
+    expect(types.slice(0, 3)).toEqual(['重命名', '解锁', '锁定']);
+    expect(types.at(-1)).toBe('创建');
     // The member links' joins are in the family's history too, with what each changed.
-    expect(types).toContain('链接加入');
-    await until(() => detail.getByTestId('history-row').filter({ hasText: '链接加入' }).first().textContent(), (t) => expect(t).toContain('成员 +'));
+    expect(types).toContain('货源加入');
+    await until(() => detail.getByTestId('history-row').filter({ hasText: '货源加入' }).first().textContent(), (t) => expect(t).toContain('加入货源「'));
+    // Who: the administrator by name for the lock, organisation's runs in words; never an id.
+    expect(await detail.getByTestId('history-by').first().textContent()).toBe('admin');
+    for (const by of await detail.getByTestId('history-by').allTextContents()) expect(by).not.toMatch(/\d{6,}|system:/);
     // Every type the server emitted, and every command recorded as why, has its label (no raw names).
     for (const t of types) expect(t).not.toMatch(/^Family/);
     const whys = await detail.getByTestId('history-why').allTextContents();
     expect(whys.length).toBe(types.length);
     for (const w of whys) expect(w).not.toMatch(/^[A-Z][A-Za-z]+$/);
     const rows = detail.getByTestId('history-row');
-    const unlockRow = rows.nth((await rows.count()) - 2);
+    const unlockRow = rows.nth(1);
     await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), unlockRow.getByRole('button', { name: '查看此时' }).click()]);
     await detail.getByTestId('snapshot-name').filter({ hasText: family.name }).waitFor();
     expect(await detail.getByTestId('snapshot-name').textContent()).toBe(family.name);
@@ -347,7 +352,7 @@ describe('administrator workflows', () => {
     // The family's lowest price then, replayed from the events, is the one it still has (no price moved since).
     const { lowestPrice } = await api.get<{ lowestPrice: string | null }>(`/product-families/${family.id}`);
     expect(await detail.getByTestId('snapshot-lowest').textContent()).toBe(lowestPrice ?? '—');
-    const lockRow = rows.nth((await rows.count()) - 3);
+    const lockRow = rows.nth(2);
     await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), lockRow.getByRole('button', { name: '查看此时' }).click()]);
     await detail.getByTestId('snapshot-locked').filter({ hasText: /^锁定$/ }).waitFor();
     await shot(page, 'admin-wf-family-history');
@@ -358,28 +363,33 @@ describe('administrator workflows', () => {
     const link = (await api.get<{ members: { id: string; name: string }[] }>(`/product-families/${source.id}`)).members[0]!;
     await open('families');
     const name = '手动测试系列';
-    await page.getByPlaceholder('系列名称').fill(name);
+    await page.getByRole('textbox', { name: '系列名称', exact: true }).fill(name);
     const [created] = await Promise.all([answer(page, '/product-families', 201, 'POST'), page.getByRole('button', { name: '创建', exact: true }).click()]);
     const familyId: string = (await created.json()).id;
     const detail = page.getByTestId('family-detail');
-    await detail.getByText(`#${familyId}`).waitFor();
-    await detail.getByRole('button', { name: '成员', exact: true }).click();
+    await page.waitForURL((u) => new URLSearchParams(u.hash.split('?')[1]).get('id') === familyId);
+    await until(() => detail.locator('input[name=family-name]').inputValue(), (v) => expect(v).toBe(name));
+    await detail.getByRole('button', { name: '货源与成员', exact: true }).click();
     const picker = detail.getByTestId('member-search');
-    await picker.getByRole('textbox').fill(link.name);
+    await picker.getByRole('searchbox').fill(link.name);
     await Promise.all([answer(page, '/origin-goods', 200, 'GET'), picker.getByRole('button', { name: '搜索' }).click()]);
-    await Promise.all([answer(page, `/product-families/${familyId}/members`, 201, 'POST'), pickResult(picker, link.id).click()]);
-    const member = detail.getByTestId('link-member').filter({ hasText: `#${link.id}` });
+    await Promise.all([answer(page, `/product-families/${familyId}/members`, 201, 'POST'), pickResult(picker, link.name).click()]);
+    const member = detail.locator(`[data-testid=link-member][data-id="${link.id}"]`);
     await member.waitFor();
     await shot(page, 'admin-wf-family-link-member');
     expect((await api.get<{ members: { id: string }[] }>(`/product-families/${familyId}`)).members.map((m) => m.id)).toEqual([link.id]);
 
-    await Promise.all([answer(page, `/product-families/${familyId}/members/${link.id}`, 200, 'DELETE'), member.getByRole('button', { name: '移除' }).click()]);
-    await detail.getByTestId('link-members').getByText('没有链接成员').waitFor();
+    // Removing says what it does first: the members left, and nothing happens until agreed.
+    await member.getByRole('button', { name: '移出' }).click();
+    await page.getByRole('dialog').getByTestId('impact-members').filter({ hasText: '系列将剩 0 个货源（现有 1 个）' }).waitFor();
+    await Promise.all([answer(page, `/product-families/${familyId}/members/${link.id}`, 200, 'DELETE'), answerDialog(page, '移出系列')]);
+    await detail.getByTestId('link-members').getByText('系列中还没有货源').waitFor();
     expect((await api.get<{ members: unknown[] }>(`/product-families/${familyId}`)).members).toEqual([]);
     expect((await api.get<{ family: unknown }>(`/origin-goods/${link.id}`)).family).toBeNull();
 
-    await Promise.all([answer(page, `/product-families/${familyId}`, 204, 'DELETE'), detail.getByRole('button', { name: '删除' }).click()]);
-    await page.getByText('选择一个系列').waitFor();
+    await detail.getByRole('button', { name: '删除', exact: true }).click();
+    await Promise.all([answer(page, `/product-families/${familyId}`, 204, 'DELETE'), answerDialog(page, '确认删除', { contains: '没有任何商品、货源或系列用到它' })]);
+    await page.getByText('在左侧选择一个系列').waitFor();
     expect((await api.call('GET', `/product-families/${familyId}`)).status).toBe(404);
   });
 
@@ -412,7 +422,8 @@ describe('administrator workflows', () => {
     await shot(page, 'admin-wf-tag-groups');
     expect(await api.get(`/tags/${tagId}`)).toMatchObject({ name: '乙', color: '#d81b60', groupId });
 
-    await Promise.all([answer(page, `/tags/${tagId}`, 204, 'DELETE'), tag.getByRole('button', { name: '删除标签 乙' }).click()]);
+    await tag.getByRole('button', { name: '删除标签 乙' }).click();
+    await Promise.all([answer(page, `/tags/${tagId}`, 204, 'DELETE'), answerDialog(page, '确认删除')]);
     await tag.waitFor({ state: 'detached' });
     expect((await api.call('GET', `/tags/${tagId}`)).status).toBe(404);
   });
@@ -426,14 +437,14 @@ describe('administrator workflows', () => {
     await editor.locator('input[name=position-sort]').fill('3');
     const picker = editor.getByTestId('position-good-search');
     for (const g of [first, second]) {
-      await picker.getByRole('textbox').fill(g.name);
+      await picker.getByRole('searchbox').fill(g.name);
       await Promise.all([answer(page, '/goods', 200, 'GET'), picker.getByRole('button', { name: '搜索' }).click()]);
-      await pickResult(picker, g.id).click();
-      await editor.getByTestId('position-good').filter({ hasText: `#${g.id}` }).filter({ hasText: g.name }).waitFor();
+      await pickResult(picker, g.name).click();
+      await editor.locator(`[data-testid=position-good][data-id="${g.id}"]`).filter({ hasText: g.name }).waitFor();
     }
     // Second first.
     await editor.getByTestId('position-good').first().getByRole('button', { name: /^下移/ }).click();
-    await editor.getByTestId('position-good').first().filter({ hasText: `#${second.id}` }).waitFor();
+    await until(() => editor.getByTestId('position-good').first().getAttribute('data-id'), (id) => expect(id).toBe(second.id));
     await shot(page, 'admin-wf-position-editor');
     const [post] = await Promise.all([
       page.waitForRequest((r) => new URL(r.url()).pathname === '/positions' && r.method() === 'POST'),
@@ -452,13 +463,13 @@ describe('administrator workflows', () => {
     await open('positions');
     const names = recordRequests(page, (r) => r.method() === 'GET' && new URL(r.url()).pathname.startsWith('/goods'));
     await row.getByRole('button', { name: '编辑' }).click();
-    await editor.getByText(`编辑展示位 #${positionId}`).waitFor();
-    for (const g of [second, first]) await editor.getByTestId('position-good').filter({ hasText: `#${g.id}` }).filter({ hasText: g.name }).waitFor();
+    await editor.getByText('编辑展示位「本周推荐」').waitFor();
+    for (const g of [second, first]) await editor.locator(`[data-testid=position-good][data-id="${g.id}"]`).filter({ hasText: g.name }).waitFor();
     names.stop();
     expect(names.requests.map((r) => new URL(r.url()).pathname)).toEqual(['/goods']);
     expect(new URL(names.requests[0]!.url()).searchParams.get('ids')!.split(',').sort()).toEqual([second.id, first.id].sort());
     await editor.locator('input[name=position-name]').fill('本周推荐（改）');
-    await editor.getByTestId('position-good').filter({ hasText: `#${second.id}` }).getByRole('button', { name: /^移除/ }).click();
+    await editor.locator(`[data-testid=position-good][data-id="${second.id}"]`).getByRole('button', { name: /^移除/ }).click();
     await Promise.all([answer(page, `/positions/${positionId}`, 200, 'PATCH'), editor.getByRole('button', { name: '保存' }).click()]);
     await page.getByTestId('position-row').filter({ hasText: '本周推荐（改）' }).getByText('1 个').waitFor();
     expect(await api.get(`/positions/${positionId}`)).toMatchObject({ name: '本周推荐（改）', goodIds: [first.id] });
@@ -467,7 +478,8 @@ describe('administrator workflows', () => {
     });
     await shot(page, 'admin-wf-positions');
 
-    await Promise.all([answer(page, `/positions/${positionId}`, 204, 'DELETE'), page.getByTestId('position-row').filter({ hasText: '本周推荐（改）' }).getByRole('button', { name: '删除' }).click()]);
+    await page.getByTestId('position-row').filter({ hasText: '本周推荐（改）' }).getByRole('button', { name: '删除' }).click();
+    await Promise.all([answer(page, `/positions/${positionId}`, 204, 'DELETE'), answerDialog(page, '确认删除', { contains: '其中的 1 个商品不会被删除' })]);
     await page.getByTestId('positions').getByText('还没有展示位').waitFor();
     expect((await home()).positions.some((p) => p.id === positionId)).toBe(false);
   });
@@ -560,16 +572,20 @@ describe('administrator workflows', () => {
     expect(next.getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
     expect(next.getTime()).toBeGreaterThan(Date.now() - 1000);
     await open('sync');
+    // In words, never the cron text (the service's defaults: hourly, 02:30 and 03:00 daily).
+    const words = { categories: '每小时整点', goods: '每天 02:30', details: '每天 03:00' } as const;
+    expect([schedule.goods.cron, schedule.details.cron]).toEqual(['30 2 * * *', '0 3 * * *']);
     for (const job of ['categories', 'goods', 'details'] as const) {
-      await page.getByTestId(`schedule-${job}`).getByText(schedule[job].cron!, { exact: true }).waitFor();
-      await until(() => page.getByTestId(`schedule-${job}-next`).textContent(), (t) => expect(t).not.toBe('—'));
+      await until(() => page.getByTestId(`schedule-${job}-when`).textContent(), (t) => expect(t).toBe(words[job]));
+      await until(() => page.getByTestId(`schedule-${job}-next`).textContent(), (t) => expect(t).toMatch(/^(今天|明天) \d\d:\d\d$/));
     }
     // The recorded miss, and the ticks since that no worker claimed (this service runs no scheduler).
     const notRun = (job: string, text: string) => page.getByTestId(`schedule-${job}-not-run`).filter({ hasText: text });
-    await notRun('categories', '工作进程繁忙').getByText('错过', { exact: true }).waitFor();
-    await notRun('categories', '没有运行中的工作进程').first().getByText('错过', { exact: true }).waitFor();
+    await notRun('categories', '后台任务繁忙').getByText('错过', { exact: true }).waitFor();
+    await notRun('categories', '没有正在运行的后台任务进程').first().getByText('错过', { exact: true }).waitFor();
     await notRun('goods', '将自动重试').getByText('启动失败', { exact: true }).waitFor();
     await shot(page, 'admin-wf-sync-schedule');
+    expect(await page.getByTestId('sync-schedule').textContent()).not.toContain('* *');
   });
 
   it('rebuilds a projection from the page and waits until it runs again with a newer lastRebuildAt', async () => {
@@ -580,10 +596,14 @@ describe('administrator workflows', () => {
     const asked: Date = (await svc.db.pool.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]!.now;
     await open('projections');
     const row = page.locator(`[data-testid=projection-row][data-name="${name}"]`);
-    await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), row.getByRole('button', { name: '重建' }).click()]);
-    await page.getByTestId('rebuild-done').filter({ hasText: name }).waitFor();
-    await row.getByTestId('projection-state').getByText('运行中').waitFor();
-    await row.getByRole('button', { name: '重建', exact: true }).waitFor();
+    // The confirmation says how much it will process: the events the projection applied.
+    const applied = (await api.get<{ items: { name: string; eventsApplied: number }[] }>('/projections')).items.find((x) => x.name === name)!.eventsApplied;
+    await row.getByRole('button', { name: '重新生成「首页展示位」' }).click();
+    await page.getByRole('dialog').getByTestId('rebuild-impact').filter({ hasText: `${applied} 条更改` }).waitFor();
+    await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), answerDialog(page, '重新生成')]);
+    await page.getByTestId('rebuild-done').filter({ hasText: '首页展示位' }).waitFor();
+    await row.getByTestId('projection-state').getByText('正常').waitFor();
+    await row.getByRole('button', { name: '重新生成「首页展示位」', exact: true }).waitFor();
     await shot(page, 'admin-wf-projections');
     const after = (await api.get<{ items: Projection[] }>('/projections')).items.find((x) => x.name === name)!;
     expect(after.state).toBe('running');
@@ -602,8 +622,9 @@ describe('administrator workflows', () => {
     const row = page.locator(`[data-testid=projection-row][data-name="${name}"]`);
     // A poison event is not something this catalog has: once the rebuild was asked for (the real
     // projection is rebuilding, or has rebuilt), the answers say it failed, as the runner records it.
+    const projections = (u: URL) => u.pathname === '/projections';
     await page.route(
-      (u) => u.pathname === '/projections',
+      projections,
       async (route) => {
         const real = await route.fetch();
         const body = (await real.json()) as { items: { name: string; state: string; lastRebuildAt: string | null; lastError: unknown }[] };
@@ -614,15 +635,19 @@ describe('administrator workflows', () => {
       },
     );
     try {
-      await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), row.getByRole('button', { name: '重建' }).click()]);
-      await page.getByTestId('rebuild-failed').filter({ hasText: name }).filter({ hasText: 'poison event 42' }).waitFor();
-      await row.getByRole('button', { name: '重建', exact: true }).waitFor();
-      await until(() => row.getByRole('button', { name: '重建', exact: true }).isEnabled(), (enabled) => expect(enabled).toBe(true));
-      await row.getByTestId('projection-state').getByText('失败').waitFor();
+      await row.getByRole('button', { name: '重新生成「首页展示位」' }).click();
+      await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), answerDialog(page, '重新生成')]);
+      await page.locator(`[data-testid=rebuild-failed][data-name="${name}"]`).filter({ hasText: '重新生成失败：首页展示位' }).waitFor();
+      // The runner's own words only behind 更新出错, for whoever looks into it.
+      await row.getByText('更新出错').click();
+      await row.getByText('poison event 42').waitFor();
+      await row.getByRole('button', { name: '重新生成「首页展示位」', exact: true }).waitFor();
+      await until(() => row.getByRole('button', { name: '重新生成「首页展示位」', exact: true }).isEnabled(), (enabled) => expect(enabled).toBe(true));
+      await row.getByTestId('projection-state').getByText('出错').waitFor();
       expect(await page.getByTestId('rebuild-done').count()).toBe(0);
       await shot(page, 'admin-wf-projection-rebuild-failed');
     } finally {
-      await page.unroute((u) => u.pathname === '/projections');
+      await page.unroute(projections);
     }
   });
 });

@@ -68,7 +68,7 @@ describe('administrator SPA', () => {
     await page.goto('/admin/#/organise');
     await page.getByRole('button', { name: '开始整理' }).click();
     await page.getByTestId('organise-report').waitFor();
-    await page.getByText('无法解析的链接').waitFor();
+    await page.getByText('名称无法识别的货源').waitFor();
     // the run's status: finished, every link of the catalog gone through
     const status = page.getByTestId('organise-status');
     await status.locator('.badge', { hasText: '成功' }).waitFor();
@@ -103,8 +103,10 @@ describe('administrator SPA', () => {
         const t = setTimeout(() => reject(new Error(`the page asked for the status ${arrivals} times, not ${n}`)), 30_000);
         waiting.push([n, () => (clearTimeout(t), resolve())]);
       });
+    // One predicate for route and unroute: unroute removes only the route it is given the same matcher of.
+    const statusPath = (u: URL) => u.pathname === '/product-families/organize/status';
     await page.route(
-      (u) => u.pathname === '/product-families/organize/status',
+      statusPath,
       async (route) => {
         inFlight++;
         most = Math.max(most, inFlight);
@@ -142,7 +144,7 @@ describe('administrator SPA', () => {
       expect(arrivals).toBeGreaterThanOrEqual(3);
     } finally {
       posted();
-      await page.unroute((u) => u.pathname === '/product-families/organize/status');
+      await page.unroute(statusPath);
     }
   });
 
@@ -152,7 +154,7 @@ describe('administrator SPA', () => {
     ['links', 'tbody tr'],
     ['families', '[data-testid=family-row]'],
     ['sorting', '[data-testid=sort-countries] tr'],
-    ['tag-groups', '.card b'],
+    ['tag-groups', '[data-testid=tag-group-name]'],
     ['positions', 'tbody tr'],
     ['projections', 'tbody tr'],
   ];
@@ -171,7 +173,7 @@ describe('administrator SPA', () => {
     await page.goto('/admin/#/tree');
     const row = page.getByTestId('tree-family').first();
     await row.waitFor({ state: 'attached' });
-    expect(await row.textContent()).toMatch(/\d+ 个配置$/);
+    expect(await row.textContent()).toMatch(/在售商品 \d+ 个$/);
   });
 
   it('moves a country down with one request carrying the full order', async () => {

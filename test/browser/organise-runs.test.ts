@@ -46,7 +46,8 @@ describe('the organise page and the recorded runs', () => {
     const runs = page.getByTestId('organise-run');
     await until(() => runs.count(), (n) => expect(n).toBe(1));
     expect(await runs.first().getAttribute('data-run-id')).toBe(seeded[0]!.runId);
-    await runs.first().getByText('system:demo').waitFor();
+    // Who started it, in words: the demo's seeding, not its internal name.
+    await runs.first().getByTestId('organise-run-by').filter({ hasText: '演示数据初始化' }).waitFor();
     // Opened without a run of its own, the page shows the latest recorded report.
     await page.locator(`[data-testid=organise-report][data-run-id="${seeded[0]!.runId}"]`).waitFor();
 

@@ -128,7 +128,11 @@ export function recordRequests(p: Page, match: (r: Request) => boolean): { reque
   return { requests, stop: () => p.off('request', on) };
 }
 
-/** Registers the first administrator and logs in, through the admin UI. */
+/**
+ * Registers the first administrator through the admin UI. Registration does not sign in (the API
+ * keeps them apart); the page signs the new administrator in with what was typed, so one click of
+ * 创建并登录 answers the registration (201) and then the login (200).
+ */
 export async function registerAndLogin(page: Page, opts: { screenshot?: string } = {}): Promise<void> {
   await page.goto('/admin');
   await page.getByRole('heading', { name: '管理员登录' }).waitFor();
@@ -136,11 +140,24 @@ export async function registerAndLogin(page: Page, opts: { screenshot?: string }
   await page.getByRole('button', { name: '首次使用？创建管理员' }).click();
   await page.locator('input[name=username]').fill(ADMIN.username);
   await page.locator('input[name=password]').fill(ADMIN.password);
-  await Promise.all([answer(page, '/auth/register', 201), page.getByRole('button', { name: '注册' }).click()]);
-  await page.getByText('管理员已创建，请登录').waitFor();
-  await page.locator('input[name=password]').fill(ADMIN.password);
-  await page.getByRole('button', { name: '登录', exact: true }).click();
+  const registered = answer(page, '/auth/register', 201, 'POST');
+  const loggedIn = answer(page, '/auth/login', 200, 'POST');
+  await page.getByRole('button', { name: '创建并登录' }).click();
+  await Promise.all([registered, loggedIn]);
   await page.getByTestId('current-user').filter({ hasText: ADMIN.username }).waitFor();
+}
+
+/**
+ * The admin's confirmation dialog (never `window.confirm`): waits for it, optionally for a text in
+ * it, and answers with the button named `button`; answers the dialog locator.
+ */
+export async function answerDialog(page: Page, button: string, opts: { contains?: string } = {}) {
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  if (opts.contains) await dialog.getByText(opts.contains).first().waitFor();
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+  return dialog;
 }
 
 /**

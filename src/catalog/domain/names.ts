@@ -96,27 +96,46 @@ function tokenise(folded: string): { text: string; topLevel: boolean }[] {
 }
 
 /**
- * Parses `<country>（<logistics>）<productName> <SKU> [descriptors]`.
+ * Which part of a link's name could not be read, and why: what the organisation report tells an
+ * administrator about an unparseable link (docs/domain.md, Names).
+ * - `country`: nothing before the logistics bracket (`（包邮）T恤 G5000`);
+ * - `logistics`: no `（…）` after the country at all, an empty one, or a bracket of the first segment
+ *   that does not pair (`美国（（包邮）`); `text` is what was read there;
+ * - `sku`: no style code after the product name (`美国（包邮）纯棉T恤`); `text` is the rest of the name;
+ * - `productName`: a style code, but no product name before it (`美国（包邮）G5000`).
+ */
+export interface LinkNameProblem {
+  part: 'country' | 'logistics' | 'productName' | 'sku';
+  reason: 'NO_LOGISTICS_BRACKET' | 'MALFORMED_FIRST_SEGMENT' | 'EMPTY_COUNTRY' | 'EMPTY_LOGISTICS' | 'NO_STYLE_CODE' | 'NO_PRODUCT_NAME';
+  /** the text of the name where reading stopped, when there is one */
+  text?: string;
+}
+
+/**
+ * Reads `<country>（<logistics>）<productName> <SKU> [descriptors]`: the parsed parts, or which part
+ * could not be read.
  *
  * The first segment runs up to and including the first closing bracket of either width; its
  * half-width brackets become full-width before pairing, so `美国(不包邮）` pairs. The segment must be
  * `<country>（<logistics>）` with exactly one opening bracket; country and logistics must be
  * non-empty. The SKU is the last top-level style-code token that has at least one product-name
  * token before it (product names may hold numbers such as `45x45`; descriptors are print words).
- * Anything else is unparseable: null (organisation reports it and never groups it).
+ * Anything else is unparseable (organisation reports it, with the problem, and never groups it).
  */
-export function parseLinkName(name: string): ParsedLinkName | null {
+export function readLinkName(name: string): { parsed: ParsedLinkName } | { problem: LinkNameProblem } {
   const folded = foldWhitespace(name);
   const close = folded.search(/[)）]/);
-  if (close < 0) return null;
+  if (close < 0) return { problem: { part: 'logistics', reason: 'NO_LOGISTICS_BRACKET' } };
   const segment = folded.slice(0, close + 1).replace(/\(/g, '（').replace(/\)/g, '）');
   const m = /^([^（）]*)（([^（）]*)）$/.exec(segment);
-  if (!m) return null;
+  if (!m) return { problem: { part: 'logistics', reason: 'MALFORMED_FIRST_SEGMENT', text: folded.slice(0, close + 1) } };
   const country = foldWhitespace(m[1] ?? '');
   const logistics = foldWhitespace(m[2] ?? '');
-  if (country === '' || logistics === '') return null;
+  if (country === '') return { problem: { part: 'country', reason: 'EMPTY_COUNTRY' } };
+  if (logistics === '') return { problem: { part: 'logistics', reason: 'EMPTY_LOGISTICS', text: folded.slice(0, close + 1) } };
 
-  const tokens = tokenise(foldWhitespace(folded.slice(close + 1)));
+  const rest = foldWhitespace(folded.slice(close + 1));
+  const tokens = tokenise(rest);
   let skuAt = -1;
   for (let i = tokens.length - 1; i >= 1; i--) {
     const t = tokens[i]!;
@@ -125,14 +144,33 @@ export function parseLinkName(name: string): ParsedLinkName | null {
       break;
     }
   }
-  if (skuAt < 0) return null;
+  if (skuAt < 0) {
+    // A style code standing first has no product name before it.
+    const first = tokens[0];
+    if (first && first.topLevel && isStyleCode(first.text)) return { problem: { part: 'productName', reason: 'NO_PRODUCT_NAME', text: first.text } };
+    return { problem: { part: 'sku', reason: 'NO_STYLE_CODE', ...(rest ? { text: rest } : {}) } };
+  }
   return {
-    country,
-    logistics,
-    productName: tokens.slice(0, skuAt).map((t) => t.text).join(' '),
-    sku: tokens[skuAt]!.text.toUpperCase(),
-    descriptors: tokens.slice(skuAt + 1).map((t) => t.text),
+    parsed: {
+      country,
+      logistics,
+      productName: tokens.slice(0, skuAt).map((t) => t.text).join(' '),
+      sku: tokens[skuAt]!.text.toUpperCase(),
+      descriptors: tokens.slice(skuAt + 1).map((t) => t.text),
+    },
   };
+}
+
+/** The parsed parts of a link's name, or null when it is unparseable (`readLinkName` says why). */
+export function parseLinkName(name: string): ParsedLinkName | null {
+  const r = readLinkName(name);
+  return 'parsed' in r ? r.parsed : null;
+}
+
+/** Why a link's name is unparseable; null when it parses. */
+export function linkNameProblem(name: string): LinkNameProblem | null {
+  const r = readLinkName(name);
+  return 'problem' in r ? r.problem : null;
 }
 
 /** True when the text, ignoring white space, is ASCII only (a model qualifier such as `Gildan 5000`). */

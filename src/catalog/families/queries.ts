@@ -24,6 +24,7 @@ interface FamilyRow {
   lowest_price: string | null;
   media_by_color: unknown;
   revision: string;
+  country: { id: string | null; name: string } | null;
 }
 
 function familyView(f: FamilyRow, members: unknown[], customMembers: unknown[], overrides: unknown[]) {
@@ -34,6 +35,7 @@ function familyView(f: FamilyRow, members: unknown[], customMembers: unknown[], 
     familyNameKey: f.family_name_key,
     autoManaged: f.auto_managed,
     locked: f.locked,
+    country: f.country,
     memberCount: f.member_count,
     goodCount: f.good_count,
     representativeGoodId: f.representative_good_id,
@@ -57,7 +59,11 @@ export type FamilyView = ReturnType<typeof familyView>;
 
 /** One family with its members, custom members and overrides; 404 FAMILY.NOT_FOUND when the read model has none. */
 export async function readFamily(db: Queryable, id: string): Promise<FamilyView> {
-  const f = await db.query<FamilyRow>(`SELECT *, lowest_price::text AS lowest_price FROM families WHERE id = $1`, [id]);
+  const f = await db.query<FamilyRow>(
+    `SELECT f.*, f.lowest_price::text AS lowest_price, CASE WHEN fc.name IS NULL THEN NULL ELSE json_build_object('id', fc.id, 'name', fc.name) END AS country
+       FROM families f ${FAMILY_COUNTRY} WHERE f.id = $1`,
+    [id],
+  );
   const row = f.rows[0];
   if (!row) throw AppError.notFound('FAMILY.NOT_FOUND', `no family ${id}`);
   const [members, custom, overrides] = await Promise.all([
@@ -81,17 +87,42 @@ export async function readFamily(db: Queryable, id: string): Promise<FamilyView>
   );
 }
 
-/** Families by id, optionally by a name keyword and by lock. */
+const FAMILY_ORDER: Record<NonNullable<ListFamiliesQuery['sort']>, string> = {
+  ID: 'f.id',
+  NAME: 'f.name, f.id',
+  MEMBERS_DESC: 'f.member_count DESC, f.id',
+  PRICE_ASC: 'f.lowest_price ASC NULLS LAST, f.id',
+  PRICE_DESC: 'f.lowest_price DESC NULLS LAST, f.id',
+  UPDATED_DESC: 'f.updated_at DESC, f.id',
+};
+
+/**
+ * A family's country, as the lists show it: its representative good's country, else the country its
+ * member links' names give (by name; the id when a country of that name exists). Lateral on `f`.
+ */
+const FAMILY_COUNTRY = `LEFT JOIN LATERAL (
+    SELECT co.id::text AS id, co.name FROM goods g JOIN countries co ON co.id = g.country_id AND NOT co.removed WHERE g.id = f.representative_good_id
+    UNION ALL
+    SELECT (SELECT co.id::text FROM countries co WHERE co.name = og.parsed_country AND NOT co.removed ORDER BY co.id LIMIT 1), og.parsed_country
+      FROM origin_goods og WHERE og.family_id = f.id AND og.parsed_country IS NOT NULL
+    LIMIT 1) fc ON true`;
+
+/** Families, filtered by name keyword, lock, manual, priced and country, in one of the list's orders. */
 export function listFamilies(db: Queryable, q: ListFamiliesQuery) {
   const f = new Filters();
-  if (q.keyword) f.and(`name ILIKE ${f.param(likePattern(q.keyword))}`);
-  if (q.locked) f.and(`locked = ${f.param(q.locked === 'true')}`);
+  if (q.keyword) f.and(`f.name ILIKE ${f.param(likePattern(q.keyword))}`);
+  if (q.locked) f.and(`f.locked = ${f.param(q.locked === 'true')}`);
+  if (q.manual) f.and(`f.auto_managed = ${f.param(q.manual === 'false')}`);
+  if (q.priced) f.and(q.priced === 'true' ? 'f.lowest_price IS NOT NULL' : 'f.lowest_price IS NULL');
+  if (q.countryId) f.and(`fc.id = ${f.param(q.countryId)}`);
+  const country = q.countryId ? FAMILY_COUNTRY : '';
   return pageOf(db, f, q, {
-    count: (where) => `SELECT count(*) AS n FROM families ${where}`,
+    count: (where) => `SELECT count(*) AS n FROM families f ${country} ${where}`,
     rows: (where, page) =>
-      `SELECT id, name, family_name_key AS "familyNameKey", auto_managed AS "autoManaged", locked, member_count AS "memberCount",
-              good_count AS "goodCount", lowest_price::text AS "lowestPrice", representative_good_id AS "representativeGoodId"
-         FROM families ${where} ORDER BY id ${page}`,
+      `SELECT f.id, f.name, f.family_name_key AS "familyNameKey", f.auto_managed AS "autoManaged", f.locked, f.member_count AS "memberCount",
+              f.good_count AS "goodCount", f.lowest_price::text AS "lowestPrice", f.representative_good_id AS "representativeGoodId",
+              f.updated_at AS "updatedAt", CASE WHEN fc.name IS NULL THEN NULL ELSE json_build_object('id', fc.id, 'name', fc.name) END AS country
+         FROM families f ${FAMILY_COUNTRY} ${where} ORDER BY ${FAMILY_ORDER[q.sort ?? 'ID']} ${page}`,
   });
 }
 

@@ -22,7 +22,22 @@ export type AddMemberBody = z.infer<typeof addMemberBody>;
 export const addCustomMemberBody = z.object({ goodId: idSchema, tags: dimensionValues, price: money }).strict();
 export type AddCustomMemberBody = z.infer<typeof addCustomMemberBody>;
 
-export const listFamiliesQuery = pageQuery.extend({ keyword: z.string().max(100).optional(), locked: z.enum(['true', 'false']).optional() }).strict();
+/** The orders of the families list (docs/api.md): by id (the default), name, members, lowest price, last change. */
+export const FAMILY_SORTS = ['ID', 'NAME', 'MEMBERS_DESC', 'PRICE_ASC', 'PRICE_DESC', 'UPDATED_DESC'] as const;
+const flag = z.enum(['true', 'false']).optional();
+export const listFamiliesQuery = pageQuery
+  .extend({
+    keyword: z.string().max(100).optional(),
+    locked: flag,
+    /** true: made by an administrator (organisation leaves them alone); false: made by organisation */
+    manual: flag,
+    /** false: no price yet (no matrix cell); true: priced */
+    priced: flag,
+    /** the family's country: its representative good's, else its member links' parsed country */
+    countryId: idSchema.optional(),
+    sort: z.enum(FAMILY_SORTS).optional(),
+  })
+  .strict();
 export type ListFamiliesQuery = z.infer<typeof listFamiliesQuery>;
 
 export const setOverrideBody = overrideKey.extend({ price: money });

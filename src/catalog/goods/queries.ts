@@ -18,6 +18,9 @@ const GOOD_SELECT = `
          g.tag_font_color AS "tagFontColor", g.category_id AS "categoryId", g.country_id AS "countryId", g.family_id AS "familyId",
          g.origin_good_id AS "originGoodId", g.created_at AS "createdAt", g.updated_at AS "updatedAt", g.revision,
          COALESCE((SELECT array_agg(gog.origin_good_id::text ORDER BY gog.position) FROM good_origin_goods gog WHERE gog.good_id = g.id), '{}') AS "secondaryOriginGoodIds",
+         -- the README's additions: the good's own price (as the list orders by it) and whether the storefront shows it
+         (COALESCE(og.price, (SELECT min(m.price) FROM family_custom_members m WHERE m.good_id = g.id)))::text AS price,
+         g.family_id IS NOT NULL AS "public",
          CASE WHEN og.id IS NULL THEN NULL ELSE json_build_object(
            'id', og.id::text, 'name', og.name, 'delisted', og.delisted,
            'family', CASE WHEN f.id IS NULL THEN NULL ELSE json_build_object('id', f.id::text, 'memberCount', f.member_count) END
@@ -76,11 +79,11 @@ export function listGoods(db: Queryable, q: ListGoodsQuery) {
 export async function goodsTree(db: Queryable) {
   const rows = await db.query(
     `SELECT g.country_id AS "countryId", co.name AS "countryName", g.category_id AS "categoryId", c.name AS "categoryName",
-            g.family_id AS "familyId", f.name AS "familyName", count(*)::int AS "configurationCount",
+            g.family_id AS "familyId", f.name AS "familyName", f.member_count AS "memberCount", count(*)::int AS "configurationCount",
             json_agg(json_build_object('id', g.id::text, 'name', g.name) ORDER BY g.id) AS goods
        FROM goods g LEFT JOIN countries co ON co.id = g.country_id LEFT JOIN categories c ON c.id = g.category_id
        LEFT JOIN families f ON f.id = g.family_id
-      GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY min(co.sort_order), 1, min(c.sort_order), 3, 5`,
+      GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY min(co.sort_order), 1, min(c.sort_order), 3, 5`,
   );
   const countries = new Map<string, { id: string | null; name: string | null; categories: Map<string, { id: string | null; name: string | null; nodes: unknown[] }> }>();
   for (const row of rows.rows) {
@@ -90,7 +93,7 @@ export async function goodsTree(db: Queryable) {
     const gk = String(row.categoryId);
     if (!country.categories.has(gk)) country.categories.set(gk, { id: row.categoryId, name: row.categoryName, nodes: [] });
     const node = row.familyId
-      ? { kind: 'family', id: row.familyId, name: row.familyName, configurationCount: row.configurationCount, goods: row.goods }
+      ? { kind: 'family', id: row.familyId, name: row.familyName, configurationCount: row.configurationCount, memberCount: row.memberCount ?? 0, goods: row.goods }
       : { kind: 'goods', goods: row.goods };
     country.categories.get(gk)!.nodes.push(node);
   }

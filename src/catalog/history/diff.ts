@@ -49,6 +49,19 @@ export function diffCells(from: readonly Cell[], to: readonly Cell[]) {
   };
 }
 
+type Representative = FamilyView['representative'];
+
+/**
+ * The representative as the storefront shows it: another good whose name, image, description,
+ * country, category, tags and tag colour are all the same (goods of one family often share their
+ * name) is no change the public saw, and is not reported; any of those that differ is, with both
+ * goods (ids included).
+ */
+function representativeChange(from: Representative, to: Representative): Change<Representative> | undefined {
+  const shown = (r: Representative) => (r ? { ...r, goodId: undefined } : null);
+  return same(shown(from), shown(to)) ? undefined : { from, to };
+}
+
 /** Parts of the family view reported by name only when they change (their content is in `?at=`). */
 const FAMILY_OTHER = ['name', 'locked', 'autoManaged', 'gone', 'customMembers', 'overrides', 'variants', 'sizeChart', 'packagingSpecs', 'options', 'mediaByColor'] as const;
 
@@ -62,7 +75,7 @@ export function diffFamily(a: FamilyView | null, b: FamilyView | null) {
     goods,
     cells: diffCells(a?.priceMatrix.cells ?? [], b?.priceMatrix.cells ?? []),
     lowestPrice: change(a?.lowestPrice ?? null, b?.lowestPrice ?? null),
-    representative: change(a?.representative ?? null, b?.representative ?? null),
+    representative: representativeChange(a?.representative ?? null, b?.representative ?? null),
     other: FAMILY_OTHER.filter((k) => !same(a?.[k], b?.[k])),
   });
 }

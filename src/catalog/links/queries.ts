@@ -2,6 +2,7 @@
 import type { Pool } from '../../platform/db';
 import { Filters, pageOf } from '../../platform/query-builder';
 import { likePattern } from '../../platform/sql';
+import { linkNameProblem } from '../domain/names';
 import type { FamilyFacts } from '../organisation/group';
 import { linkNotFound } from './decide';
 import { dimensionTagIndex, tagsIn, type DimensionTagIndex } from './dimension-tags';
@@ -31,6 +32,8 @@ function view(index: DimensionTagIndex, g: Row, withDetail: boolean) {
     parsed: g.parsed_country
       ? { country: g.parsed_country, logistics: g.parsed_logistics, productName: g.parsed_product_name, sku: g.parsed_sku }
       : null,
+    /** not parsed: which part of the name cannot be read (null when it can, and organisation has not run since) */
+    nameProblem: g.parsed_country ? null : linkNameProblem(String(g.name)),
     tags: tagsIn(index, g.tags),
     tagValues: g.tags,
     tagsManual: g.tags_manual,
@@ -59,6 +62,15 @@ export async function listOriginGoods(pool: Pool, q: ListLinksQuery) {
   if (q.familyId) f.and(`og.family_id = ${f.param(q.familyId)}`);
   if (q.keyword) f.and(`og.name ILIKE ${f.param(likePattern(q.keyword))}`);
   if (q.ids) f.and(`og.id = ANY(${f.param(q.ids)}::bigint[])`);
+  // The same uses the usage counts name (src/catalog/usage.ts), so a refused delete can list them.
+  if (q.categoryId) f.and(`og.category_id = ${f.param(q.categoryId)}`);
+  if (q.countryId) f.and(`og.parsed_country = (SELECT c.name FROM countries c WHERE c.id = ${f.param(q.countryId)})`);
+  if (q.tagId) {
+    f.and(`EXISTS (SELECT 1 FROM tags t JOIN tag_groups tg ON tg.id = t.group_id AND NOT tg.deleted
+                    WHERE t.id = ${f.param(q.tagId)} AND tg.dimension IS NOT NULL AND og.tags -> tg.dimension ? t.name)`);
+  }
+  if (q.incomplete !== undefined) f.and(`${q.incomplete ? '' : 'NOT '}(og.parsed_country IS NOT NULL AND jsonb_array_length(og.tags_missing) > 0)`);
+  if (q.hasGood !== undefined) f.and(`${q.hasGood ? '' : 'NOT '}EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id)`);
   const page = await pageOf<Row>(pool, f, q, {
     count: (where) => `SELECT count(*) AS n FROM origin_goods og ${where}`,
     rows: (where, limit) => `${select(false)} ${where} ORDER BY og.id ${limit}`,

@@ -13,6 +13,16 @@ export const listLinksQuery = pageQuery
     delisted: bool.optional(),
     familyId: idSchema.optional(),
     keyword: z.string().max(100).optional(),
+    /** filed under this supplier category (that one, not its subcategories) */
+    categoryId: idSchema.optional(),
+    /** whose name organisation parsed to this country (by the country's name) */
+    countryId: idSchema.optional(),
+    /** whose tags hold this dimension tag's name in its group's dimension */
+    tagId: idSchema.optional(),
+    /** true: parsed, but missing a dimension a price needs (craft or logistics) */
+    incomplete: bool.optional(),
+    /** false: no good was made from it yet */
+    hasGood: bool.optional(),
     /** `1,2,3`: these links only (a client naming the links it shows, in one request) */
     ids: idListParam(1000).optional(),
   })

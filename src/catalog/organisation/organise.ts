@@ -19,6 +19,7 @@ import { linkStreamId, type DimensionValues, type LinkDetail, type LinkEvent } f
 import { evolveLink, initialLinkState } from '../links/state';
 import { DIMENSIONS, type Dimension } from '../domain/tags';
 import { compareIds } from '../domain/matrix';
+import { linkNameProblem } from '../domain/names';
 import { ensureDimensionTags } from '../links/dimension-tags';
 import { decideConsolidation, decideGrouping, type FamilyFacts, type GroupingLink } from './group';
 import { LINK_PLAN_RULES, missingForMatrix, planLink, type LinkFacts, type LinkPlan } from './plan';
@@ -226,7 +227,7 @@ export class Organiser {
         if (plan.derivedChanged) report.derived++;
         if (plan.events.length) touched.add(link.id);
         for (const d of DIMENSIONS) for (const v of plan.tags?.[d] ?? []) values[d].add(v);
-        if (!plan.parsed) report.unparseable.push({ id: link.id, name: link.name });
+        if (!plan.parsed) report.unparseable.push({ id: link.id, name: link.name, problem: linkNameProblem(link.name) ?? undefined });
         else {
           if (plan.missing.length) report.incomplete.push({ id: link.id, name: link.name, missing: plan.missing });
           if (!links.get(link.id)!.familyId) organised.push({ id: link.id, ...plan.parsed });

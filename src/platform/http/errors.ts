@@ -5,10 +5,10 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError, z } from 'zod';
 import { resourceOf } from '../commands';
-import { AppError, isTransientDbError } from '../errors';
+import { AppError, isTransientDbError, type ErrorCode } from '../errors';
 import type { Logger } from '../log';
 
-export function errorBody(code: string, message: string, details?: unknown) {
+export function errorBody(code: ErrorCode, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 

@@ -12,6 +12,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { Router } from 'express';
 import { z } from 'zod';
+import { ERROR_CODES, errorCodes, type ErrorCode } from '../error-codes';
 import { idSchema } from '../ids';
 
 export interface RouteDoc {
@@ -39,13 +40,25 @@ export interface RouteDoc {
   responses: Record<number, z.ZodType | string | null | { contentType: string; description: string }>;
 }
 
-/** Every error answers this shape (docs/api.md, Errors); zod's own `meta` id makes it one shared component. */
+/** The registered error codes, each with its status and meaning, as the document's `code` describes them. */
+const errorCodeTable = [
+  'Every code the service answers (src/platform/error-codes.ts):',
+  '',
+  '| code | status | meaning |',
+  '|---|---|---|',
+  ...errorCodes().map((c) => `| \`${c}\` | ${ERROR_CODES[c].status} | ${ERROR_CODES[c].description.replace(/\|/g, '\\|')} |`),
+].join('\n');
+
+/**
+ * Every error answers this shape (docs/api.md, Errors), its `code` one of the registered codes;
+ * zod's own `meta` id makes it one shared component.
+ */
 export const errorBody = z
   .object({
     error: z.object({
-      code: z.string(),
-      message: z.string(),
-      details: z.unknown().optional(),
+      code: z.enum(errorCodes() as [ErrorCode, ...ErrorCode[]]).meta({ id: 'ErrorCode', description: errorCodeTable }),
+      message: z.string().meta({ description: 'in English, for developers and logs; a client shows its own text for the code' }),
+      details: z.unknown().optional().meta({ description: 'what the code is about: for VALIDATION_FAILED each issue with its `path`' }),
     }),
   })
   .meta({ id: 'Error' });

@@ -33,7 +33,7 @@ describe('creating a good from a link', () => {
     let failures = 0;
     const fault = () => {
       failures++;
-      return AppError.unavailable('DB.UNAVAILABLE', 'the database connection was lost');
+      return AppError.unavailable('EVENT_STORE.UNAVAILABLE', 'the database connection was lost');
     };
     store.appendToStream = async (streamId, events, opts) => {
       if (failures === 0 && events.some((e) => e.type === 'GoodCreated')) throw fault();

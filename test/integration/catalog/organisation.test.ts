@@ -33,7 +33,7 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     const links = sim.catalog.links();
     expect(report.parsed + report.unparseable.length).toBe(links.length);
     expect(report.unparseable.length).toBeGreaterThan(0);
-    expect(report.unparseable).toContainEqual({ id: expect.any(String), name: expect.not.stringMatching(/^.+（.+）/) });
+    expect(report.unparseable).toContainEqual({ id: expect.any(String), name: expect.not.stringMatching(/^.+（.+）/), problem: expect.objectContaining({ part: 'logistics' }) });
     expect(report.created).toBeGreaterThan(0);
     expect(report.derived).toBe(report.parsed);
 

@@ -14,6 +14,7 @@ import { validate } from '@readme/openapi-parser';
 import { Router, type Express } from 'express';
 import { expressApp, type Services } from '../../../src/main';
 import { apiDocument } from '../../../src/openapi';
+import { ERROR_CODES, errorCodes } from '../../../src/platform/error-codes';
 import { operationKey } from '../../../src/platform/http/openapi';
 import { mountedRoutes } from '../../../src/platform/http/routes-audit';
 import { WEB_APPS } from '../../../src/web-apps';
@@ -118,6 +119,16 @@ describe('the OpenAPI description', () => {
         expect(Object.keys(op.responses).length).toBeGreaterThan(1);
       }
     }
+  });
+
+  it('lists every registered error code, with its status and meaning, as the Error schema’s code', () => {
+    const doc = apiDocument('') as { components: { schemas: Record<string, any> } };
+    const code = doc.components.schemas.ErrorCode;
+    expect([...code.enum].sort()).toEqual(errorCodes().sort());
+    for (const c of ['VALIDATION_FAILED', 'FAMILY.NOT_EMPTY', 'COUNTRY.CODE_TAKEN', 'RATE_LIMITED'] as const) {
+      expect(code.description).toContain(`| \`${c}\` | ${ERROR_CODES[c].status} |`);
+    }
+    expect(doc.components.schemas.Error.properties.error.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' });
   });
 
   it('is served at /docs in development only, under the CSP, with no script and nothing from elsewhere', async () => {

@@ -1,8 +1,11 @@
 import type React from 'react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { api, setOnLoggedOut } from './api';
-import { ApiError } from '../../shared/http';
 import type { User } from '../../shared/responses/auth';
+import { DialogHost } from './common/dialog';
+import { errorText } from './common/error-text';
+import { useRoute } from './common/route';
+import { OverviewPage } from './pages/overview';
 import { SyncPage } from './pages/sync';
 import { OrganisePage } from './pages/organise';
 import { GoodsTreePage } from './pages/tree';
@@ -18,37 +21,56 @@ import { TagGroupsPage } from './pages/tag-groups';
 import { PositionsPage } from './pages/positions';
 import { ProjectionsPage } from './pages/projections';
 
-const PAGES: { path: string; label: string; el: () => React.ReactElement }[] = [
-  { path: 'sync', label: '同步', el: () => <SyncPage /> },
-  { path: 'organise', label: '整理', el: () => <OrganisePage /> },
-  { path: 'tree', label: '商品树', el: () => <GoodsTreePage /> },
-  { path: 'goods', label: '商品编辑', el: () => <GoodsPage /> },
-  { path: 'batch-goods', label: '批量创建商品', el: () => <BatchGoodsPage /> },
-  { path: 'links', label: '链接标签', el: () => <LinksPage /> },
-  { path: 'stats', label: '链接统计', el: () => <StatsPage /> },
-  { path: 'families', label: '商品系列', el: () => <FamiliesPage /> },
-  { path: 'categories', label: '类目', el: () => <CategoriesPage /> },
-  { path: 'countries', label: '国家', el: () => <CountriesPage /> },
-  { path: 'sorting', label: '排序', el: () => <SortingPage /> },
-  { path: 'tag-groups', label: '标签组', el: () => <TagGroupsPage /> },
-  { path: 'positions', label: '展示位', el: () => <PositionsPage /> },
-  { path: 'projections', label: '投影', el: () => <ProjectionsPage /> },
-];
-
-function useHashRoute(): string {
-  const read = () => window.location.hash.replace(/^#\/?/, '').split('?')[0] || 'sync';
-  const [route, setRoute] = useState(read);
-  useEffect(() => {
-    const on = () => setRoute(read());
-    window.addEventListener('hashchange', on);
-    return () => window.removeEventListener('hashchange', on);
-  }, []);
-  return route;
+interface PageDef {
+  path: string;
+  label: string;
+  el: () => React.ReactElement;
 }
+
+/** The menu, grouped as a merchant thinks of the work; the words are the README's glossary. */
+const GROUPS: { label: string; pages: PageDef[] }[] = [
+  {
+    label: '商品目录',
+    pages: [
+      { path: 'families', label: '商品系列', el: () => <FamiliesPage /> },
+      { path: 'goods', label: '商品', el: () => <GoodsPage /> },
+      { path: 'batch-goods', label: '批量创建商品', el: () => <BatchGoodsPage /> },
+      { path: 'tree', label: '按国家和类目浏览', el: () => <GoodsTreePage /> },
+      { path: 'categories', label: '类目', el: () => <CategoriesPage /> },
+      { path: 'countries', label: '国家', el: () => <CountriesPage /> },
+      { path: 'tag-groups', label: '标签', el: () => <TagGroupsPage /> },
+    ],
+  },
+  {
+    label: '供应商',
+    pages: [
+      { path: 'links', label: '货源', el: () => <LinksPage /> },
+      { path: 'stats', label: '货源统计', el: () => <StatsPage /> },
+      { path: 'sync', label: '同步供应商数据', el: () => <SyncPage /> },
+    ],
+  },
+  {
+    label: '店铺',
+    pages: [
+      { path: 'positions', label: '首页展示位', el: () => <PositionsPage /> },
+      { path: 'sorting', label: '店铺排序', el: () => <SortingPage /> },
+    ],
+  },
+  {
+    label: '运营',
+    pages: [
+      { path: 'organise', label: '整理货源', el: () => <OrganisePage /> },
+      { path: 'projections', label: '系统状态', el: () => <ProjectionsPage /> },
+    ],
+  },
+];
+const OVERVIEW: PageDef = { path: 'overview', label: '概览', el: () => <OverviewPage /> };
+const PAGES = [OVERVIEW, ...GROUPS.flatMap((g) => g.pages)];
 
 export function App() {
   const [user, setUser] = useState<User | null | undefined>(undefined);
-  const route = useHashRoute();
+  const { page: route } = useRoute();
+  const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
     setOnLoggedOut(() => setUser(null));
     api
@@ -56,101 +78,122 @@ export function App() {
       .then((r) => setUser(r.user))
       .catch(() => setUser(null));
   }, []);
-  if (user === undefined) return <div className="center muted">正在恢复会话…</div>;
-  if (user === null) return <Login onLoggedIn={setUser} />;
-  const page = PAGES.find((p) => p.path === route) ?? PAGES[0]!;
+  const page = PAGES.find((p) => p.path === route) ?? OVERVIEW;
+  useEffect(() => {
+    document.title = `${page.label} · 商品目录后台`;
+    setMenuOpen(false);
+  }, [page.path]);
+  if (user === undefined) return <main className="center muted" role="status">正在恢复登录…</main>;
+  if (user === null)
+    return (
+      <>
+        <Login onLoggedIn={setUser} />
+        <DialogHost />
+      </>
+    );
+  const navLink = (p: PageDef) => (
+    <a key={p.path} href={`#/${p.path}`} className={p === page ? 'active' : ''} aria-current={p === page ? 'page' : undefined} data-testid={`nav-${p.path}`}>
+      {p.label}
+    </a>
+  );
   return (
     <div className="layout">
-      <nav className="side">
-        <div className="brand">商品目录后台</div>
-        {PAGES.map((p) => (
-          <a key={p.path} href={`#/${p.path}`} className={p === page ? 'active' : ''} data-testid={`nav-${p.path}`}>
-            {p.label}
-          </a>
-        ))}
-        <div className="who">
-          <span data-testid="current-user">{user.username}</span>
-          <button
-            className="link"
-            onClick={async () => {
-              await api.request('POST', '/auth/logout').catch(() => undefined);
-              setUser(null);
-            }}
-          >
-            退出
+      <a className="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>跳到正文</a>
+      <header className="side">
+        <div className="brand-row">
+          <span className="brand">商品目录后台</span>
+          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen((o) => !o)}>
+            菜单
           </button>
         </div>
-      </nav>
-      <main className="content" data-testid={`page-${page.path}`}>
+        <nav id="main-nav" aria-label="主菜单" className={menuOpen ? 'open' : undefined}>
+          {navLink(OVERVIEW)}
+          {GROUPS.map((g) => (
+            <div key={g.label} className="nav-group" role="group" aria-labelledby={`nav-group-${g.label}`}>
+              <div className="nav-group-label" id={`nav-group-${g.label}`}>{g.label}</div>
+              {g.pages.map(navLink)}
+            </div>
+          ))}
+          <div className="who">
+            <span data-testid="current-user">{user.username}</span>
+            <button
+              type="button"
+              className="link"
+              onClick={async () => {
+                await api.request('POST', '/auth/logout').catch(() => undefined);
+                setUser(null);
+              }}
+            >
+              退出登录
+            </button>
+          </div>
+        </nav>
+      </header>
+      <main className="content" id="main" tabIndex={-1} data-testid={`page-${page.path}`}>
         <h1>{page.label}</h1>
         {page.el()}
       </main>
+      <DialogHost />
     </div>
   );
 }
 
+/**
+ * Sign-in, and on a fresh install the first administrator's registration. Registration does not sign
+ * in (the API keeps them apart, docs/api.md, Auth); the page signs the new administrator in at once
+ * with what was just typed.
+ */
 function Login({ onLoggedIn }: { onLoggedIn: (u: User) => void }) {
   const [mode, setMode] = useState<'login' | 'register'>('login');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
-  const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
+  const userId = useId();
+  const passId = useId();
+  const hintId = useId();
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     setError('');
     setBusy(true);
     try {
-      if (mode === 'register') {
-        await api.request('POST', '/auth/register', { username, password });
-        setNotice('管理员已创建，请登录');
-        setMode('login');
-      } else {
-        const r = await api.request<{ user: User }>('POST', '/auth/login', { username, password });
-        onLoggedIn(r.user);
-      }
+      if (mode === 'register') await api.request('POST', '/auth/register', { username, password });
+      const r = await api.request<{ user: User }>('POST', '/auth/login', { username, password });
+      onLoggedIn(r.user);
     } catch (err) {
-      const e2 = err as ApiError;
-      setError(
-        e2.code === 'AUTH.INVALID_CREDENTIALS'
-          ? '用户名或密码错误'
-          : e2.code === 'AUTH.REGISTRATION_CLOSED'
-            ? '已存在管理员，注册已关闭'
-            : e2.message,
-      );
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
   }
   return (
-    <div className="center">
-      <form className="card login" onSubmit={submit}>
-        <h2>{mode === 'login' ? '管理员登录' : '首次使用：创建管理员'}</h2>
-        {notice && <div className="ok">{notice}</div>}
-        <label>
-          用户名
-          <input name="username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required />
-        </label>
-        <label>
-          密码{mode === 'register' && '（至少 12 个字符）'}
-          <input
-            name="password"
-            type="password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
-            minLength={mode === 'register' ? 12 : undefined}
-            required
-          />
-        </label>
+    <main className="center">
+      <form className="card login" onSubmit={submit} aria-labelledby="login-title">
+        <h1 id="login-title">{mode === 'login' ? '管理员登录' : '首次使用：创建管理员'}</h1>
+        {mode === 'register' && <p className="muted">这是第一个、也是唯一的管理员账号。创建后会直接登录。</p>}
+        <label htmlFor={userId}>用户名</label>
+        <input id={userId} name="username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required minLength={3} />
+        <label htmlFor={passId}>密码</label>
+        <input
+          id={passId}
+          name="password"
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
+          minLength={mode === 'register' ? 12 : undefined}
+          aria-describedby={mode === 'register' ? hintId : undefined}
+          required
+        />
+        {mode === 'register' && <span id={hintId} className="muted">至少 12 个字符</span>}
         {error && <div className="error" role="alert">{error}</div>}
         <button type="submit" disabled={busy}>
-          {mode === 'login' ? '登录' : '注册'}
+          {mode === 'login' ? '登录' : busy ? '正在创建…' : '创建并登录'}
         </button>
-        <button type="button" className="link" onClick={() => setMode(mode === 'login' ? 'register' : 'login')}>
+        <button type="button" className="link" onClick={() => { setError(''); setMode(mode === 'login' ? 'register' : 'login'); }}>
           {mode === 'login' ? '首次使用？创建管理员' : '已有账号？去登录'}
         </button>
       </form>
-    </div>
+    </main>
   );
 }

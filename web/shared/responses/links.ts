@@ -1,8 +1,11 @@
 /** Links (the supplier's goods, `/origin-goods`) as the admin API answers them (docs/api.md). */
+import type { LinkNameProblem } from './organise';
 
 export interface Link {
   id: string; name: string; price: string; delisted: boolean; craftLabel: string | null;
   parsed: { country: string; logistics: string; productName: string; sku: string } | null;
+  /** not parsed: which part of its name cannot be read (null when it can: not organised yet) */
+  nameProblem?: LinkNameProblem | null;
   tags: { id: string; name: string; dimension: string }[]; tagsManual: boolean; tagsMissing?: string[] | null;
   family: { id: string; memberCount: number } | null;
   /** the good made from this link, if any */

@@ -15,11 +15,19 @@ export interface OrganiseReport<D extends string = string> {
   unchanged: number;
   /** families whose stored aggregates the closing full recompute found wrong (and had recomputed) */
   repaired: number;
-  unparseable: { id: string; name: string }[];
+  /** `problem`: which part of the name could not be read (src/catalog/domain/names.ts, LinkNameProblem); absent in runs recorded before it was reported */
+  unparseable: { id: string; name: string; problem?: LinkNameProblem }[];
   incomplete: { id: string; name: string; missing: D[] }[];
   lockedSkipped: { id: string; familyId: string }[];
   /** families (and links) for an administrator to look at; docs/api.md, OrganiseReport */
   review: ReviewEntry[];
+}
+
+/** Why a link's name could not be read: the part, the rule it broke, and the text where reading stopped. */
+export interface LinkNameProblem {
+  part: 'country' | 'logistics' | 'productName' | 'sku';
+  reason: string;
+  text?: string;
 }
 
 /**

@@ -3,9 +3,11 @@ import {
   familyNameKey,
   goodNameFromLink,
   isStyleCode,
+  linkNameProblem,
   normaliseGoodName,
   normaliseSku,
   parseLinkName,
+  readLinkName,
   type ParsedLinkName,
 } from '../../../../src/catalog/domain/names';
 
@@ -98,6 +100,32 @@ describe('link names: <country>（<logistics>）<productName> <SKU> [descriptors
     ['an empty name', ''],
   ])('given %s (%j), when parsed, then it is unparseable (null)', (_case, name) => {
     expect(parseLinkName(name)).toBeNull();
+  });
+
+  // What the organisation report tells an administrator: the part of the name that could not be read.
+  it.each([
+    ['no bracket at all', '美国 纯棉短袖T恤 G5000 直喷', { part: 'logistics', reason: 'NO_LOGISTICS_BRACKET' }],
+    ['lenticular brackets', '【包邮】美国纯棉短袖T恤 G5000 直喷', { part: 'logistics', reason: 'NO_LOGISTICS_BRACKET' }],
+    ['an empty country', '（包邮）纯棉短袖T恤 G5000', { part: 'country', reason: 'EMPTY_COUNTRY' }],
+    ['a blank logistics', '美国（ ）纯棉短袖T恤 G5000', { part: 'logistics', reason: 'EMPTY_LOGISTICS', text: '美国（ ）' }],
+    ['two opening brackets in the first segment', '美国（包（邮）纯棉短袖T恤 G5000', { part: 'logistics', reason: 'MALFORMED_FIRST_SEGMENT', text: '美国（包（邮）' }],
+    ['a closing bracket before any opening one', '美国)包邮（纯棉短袖T恤 G5000', { part: 'logistics', reason: 'MALFORMED_FIRST_SEGMENT', text: '美国)' }],
+    ['no SKU token', '美国（包邮）纯棉短袖T恤 直喷双面', { part: 'sku', reason: 'NO_STYLE_CODE', text: '纯棉短袖T恤 直喷双面' }],
+    ['a SKU glued to the product name', '美国（包邮）纯棉短袖T恤G5000', { part: 'sku', reason: 'NO_STYLE_CODE', text: '纯棉短袖T恤G5000' }],
+    ['nothing after the logistics', '美国（包邮）', { part: 'sku', reason: 'NO_STYLE_CODE' }],
+    ['no product name before the SKU', '美国（包邮）G5000 直喷双面', { part: 'productName', reason: 'NO_PRODUCT_NAME', text: 'G5000' }],
+    ['an empty name', '', { part: 'logistics', reason: 'NO_LOGISTICS_BRACKET' }],
+  ])('given %s (%j), then the problem named is %j', (_case, name, problem) => {
+    expect(linkNameProblem(name)).toEqual(problem);
+    expect(readLinkName(name)).toEqual({ problem });
+  });
+
+  it('names no problem exactly when the name parses', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[美国英（）() 包邮T恤G50直喷]{0,16}$/), (name) => {
+        expect(linkNameProblem(name) === null).toBe(parseLinkName(name) !== null);
+      }),
+    );
   });
 });
 

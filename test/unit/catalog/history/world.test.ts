@@ -113,6 +113,32 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     expect(diffFamily(null, null)).toBeNull();
   });
 
+  it('another good as the representative is a change only when the storefront shows something else', () => {
+    const w = emptyWorld();
+    applyEvent(w, ev('family-3', 'FamilyCreated', { familyId: '3', name: '卫衣 G5000', familyNameKey: '美国卫衣G5000', autoManaged: true, locked: false }));
+    const joinTo3 = (id: string) => {
+      addLink(w, id, '30.00', ['白色']);
+      applyEvent(w, ev(`link-${id}`, 'LinkLeftFamily', { linkId: id, familyId: '1' }));
+      applyEvent(w, ev(`link-${id}`, 'LinkJoinedFamily', { linkId: id, familyId: '3' }));
+    };
+    joinTo3('200001');
+    joinTo3('200002');
+    const good = (id: string, link: string, extra: Record<string, unknown> = {}) =>
+      ev(`good-${id}`, 'GoodCreated', { goodId: id, originGoodId: link, name: '卫衣 G5000', description: null, image: null, goodPriority: 0, tagIds: [], tagFontColor: null, categoryId: null, countryId: null, ...extra });
+    applyEvent(w, good('31', '200001'));
+    const first = familyView(w, '3')!;
+    expect(first.representative).toMatchObject({ goodId: '31', name: '卫衣 G5000' });
+    // A newer good of the same name and looks takes over: the storefront shows the same, no change.
+    applyEvent(w, good('32', '200002'));
+    const second = familyView(w, '3')!;
+    expect(second.representative).toMatchObject({ goodId: '32' });
+    expect(diffFamily(first, second)).toMatchObject({ goods: { added: ['32'] } });
+    expect(diffFamily(first, second)!.representative).toBeUndefined();
+    // Its image differs from the one before: that is a change, naming both goods.
+    applyEvent(w, ev('good-32', 'GoodUpdated', { goodId: '32', image: 'https://img.example.com/b.jpg' }));
+    expect(diffFamily(first, familyView(w, '3'))!.representative).toMatchObject({ from: { goodId: '31', image: null }, to: { goodId: '32', image: 'https://img.example.com/b.jpg' } });
+  });
+
   it('the representative: highest priority, then newest, then lowest id', () => {
     const g = (id: string, goodPriority: number, ms: number) => ({ id, goodPriority, createdAt: new Date(ms) });
     const sorted = [g('10', 0, 1), g('9', 0, 1), g('11', 0, 2), g('12', 3, 0)].sort(compareRepresentative).map((x) => x.id);

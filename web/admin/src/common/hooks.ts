@@ -1,50 +1,81 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api';
-import { errorText } from './error-text';
+import { errorText, fieldErrors } from './error-text';
 
-/** Loads `path`; `reload()` fetches again. */
+/**
+ * Loads `path`; `reload()` fetches again. While a new path loads, the last answer stays (`data`)
+ * with `loading` set, so a list can dim its stale rows instead of going blank; an answer that
+ * arrives after a newer request was made is dropped.
+ */
 export function useLoad<T>(path: string | null) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState('');
+  const [loading, setLoading] = useState(path !== null);
   const [tick, setTick] = useState(0);
   useEffect(() => {
-    if (!path) return;
+    if (!path) {
+      setLoading(false);
+      return;
+    }
     let live = true;
-    setError('');
+    setLoading(true);
     api
       .get<T>(path)
-      .then((d) => live && setData(d))
-      .catch((e) => live && setError(errorText(e)));
+      .then((d) => {
+        if (!live) return;
+        setData(d);
+        setError('');
+      })
+      .catch((e) => live && setError(errorText(e)))
+      .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
   }, [path, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { data, error, reload, setData };
+  return { data, error, loading, reload, setData };
 }
 
 /**
- * Runs an action, showing its error; `run` answers whether the action succeeded (it never
- * rejects: the error is in the state).
+ * Runs an action, showing its outcome: the error in Chinese (with one message per field for a
+ * validation failure), or the success message. A later success clears an earlier error. `run`
+ * answers whether the action succeeded (it never rejects: the error is in the state).
  */
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState('');
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   const run = async (f: () => Promise<unknown>, ok?: string): Promise<boolean> => {
     setBusy(true);
     setError('');
+    setFields({});
     setMessage('');
     try {
       await f();
-      if (ok) setMessage(ok);
+      if (mounted.current && ok) setMessage(ok);
       return true;
     } catch (e) {
-      setError(errorText(e));
+      if (mounted.current) {
+        setError(errorText(e));
+        setFields(fieldErrors(e));
+      }
       return false;
     } finally {
-      setBusy(false);
+      if (mounted.current) setBusy(false);
     }
   };
-  return { busy, error, message, run };
+  const clear = useCallback(() => {
+    setError('');
+    setFields({});
+    setMessage('');
+  }, []);
+  return { busy, error, fields, message, run, clear };
 }

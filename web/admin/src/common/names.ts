@@ -55,3 +55,25 @@ export function useNames(kind: NameKind, ids: readonly string[]): Record<string,
 }
 /** Remember a name already known (a search result), so a picked item shows it at once. */
 export const rememberName = (kind: NameKind, id: string, name: string) => nameCache.set(nameKey(kind, id), Promise.resolve(name));
+
+/** Which part of a link's name could not be read (the organisation report's `problem`), in words. */
+const PART: Record<string, string> = { country: '国家', logistics: '物流', productName: '品名', sku: '款号' };
+export function nameProblemText(p: { part: string; reason: string; text?: string | undefined }): string {
+  const part = PART[p.part] ?? '名称';
+  switch (p.reason) {
+    case 'NO_LOGISTICS_BRACKET':
+      return `读不出${part}：名称开头缺少「国家（物流）」，如「美国（包邮）」`;
+    case 'MALFORMED_FIRST_SEGMENT':
+      return `读不出${part}：开头的「${p.text ?? ''}」不是「国家（物流）」的写法`;
+    case 'EMPTY_COUNTRY':
+      return `读不出${part}：括号前缺少国家，如「美国（包邮）」`;
+    case 'EMPTY_LOGISTICS':
+      return `读不出${part}：括号里缺少物流方式，如「（包邮）」`;
+    case 'NO_STYLE_CODE':
+      return `读不出${part}：品名后找不到款号（如 G5000）${p.text ? `，「${p.text}」中没有` : ''}`;
+    case 'NO_PRODUCT_NAME':
+      return `读不出${part}：款号「${p.text ?? ''}」前没有品名`;
+    default:
+      return `读不出${part}`;
+  }
+}

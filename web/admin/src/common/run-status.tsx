@@ -4,12 +4,12 @@ const STATE: Record<string, [string, string]> = {
   succeeded: ['成功', 'green'],
   failed: ['失败', 'red'],
   held: ['待确认下架', 'amber'],
-  rebuilding: ['重建中', 'amber'],
+  rebuilding: ['重新生成中', 'amber'],
   stopped: ['已停止', ''],
 };
 
 export function StateBadge({ s, labels = STATE }: { s: string; labels?: Record<string, [string, string]> }) {
-  const [label, cls] = labels[s] ?? STATE[s] ?? [s, ''];
+  const [label, cls] = labels[s] ?? STATE[s] ?? ['状态未知', ''];
   return <span className={`badge ${cls}`}>{label}</span>;
 }
 

@@ -46,6 +46,7 @@ export function SortList<T extends { id: string; name: string }>({ items, onOrde
   if (items.length === 0) return <p className="muted" data-testid={testId}>没有可排序的项目</p>;
   return (
     <table data-testid={testId} className="sortable">
+      <caption className="visually-hidden">当前顺序</caption>
       <tbody>
         {items.map((x, i) => (
           <tr
@@ -64,12 +65,12 @@ export function SortList<T extends { id: string; name: string }>({ items, onOrde
             onDragEnd={end}
           >
             <td style={{ width: 64, whiteSpace: 'nowrap' }} className="muted">
-              <span className="handle" data-testid="drag-handle" title="拖动以排序" onMouseDown={() => (fromHandle.current = true)}>⠿</span> {i + 1}
+              <span className="handle" data-testid="drag-handle" title="拖动以排序" aria-hidden="true" onMouseDown={() => (fromHandle.current = true)}>⠿</span> {i + 1}
             </td>
             <td>{x.name} {extra?.(x)}</td>
             <td style={{ width: 110, whiteSpace: 'nowrap' }}>
-              <button className="secondary" aria-label={`上移 ${x.name}`} disabled={busy || i === 0} onClick={() => onOrder(move(items, i, -1), [i, i - 1])}>↑</button>{' '}
-              <button className="secondary" aria-label={`下移 ${x.name}`} disabled={busy || i === items.length - 1} onClick={() => onOrder(move(items, i, 1), [i, i + 1])}>↓</button>
+              <button type="button" className="secondary" aria-label={`上移 ${x.name}`} disabled={busy || i === 0} onClick={() => onOrder(move(items, i, -1), [i, i - 1])}>↑</button>{' '}
+              <button type="button" className="secondary" aria-label={`下移 ${x.name}`} disabled={busy || i === items.length - 1} onClick={() => onOrder(move(items, i, 1), [i, i + 1])}>↓</button>
             </td>
           </tr>
         ))}

@@ -22,10 +22,10 @@ export function useTags() {
   return v;
 }
 
-/** Tag checkboxes grouped by tag group. */
+/** Tag checkboxes grouped by tag group, each group a fieldset named by it. */
 export function TagPicker({ value, onChange }: { value: string[]; onChange: (ids: string[]) => void }) {
   const v = useTags();
-  if (!v) return <div className="muted">加载标签…</div>;
+  if (!v) return <div className="muted" role="status">正在加载标签…</div>;
   const groups = [...v.groups, { id: '', name: '未分组', dimension: null, tagCount: 0 }];
   return (
     <div>
@@ -33,10 +33,10 @@ export function TagPicker({ value, onChange }: { value: string[]; onChange: (ids
         const tags = v.tags.filter((t) => (t.groupId ?? '') === g.id).sort(bySortOrder);
         if (!tags.length) return null;
         return (
-          <div key={g.id} className="row" style={{ marginBottom: 4 }} data-testid={`tag-picker-${g.dimension ?? `group-${g.id || 'none'}`}`}>
-            <b style={{ minWidth: 64 }}>{g.name}</b>
+          <fieldset key={g.id} className="row plain" style={{ marginBottom: 4 }} data-testid={`tag-picker-${g.dimension ?? `group-${g.id || 'none'}`}`}>
+            <legend style={{ minWidth: 64, fontWeight: 600, float: 'left' }}>{g.name}</legend>
             {tags.map((t) => (
-              <label key={t.id} className="row" style={{ flexDirection: 'row', gap: 2 }}>
+              <label key={t.id} className="check">
                 <input
                   type="checkbox"
                   checked={value.includes(t.id)}
@@ -45,7 +45,7 @@ export function TagPicker({ value, onChange }: { value: string[]; onChange: (ids
                 {t.name}
               </label>
             ))}
-          </div>
+          </fieldset>
         );
       })}
     </div>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api } from '../api';
 import type { LinkDetail as Detail, LinkWithDetail } from '../../../shared/responses/links';
 import type { SyncRunView } from '../../../shared/responses/sync';
-import { ErrorLine, Status } from '../common/components';
+import { ErrorLine, Loading, Status } from '../common/components';
 import { fmtTime } from '../common/format';
 import { useAction, useLoad } from '../common/hooks';
 
@@ -22,7 +22,7 @@ export function LinkDetail({ id }: { id: string }) {
       l.reload();
     });
   if (l.error) return <div className="card"><ErrorLine error={l.error} /></div>;
-  if (!l.data) return <div className="card muted">加载详情…</div>;
+  if (!l.data) return <div className="card"><Loading text="正在加载供应商详情…" /></div>;
   const d = l.data.detail;
   const changed = run ? (run.counts.created ?? 0) + (run.counts.changed ?? 0) : 0;
   const byColor = new Map<string, Detail['media']>();
@@ -34,13 +34,13 @@ export function LinkDetail({ id }: { id: string }) {
         <h2 style={{ margin: 0 }}>供应商详情</h2>
         <div className="row">
           <span className="muted" data-testid="detail-synced-at">详情同步于 {fmtTime(l.data.detailSyncedAt)}</span>
-          <button className="secondary" disabled={a.busy} onClick={sync}>{a.busy ? '同步中…' : '同步此链接详情'}</button>
+          <button type="button" className="secondary" disabled={a.busy} onClick={sync}>{a.busy ? '同步中…' : '重新同步这个货源的详情'}</button>
         </div>
       </div>
       <Status a={a} />
       {run && (
         <div data-testid="detail-sync-result" className={run.state === 'succeeded' ? 'ok' : 'error'}>
-          {run.state === 'succeeded' ? (changed ? '详情已同步，有变化' : '详情已同步，没有变化') : `同步失败：${run.errors.map((e) => e.message).join('；')}`}
+          {run.state === 'succeeded' ? (changed ? '详情已同步，有变化' : '详情已同步，没有变化') : '同步失败：供应商暂时没有返回这个货源的详情，请稍后重试'}
         </div>
       )}
       {!d ? (
@@ -48,9 +48,9 @@ export function LinkDetail({ id }: { id: string }) {
       ) : (
         <>
           <h2>规格（{d.variants.length}）</h2>
-          <div className="scroll" style={{ maxHeight: 320 }}>
+          <div className="scroll" tabIndex={0} role="region" aria-label="规格" style={{ maxHeight: 320 }}>
             <table data-testid="link-variants">
-              <thead><tr><th>SKU</th><th>尺码</th><th>颜色</th><th>价格</th><th>库存</th></tr></thead>
+              <thead><tr><th scope="col">SKU</th><th scope="col">尺码</th><th scope="col">颜色</th><th scope="col">价格</th><th scope="col">库存</th></tr></thead>
               <tbody>
                 {d.variants.length === 0 && <tr><td colSpan={5} className="muted">没有规格</td></tr>}
                 {d.variants.map((v, i) => (
@@ -66,7 +66,7 @@ export function LinkDetail({ id }: { id: string }) {
               <div key={color} className="row" data-testid="link-media-color" data-color={color} style={{ marginBottom: 6 }}>
                 <b style={{ minWidth: 64 }}>{color || '（无颜色）'}</b>
                 {ms.map((m) => (
-                  <a key={m.url} href={m.url} target="_blank" rel="noreferrer"><img className="thumb" src={m.url} alt={`${color} ${m.sort}`} data-testid="link-media-image" /></a>
+                  <a key={m.url} href={m.url} target="_blank" rel="noreferrer"><img className="thumb" src={m.url} alt={`${color || '无颜色'} 图片 ${m.sort + 1}`} data-testid="link-media-image" /></a>
                 ))}
               </div>
             ))}
@@ -75,7 +75,7 @@ export function LinkDetail({ id }: { id: string }) {
             <>
               <h2>尺码表</h2>
               <table data-testid="link-size-chart">
-                <thead><tr><th>尺码</th>{chartColumns.map((c) => <th key={c}>{c}</th>)}</tr></thead>
+                <thead><tr><th scope="col">尺码</th>{chartColumns.map((c) => <th scope="col" key={c}>{c}</th>)}</tr></thead>
                 <tbody>{d.sizeChart.map((r, i) => <tr key={`${r.size}-${i}`}><td>{r.size}</td>{chartColumns.map((c) => <td key={c}>{r[c] ?? ''}</td>)}</tr>)}</tbody>
               </table>
             </>
@@ -84,7 +84,7 @@ export function LinkDetail({ id }: { id: string }) {
             <>
               <h2>包装规格</h2>
               <table data-testid="link-packaging">
-                <thead><tr><th>名称</th><th>重量（克）</th><th>尺寸（厘米）</th></tr></thead>
+                <thead><tr><th scope="col">名称</th><th scope="col">重量（克）</th><th scope="col">尺寸（厘米）</th></tr></thead>
                 <tbody>{d.packagingSpecs.map((p, i) => <tr key={`${p.name}-${i}`}><td>{p.name}</td><td>{p.weightGrams}</td><td>{p.lengthCm} × {p.widthCm} × {p.heightCm}</td></tr>)}</tbody>
               </table>
             </>

@@ -1,21 +1,59 @@
+import type React from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../api';
+import type { Family } from '../../../shared/responses/families';
 import type { OrganiseReport, OrganiseRunView, OrganiseStatus } from '../../../shared/responses/organise';
 import type { Page } from '../../../shared/responses/page';
-import { ErrorLine, Status } from '../common/components';
+import { ErrorLine, Pager, Stat, Status } from '../common/components';
+import { confirmDialog } from '../common/dialog';
 import { fmtTime } from '../common/format';
 import { useAction, useLoad } from '../common/hooks';
+import { nameProblemText, useNames } from '../common/names';
+import { useActor } from '../common/people';
+import { hrefOf } from '../common/route';
 import { ProgressBar, StateBadge } from '../common/run-status';
 import { DIM_LABEL, type Dimension } from '../common/tags';
 
-const PHASE: Record<string, string> = { parse: '解析链接名称、派生标签', group: '自动分组', consolidate: '合并碎片系列', recompute: '重算系列' };
-const KIND: Record<OrganiseRunView['kind'], string> = { organise: '整理', auto_group: '仅自动分组' };
-const REASON: Record<string, string> = { LOCKED: '系列已锁定', MANUAL: '手工系列', HAS_GOODS: '已有商品', HAS_OVERRIDES: '有覆盖价', CHANGED: '整理期间被修改' };
+const PHASE: Record<string, string> = { parse: '识别货源名称、生成规格标签', group: '把货源归入系列', consolidate: '合并零散的系列', recompute: '核对系列数据' };
+const KIND: Record<OrganiseRunView['kind'], string> = { organise: '整理货源', auto_group: '仅自动分组' };
+
+/** Why organisation left a family (or a link) for an administrator, and what to look at. */
+const REASON: Record<string, [string, string]> = {
+  LOCKED: ['系列已锁定', '它与其他系列同名，但锁定的系列整理不会改动。请决定是否手动合并。'],
+  MANUAL: ['手动系列', '它与自动整理出的系列同名。请决定是否手动合并。'],
+  HAS_GOODS: ['已有商品', '两个同名系列都有商品，店铺链接会变化，整理不会自动合并。'],
+  HAS_OVERRIDES: ['有手动价格', '合并会丢失它的手动价格，整理没有自动合并。'],
+  CHANGED: ['整理期间被修改', '整理进行时有人修改了它，这次没有合并。再整理一次即可。'],
+  MEMBERSHIP_CHANGED: ['货源在整理期间被移动', '整理进行时有人移动了这个货源，整理没有改动它。'],
+};
+
+/** A review entry: a family, or (MEMBERSHIP_CHANGED) a link an administrator moved during the run. */
+type ReviewEntry = OrganiseReport['review'][number];
 
 /** The report on the page: of the run just started here, or of a recorded run. */
 interface Shown {
   runId: string | null;
   report: OrganiseReport;
+}
+
+/** Names of a few families, each read once (the review list is short). */
+function useFamilyNames(ids: readonly string[]): Record<string, string> {
+  const [names, setNames] = useState<Record<string, string>>({});
+  const key = ids.join(',');
+  useEffect(() => {
+    let live = true;
+    const wanted = [...new Set(ids)].slice(0, 100);
+    void Promise.allSettled(wanted.map((id) => api.get<Family>(`/product-families/${id}`))).then((rs) => {
+      if (!live) return;
+      const out: Record<string, string> = {};
+      rs.forEach((r, i) => (out[wanted[i]!] = r.status === 'fulfilled' ? r.value.name : '（已删除或合并的系列）'));
+      setNames(out);
+    });
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return names;
 }
 
 export function OrganisePage() {
@@ -29,6 +67,7 @@ export function OrganisePage() {
   const a = useAction();
   const runs = useLoad<Page<OrganiseRunView>>('/product-families/organize/runs?pageSize=20');
   const [opening, setOpening] = useState('');
+  const actor = useActor();
   // The report comes with the answer to the POST; meanwhile (and when the page opens on a run
   // started elsewhere) the status endpoint gives the phase and the progress.
   const running = a.busy || starting || status?.state === 'running';
@@ -112,16 +151,23 @@ export function OrganisePage() {
       }
     }, ok);
   };
+  const shownRun = shown?.runId ? runs.data?.items.find((r) => r.runId === shown.runId) : undefined;
   return (
     <>
-      <div className="card row">
-        <button disabled={running || !statusLoaded} onClick={() => start('/product-families/organize', '整理完成')}>
-          {running ? '整理中…' : '开始整理'}
-        </button>
-        <button className="secondary" disabled={running || !statusLoaded} onClick={() => start('/product-families/auto-group', '分组完成')}>
-          仅自动分组
-        </button>
-        <Status a={a} />
+      <div className="card">
+        <p className="muted" style={{ marginTop: 0 }}>整理货源会识别每个货源的名称、生成规格标签，并把同款货源归入同一个商品系列；已锁定和手动的系列不会被改动。</p>
+        <div className="row">
+          <button type="button" disabled={running || !statusLoaded} onClick={() => start('/product-families/organize', '整理完成')}>
+            {running ? '整理中…' : '开始整理'}
+          </button>
+          <button type="button" className="secondary" disabled={running || !statusLoaded} onClick={async () => {
+            const yes = await confirmDialog({ title: '只做自动分组？', body: '只把已识别名称的货源归入系列，不重新识别名称、不生成标签，也不合并零散的系列。通常请用「开始整理」。', confirm: '只做自动分组' });
+            if (yes) await start('/product-families/auto-group', '分组完成');
+          }}>
+            仅自动分组
+          </button>
+          <Status a={a} />
+        </div>
       </div>
       {starting ? (
         <div className="card" data-testid="organise-status">
@@ -134,108 +180,148 @@ export function OrganisePage() {
             {status.state === 'running' ? `正在${PHASE[status.phase ?? ''] ?? '整理'}` : '上次整理'} <StateBadge s={status.state} />
           </h2>
           <ProgressBar done={status.done} total={status.total} running={status.state === 'running'} testId="organise-progress" />
-          <div className="muted">开始 {fmtTime(status.startedAt)} · 结束 {fmtTime(status.finishedAt)}</div>
-          {status.error && <div className="error" role="alert">{status.error}</div>}
+          <div className="muted">开始 {fmtTime(status.startedAt)} · 结束 {fmtTime(status.finishedAt)} · 发起 {actor(status.startedBy)}</div>
+          {status.error && <div className="error" role="alert">整理没有完成，请稍后重试</div>}
         </div>
       )}
-      <div className="card">
-        <h2>整理记录</h2>
+      {shown && <ReportView shown={shown} total={shownRun?.total ?? null} />}
+      <section className="card" aria-labelledby="runs-title">
+        <h2 id="runs-title">整理记录</h2>
         <ErrorLine error={runs.error} />
         {runs.data && runs.data.items.length === 0 ? <div className="muted">还没有整理过</div> : (
-          <table data-testid="organise-runs">
-            <thead><tr><th>类型</th><th>状态</th><th>进度</th><th>结果</th><th>发起人</th><th>开始</th><th>结束</th><th></th></tr></thead>
+          <div className="scroll" tabIndex={0} role="region" aria-label="整理记录">
+            <table data-testid="organise-runs">
+              <thead><tr><th scope="col">类型</th><th scope="col">状态</th><th scope="col">结果</th><th scope="col">发起</th><th scope="col">开始</th><th scope="col">结束</th><th scope="col"><span className="visually-hidden">报告</span></th></tr></thead>
+              <tbody>
+                {runs.data?.items.map((r) => (
+                  <tr key={r.runId} data-testid="organise-run" data-run-id={r.runId} className={shown?.runId === r.runId ? 'selected' : ''}>
+                    <td>{KIND[r.kind] ?? '整理'}</td>
+                    <td><StateBadge s={r.state} />{r.error && <div className="error">没有完成</div>}</td>
+                    <td>
+                      {r.counts.created !== undefined && <span className="badge">新建系列 {r.counts.created}</span>}
+                      {!!r.counts.merged && <span className="badge">合并 {r.counts.merged}</span>}
+                      {!!r.counts.review && <span className="badge amber">待确认 {r.counts.review}</span>}
+                      {!!r.counts.unparseable && <span className="badge">名称无法识别 {r.counts.unparseable}</span>}
+                      {!!r.counts.repaired && <span className="badge">校正系列 {r.counts.repaired}</span>}
+                    </td>
+                    <td data-testid="organise-run-by">{actor(r.startedBy)}</td>
+                    <td>{fmtTime(r.startedAt)}</td>
+                    <td>{fmtTime(r.finishedAt)}</td>
+                    <td>
+                      {r.state === 'succeeded' && (
+                        <button type="button" className="secondary" disabled={opening === r.runId} onClick={() => openRun(r.runId)}>查看报告</button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+const PAGE = 20;
+
+/** A long list in a report: folded, and paged when opened. */
+function Folded<T>({ title, items, render, testId, open = false }: { title: string; items: T[]; render: (x: T) => React.ReactNode; testId: string; open?: boolean }) {
+  const [page, setPage] = useState(1);
+  if (items.length === 0) return null;
+  const shown = items.slice((page - 1) * PAGE, page * PAGE);
+  return (
+    <details className="card" data-testid={testId} open={open}>
+      <summary><h2 style={{ display: 'inline' }}>{title}（{items.length}）</h2></summary>
+      <ul className="report-list">{shown.map(render)}</ul>
+      {items.length > PAGE && <Pager page={page} setPage={setPage} list={{ total: items.length, pageSize: PAGE }} />}
+    </details>
+  );
+}
+
+function ReportView({ shown, total }: { shown: Shown; total: number | null }) {
+  const { report } = shown;
+  const review = report.review as ReviewEntry[];
+  const families = useFamilyNames(review.flatMap((r) => (r.familyId ? [r.familyId] : [])));
+  const linkNames = useNames('origin-goods', [...review.flatMap((r) => ('linkId' in r ? [r.linkId] : [])), ...report.lockedSkipped.map((l) => l.id)]);
+  const lockedFamilies = useFamilyNames(report.lockedSkipped.map((l) => l.familyId));
+  const unparseable = report.unparseable.length;
+  // Unparseable links append nothing: they are among the unchanged ones.
+  const untouched = Math.max(0, report.unchanged - unparseable);
+  return (
+    <div data-testid="organise-report" data-run-id={shown.runId ?? undefined}>
+      <section className="card" aria-labelledby="report-title">
+        <h2 id="report-title">整理报告</h2>
+        <p data-testid="report-summary">
+          {total !== null && <>共检查 {total} 个货源：</>}
+          {total !== null ? `${total - report.unchanged} 个有更新，` : ''}{untouched} 个无需改动，{unparseable} 个名称无法识别。
+        </p>
+        <div className="stats">
+          <Stat value={report.created} label="新建的系列" testId="report-created" />
+          <Stat value={report.attached} label="加入已有系列的货源" testId="report-attached" />
+          <Stat value={report.merged} label="合并的系列" testId="report-merged" />
+          <Stat value={report.parsed} label="名称识别有更新的货源" testId="report-parsed" />
+          <Stat value={report.derived} label="规格标签有更新的货源" testId="report-derived" />
+          {report.repaired > 0 && <Stat value={report.repaired} label="数据已校正的系列" testId="report-repaired" />}
+        </div>
+      </section>
+      <section className="card" aria-labelledby="review-title" data-testid="organise-review-section">
+        <h2 id="review-title">待人工确认（{review.length}）</h2>
+        {review.length === 0 ? <div className="muted">没有需要确认的系列</div> : (
+          <table data-testid="organise-review">
+            <thead><tr><th scope="col">系列或货源</th><th scope="col">原因</th><th scope="col">说明</th></tr></thead>
             <tbody>
-              {runs.data?.items.map((r) => (
-                <tr key={r.runId} data-testid="organise-run" data-run-id={r.runId} className={shown?.runId === r.runId ? 'selected' : ''}>
-                  <td>{KIND[r.kind] ?? r.kind}</td>
-                  <td><StateBadge s={r.state} />{r.error && <div className="error">{r.error}</div>}</td>
-                  <td>{r.done}/{r.total}</td>
+              {review.map((r, i) => (
+                <tr key={i} data-testid="organise-review-row">
                   <td>
-                    {r.counts.parsed !== undefined && <span className="badge">解析 {r.counts.parsed}</span>}
-                    {r.counts.created !== undefined && <span className="badge">新建 {r.counts.created}</span>}
-                    {r.counts.merged !== undefined && <span className="badge">合并 {r.counts.merged}</span>}
-                    {!!r.counts.repaired && <span className="badge amber">修复聚合 {r.counts.repaired}</span>}
-                    {!!r.counts.review && <span className="badge amber">复核 {r.counts.review}</span>}
-                    {!!r.counts.unparseable && <span className="badge">无法解析 {r.counts.unparseable}</span>}
-                  </td>
-                  <td>{r.startedBy}</td>
-                  <td>{fmtTime(r.startedAt)}</td>
-                  <td>{fmtTime(r.finishedAt)}</td>
-                  <td>
-                    {r.state === 'succeeded' && (
-                      <button className="secondary" disabled={opening === r.runId} onClick={() => openRun(r.runId)}>查看报告</button>
+                    {'linkId' in r ? (
+                      <a href={hrefOf('links', { id: r.linkId })}>货源「{linkNames[r.linkId] ?? '…'}」</a>
+                    ) : (
+                      <a href={hrefOf('families', { id: r.familyId })}>{families[r.familyId] ?? '…'}</a>
                     )}
+                  </td>
+                  <td>{REASON[r.reason]?.[0] ?? '需要确认'}</td>
+                  <td className="muted">
+                    {REASON[r.reason]?.[1] ?? ''}
+                    {'linkId' in r && (r.familyId ? <> 它现在在系列 <a href={hrefOf('families', { id: r.familyId })}>{families[r.familyId] ?? '…'}</a>。</> : ' 它现在不属于任何系列。')}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
-      </div>
-      {shown && <ReportView shown={shown} />}
-    </>
-  );
-}
-
-function ReportView({ shown }: { shown: Shown }) {
-  const { report } = shown;
-  const stats: [keyof OrganiseReport, string][] = [['parsed', '已解析'], ['derived', '已派生标签'], ['attached', '已归入系列'], ['created', '新建系列'], ['merged', '合并'], ['unchanged', '未变'], ['repaired', '修复聚合']];
-  return (
-    <div data-testid="organise-report" data-run-id={shown.runId ?? undefined}>
-      <div className="card">
-        <h2>整理报告 {shown.runId && <span className="muted">#{shown.runId}</span>}</h2>
-        {stats.filter(([k]) => report[k] !== undefined).map(([k, l]) => (
-          <span className="stat" key={k}><b>{report[k] as number}</b>{l}</span>
-        ))}
-      </div>
-      <div className="card">
-        <h2>无法解析的链接（{report.unparseable.length}）</h2>
-        {report.unparseable.length === 0 ? <div className="muted">无</div> : (
-          <table><thead><tr><th>链接 ID</th><th>名称</th></tr></thead><tbody>
-            {report.unparseable.map((u) => <tr key={u.id}><td><a href={`#/links?id=${u.id}`}>{u.id}</a></td><td>{u.name}</td></tr>)}
-          </tbody></table>
+      </section>
+      <Folded
+        title="名称无法识别的货源"
+        testId="report-unparseable"
+        items={report.unparseable}
+        render={(u) => (
+          <li key={u.id} data-testid="unparseable-row">
+            <a href={hrefOf('links', { id: u.id })}>{u.name}</a>
+            {u.problem && <div className="muted" data-testid="unparseable-why">{nameProblemText(u.problem)}</div>}
+          </li>
         )}
-        {report.incomplete && report.incomplete.length > 0 && (
-          <>
-            <h2>标签不完整（{report.incomplete.length}）</h2>
-            <table><thead><tr><th>链接 ID</th><th>名称</th><th>缺少维度</th></tr></thead><tbody>
-              {report.incomplete.map((u) => <tr key={u.id}><td><a href={`#/links?id=${u.id}`}>{u.id}</a></td><td>{u.name}</td><td>{u.missing.map((d) => DIM_LABEL[d as Dimension] ?? d).join('、')}</td></tr>)}
-            </tbody></table>
-          </>
+      />
+      <Folded
+        title="规格不全的货源（无法定价）"
+        testId="report-incomplete"
+        items={report.incomplete}
+        render={(u) => (
+          <li key={u.id}>
+            <a href={hrefOf('links', { id: u.id })}>{u.name}</a> <span className="muted">缺{u.missing.map((d) => DIM_LABEL[d as Dimension] ?? d).join('、')}</span>
+          </li>
         )}
-      </div>
-      <div className="card">
-        <h2>人工复核（{report.review.length}）</h2>
-        {report.review.length === 0 ? <div className="muted">无</div> : (
-          <table data-testid="organise-review"><thead><tr><th>对象</th><th>原因</th></tr></thead><tbody>
-            {report.review.map((r, i) =>
-              'linkId' in r ? (
-                <tr key={i} data-testid="organise-review-row">
-                  <td>链接 <a href={`#/links?id=${r.linkId}`}>{r.linkId}</a></td>
-                  <td>
-                    整理期间已被管理员移动，本次整理未改动它；现在{r.familyId ? <>在系列 <a href={`#/families?id=${r.familyId}`}>{r.familyId}</a></> : '不属于任何系列'}
-                  </td>
-                </tr>
-              ) : (
-                <tr key={i} data-testid="organise-review-row">
-                  <td>系列 <a href={`#/families?id=${r.familyId}`}>{r.familyId}</a></td>
-                  <td>{REASON[r.reason] ?? r.reason} <span className="muted">{r.reason}</span></td>
-                </tr>
-              ),
-            )}
-          </tbody></table>
+      />
+      <Folded
+        title="因系列已锁定而没有归入的货源"
+        testId="report-locked"
+        items={report.lockedSkipped}
+        render={(l) => (
+          <li key={l.id}>
+            <a href={hrefOf('links', { id: l.id })}>{linkNames[l.id] ?? '…'}</a> → <a href={hrefOf('families', { id: l.familyId })}>{lockedFamilies[l.familyId] ?? '…'}</a>
+          </li>
         )}
-        {report.lockedSkipped && report.lockedSkipped.length > 0 && (
-          <>
-            <h2>因系列锁定而跳过（{report.lockedSkipped.length}）</h2>
-            <table><thead><tr><th>链接 ID</th><th>系列</th></tr></thead><tbody>
-              {report.lockedSkipped.map((l) => (
-                <tr key={l.id}><td><a href={`#/links?id=${l.id}`}>{l.id}</a></td><td><a href={`#/families?id=${l.familyId}`}>{l.familyId}</a></td></tr>
-              ))}
-            </tbody></table>
-          </>
-        )}
-      </div>
+      />
     </div>
   );
 }

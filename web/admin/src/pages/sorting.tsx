@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api';
 import type { Page } from '../../../shared/responses/page';
 import type { CategoryView, CountryView, TagGroupView, TagView } from '../../../shared/responses/vocabulary';
-import { ErrorLine, Status } from '../common/components';
+import { ErrorLine, Loading, Status, Tabs } from '../common/components';
 import { useAction, useLoad } from '../common/hooks';
 import { bySortOrder, treeOrder } from '../common/order';
 import { SortList } from '../common/sort-list';
@@ -12,11 +12,8 @@ export function SortingPage() {
   const [tab, setTab] = useState<'countries' | 'categories' | 'tags'>('countries');
   return (
     <>
-      <div className="row" style={{ marginBottom: 12 }}>
-        <button className={tab === 'countries' ? '' : 'secondary'} onClick={() => setTab('countries')}>国家</button>
-        <button className={tab === 'categories' ? '' : 'secondary'} onClick={() => setTab('categories')}>类目</button>
-        <button className={tab === 'tags' ? '' : 'secondary'} onClick={() => setTab('tags')}>标签</button>
-      </div>
+      <p className="muted">店铺中国家、类目和标签出现的先后顺序。拖动 ⠿ 或用 ↑/↓ 调整，每次调整立即保存。</p>
+      <Tabs<'countries' | 'categories' | 'tags'> label="排序的内容" value={tab} onChange={setTab} tabs={[['countries', '国家'], ['categories', '类目'], ['tags', '标签']]} />
       {tab === 'countries' && <CountrySort />}
       {tab === 'categories' && <CategorySort />}
       {tab === 'tags' && <TagSort />}
@@ -65,11 +62,10 @@ function CategorySort() {
       <div className="row">
         <label style={{ flexDirection: 'row', alignItems: 'center' }}>上级类目
           <select data-testid="sort-category-parent" value={parent} onChange={(e) => setParent(e.target.value)}>
-            <option value="">（顶级）</option>
+            <option value="">（大类）</option>
             {parents.map(({ c: p, depth }) => <option key={p.id} value={p.id}>{'　'.repeat(depth)}{p.name}</option>)}
           </select>
         </label>
-        <span className="muted">拖动 ⠿ 或用 ↑/↓ 调整顺序，每次调整即保存。</span>
       </div>
       <ErrorLine error={tree.error} />
       <CategoryChildren key={parent} parentId={parent || null} onSaved={onSaved} />
@@ -82,7 +78,7 @@ function CategoryChildren({ parentId, onSaved }: { parentId: string | null; onSa
   const c = useLoad<Page<CategoryView>>(`/categories?parentId=${parentId ?? 'root'}&pageSize=1000`);
   const a = useAction();
   if (c.error) return <ErrorLine error={c.error} />;
-  if (!c.data) return <p className="muted">加载中…</p>;
+  if (!c.data) return <Loading />;
   const shown = c.data;
   const onOrder = (next: CategoryView[]) =>
     void a.run(async () => {
@@ -117,7 +113,7 @@ function TagSort() {
   const a = useAction();
   const load = () => loadTagVocabulary(true).then((x) => { setV(x); setGroup((g) => g || x.groups[0]?.id || ''); });
   useEffect(() => { void load(); }, []);
-  if (!v) return <div className="muted">加载中…</div>;
+  if (!v) return <Loading />;
   const sorted = [...v.tags].sort(bySortOrder);
   const inGroup = sorted.filter((t) => (t.groupId ?? '') === group);
   return (

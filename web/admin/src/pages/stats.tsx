@@ -1,14 +1,14 @@
 import type { LinkStatsCategory, LinkStatsCountry } from '../../../shared/responses/links';
-import { ErrorLine } from '../common/components';
+import { ErrorLine, Loading, Stat } from '../common/components';
 import { useLoad } from '../common/hooks';
 
 const COLUMNS: [keyof LinkStatsCategory, string][] = [
-  ['links', '链接'],
+  ['links', '货源'],
   ['organised', '已整理'],
   ['grouped', '已归入系列'],
   ['delisted', '已下架'],
-  ['primaryReferences', '主链接引用'],
-  ['secondaryReferences', '合并引用'],
+  ['primaryReferences', '建成商品'],
+  ['secondaryReferences', '被合并到商品'],
 ];
 
 const sum = (xs: LinkStatsCategory[], k: keyof LinkStatsCategory) => xs.reduce((n, x) => n + (x[k] as number), 0);
@@ -23,30 +23,32 @@ export function StatsPage() {
   return (
     <>
       <ErrorLine error={t.error} />
-      {!t.data && !t.error && <div className="card muted">加载中…</div>}
+      {!t.data && !t.error && <Loading />}
       {t.data && (
-        <div className="card" data-testid="stats-totals">
+        <div className="card stats" data-testid="stats-totals">
           {COLUMNS.map(([k, label]) => (
-            <span key={k} className="stat" data-testid={`stats-total-${k}`}><b>{sum(all, k)}</b>{label}</span>
+            <Stat key={k} value={sum(all, k)} label={label} testId={`stats-total-${k}`} />
           ))}
         </div>
       )}
       <div className="card tree">
-        {t.data?.items.length === 0 && <div className="muted">还没有链接</div>}
+        {t.data?.items.length === 0 && <div className="muted">还没有货源</div>}
         {t.data?.items.map((c) => (
           <details key={String(c.country)} open data-testid="stats-country" data-country={c.country ?? ''}>
-            <summary><b>{c.country ?? '未解析国家'}</b> <span className="muted">{sum(c.categories, 'links')} 个链接，合并引用 {sum(c.categories, 'secondaryReferences')}</span></summary>
-            <table style={{ margin: '6px 0 12px', tableLayout: 'fixed' }}>
-              <thead><tr><th>类目</th>{COLUMNS.map(([k, l]) => <th key={k}>{l}</th>)}</tr></thead>
+            <summary><b>{c.country ?? '名称中没有识别出国家'}</b> <span className="muted">{sum(c.categories, 'links')} 个货源，被合并到商品 {sum(c.categories, 'secondaryReferences')} 次</span></summary>
+            <div className="scroll" tabIndex={0} role="region" aria-label={`${c.country ?? '未识别国家'}的货源统计`}>
+            <table style={{ margin: '6px 0 12px' }}>
+              <thead><tr><th scope="col">类目</th>{COLUMNS.map(([k, l]) => <th scope="col" key={k}>{l}</th>)}</tr></thead>
               <tbody>
                 {c.categories.map((x) => (
                   <tr key={String(x.categoryId)} data-testid="stats-row" data-category-id={x.categoryId ?? ''}>
-                    <td>{x.categoryName ?? '未分类'}</td>
+                    <th scope="row">{x.categoryName ?? '未设置类目'}</th>
                     {COLUMNS.map(([k]) => <td key={k} data-testid={`stats-${k}`}>{x[k] as number}</td>)}
                   </tr>
                 ))}
               </tbody>
             </table>
+            </div>
           </details>
         ))}
       </div>

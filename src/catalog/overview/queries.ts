@@ -1,0 +1,45 @@
+/**
+ * The figures the admin's overview opens on (docs/api.md, GET /overview): how many families, goods
+ * and links the catalogue holds and in what state, counted from the read models in one statement.
+ * Runs, schedules and the read models' health come from their own routes.
+ */
+import type { Queryable } from '../../platform/db';
+
+export interface CatalogOverview {
+  families: { total: number; public: number; unpriced: number; locked: number; manual: number; empty: number };
+  goods: { total: number; custom: number; withoutFamily: number };
+  links: { total: number; organised: number; notOrganised: number; incomplete: number; delisted: number; withoutGood: number };
+  vocabulary: { categories: number; countries: number; tagGroups: number; tags: number; positions: number };
+}
+
+export async function catalogOverview(db: Queryable): Promise<CatalogOverview> {
+  const r = await db.query<{ o: CatalogOverview }>(`
+    SELECT json_build_object(
+      'families', (SELECT json_build_object(
+          'total', count(*),
+          -- public: a family with a good (src/storefront/queries.ts)
+          'public', count(*) FILTER (WHERE good_count > 0),
+          'unpriced', count(*) FILTER (WHERE lowest_price IS NULL),
+          'locked', count(*) FILTER (WHERE locked),
+          'manual', count(*) FILTER (WHERE NOT auto_managed),
+          'empty', count(*) FILTER (WHERE member_count = 0 AND good_count = 0)) FROM families),
+      'goods', (SELECT json_build_object(
+          'total', count(*),
+          'custom', count(*) FILTER (WHERE origin_good_id IS NULL),
+          'withoutFamily', count(*) FILTER (WHERE family_id IS NULL)) FROM goods),
+      'links', (SELECT json_build_object(
+          'total', count(*),
+          'organised', count(*) FILTER (WHERE og.parsed_country IS NOT NULL),
+          'notOrganised', count(*) FILTER (WHERE og.parsed_country IS NULL),
+          'incomplete', count(*) FILTER (WHERE og.parsed_country IS NOT NULL AND jsonb_array_length(og.tags_missing) > 0),
+          'delisted', count(*) FILTER (WHERE og.delisted),
+          'withoutGood', count(*) FILTER (WHERE NOT og.delisted AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id))) FROM origin_goods og),
+      'vocabulary', json_build_object(
+          'categories', (SELECT count(*) FROM categories WHERE NOT removed),
+          'countries', (SELECT count(*) FROM countries WHERE NOT removed),
+          'tagGroups', (SELECT count(*) FROM tag_groups),
+          'tags', (SELECT count(*) FROM tags),
+          'positions', (SELECT count(*) FROM positions))
+    ) AS o`);
+  return r.rows[0]!.o;
+}
