@@ -1,0 +1,129 @@
+/**
+ * What organisation reads of the read models, and the stamps it writes (docs/domain.md,
+ * Organisation): links a chunk at a time with what planning needs, the families with their stream
+ * revisions, and the links' plan stamps.
+ */
+import type { Pool } from '../../platform/db';
+import type { DimensionValues } from '../links/events';
+import { LINK_PLAN_RULES, type LinkFacts } from './plan';
+import type { FamilyFacts } from './group';
+
+/** A link as organisation decides on it: its facts, its stream revision and its family. */
+export interface LinkRow extends LinkFacts {
+  revision: bigint;
+  familyId: string | null;
+}
+
+/** A link as `readLinks` reads it: whether its stamp holds, and the hash of its inputs to stamp it with. */
+export interface ReadLink extends LinkRow {
+  /**
+   * Its stamp matches: this step already left its parsed columns and tags as the present rules make
+   * them from its present inputs, and it has a family (so grouping needs nothing of it). Its detail
+   * is not read and it is not planned again.
+   */
+  settled: boolean;
+  planInputs: string;
+}
+
+/**
+ * What the per-link step left in a link's row (its parsed columns and tags), as text: with
+ * `plan_inputs_md5` (migration 029), what a link's stamp hashes.
+ */
+const PLAN_OUTPUTS = `quote_nullable(og.parsed_country) || quote_nullable(og.parsed_logistics) || quote_nullable(og.parsed_product_name) ||
+  quote_nullable(og.parsed_sku) || quote_nullable(og.family_name_key) || '|' || coalesce(og.tags::text, '')`;
+const LINK_STAMP = `md5($3::text || '#' || og.plan_inputs_md5 || '#' || ${PLAN_OUTPUTS})`;
+
+/**
+ * Every link, `chunk` at a time in id order, with what planning needs (of the detail: the variants'
+ * sizes and colours, and only for links whose stamp does not hold: reading every detail was most of
+ * a run with nothing to do).
+ */
+export async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<ReadLink[]> {
+  for (let after = '-1'; ; ) {
+    const r = await pool.query<{
+      id: string;
+      name: string;
+      revision: string;
+      has_detail: boolean;
+      sizes: string[];
+      colors: string[];
+      parsed_country: string | null;
+      parsed_logistics: string;
+      parsed_product_name: string;
+      parsed_sku: string;
+      family_name_key: string;
+      tags: DimensionValues | null;
+      tags_manual: boolean;
+      family_id: string | null;
+      plan_inputs_md5: string;
+      settled: boolean;
+    }>(
+      // The stamp compared once per link; the variants read (in one pass) only where it does not hold.
+      `SELECT og.id, og.name, og.revision, og.detail IS NOT NULL AS has_detail, coalesce(d.sizes, '{}') AS sizes, coalesce(d.colors, '{}') AS colors,
+              og.parsed_country, og.parsed_logistics, og.parsed_product_name, og.parsed_sku, og.family_name_key, og.tags, og.tags_manual, f.id AS family_id,
+              og.plan_inputs_md5, st.settled
+         FROM origin_goods og
+         LEFT JOIN link_plan_stamps ps ON ps.link_id = og.id
+         -- A family deleted or merged away is no family: its link is grouped again like any other.
+         LEFT JOIN families f ON f.id = og.family_id
+        CROSS JOIN LATERAL (SELECT coalesce(ps.stamp = ${LINK_STAMP} AND og.parsed_country IS NOT NULL AND f.id IS NOT NULL, false) AS settled) st
+         LEFT JOIN LATERAL (SELECT array_agg(v.x->>'size' ORDER BY v.n) AS sizes, array_agg(v.x->>'color' ORDER BY v.n) AS colors
+                              FROM jsonb_array_elements(og.detail->'variants') WITH ORDINALITY AS v(x, n) WHERE NOT st.settled) d ON true
+        WHERE og.id > $1 ORDER BY og.id LIMIT $2`,
+      [after, chunk, LINK_PLAN_RULES],
+    );
+    if (r.rows.length === 0) return;
+    after = r.rows[r.rows.length - 1]!.id;
+    yield r.rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      revision: BigInt(row.revision),
+      detail: row.has_detail ? { variants: row.sizes.map((size, i) => ({ size, color: row.colors[i]! })) } : null,
+      parsed: row.parsed_country
+        ? { country: row.parsed_country, logistics: row.parsed_logistics, productName: row.parsed_product_name, sku: row.parsed_sku, familyNameKey: row.family_name_key }
+        : null,
+      tags: row.tags,
+      tagsManual: row.tags_manual,
+      familyId: row.family_id,
+      settled: row.settled,
+      planInputs: row.plan_inputs_md5,
+    }));
+  }
+}
+
+/**
+ * Stamps links this run planned, once the projection shows what it appended: each only if its inputs
+ * are still the ones it was planned from (a link changed meanwhile is planned again next time). Its
+ * parsed columns and tags are then what the plan made of them, since only organisation writes them.
+ */
+export async function stampLinks(pool: Pool, planned: readonly { id: string; inputs: string }[]): Promise<void> {
+  for (let i = 0; i < planned.length; i += STAMP_CHUNK) {
+    const part = planned.slice(i, i + STAMP_CHUNK);
+    await pool.query(
+      `INSERT INTO link_plan_stamps (link_id, stamp)
+       SELECT og.id, ${LINK_STAMP}
+         FROM unnest($1::bigint[], $2::text[]) AS p(id, inputs) JOIN origin_goods og ON og.id = p.id AND og.plan_inputs_md5 = p.inputs
+       ON CONFLICT (link_id) DO UPDATE SET stamp = EXCLUDED.stamp WHERE link_plan_stamps.stamp IS DISTINCT FROM EXCLUDED.stamp`,
+      [part.map((p) => p.id), part.map((p) => p.inputs), LINK_PLAN_RULES],
+    );
+  }
+}
+const STAMP_CHUNK = 10_000;
+
+/** The families as the read model shows them, with their stream revisions (the row's revision is its stream's). */
+export async function loadFamilies(pool: Pool): Promise<(FamilyFacts & { revision: bigint })[]> {
+  const r = await pool.query<{ id: string; family_name_key: string | null; auto_managed: boolean; locked: boolean; good_count: number; overrides: string; revision: string }>(
+    `SELECT f.id, f.family_name_key, f.auto_managed, f.locked, f.good_count, f.revision,
+            (SELECT count(*) FROM family_overrides o WHERE o.family_id = f.id) AS overrides
+       FROM families f ORDER BY f.id`,
+  );
+  return r.rows.map((f) => ({
+    id: f.id,
+    familyNameKey: f.family_name_key,
+    autoManaged: f.auto_managed,
+    locked: f.locked,
+    goodCount: f.good_count,
+    overrideCount: Number(f.overrides),
+    revision: BigInt(f.revision),
+  }));
+}

@@ -1,0 +1,244 @@
+/**
+ * What the steps of one organisation run share (./organise.ts): the report as it grows, every
+ * link's revision and family as the run leaves them, and the appends. Every stream is appended at
+ * the revision the run read it at, in multi-stream appends of about `chunks.append` streams; a
+ * stream that moved meanwhile is decided again on what it says now (never a lost update, never an
+ * administrator's move undone: docs/domain.md, Families).
+ */
+import type { AdminDeps } from '../commands';
+import { AppError } from '../../platform/errors';
+import type { HeldLock } from '../../platform/locks';
+import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
+import { asStreamEvent, type PendingEvent } from '../../platform/commands';
+import { linkStreamId, type LinkEvent } from '../links/events';
+import { evolveLink, initialLinkState } from '../links/state';
+import type { LinkRow } from './link-reads';
+import type { LinkFacts } from './plan';
+import type { OrganiseProgress, OrganiseReport } from './report';
+
+/** What organising reads and appends through: the read models, the store, the wait for the projections. */
+export type OrganiseDeps = AdminDeps;
+
+/** Links read per query, and streams per multi-stream append (tests make them small). */
+export interface OrganiseChunks {
+  read: number;
+  append: number;
+}
+
+/** One stream's part of a multi-stream append, and what to do when its stream moved meanwhile. */
+export interface Planned {
+  append: StreamAppend;
+  /** appended: the stream's new revision */
+  done?: (r: AppendResult) => void;
+  /** the stream moved since it was read: re-read it and do it alone */
+  conflict?: () => Promise<void>;
+  /**
+   * Appends that stand or fall together: a family's record of new members and their links' moves,
+   * or a merge. When any of their streams moved meanwhile, all of them leave the append and the
+   * group's `conflict` decides again on what the streams say now (never one of them alone: a link
+   * moved without its family's record, or into a family that no longer takes it, is what an
+   * administrator would have to undo).
+   */
+  group?: { key: string; conflict: () => Promise<void> };
+}
+
+/** A link's revision and family, as this run leaves them. */
+export type KnownLink = { revision: bigint; familyId: string | null };
+
+const PREFIXES = ['link-', 'family-', 'good-'];
+export const WAIT_STREAMS = ['link-0', 'family-0', 'good-0'];
+const CATCH_UP_LIMIT_MS = 30 * 60_000;
+
+export class RunContext {
+  readonly report: OrganiseReport;
+  /** links this run appended to (the rest count as unchanged) */
+  readonly touched = new Set<string>();
+  /** what the later steps need of every link: its revision and family, as this run leaves them */
+  readonly links = new Map<string, KnownLink>();
+  /** events this run appended (the rows it rewrote, roughly), for the planner statistics' refresh */
+  appended = 0;
+  private last: LogPosition | null = null;
+
+  constructor(
+    readonly s: OrganiseDeps,
+    readonly meta: EventMetadata,
+    readonly chunks: OrganiseChunks,
+    readonly progress: OrganiseProgress,
+    report: OrganiseReport,
+    private readonly lock: HeldLock | null,
+  ) {
+    this.report = report;
+  }
+
+  /** Stops a run whose lock connection was lost before its next append: another run may have started. */
+  assertHeld(): void {
+    this.lock?.assertHeld();
+  }
+
+  /**
+   * Organisation decides on the read models, so each step waits until they show everything appended
+   * so far, however long that takes (a command's wait is bounded; a large organisation's catch-up can
+   * outlast it). It gives up with a 503 only after CATCH_UP_LIMIT_MS.
+   */
+  async catchUp(): Promise<void> {
+    const head = this.last ?? (await this.s.store.headPosition(PREFIXES));
+    const deadline = Date.now() + CATCH_UP_LIMIT_MS;
+    while (!(await this.s.waitForProjections(head, WAIT_STREAMS))) {
+      if (Date.now() > deadline) throw AppError.unavailable('ORGANISE.PROJECTIONS_BEHIND', 'the catalog projection did not catch up; organisation stopped');
+    }
+  }
+
+  /** Something appended at `p`: the next catch-up waits for it. */
+  note(p: LogPosition): void {
+    if (!this.last || comparePositions(p, this.last) > 0) this.last = p;
+  }
+
+  linkAppend(linkId: string, events: readonly PendingEvent[], revision: bigint): StreamAppend {
+    return {
+      streamId: linkStreamId(linkId),
+      events: events.map((e) => this.s.registry.encode(e.type, e.data, this.meta)),
+      expectedRevision: revision >= 0n ? revision : 'no_stream',
+    };
+  }
+
+  /**
+   * A link leaves its family (if any) and joins `familyId`, at the revision this run knows it at;
+   * `from`: the family it is in as the decision read it (by default, as this run read it).
+   */
+  movePlanned(linkId: string, familyId: string, from?: string): Planned {
+    const known = this.links.get(linkId)!;
+    const events = moveEvents(linkId, from !== undefined ? from : known.familyId, familyId);
+    return {
+      append: this.linkAppend(linkId, events, known.revision),
+      done: (r) => this.links.set(linkId, { revision: r.nextRevision, familyId }),
+    };
+  }
+
+  /**
+   * Of `ids`, those whose family is still the one `assumed` says this run read (their revisions
+   * brought up to date); each other one is listed for review with where it is now. Organisation
+   * never overrides a membership that changed after it read it.
+   */
+  async stillWhereRead(ids: readonly string[], assumed: (id: string) => string | null): Promise<string[]> {
+    const still: string[] = [];
+    for (const id of ids) {
+      const now = await this.reload(id);
+      if (now.familyId !== assumed(id)) {
+        this.report.review.push({ linkId: id, familyId: now.familyId, reason: 'MEMBERSHIP_CHANGED' });
+        continue;
+      }
+      this.links.set(id, { revision: now.revision, familyId: now.familyId });
+      still.push(id);
+    }
+    return still;
+  }
+
+  /**
+   * Appends every planned stream, about `chunks.append` streams per multi-stream append, a group
+   * never split between two appends (it stands or falls whole). A stream that moved since it was
+   * planned (`WRONG_REVISION` naming it) leaves the append with its whole group, which its `conflict`
+   * decides again, or alone, done again by its own `conflict`; the others are appended again (a
+   * store that appends stream by stream kept those before the conflict, and their events sent again
+   * are a no-op).
+   */
+  async appendAll(planned: readonly Planned[]): Promise<void> {
+    for (const chunk of chunksOfWholeGroups(planned.filter((p) => p.append.events.length > 0), this.chunks.append)) {
+      this.assertHeld();
+      let pending = chunk;
+      while (pending.length) {
+        try {
+          const results = await this.s.store.appendToStreams(pending.map((p) => p.append));
+          this.appended += pending.reduce((n, p) => n + p.append.events.length, 0);
+          results.forEach((r, k) => {
+            this.note(r.position);
+            pending[k]!.done?.(r);
+          });
+          break;
+        } catch (e) {
+          const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
+          const moved = pending.find((p) => p.append.streamId === streamId);
+          if (!moved || !(moved.group || moved.conflict)) throw e;
+          if (moved.group) {
+            const { key, conflict } = moved.group;
+            pending = pending.filter((p) => p.group?.key !== key);
+            await conflict();
+          } else {
+            pending = pending.filter((p) => p !== moved);
+            await moved.conflict!();
+          }
+        }
+      }
+    }
+  }
+
+  /** Appends a link's planned events expecting its revision; on a conflict re-reads the stream and plans again. */
+  async appendPlanned<P extends { events: PendingEvent[] }>(link: LinkRow, plan: (facts: LinkFacts) => P): Promise<P> {
+    let facts: LinkRow = link;
+    for (let attempt = 0; ; attempt++) {
+      const p = plan(facts);
+      if (p.events.length === 0) return p;
+      this.assertHeld();
+      try {
+        const r = await this.s.store.appendToStream(
+          linkStreamId(link.id),
+          p.events.map((e) => this.s.registry.encode(e.type, e.data, this.meta)),
+          { expectedRevision: facts.revision >= 0n ? facts.revision : 'no_stream' },
+        );
+        this.appended += p.events.length;
+        this.note(r.position);
+        link.revision = r.nextRevision;
+        return p;
+      } catch (e) {
+        if (!(e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION) || attempt >= 3) throw e;
+        facts = await this.reload(link.id);
+        link.revision = facts.revision;
+        link.familyId = facts.familyId;
+      }
+    }
+  }
+
+  /** A link as its stream says now; a family the read models no longer hold (deleted or merged away) counts as none. */
+  async reload(linkId: string): Promise<LinkRow> {
+    const events = await this.s.store.readStream(linkStreamId(linkId));
+    let st = initialLinkState();
+    for (const e of events) st = evolveLink(st, asStreamEvent<LinkEvent>(this.s.registry.decode(e)));
+    if (st.familyId && (await this.s.pool.query(`SELECT 1 FROM families WHERE id = $1`, [st.familyId])).rowCount === 0) st = { ...st, familyId: null };
+    return {
+      id: linkId,
+      name: st.name,
+      detail: st.detail,
+      parsed: st.parsed,
+      tags: st.tags,
+      tagsManual: st.tagsManual,
+      familyId: st.familyId,
+      revision: events.length ? events[events.length - 1]!.revision : -1n,
+    };
+  }
+}
+
+/** Consecutive chunks of about `size` streams; a group's streams (adjacent, as planned) stay in one chunk. */
+function chunksOfWholeGroups(planned: readonly Planned[], size: number): Planned[][] {
+  const chunks: Planned[][] = [];
+  let current: Planned[] = [];
+  for (let i = 0; i < planned.length; ) {
+    const key = planned[i]!.group?.key;
+    let j = i + 1;
+    if (key !== undefined) while (j < planned.length && planned[j]!.group?.key === key) j++;
+    if (current.length > 0 && current.length + (j - i) > size) {
+      chunks.push(current);
+      current = [];
+    }
+    current.push(...planned.slice(i, j));
+    i = j;
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
+}
+
+function moveEvents(linkId: string, current: string | null, familyId: string): PendingEvent[] {
+  if (current === familyId) return [];
+  const events: PendingEvent[] = [];
+  if (current) events.push({ type: 'LinkLeftFamily', data: { linkId, familyId: current } });
+  events.push({ type: 'LinkJoinedFamily', data: { linkId, familyId } });
+  return events;
+}

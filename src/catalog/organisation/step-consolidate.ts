@@ -1,0 +1,75 @@
+/**
+ * Step 4 of organisation (docs/domain.md, Families): merge every pure fragment of a product into
+ * the family that has goods, whose id is public; list the others for review.
+ */
+import { familyStreamId } from '../families/events';
+import { decideConsolidation } from './group';
+import { loadFamilies } from './link-reads';
+import type { RunContext } from './run-context';
+import { FAMILY_ATTEMPTS } from './step-group';
+
+export async function consolidate(ctx: RunContext): Promise<void> {
+  const { report } = ctx;
+  const settled = await loadFamilies(ctx.s.pool);
+  const revisions = new Map(settled.map((f) => [f.id, f.revision]));
+  for (const c of decideConsolidation(settled)) {
+    if (c.kind === 'review') {
+      report.review.push({ familyId: c.familyId, reason: c.reason });
+      continue;
+    }
+    const members = (await ctx.s.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE family_id = $1 ORDER BY id`, [c.fragmentId])).rows.map((r) => r.id);
+    const merged = await merge(ctx, c.fragmentId, c.intoFamilyId, members, revisions, 1);
+    if (!merged) continue;
+    for (const l of merged) ctx.touched.add(l);
+    report.merged++;
+  }
+}
+
+/**
+ * Merges a fragment into the family that keeps its id: the fragment's members move, the target
+ * records them, the fragment records the merge, as one group, both families at the revisions the
+ * consolidation was decided on (`revisions`, advanced by each merge this run appends, so a second
+ * fragment merges into the same target in the same run). If either family moved meanwhile (locked,
+ * given goods or prices, merged), the fragment is left for review (`CHANGED`); if only a member
+ * link moved, that link is left alone and listed, and the rest merge. Answers the links moved, or
+ * null when nothing was merged.
+ */
+async function merge(ctx: RunContext, fragmentId: string, intoFamilyId: string, members: readonly string[], revisions: Map<string, bigint>, attempt: number): Promise<string[] | null> {
+  const { meta } = ctx;
+  let outcome: string[] | null = [...members];
+  const group = {
+    key: `merge:${fragmentId}`,
+    conflict: async () => {
+      outcome = null;
+      const [fragment, into] = [await ctx.s.store.streamRevision(familyStreamId(fragmentId)), await ctx.s.store.streamRevision(familyStreamId(intoFamilyId))];
+      if (fragment !== revisions.get(fragmentId) || into !== revisions.get(intoFamilyId) || attempt >= FAMILY_ATTEMPTS) {
+        ctx.report.review.push({ familyId: fragmentId, reason: 'CHANGED' });
+        return;
+      }
+      const still = await ctx.stillWhereRead(members, () => fragmentId);
+      outcome = await merge(ctx, fragmentId, intoFamilyId, still, revisions, attempt + 1);
+    },
+  };
+  await ctx.appendAll([
+    ...members.map((linkId) => ({ ...ctx.movePlanned(linkId, intoFamilyId, fragmentId), group })),
+    {
+      append: {
+        streamId: familyStreamId(intoFamilyId),
+        events: members.map((linkId) => ctx.s.registry.encode('FamilyMemberAdded', { familyId: intoFamilyId, linkId }, meta)),
+        expectedRevision: revisions.get(intoFamilyId)!,
+      },
+      done: (r) => revisions.set(intoFamilyId, r.nextRevision),
+      group,
+    },
+    {
+      append: {
+        streamId: familyStreamId(fragmentId),
+        events: [ctx.s.registry.encode('FamilyMergedInto', { familyId: fragmentId, intoFamilyId }, meta)],
+        expectedRevision: revisions.get(fragmentId)!,
+      },
+      done: (r) => revisions.set(fragmentId, r.nextRevision),
+      group,
+    },
+  ]);
+  return outcome;
+}
