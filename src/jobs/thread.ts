@@ -7,7 +7,7 @@
  * Started by ./client.ts through bin/jobs-thread.js.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { closeServices, createServices, inProcessJobs } from '../main';
+import { closeServices, createServices, inProcessJobs } from '../services';
 import { createLogger } from '../platform/log';
 import { startSchedules } from '../sync/scheduler';
 import { seedDemoCatalog } from '../sync/demo';
