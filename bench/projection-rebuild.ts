@@ -15,7 +15,7 @@ import { type LogPosition, type ReadAllOptions, type RecordedEvent, START, posit
 import { PostgresEventStore } from '../src/platform/event-store/postgres';
 import { PgListener } from '../src/platform/pg-listener';
 import { defineBatchProjection, type ProjectionDb } from '../src/platform/projections/definition';
-import { insertRows } from '../projections/sql';
+import { insertRows } from '../src/platform/projections/sql';
 import { ProjectionEngine } from '../src/platform/projections/engine';
 import { type BenchContext, type Suite, Tally, measure, ratio, sleep, timed } from './harness';
 

@@ -1,3 +1,3 @@
-// The jobs thread of a serving process (src/jobs/thread.ts), run through tsx like the `catalog` command.
+// The jobs thread of a serving process (src/jobs-thread.ts), run through tsx like the `catalog` command.
 require('tsx/cjs/api').register();
-require('../src/jobs/thread.ts');
+require('../src/jobs-thread.ts');

@@ -8,7 +8,7 @@ import { categoryMirrorHash } from '../src/catalog/categories/mirror';
 import { contentHash } from '../src/platform/content-hash';
 import type { CategoryEvent } from '../src/catalog/categories/events';
 import type { CountryEvent } from '../src/catalog/countries/events';
-import { applyOrder, updateGuarded } from './sql';
+import { applyOrder, updateGuarded } from '../src/platform/projections/sql';
 
 export const catalogTreeProjection = defineProjection<CategoryEvent | CountryEvent>({
   name: 'catalog_tree',

@@ -24,12 +24,12 @@
 import { linkEvents, type DimensionValues, type LinkEvent } from '../src/catalog/links/events';
 import { familyEvents, type FamilyEvent } from '../src/catalog/families/events';
 import { goodEvents, type GoodEvent } from '../src/catalog/goods/events';
-import { recomputeFamilies, recomputeFamilyGoods } from './catalog-recompute';
+import { recomputeFamilies, recomputeFamilyGoods } from '../src/catalog/families/recompute';
 import type { DecodedEvent, EventDefinition, EventUnion } from '../src/platform/events/registry';
 import { defineBatchProjection, type ProjectionDb } from '../src/platform/projections/definition';
 import { linkMirrorHash } from '../src/catalog/links/mirror';
 import { contentHash } from '../src/platform/content-hash';
-import { type Columns, RowChanges, insertRows, updateRows } from './sql';
+import { type Columns, RowChanges, insertRows, updateRows } from '../src/platform/projections/sql';
 
 const LINK_COLUMNS: Columns = {
   id: 'bigint',
@@ -117,22 +117,41 @@ interface RowState {
   familyId: string | null;
 }
 
+/**
+ * What a batch's events of one table need to know of their rows before applying: whether each
+ * exists, the revision it holds (an event applies only to an older row) and its family, read in one
+ * query; a row not there yet starts as absent (`absent`: its family, if it has one by its id).
+ * Answers the state per id, which the apply step updates as it folds the events, and the inserts
+ * and updates it collects.
+ */
+async function rowStates(
+  db: ProjectionDb,
+  sql: string,
+  ids: readonly string[],
+  absent: (id: string) => string | null = () => null,
+): Promise<{ state: (id: string) => RowState; inserts: RowChanges; updates: RowChanges }> {
+  const stored = await db.query<{ id: string; revision: string; family_id: string | null }>(sql, [[...new Set(ids)]]);
+  const states = new Map<string, RowState>(stored.rows.map((r) => [r.id, { exists: true, revision: BigInt(r.revision), familyId: r.family_id }]));
+  const state = (id: string) => {
+    let st = states.get(id);
+    if (!st) states.set(id, (st = { exists: false, revision: -1n, familyId: absent(id) }));
+    return st;
+  };
+  return { state, inserts: new RowChanges(), updates: new RowChanges() };
+}
+
 /** Step 1: links. */
 async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent<LinkEvent>[], fx: BatchEffects): Promise<void> {
   if (events.length === 0) return;
-  const ids = [...new Set(events.map((e) => e.data.linkId))];
-  const stored = await db.query<{ id: string; revision: string; family_id: string | null }>(
+  const { state, inserts, updates } = await rowStates(
+    db,
     `SELECT id, revision, family_id FROM origin_goods WHERE id = ANY($1::bigint[])`,
-    [ids],
+    events.map((e) => e.data.linkId),
   );
-  const state = new Map<string, RowState>(stored.rows.map((r) => [r.id, { exists: true, revision: BigInt(r.revision), familyId: r.family_id }]));
-  const inserts = new RowChanges();
-  const updates = new RowChanges();
 
   for (const e of events) {
     const id = e.data.linkId;
-    let st = state.get(id);
-    if (!st) state.set(id, (st = { exists: false, revision: -1n, familyId: null }));
+    const st = state(id);
     const rev = e.revision;
     const at = e.recordedAt;
     const write = (values: Record<string, unknown>) => (inserts.has(id) ? inserts : updates).set(id, { ...values, revision: rev.toString() });
@@ -231,10 +250,10 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent<L
 /** Step 2: goods and their merged secondary origins. */
 async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent<GoodEvent>[], fx: BatchEffects): Promise<void> {
   if (events.length === 0) return;
-  const ids = [...new Set(events.map((e) => e.data.goodId))];
-  const stored = await db.query<{ id: string; revision: string; family_id: string | null }>(
+  const { state, inserts, updates } = await rowStates(
+    db,
     `SELECT id, revision, family_id FROM goods WHERE id = ANY($1::bigint[])`,
-    [ids],
+    events.map((e) => e.data.goodId),
   );
   // A new good's family is its primary link's family (custom goods get one as custom members).
   const origins = events.flatMap((e) => (e.type === 'GoodCreated' && e.data.originGoodId ? [e.data.originGoodId] : []));
@@ -243,16 +262,12 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent<G
     const r = await db.query<{ id: string; family_id: string | null }>(`SELECT id, family_id FROM origin_goods WHERE id = ANY($1::bigint[])`, [origins]);
     for (const row of r.rows) linkFamily.set(row.id, row.family_id);
   }
-  const state = new Map<string, RowState>(stored.rows.map((r) => [r.id, { exists: true, revision: BigInt(r.revision), familyId: r.family_id }]));
-  const inserts = new RowChanges();
-  const updates = new RowChanges();
   const originLists = new Map<string, string[]>();
   const deleted = new Set<string>();
 
   for (const e of events) {
     const id = e.data.goodId;
-    let st = state.get(id);
-    if (!st) state.set(id, (st = { exists: false, revision: -1n, familyId: null }));
+    const st = state(id);
     const rev = e.revision;
     const at = e.recordedAt;
     switch (e.type) {
@@ -345,16 +360,17 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent<G
  */
 async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent<FamilyEvent>[], fx: BatchEffects): Promise<void> {
   if (events.length === 0) return;
-  const ids = [...new Set(events.map((e) => e.data.familyId))];
-  const stored = await db.query<{ id: string; revision: string }>(`SELECT id, revision FROM families WHERE id = ANY($1::bigint[])`, [ids]);
-  const state = new Map<string, RowState>(stored.rows.map((r) => [r.id, { exists: true, revision: BigInt(r.revision), familyId: r.id }]));
-  const inserts = new RowChanges();
-  const updates = new RowChanges();
+  // A family row's family is itself.
+  const { state, inserts, updates } = await rowStates(
+    db,
+    `SELECT id, revision, id AS family_id FROM families WHERE id = ANY($1::bigint[])`,
+    events.map((e) => e.data.familyId),
+    (id) => id,
+  );
 
   for (const e of events) {
     const id = e.data.familyId;
-    let st = state.get(id);
-    if (!st) state.set(id, (st = { exists: false, revision: -1n, familyId: id }));
+    const st = state(id);
     const rev = e.revision;
     const at = e.recordedAt;
     if (e.type === 'FamilyCreated') {

@@ -5,7 +5,7 @@
  */
 import { defineProjection, type ProjectionDb } from '../src/platform/projections/definition';
 import type { PositionEvent } from '../src/catalog/positions/events';
-import { updateGuarded } from './sql';
+import { updateGuarded } from '../src/platform/projections/sql';
 
 async function placeGoods(db: ProjectionDb, positionId: string, goodIds: readonly string[]): Promise<void> {
   await db.query(`DELETE FROM position_goods WHERE position_id = $1`, [positionId]);

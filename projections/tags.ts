@@ -7,7 +7,7 @@
 import { defineProjection } from '../src/platform/projections/definition';
 import type { TagGroupEvent } from '../src/catalog/tag-groups/events';
 import type { TagEvent } from '../src/catalog/tags/events';
-import { applyOrder, updateGuarded } from './sql';
+import { applyOrder, updateGuarded } from '../src/platform/projections/sql';
 
 export const tagsProjection = defineProjection<TagGroupEvent | TagEvent>({
   name: 'tags',

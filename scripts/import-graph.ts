@@ -51,6 +51,56 @@ export function importEdges(repo: string): ImportEdge[] {
   return edges;
 }
 
+/**
+ * The import cycles among the nodes `group` maps files to (modules, layers): each strongly connected
+ * set of more than one node, its members sorted, with one import of each edge between them as the
+ * example a reader can follow. Only the project's own nodes count (packages cannot import back).
+ */
+export function importCycles(edges: readonly ImportEdge[], group: (path: string) => string): { nodes: string[]; via: string[] }[] {
+  const own = (p: string) => ROOTS.includes(p.split('/')[0]!);
+  const next = new Map<string, Set<string>>();
+  const example = new Map<string, string>();
+  for (const e of edges) {
+    const a = group(e.from);
+    const b = group(e.to);
+    if (a === b || !own(e.to)) continue;
+    (next.get(a) ?? next.set(a, new Set()).get(a)!).add(b);
+    if (!example.has(`${a} ${b}`)) example.set(`${a} ${b}`, `${e.from} → ${e.to}`);
+  }
+  // Tarjan's strongly connected components.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: { nodes: string[]; via: string[] }[] = [];
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const members: string[] = [];
+    for (let w = stack.pop()!; ; w = stack.pop()!) {
+      onStack.delete(w);
+      members.push(w);
+      if (w === v) break;
+    }
+    if (members.length < 2) return;
+    const set = new Set(members);
+    const via = members.flatMap((a) => [...(next.get(a) ?? [])].filter((b) => set.has(b)).map((b) => example.get(`${a} ${b}`)!));
+    found.push({ nodes: members.sort(), via: via.sort() });
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
 /** `src/catalog/goods/routes.ts` → `src/catalog/goods`; `src/main.ts` → `src/main`; a package stays itself. */
 export function moduleOf(path: string): string {
   const parts = path.replace(/\.(ts|tsx)$/, '').split('/');
@@ -85,6 +135,9 @@ export function graph(edges: readonly ImportEdge[], group: (path: string) => str
 if (resolve(process.argv[1] ?? '') === __filename) {
   const repo = resolve(__dirname, '..');
   const byModule = process.argv.includes('--modules');
-  const lines = [...graph(importEdges(repo), byModule ? moduleOf : layerOf)].map(([from, tos]) => `${from} → ${tos.join(', ')}`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const edges = importEdges(repo);
+  const group = byModule ? moduleOf : layerOf;
+  const lines = [...graph(edges, group)].map(([from, tos]) => `${from} → ${tos.join(', ')}`);
+  const cycles = importCycles(edges, group).map((c) => `cycle: ${c.nodes.join(' ↔ ')}\n  ${c.via.join('\n  ')}`);
+  process.stdout.write(`${[...lines, '', ...(cycles.length ? cycles : ['no import cycles'])].join('\n')}\n`);
 }

@@ -7,7 +7,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { assertSupplierConfigured, loadConfig, ConfigError, type Config } from './config';
 import { createLogger, type Logger } from './platform/log';
 import { openDatabase, createServices, closeServices, startService, type Role, type Services } from './main';
-import { describeFence } from './platform/projections/engine';
+import { describeFence } from './platform/event-store/fence';
 import { migrate } from './platform/migrate';
 import { LogMismatchError, REBUILD_ALL_COMMAND, checkLogIdentity } from './platform/log-identity';
 import { rebuildAll } from './platform/projections/rebuild-all';

@@ -68,8 +68,8 @@ export function apiRoutes(s: Services): Router {
   api.use(syncRoutes({ start: (kind, params) => jobs.startSync(kind, params) }, s.pool, requireAdmin, s.config.schedules));
   api.use(linkRoutes(s, requireAdmin));
   api.use(adminCatalogRoutes(s, requireAdmin));
-  api.use(organiseRunRoutes(s, requireAdmin));
-  api.use(familyRoutes(s, jobs, requireAdmin));
+  api.use(organiseRunRoutes(s, jobs, requireAdmin));
+  api.use(familyRoutes(s, requireAdmin));
   api.use(goodRoutes(s, requireAdmin, jobs));
   api.use(historyRoutes(s, requireAdmin));
   // Deny by default: a route that is neither guarded nor on the public list stops start-up.

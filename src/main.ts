@@ -78,7 +78,7 @@ export async function startService(config: Config, log: Logger, roles: readonly 
   let seeding: Promise<void> | null = null;
   if (roles.includes('api')) {
     // A serving process runs its long operations, and with role `all` the worker role too, in a
-    // thread of their own (src/jobs/thread.ts): shoppers never wait for administrators.
+    // thread of their own (src/jobs-thread.ts): shoppers never wait for administrators.
     try {
       thread = await JobsThread.start(
         {
@@ -112,7 +112,7 @@ export async function startService(config: Config, log: Logger, roles: readonly 
         await new Promise<void>((r) => server!.close(() => r()));
       }
       schedule?.stop();
-      // The jobs thread stops the same way on its side (src/jobs/thread.ts), then closes.
+      // The jobs thread stops the same way on its side (src/jobs-thread.ts), then closes.
       await thread?.close();
       // The seeding stops at its next step (a synchronisation at its next batch, below; an
       // organisation under way runs to its end) while the projections still run.

@@ -1,5 +1,5 @@
 /**
- * The main thread's side of the jobs thread (./thread.ts): starts it, hands it the long operations
+ * The main thread's side of the jobs thread (src/jobs-thread.ts): starts it, hands it the long operations
  * (./jobs.ts) and answers as if they had run in process (the same results, the same AppErrors). A
  * thread that dies is started again; the calls it was running fail with a 503, so an administrator
  * can retry (a run's own record says how far it got).

@@ -2,7 +2,7 @@
  * The long operations an administrator starts over HTTP: organisation, synchronisations and goods
  * batches. They run CPU-heavy stretches (planning, parsing, hashing, encoding thousands of events)
  * that would hold the event loop answering shoppers, so a serving process runs them in a thread of
- * its own (./thread.ts, started by ./client.ts); tests and the command line run them in process.
+ * its own (../jobs-thread.ts, started by ./client.ts); tests and the command line run them in process.
  * The routes take these functions, whichever side runs them.
  */
 import type { Actor } from '../platform/commands';

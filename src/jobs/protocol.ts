@@ -1,6 +1,6 @@
 /**
  * The messages between a serving process's main thread and its jobs thread (./client.ts and
- * ./thread.ts). Structured-clone data only: errors travel as their code, status, message and
+ * ../jobs-thread.ts). Structured-clone data only: errors travel as their code, status, message and
  * details, and are AppErrors again on the other side, so the HTTP answer is the same as in process.
  */
 import type { Config } from '../config';

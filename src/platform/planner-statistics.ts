@@ -14,8 +14,10 @@
  *
  * The modifications counted are the larger of the server's (`n_mod_since_analyze`, which reaches the
  * statistics a moment after the writing transactions end) and what the step says it changed, so a
- * step that just finished is not missed. A failure is logged, never the step's: statistics are an
- * optimisation, not a result.
+ * step that just finished is not missed. A step that says it changed nothing refreshes nothing: what
+ * others wrote (whose counts may reach the statistics seconds after their transactions) is
+ * autovacuum's to see to. A failure is logged, never the step's: statistics are an optimisation, not
+ * a result.
  */
 import { ident, type Queryable } from './db';
 import type { Logger } from './log';
@@ -45,7 +47,7 @@ export async function refreshPlannerStatistics(
   opts: { changedRows?: number; all?: boolean; log?: Logger } = {},
 ): Promise<StatisticsRefresh[]> {
   const done: StatisticsRefresh[] = [];
-  if (tables.length === 0) return done;
+  if (tables.length === 0 || (!opts.all && opts.changedRows === 0)) return done;
   try {
     const stats = await db.query<TableStats>(
       `SELECT relname, n_live_tup, n_dead_tup, n_mod_since_analyze,

@@ -7,6 +7,7 @@
  * families without goods, appear in none of them. The family's country and category are its
  * representative's.
  */
+import { RANKS } from '../catalog/domain/ordering';
 import type { Queryable } from '../platform/db';
 import { AppError } from '../platform/errors';
 import type { PreparedJson } from '../platform/cache/public-cache';
@@ -39,25 +40,6 @@ const PUBLIC_FAMILIES = `
 
 const ITEM_COLUMNS = `f.id, g.name, g.image, f.lowest_price::text AS price, g.country_id, g.category_id,
   array_to_string(g.tag_ids, ',') AS tag_ids, g.tag_font_color`;
-
-/**
- * The list's sort keys (./ordering.ts sorts by them). Countries and categories are a few hundred rows,
- * so their place in the default order is ranked here once: a country by (sortOrder, id); a category
- * by its middle category's (sortOrder, id), then its style category's (sortOrder, id): a style
- * category's middle one is its parent, a middle category has no style. A top-level category, no
- * category or no country has no rank (it sorts last). dense_rank: equal keys, equal rank.
- * Prices, priorities and times travel as float8 for comparing only (exact for every amount with four
- * decimals below 10^11, for any goodPriority, which is a JSON number, and for microsecond times);
- * the answer shows the exact decimal `price`.
- */
-export const RANKS = `
-  co AS (SELECT id, (row_number() OVER (ORDER BY sort_order, id))::int AS r FROM countries),
-  cat AS (SELECT c.id, CASE WHEN c.level IN (2, 3) THEN (dense_rank() OVER (ORDER BY
-            (CASE c.level WHEN 3 THEN cp.sort_order WHEN 2 THEN c.sort_order END) NULLS LAST,
-            (CASE c.level WHEN 3 THEN cp.id WHEN 2 THEN c.id END) NULLS LAST,
-            (CASE c.level WHEN 3 THEN c.sort_order END) NULLS LAST,
-            (CASE c.level WHEN 3 THEN c.id END) NULLS LAST))::int END AS r
-            FROM categories c LEFT JOIN categories cp ON cp.id = c.parent_id)`;
 
 /** PUBLIC_FAMILIES with the ranks of RANKS joined. */
 const PUBLIC_FAMILIES_RANKED = `

@@ -6,15 +6,14 @@ import { z } from 'zod';
 import { queryInt } from '../platform/http/validate';
 import { idListParam, idSchema } from '../platform/ids';
 
-export const PUBLIC_SORTS = ['DEFAULT', 'PRICE_ASC', 'PRICE_DESC', 'NEWEST'] as const;
-export type PublicSort = (typeof PUBLIC_SORTS)[number];
+import { MAX_TAG_FILTER, PUBLIC_SORTS, type PublicSort } from '../catalog/domain/ordering';
+
+export { MAX_TAG_FILTER, PUBLIC_SORTS, type PublicSort };
 
 export const PUBLIC_DEFAULT_PAGE_SIZE = 20;
 export const PUBLIC_MAX_PAGE_SIZE = 100;
 /** Far beyond any catalog; it keeps `(page - 1) * pageSize` an exact small integer. */
 const MAX_PAGE = 1_000_000;
-/** A filter naming more tags than any storefront shows is a client bug, not a query to run. */
-export const MAX_TAG_FILTER = 20;
 
 /**
  * `tagIds=1,2,3`: all must match. An empty value is no filter (a storefront joining an empty

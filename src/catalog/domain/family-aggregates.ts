@@ -22,10 +22,10 @@ import {
   type Override,
   type SecondaryOrigin,
 } from './matrix';
-import type { LinkDetail } from '../links/events';
+import type { LinkDetail } from './values';
 
 /**
- * The version of the rules below. A family's aggregates stamp (projections/catalog-recompute.ts)
+ * The version of the rules below. A family's aggregates stamp (src/catalog/families/recompute.ts)
  * records the version it was verified under: change it whenever the output of
  * `computeFamilyAggregates` changes for some input, so an organisation recomputes every family
  * under the new rules (test/unit/catalog/domain/family-aggregates.test.ts fails until it is changed).
@@ -66,7 +66,7 @@ export interface FamilyAggregates {
 
 /**
  * The representative first: highest `goodPriority`, then the newest, then the lowest id. The read
- * model's goods-only update (projections/catalog-recompute.ts) orders by the same three keys in SQL.
+ * model's goods-only update (src/catalog/families/recompute.ts) orders by the same three keys in SQL.
  */
 export function compareRepresentative(a: AggregateGood, b: AggregateGood): number {
   if (a.goodPriority !== b.goodPriority) return b.goodPriority - a.goodPriority;

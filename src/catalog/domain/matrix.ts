@@ -13,7 +13,7 @@
  * Pure: same input → structurally identical output (byte-identical under `stableJson`).
  */
 import { createHash } from 'node:crypto';
-import type { LinkDetail } from '../links/events';
+import type { LinkDetail } from './values';
 import { minMoney, normaliseMoney } from './money';
 import {
   DIMENSIONS,

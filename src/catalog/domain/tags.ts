@@ -3,7 +3,7 @@
  * takeover; Link names and Price matrix). Pure: derivation reads only the parsed name and
  * the synced detail it is given.
  */
-import type { LinkDetail } from '../links/events';
+import type { LinkDetail } from './values';
 import type { ParsedLinkName } from './names';
 
 export const DIMENSIONS = ['size', 'color', 'printCount', 'craft', 'logistics'] as const;

@@ -4,7 +4,7 @@
  * with the command; state and command in, the family's events out (or an AppError).
  */
 import { AppError } from '../../platform/errors';
-import type { DimensionValues } from '../links/events';
+import type { DimensionValues } from '../domain/values';
 import type { FamilyEvent, OverrideKey } from './events';
 import { overrideId, type FamilyState } from './state';
 

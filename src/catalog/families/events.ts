@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
-import { dimensionValues } from '../links/events';
+import { dimensionValues } from '../domain/values';
 
 export const familyStreamId = (id: string) => `family-${id}`;
 

@@ -8,8 +8,6 @@ import { newId } from '../../platform/ids';
 import type { AdminDeps } from '../commands';
 import { validateOverrideKey } from '../domain/matrix';
 import { normaliseMoney } from '../domain/money';
-import { decideLink } from '../links/decide';
-import { linkStream } from '../links/state';
 import { decideFamily, requireCustomGood, requireFamilyTaking, type FamilyCommand } from './decide';
 import { familyStreamId } from './events';
 import { familyContents, goodOrigin, readFamily } from './queries';
@@ -38,18 +36,6 @@ export async function deleteFamily(deps: FamilyDeps, id: string, actor: Actor, e
   await run(deps, id, actor, { type: 'DeleteFamily', ...contents }, { expectedRevision });
 }
 
-/** Adds a link to the family; it leaves the family it was in. Answers the family as this command left it. */
-export async function addFamilyMember(deps: FamilyDeps, id: string, linkId: string, actor: Actor): Promise<FamilyResult> {
-  const moved = await setLinkFamily(deps, linkId, id, actor, 'AddFamilyMember', { readFamily: id });
-  return moved.family!;
-}
-
-/** Takes a link out of the family it is in, decided on the link's stream. Answers the family as this command left it. */
-export async function removeFamilyMember(deps: FamilyDeps, id: string, linkId: string, actor: Actor): Promise<FamilyResult> {
-  const moved = await setLinkFamily(deps, linkId, null, actor, 'RemoveFamilyMember', { readFamily: id, onlyFrom: id });
-  return moved.family!;
-}
-
 export async function addCustomMember(deps: FamilyDeps, id: string, body: AddCustomMemberBody, actor: Actor, expectedRevision?: bigint): Promise<FamilyResult> {
   requireCustomGood(body.goodId, await goodOrigin(deps.pool, body.goodId));
   return run(deps, id, actor, { type: 'AddCustomMember', goodId: body.goodId, tags: body.tags, price: normaliseMoney(body.price) }, { expectedRevision });
@@ -70,54 +56,4 @@ export async function setPriceOverride(deps: FamilyDeps, id: string, body: SetOv
 export function removePriceOverride(deps: FamilyDeps, id: string, body: RemoveOverrideBody, actor: Actor, expectedRevision?: bigint): Promise<FamilyResult> {
   const { price: _ignored, ...key } = body;
   return run(deps, id, actor, { type: 'RemovePriceOverride', key }, { expectedRevision });
-}
-
-/**
- * Moves a link into `familyId` (or out of any family when null): the link's move and both families'
- * records in one append, each stream at the revision it was decided on, so a family deleted or
- * merged meanwhile refuses the link (decided on its stream, not the read model) and no family's
- * record misses a move. `onlyFrom`: the link must be in that family (a removal). `readFamily`: the
- * family whose state, as this command left it, the caller answers with (read even when nothing
- * needed appending). Answers the family the link was in.
- */
-export async function setLinkFamily(
-  deps: FamilyDeps,
-  linkId: string,
-  familyId: string | null,
-  actor: Actor,
-  why: string,
-  opts: { onlyFrom?: string; readFamily?: string } = {},
-): Promise<{ previous: string | null; family: FamilyResult | null }> {
-  const r = await runAcrossStreams(deps, {
-    name: why,
-    actor,
-    decide: async (load) => {
-      const link = linkStream(linkId);
-      const state = (await load(link)).state;
-      const previous = state.familyId;
-      if (opts.onlyFrom !== undefined && previous !== opts.onlyFrom) {
-        throw AppError.notFound('FAMILY.MEMBER_NOT_FOUND', `link ${linkId} is not a member of family ${opts.onlyFrom}`);
-      }
-      const writes: StreamWrite<any, any>[] = [{ spec: link, events: decideLink(state, { type: 'MoveLinkToFamily', linkId, familyId }) }];
-      const family = async (id: string) => {
-        const spec = familyStream(id);
-        return { spec, state: (await load(spec)).state };
-      };
-      if (familyId) {
-        const to = await family(familyId);
-        writes.push({ spec: to.spec, events: previous === familyId ? (requireFamilyTaking(to.state), []) : decideFamily(to.state, { type: 'RecordMemberAdded', linkId }) });
-      }
-      if (previous && previous !== familyId) {
-        const from = await family(previous);
-        writes.push({ spec: from.spec, events: decideFamily(from.state, { type: 'RecordMemberRemoved', linkId }) });
-      }
-      if (opts.readFamily && opts.readFamily !== familyId && opts.readFamily !== previous) await family(opts.readFamily);
-      return { writes, result: previous };
-    },
-  });
-  const read = opts.readFamily ? r.streams.get(familyStreamId(opts.readFamily)) : undefined;
-  return {
-    previous: r.result,
-    family: read ? { state: read.state as FamilyState, revision: read.revision, position: r.position, events: [] } : null,
-  };
 }

@@ -8,15 +8,11 @@ import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { actorOf } from '../http';
 import { normaliseMoney } from '../domain/money';
-import type { Organiser } from '../organisation/organise';
-import { organiseStatus } from '../organisation/runs';
 import {
   addCustomMember,
-  addFamilyMember,
   createFamily,
   deleteFamily,
   removeCustomMember,
-  removeFamilyMember,
   removePriceOverride,
   setPriceOverride,
   updateFamily,
@@ -26,59 +22,13 @@ import {
 import { listFamilies, readFamily } from './queries';
 import { withReferences } from '../references';
 import { familyUsage } from '../usage';
-import { addCustomMemberBody, addMemberBody, createFamilyBody, listFamiliesQuery, removeOverrideBody, setOverrideBody, updateFamilyBody } from './requests';
+import { addCustomMemberBody, createFamilyBody, listFamiliesQuery, removeOverrideBody, setOverrideBody, updateFamilyBody } from './requests';
 
-/**
- * The family as this command's own append left it (docs/http-contract.md, Revisions): the read
- * model when it shows that revision; its name, lock, custom members and overrides from the
- * command when a later write has already landed; 202 when the read model is not there yet, or when
- * a later write moved the member this command added or removed (`member`: the link, and whether
- * this command left it in the family).
- */
-async function answer(deps: FamilyDeps, res: Response, status: 200 | 201, id: string, result: FamilyResult, member?: { linkId: string; in: boolean }) {
-  const row = await readFamily(deps.pool, id).catch((e) => (e instanceof AppError && e.status === 404 ? null : Promise.reject(e)));
-  const own = result.revision ?? -1n;
-  const memberMoved = !!row && !!member && (row.members as { id: string }[]).some((m) => m.id === member.linkId) !== member.in;
-  if (!row || BigInt(row.revision) < own || memberMoved) {
-    res.status(202).json({ id, revision: result.revision?.toString() ?? null });
-    return;
-  }
-  const st = result.state;
-  const body =
-    BigInt(row.revision) === own
-      ? row
-      : {
-          ...row,
-          name: st.name,
-          locked: st.locked,
-          customMembers: [...st.customMembers].sort((a, b) => (BigInt(a.goodId) < BigInt(b.goodId) ? -1 : 1)).map((c) => ({ ...c, price: normaliseMoney(c.price) })),
-          overrides: st.overrides.map((o) => ({ ...o, price: normaliseMoney(o.price) })),
-          revision: own.toString(),
-        };
-  setRevisionTag(res, body.revision);
-  res.status(status).json(body);
-}
+import { answerFamily as answer } from './answer';
 
-/** `organiser`: where organisation runs (in process, or in the serving process's jobs thread: src/jobs/jobs.ts). */
-export function familyRoutes(deps: FamilyDeps, organiser: Pick<Organiser, 'organise'>, guard: RequestHandler): Router {
+export function familyRoutes(deps: FamilyDeps, guard: RequestHandler): Router {
   const r = Router();
   const family = (req: { params: Record<string, unknown> }) => parseId(req.params.id);
-
-  // The report, and the id of the run's record (GET /product-families/organize/runs/:runId).
-  r.post('/product-families/organize', guard, async (req, res) => {
-    let runId: string | null = null;
-    const report = await organiser.organise(actorOf(req, res).by, { onRun: (id) => (runId = id) });
-    res.json({ ...report, runId });
-  });
-  // From the recorded runs, not this process's memory: right behind any number of API processes.
-  r.get('/product-families/organize/status', guard, async (_req, res) => {
-    res.json(await organiseStatus(deps.pool));
-  });
-  r.post('/product-families/auto-group', guard, async (req, res) => {
-    let runId: string | null = null;
-    const report = await organiser.organise(actorOf(req, res).by, { groupOnly: true, onRun: (id) => (runId = id) });
-    res.json({ ...report, runId });
-  });
 
   r.get('/product-families', guard, async (req, res) => {
     res.json(await listFamilies(deps.pool, parseQuery(listFamiliesQuery, req.query)));
@@ -112,20 +62,6 @@ export function familyRoutes(deps: FamilyDeps, organiser: Pick<Organiser, 'organ
   r.delete('/product-families/:id', guard, async (req, res) => {
     await deleteFamily(deps, family(req), actorOf(req, res), expectedRevisionOf(req));
     res.status(204).end();
-  });
-
-  r.post('/product-families/:id/members', guard, async (req, res) => {
-    const id = family(req);
-    const body = parseWith(addMemberBody, req.body, 'body');
-    const result = await addFamilyMember(deps, id, body.originGoodId, actorOf(req, res));
-    await answer(deps, res, 201, id, result, { linkId: body.originGoodId, in: true });
-  });
-
-  r.delete('/product-families/:id/members/:originGoodId', guard, async (req, res) => {
-    const id = family(req);
-    const linkId = parseId(req.params.originGoodId, 'originGoodId');
-    const result = await removeFamilyMember(deps, id, linkId, actorOf(req, res));
-    await answer(deps, res, 200, id, result, { linkId, in: false });
   });
 
   r.post('/product-families/:id/custom-members', guard, async (req, res) => {
@@ -162,17 +98,12 @@ export function familyRoutes(deps: FamilyDeps, organiser: Pick<Organiser, 'organ
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const familyRouteDocs: RouteDoc[] = [
-  { method: 'post', path: '/product-families/organize', summary: 'Organise: parse link names, derive tags, auto-group into families, recompute every family', auth: true, responses: { 200: 'The report (counts, the manual review list, unparseable links) and the runId of its record', 409: 'Organisation already running' } },
-  { method: 'get', path: '/product-families/organize/status', summary: 'The running organisation run, or else the latest, from the records of every process', auth: true, responses: { 200: 'OrganiseRun without its report, or {state: "idle", runId: null, …}' } },
-  { method: 'post', path: '/product-families/auto-group', summary: 'Only the auto-group step of organising', auth: true, responses: { 200: 'The report and the runId of its record', 409: 'Organisation already running' } },
   { method: 'get', path: '/product-families', summary: 'List families', auth: true, query: listFamiliesQuery, responses: { 200: '{items, total, page, pageSize} of families' } },
   { method: 'post', path: '/product-families', summary: 'Create a family', auth: true, body: createFamilyBody, responses: { 201: 'The family created', 202: '{id, revision}: written, the read models not there yet' } },
   { method: 'get', path: '/product-families/:id', summary: 'One family: members, custom members, matrix, unions, overrides', auth: true, responses: { 200: 'The family, with its revision (also the ETag)', 404: 'No such family' } },
   { method: 'get', path: '/product-families/:id/usage', summary: 'What a family holds: member links, custom members, goods, price overrides (members, custom members or goods refuse a delete)', auth: true, responses: { 200: '{counts, blockedBy}', 404: 'No such family' } },
   { method: 'patch', path: '/product-families/:id', summary: 'Rename or lock a family', auth: true, revision: true, body: updateFamilyBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },
   { method: 'delete', path: '/product-families/:id', summary: 'Delete a family without members or goods', auth: true, revision: true, responses: { 204: null, 404: 'No such family', 409: 'The family still has members or goods' } },
-  { method: 'post', path: '/product-families/:id/members', summary: 'Add a link to the family (it leaves its old one)', auth: true, body: addMemberBody, responses: { 201: 'The family as this write left it', 202: '{id, revision}: written, the read models not there yet', 404: 'No such family or link', 409: 'FAMILY.GONE: the family was deleted or merged' } },
-  { method: 'delete', path: '/product-families/:id/members/:originGoodId', summary: 'Take a link out of the family', auth: true, responses: { 200: 'The family as this write left it', 202: '{id, revision}: written, the read models not there yet', 404: 'The link is not a member' } },
   { method: 'post', path: '/product-families/:id/custom-members', summary: 'Add a custom good with its tags and price', auth: true, revision: true, body: addCustomMemberBody, responses: { 201: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family or good' } },
   { method: 'delete', path: '/product-families/:id/custom-members/:goodId', summary: 'Remove a custom member', auth: true, revision: true, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family or member' } },
   { method: 'put', path: '/product-families/:id/price-overrides', summary: 'Set the price of one matrix cell', auth: true, revision: true, body: setOverrideBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },

@@ -1,7 +1,7 @@
 /** A family folded from its stream (`family-<id>`), for commands and for "the family as it was at T". */
 import type { StreamSpec } from '../../platform/commands';
 import { familyStreamId, type FamilyEvent, type OverrideKey } from './events';
-import type { DimensionValues } from '../links/events';
+import type { DimensionValues } from '../domain/values';
 
 export interface FamilyState {
   exists: boolean;

@@ -7,8 +7,8 @@ import { goodNameFromLink } from '../domain/names';
 import { dimensionTagIndex, tagsIn, type DimensionTagIndex } from '../links/dimension-tags';
 import { linkNotFound } from '../links/decide';
 import type { DimensionValues } from '../links/events';
-import { type PublicSort } from '../../storefront/requests';
-import { RANKS } from '../../storefront/queries';
+import { type PublicSort } from '../domain/ordering';
+import { RANKS } from '../domain/ordering';
 import type { LinkForGood } from './decide';
 import type { ListGoodsQuery } from './requests';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { colourField, imageField, int32Field, visibleName } from '../../platform/http/fields';
 import { pageQuery } from '../../platform/http/pagination';
 import { idListParam, idSchema } from '../../platform/ids';
-import { MAX_TAG_FILTER, PUBLIC_SORTS } from '../../storefront/requests';
+import { MAX_TAG_FILTER, PUBLIC_SORTS } from '../domain/ordering';
 import type { GoodFields } from './state';
 
 /** The values the storefront shows follow src/platform/http/fields.ts (docs/http-contract.md). */

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { defineEvent, type EventUnion } from '../../platform/events/registry';
 import { idSchema } from '../../platform/ids';
+import { dimensionValues, linkDetailSchema } from '../domain/values';
 
 export const linkStreamId = (linkId: string) => `link-${linkId}`;
 
@@ -43,31 +44,12 @@ export const LinkDelisted = defineEvent(
 
 export const LinkRelisted = defineEvent('LinkRelisted', 1, z.object({ linkId: idSchema }));
 
-const decimalString = decimal;
 
-/** The link's detail as the supplier last described it (variants, size chart, packaging, options, media). */
-export const linkDetailSchema = z.object({
-  variants: z.array(z.object({ sku: z.string(), size: z.string(), color: z.string(), price: decimalString, stock: z.number() })),
-  sizeChart: z.array(z.record(z.string(), z.string())),
-  packagingSpecs: z.array(
-    z.object({ name: z.string(), weightGrams: z.number(), lengthCm: z.number(), widthCm: z.number(), heightCm: z.number() }),
-  ),
-  options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
-  media: z.array(z.object({ color: z.string(), url: z.string(), sort: z.number() })),
-});
-export type LinkDetail = z.infer<typeof linkDetailSchema>;
+// The shapes the catalog's pure rules read too (../domain/values.ts).
+export { dimensionValues, linkDetailSchema, type DimensionValues, type LinkDetail } from '../domain/values';
 
 export const LinkDetailSynced = defineEvent('LinkDetailSynced', 1, z.object({ linkId: idSchema, detail: linkDetailSchema }));
 
-/** Values per dimension, the shape of link tags and custom members' explicit tags. */
-export const dimensionValues = z.object({
-  size: z.array(z.string()),
-  color: z.array(z.string()),
-  printCount: z.array(z.string()),
-  craft: z.array(z.string()),
-  logistics: z.array(z.string()),
-});
-export type DimensionValues = z.infer<typeof dimensionValues>;
 const dimension = z.enum(['size', 'color', 'printCount', 'craft', 'logistics']);
 
 /** Organisation filled the parsed columns from the link name (never synchronisation). */

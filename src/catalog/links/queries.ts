@@ -3,7 +3,7 @@ import type { Pool } from '../../platform/db';
 import { Filters, pageOf } from '../../platform/query-builder';
 import { likePattern } from '../../platform/sql';
 import { linkNameProblem } from '../domain/names';
-import type { FamilyFacts } from '../organisation/group';
+import type { FamilyFacts } from '../domain/grouping';
 import { linkNotFound } from './decide';
 import { dimensionTagIndex, tagsIn, type DimensionTagIndex } from './dimension-tags';
 import type { DimensionValues } from './events';

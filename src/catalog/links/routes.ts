@@ -7,6 +7,9 @@ import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { actorOf } from '../http';
 import { restoreAutoLinkTags, updateLinkTags, type LinkDeps } from './handle';
+import { answerFamily } from '../families/answer';
+import { addMemberBody } from '../families/requests';
+import { addFamilyMember, removeFamilyMember } from './membership';
 import { listOriginGoods, originGoodTree, readOriginGood } from './queries';
 import { linkTagsBody, listLinksQuery } from './requests';
 
@@ -27,6 +30,21 @@ export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
     res.json(link);
   });
 
+  // A family's member links: the link's move and the families' records (./membership.ts).
+  r.post('/product-families/:id/members', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const body = parseWith(addMemberBody, req.body, 'body');
+    const result = await addFamilyMember(deps, id, body.originGoodId, actorOf(req, res));
+    await answerFamily(deps, res, 201, id, result, { linkId: body.originGoodId, in: true });
+  });
+
+  r.delete('/product-families/:id/members/:originGoodId', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const linkId = parseId(req.params.originGoodId, 'originGoodId');
+    const result = await removeFamilyMember(deps, id, linkId, actorOf(req, res));
+    await answerFamily(deps, res, 200, id, result, { linkId, in: false });
+  });
+
   // Manual takeover; groups the administrator left empty are filled from the name.
   r.put('/origin-goods/:id/tags', guard, async (req, res) => {
     const id = parseId(req.params.id);
@@ -45,6 +63,8 @@ export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const linkRouteDocs: RouteDoc[] = [
+  { method: 'post', path: '/product-families/:id/members', summary: 'Add a link to the family (it leaves its old one)', auth: true, body: addMemberBody, responses: { 201: 'The family as this write left it', 202: '{id, revision}: written, the read models not there yet', 404: 'No such family or link', 409: 'FAMILY.GONE: the family was deleted or merged' } },
+  { method: 'delete', path: '/product-families/:id/members/:originGoodId', summary: 'Take a link out of the family', auth: true, responses: { 200: 'The family as this write left it', 202: '{id, revision}: written, the read models not there yet', 404: 'The link is not a member' } },
   { method: 'get', path: '/origin-goods', summary: 'List supplier links', auth: true, query: listLinksQuery, responses: { 200: '{items, total, page, pageSize} of links' } },
   { method: 'get', path: '/origin-goods/tree', summary: 'Link statistics by parsed country and category, secondary-origin references included', auth: true, responses: { 200: '{items: […]}' } },
   { method: 'get', path: '/origin-goods/:id', summary: 'One link with its detail (variants, media)', auth: true, responses: { 200: 'The link, with its revision (also the ETag)', 404: 'No such link' } },

@@ -13,7 +13,7 @@
 import type { AdminDeps } from '../commands';
 import { withTransaction } from '../../platform/db';
 import { type EventMetadata, type LogPosition, comparePositions } from '../../platform/event-store/port';
-import { checkFamilies, recordStamps, unprovenFamilies } from '../../../projections/catalog-recompute';
+import { checkFamilies, recordStamps, unprovenFamilies } from '../families/recompute';
 import { familyStreamId } from '../families/events';
 
 /** The family rows it checks, and the store it appends the repairs to. */

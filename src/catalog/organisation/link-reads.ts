@@ -4,9 +4,9 @@
  * revisions, and the links' plan stamps.
  */
 import type { Pool } from '../../platform/db';
-import type { DimensionValues } from '../links/events';
+import type { DimensionValues } from '../domain/values';
 import { LINK_PLAN_RULES, type LinkFacts } from './plan';
-import type { FamilyFacts } from './group';
+import type { FamilyFacts } from '../domain/grouping';
 
 /** A link as organisation decides on it: its facts, its stream revision and its family. */
 export interface LinkRow extends LinkFacts {

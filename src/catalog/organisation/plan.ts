@@ -7,7 +7,7 @@ import type { PendingEvent } from '../../platform/commands';
 import { sameContent } from '../../platform/content-hash';
 import { familyNameKey, parseLinkName, type ParsedLinkName } from '../domain/names';
 import { deriveLinkTags, type Dimension, type VariantDimensions } from '../domain/tags';
-import type { DimensionValues } from '../links/events';
+import type { DimensionValues } from '../domain/values';
 
 /**
  * The version of the per-link rules below (and the name grammar and tag derivation they apply).

@@ -1,4 +1,4 @@
-/** Organisation runs (docs/api.md, OrganiseRun): the recorded runs, readable from every process. */
+/** Organisation (docs/api.md, OrganiseRun): start a run, and the recorded runs, readable from every process. */
 import { Router, type RequestHandler } from 'express';
 import type { Pool } from '../../platform/db';
 import { AppError } from '../../platform/errors';
@@ -6,13 +6,32 @@ import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
-import { getOrganiseRun, listOrganiseRuns } from './runs';
+import { actorOf } from '../http';
+import type { Organiser } from './organise';
+import { getOrganiseRun, listOrganiseRuns, organiseStatus } from './runs';
 
 /** The runs are read from their table alone. */
 export type OrganiseRunDeps = { pool: Pool };
 
-export function organiseRunRoutes(s: OrganiseRunDeps, guard: RequestHandler): Router {
+/** `organiser`: where organisation runs (in process, or in the serving process's jobs thread: src/jobs/jobs.ts). */
+export function organiseRunRoutes(s: OrganiseRunDeps, organiser: Pick<Organiser, 'organise'>, guard: RequestHandler): Router {
   const r = Router();
+
+  // The report, and the id of the run's record (GET /product-families/organize/runs/:runId).
+  r.post('/product-families/organize', guard, async (req, res) => {
+    let runId: string | null = null;
+    const report = await organiser.organise(actorOf(req, res).by, { onRun: (id) => (runId = id) });
+    res.json({ ...report, runId });
+  });
+  // From the recorded runs, not this process's memory: right behind any number of API processes.
+  r.get('/product-families/organize/status', guard, async (_req, res) => {
+    res.json(await organiseStatus(s.pool));
+  });
+  r.post('/product-families/auto-group', guard, async (req, res) => {
+    let runId: string | null = null;
+    const report = await organiser.organise(actorOf(req, res).by, { groupOnly: true, onRun: (id) => (runId = id) });
+    res.json({ ...report, runId });
+  });
 
   r.get('/product-families/organize/runs', guard, async (req, res) => {
     const q = parseQuery(pageQuery, req.query);
@@ -33,6 +52,9 @@ export function organiseRunRoutes(s: OrganiseRunDeps, guard: RequestHandler): Ro
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const organiseRunRouteDocs: RouteDoc[] = [
+  { method: 'post', path: '/product-families/organize', summary: 'Organise: parse link names, derive tags, auto-group into families, recompute every family', auth: true, responses: { 200: 'The report (counts, the manual review list, unparseable links) and the runId of its record', 409: 'Organisation already running' } },
+  { method: 'get', path: '/product-families/organize/status', summary: 'The running organisation run, or else the latest, from the records of every process', auth: true, responses: { 200: 'OrganiseRun without its report, or {state: "idle", runId: null, …}' } },
+  { method: 'post', path: '/product-families/auto-group', summary: 'Only the auto-group step of organising', auth: true, responses: { 200: 'The report and the runId of its record', 409: 'Organisation already running' } },
   { method: 'get', path: '/product-families/organize/runs', summary: 'Recorded organisation runs, newest first', auth: true, query: pageQuery, responses: { 200: '{items, total, page, pageSize} of OrganiseRun without its report' } },
   { method: 'get', path: '/product-families/organize/runs/:runId', summary: 'One recorded organisation run with its report', auth: true, responses: { 200: 'OrganiseRun', 404: 'No such run' } },
 ];

@@ -3,7 +3,7 @@
  * the family that has goods, whose id is public; list the others for review.
  */
 import { familyStreamId } from '../families/events';
-import { decideConsolidation } from './group';
+import { decideConsolidation } from '../domain/grouping';
 import { loadFamilies } from './link-reads';
 import type { RunContext } from './run-context';
 import { FAMILY_ATTEMPTS } from './step-group';

@@ -8,7 +8,7 @@ import { newId } from '../../platform/ids';
 import { loadStream } from '../../platform/commands';
 import { familyStreamId } from '../families/events';
 import { familyStream } from '../families/state';
-import { decideGrouping, type GroupingLink } from './group';
+import { decideGrouping, type GroupingLink } from '../domain/grouping';
 import { loadFamilies } from './link-reads';
 import type { Planned, RunContext } from './run-context';
 

@@ -6,7 +6,7 @@
  */
 import { DIMENSIONS, type Dimension } from '../domain/tags';
 import { linkNameProblem } from '../domain/names';
-import type { GroupingLink } from './group';
+import type { GroupingLink } from '../domain/grouping';
 import { readLinks } from './link-reads';
 import { missingForMatrix, planLink, type LinkPlan } from './plan';
 import type { Planned, RunContext } from './run-context';

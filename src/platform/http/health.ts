@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { Pool } from '../db';
 import type { EventStore } from '../event-store/port';
 import { pendingMigrations } from '../migrate';
-import { describeFence, type FenceView } from '../projections/engine';
+import { describeFence, type FenceView } from '../event-store/fence';
 import type { RouteDoc } from './openapi';
 
 export function healthRoutes(deps: {

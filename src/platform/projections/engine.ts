@@ -5,6 +5,8 @@
 import type { Pool, SessionLimits } from '../db';
 import type { EventRegistry } from '../events/registry';
 import { AppError } from '../errors';
+import type { FenceView } from '../event-store/fence';
+export { describeFence, type FenceView } from '../event-store/fence';
 import { type EventStore, type FenceHolder, type LogPosition, START, comparePositions, positionFromString, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
 import type { PgListener } from '../pg-listener';
@@ -41,25 +43,6 @@ export interface ProjectionStatus extends Omit<ProjectionProgress, 'position'> {
   rebuildError: Record<string, unknown> | null;
   /** a failure being retried with back-off right now: {code, message, attempts, since} */
   retrying: Record<string, unknown> | null;
-}
-
-/** The read fence as operators see it (GET /projections, `catalog projections status`, /readyz). */
-export interface FenceView {
-  heldBackEvents: number;
-  /** how long the oldest held-back event has waited */
-  heldBackSeconds: number;
-  holder: FenceHolder | null;
-}
-
-/** One line on a held-back read fence, naming who holds it. */
-export function describeFence(f: FenceView): string {
-  const h = f.holder;
-  const who = !h
-    ? 'no running transaction found (it may have just ended)'
-    : h.pid === null
-      ? `prepared transaction ${h.preparedGid ?? ''} (database ${h.database ?? '?'}, ${h.ageSeconds.toFixed(0)} s old); end it with COMMIT PREPARED or ROLLBACK PREPARED`
-      : `pid ${h.pid} (${h.state}, ${h.ageSeconds.toFixed(0)} s, application ${h.applicationName || '-'}, database ${h.database ?? '?'})`;
-  return `read fence held back: ${f.heldBackEvents} committed events wait ${f.heldBackSeconds.toFixed(1)} s behind ${who}`;
 }
 
 export class ProjectionEngine {

@@ -7,7 +7,7 @@
  * into another, custom members, overrides inside and outside the matrix), interleaved across streams.
  */
 import { catalogProjection } from '../../../projections/catalog';
-import { checkFamilies, recomputeFamilies, recordStamps, staleFamilies } from '../../../projections/catalog-recompute';
+import { checkFamilies, recomputeFamilies, recordStamps, staleFamilies } from '../../../src/catalog/families/recompute';
 import { createEventRegistry } from '../../../src/catalog/events';
 import type { DecodedEvent } from '../../../src/platform/events/registry';
 import { eventMetadata } from '../../../src/platform/events/registry';

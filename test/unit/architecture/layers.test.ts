@@ -3,7 +3,7 @@
  * (scripts/import-graph.ts; `npm run layers` prints the graph).
  */
 import { resolve } from 'node:path';
-import { importEdges, layerOf, type ImportEdge } from '../../../scripts/import-graph';
+import { importCycles, importEdges, layerOf, moduleOf, type ImportEdge } from '../../../scripts/import-graph';
 
 const edges = importEdges(resolve(__dirname, '../../..'));
 const internal = (e: ImportEdge) => /^(src|projections|web)(\/|$)/.test(e.to);
@@ -14,6 +14,18 @@ describe('the import graph', () => {
     expect(edges.length).toBeGreaterThan(500);
     expect(edges).toContainEqual({ from: 'src/services.ts', to: 'src/platform/db' });
     expect(edges.some((e) => e.from === 'projections/catalog.ts' && e.to.startsWith('src/catalog/'))).toBe(true);
+  });
+
+  it('has no import cycle, among modules (a slice, a file of src/) nor among layers', () => {
+    expect(importCycles(edges, moduleOf)).toEqual([]);
+    expect(importCycles(edges, layerOf)).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (a broken finder would pass the rule above)', () => {
+    const loop = [...edges, { from: 'src/platform/db.ts', to: 'src/catalog/goods/queries' }];
+    const cycles = importCycles(loop, layerOf);
+    expect(cycles.map((c) => c.nodes)).toContainEqual(expect.arrayContaining(['src/catalog', 'src/platform']));
+    expect(cycles.flatMap((c) => c.via)).toContain('src/platform/db.ts → src/catalog/goods/queries');
   });
 
   it('platform imports nothing above it', () => {
@@ -27,7 +39,7 @@ describe('the import graph', () => {
   });
 
   it('nothing but a composition root imports a routes file or the composition (main, services, the HTTP app)', () => {
-    const roots = ['src/main.ts', 'src/services.ts', 'src/http-app.ts', 'src/cli.ts', 'src/jobs/thread.ts', 'src/openapi.ts', 'src/catalog/admin-routes.ts', 'src/auth/module.ts'];
+    const roots = ['src/main.ts', 'src/services.ts', 'src/http-app.ts', 'src/cli.ts', 'src/jobs-thread.ts', 'src/openapi.ts', 'src/catalog/admin-routes.ts', 'src/auth/module.ts'];
     const composition = ['src/main', 'src/services', 'src/http-app'];
     const found = edges.filter((e) => !roots.includes(e.from) && (/\/routes$/.test(e.to) || composition.includes(e.to)));
     expect(show(found)).toEqual([]);

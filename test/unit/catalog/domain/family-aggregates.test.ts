@@ -6,7 +6,7 @@ import type { LinkDetail } from '../../../../src/catalog/links/events';
 import { stableJson } from '../../../../src/platform/content-hash';
 
 /**
- * A family's stamp (projections/catalog-recompute.ts) proves its aggregates right only while the
+ * A family's stamp (src/catalog/families/recompute.ts) proves its aggregates right only while the
  * rules that computed them are the present ones, so any change to what `computeFamilyAggregates`
  * answers must come with a new FAMILY_AGGREGATE_RULES. This holds the answers for families that use
  * every part of the rules against a digest recorded with the version.

@@ -7,7 +7,7 @@
  *   is merged into the family that has goods, which keeps its id (the public goodId); a fragment
  *   that is not pure is listed for manual review.
  */
-import { compareIds } from '../domain/matrix';
+import { compareIds } from './matrix';
 
 export interface FamilyFacts {
   id: string;

@@ -6,13 +6,13 @@
  * rebuild from zero gives byte-identical rows. Families go in chunks: one query per input and one
  * UPDATE per chunk, and no more than a chunk's links (with their details) in memory at once.
  */
-import type { LinkDetail } from '../src/catalog/links/events';
-import { FAMILY_AGGREGATE_RULES, computeFamilyAggregates } from '../src/catalog/domain/family-aggregates';
-import type { MatrixLink } from '../src/catalog/domain/matrix';
-import type { DimensionValuesInput } from '../src/catalog/domain/tags';
-import { sameContent } from '../src/platform/content-hash';
-import type { ProjectionDb } from '../src/platform/projections/definition';
-import { type Columns, updateRows } from './sql';
+import type { LinkDetail } from '../domain/values';
+import { FAMILY_AGGREGATE_RULES, computeFamilyAggregates } from '../domain/family-aggregates';
+import type { MatrixLink } from '../domain/matrix';
+import type { DimensionValuesInput } from '../domain/tags';
+import { sameContent } from '../../platform/content-hash';
+import type { ProjectionDb } from '../../platform/projections/definition';
+import { type Columns, updateRows } from '../../platform/projections/sql';
 
 const CHUNK = 1000;
 

@@ -1,18 +1,18 @@
 /**
  * The jobs thread of a serving process (a composition root, like src/cli.ts): services of its own on
- * the same database, which run the long operations the main thread hands over (./jobs.ts) and, in a
+ * the same database, which run the long operations the main thread hands over (src/jobs/jobs.ts) and, in a
  * process of role `all` (the `npm start` default), the worker role too: the projection runners, the
  * scheduled synchronisations and the demo seeding. Its event loop and its heap are its own, so
  * neither its CPU-heavy stretches nor its garbage collections hold up a shopper's request.
- * Started by ./client.ts through bin/jobs-thread.js.
+ * Started by src/jobs/client.ts through bin/jobs-thread.js.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { closeServices, createServices, inProcessJobs } from '../services';
-import { createLogger } from '../platform/log';
-import { startSchedules } from '../sync/scheduler';
-import { seedDemoCatalog } from '../sync/demo';
-import type { Call, Reply, ThreadStart } from './protocol';
-import { toWire } from './protocol';
+import { closeServices, createServices, inProcessJobs } from './services';
+import { createLogger } from './platform/log';
+import { startSchedules } from './sync/scheduler';
+import { seedDemoCatalog } from './sync/demo';
+import type { Call, Reply, ThreadStart } from './jobs/protocol';
+import { toWire } from './jobs/protocol';
 
 async function main(): Promise<void> {
   const port = parentPort!;

@@ -1,5 +1,5 @@
 /** Small SQL helpers shared by projection handlers. */
-import type { ProjectionDb } from '../src/platform/projections/definition';
+import type { ProjectionDb } from './definition';
 
 /**
  * Applies a partial update event: sets the given columns (undefined values are skipped) and the
