@@ -667,7 +667,7 @@ export const pipelineSuite: Suite = {
       const sim = new Child('simulator', [path.join(ROOT, 'bin/catalog.js'), 'simulator', '--links', String(links), '--seed', '1', '--port', '0'], { cwd: ROOT, env: childEnv(dataDir, {}) }, echo);
       children.push(sim);
       rss.watch('simulator', sim.pid);
-      const supplierUrl = (await sim.line(/ at (http:\/\/\S+)/, 300_000))[1]!;
+      const supplierUrl = (await sim.line(/ at (http:\/\/[^\s;]+)/, 300_000))[1]!;
       const port = await freePort();
       const metricsToken = randomBytes(16).toString('hex');
       const t0 = performance.now();
