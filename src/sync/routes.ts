@@ -6,7 +6,7 @@ import { AppError } from '../platform/errors';
 import { parseWith } from '../platform/http/errors';
 import { queryInt } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
-import { actorOf } from '../catalog/http';
+import { actorOf } from '../catalog/write-answer';
 import type { SyncService } from './service';
 import type { Config } from '../config';
 import { scheduleView } from './scheduler';

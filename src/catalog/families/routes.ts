@@ -6,7 +6,7 @@ import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
-import { actorOf } from '../http';
+import { actorOf } from '../write-answer';
 import { normaliseMoney } from '../domain/money';
 import {
   addCustomMember,

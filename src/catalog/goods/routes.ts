@@ -6,7 +6,7 @@ import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
-import { actorOf, answerWrite } from '../http';
+import { actorOf, answerWrite } from '../write-answer';
 import { goodReferences, withReferences } from '../references';
 import { goodUsage } from '../usage';
 import { batchCreateGoods, createGood, deleteGood, setGoodOrigins, updateGood, type GoodDeps } from './handle';

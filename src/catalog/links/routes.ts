@@ -5,27 +5,27 @@ import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
-import { actorOf } from '../http';
+import { actorOf } from '../write-answer';
 import { restoreAutoLinkTags, updateLinkTags, type LinkDeps } from './handle';
 import { answerFamily } from '../families/answer';
 import { addMemberBody } from '../families/requests';
 import { addFamilyMember, removeFamilyMember } from './membership';
-import { listOriginGoods, originGoodTree, readOriginGood } from './queries';
+import { listLinks, linkTree, readLink } from './queries';
 import { linkTagsBody, listLinksQuery } from './requests';
 
 export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
   const r = Router();
 
   r.get('/origin-goods', guard, async (req, res) => {
-    res.json(await listOriginGoods(deps.pool, parseQuery(listLinksQuery, req.query)));
+    res.json(await listLinks(deps.pool, parseQuery(listLinksQuery, req.query)));
   });
 
   r.get('/origin-goods/tree', guard, async (_req, res) => {
-    res.json(await originGoodTree(deps.pool));
+    res.json(await linkTree(deps.pool));
   });
 
   r.get('/origin-goods/:id', guard, async (req, res) => {
-    const link = await readOriginGood(deps.pool, parseId(req.params.id));
+    const link = await readLink(deps.pool, parseId(req.params.id));
     setRevisionTag(res, String(link.revision));
     res.json(link);
   });
@@ -55,7 +55,7 @@ export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
   r.post('/origin-goods/:id/tags/restore-auto', guard, async (req, res) => {
     const id = parseId(req.params.id);
     await restoreAutoLinkTags(deps, id, actorOf(req, res), expectedRevisionOf(req));
-    res.json(await readOriginGood(deps.pool, id));
+    res.json(await readLink(deps.pool, id));
   });
 
   return r;

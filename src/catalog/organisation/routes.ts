@@ -6,7 +6,7 @@ import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
-import { actorOf } from '../http';
+import { actorOf } from '../write-answer';
 import type { Organiser } from './organise';
 import { getOrganiseRun, listOrganiseRuns, organiseStatus } from './runs';
 

@@ -5,8 +5,8 @@ import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import { withReferences } from '../references';
-import { actorOf, answerWrite } from '../http';
-import { type AdminDeps } from '../commands';
+import { actorOf, answerWrite } from '../write-answer';
+import { type AdminDeps } from '../admin-commands';
 import { positionNotFound } from './decide';
 import { createPosition, deletePosition, updatePosition } from './handle';
 import { getPosition, listPositions } from './queries';
