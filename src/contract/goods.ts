@@ -22,6 +22,9 @@ export const good = z
     /** its own price (its link's, or as a custom member), and whether the storefront shows it (in a family) */
     price: z.string().nullable().optional(),
     public: z.boolean().optional(),
+    createdAt: z.string().optional(),
+    updatedAt: z.string().optional(),
+    revision: z.string(),
   })
   .meta({ id: 'Good' });
 export type Good = z.infer<typeof good>;
@@ -49,3 +52,6 @@ export const batchAnswer = z.object({
   skipped: z.array(z.object({ originGoodId: z.string(), code: z.string(), message: z.string() })),
 });
 export type BatchAnswer = z.infer<typeof batchAnswer>;
+
+/** GET /goods/tree */
+export const goodsTree = z.object({ items: z.array(treeCountry) });

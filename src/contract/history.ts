@@ -22,3 +22,18 @@ export const historyItem = z
   })
   .meta({ id: 'HistoryItem' });
 export type HistoryItem = z.infer<typeof historyItem>;
+
+const changes = z.record(z.string(), z.unknown()).nullable();
+
+/** The list: the events, newest first; `page` and `pageSize` when paged. */
+export const historyList = z.object({ items: z.array(historyItem), total: z.number().int(), page: z.number().int().optional(), pageSize: z.number().int().optional() });
+
+/** `from` and `to`: what changed between them, and the events that made it. */
+export const historyBetween = z.object({ from: z.string(), to: z.string(), changes, items: z.array(historyItem) });
+
+/**
+ * A history answer: the list; with `at`, `{at, <subject>}` (the subject, `family`, `good` or
+ * `originGood`, as it was then); with `from` and `to`, what changed between.
+ */
+export const historyAnswer = (subject: 'family' | 'good' | 'originGood') =>
+  z.union([historyList, historyBetween, z.object({ at: z.string(), [subject]: z.record(z.string(), z.unknown()) })]);

@@ -18,6 +18,8 @@ export const link = z
     family: z.object({ id: z.string(), memberCount: z.number().int() }).nullable(),
     /** the good made from this link, if any */
     good: z.object({ id: z.string(), name: z.string() }).nullable(),
+    detailSyncedAt: z.string().nullable(),
+    revision: z.string(),
   })
   .meta({ id: 'OriginGood' });
 export type Link = z.infer<typeof link>;
@@ -33,7 +35,7 @@ export const linkDetail = z.object({
 export type LinkDetail = z.infer<typeof linkDetail>;
 
 /** GET /origin-goods/:id: the link with its detail, null until the detail was synchronised. */
-export const linkWithDetail = link.extend({ detail: linkDetail.nullable(), detailSyncedAt: z.string().nullable() }).meta({ id: 'OriginGoodWithDetail' });
+export const linkWithDetail = link.extend({ detail: linkDetail.nullable() }).meta({ id: 'OriginGoodWithDetail' });
 export type LinkWithDetail = z.infer<typeof linkWithDetail>;
 
 /** GET /origin-goods/tree: the links by parsed country, then category. */
@@ -50,3 +52,12 @@ export const linkStatsCategory = z.object({
 export type LinkStatsCategory = z.infer<typeof linkStatsCategory>;
 export const linkStatsCountry = z.object({ country: z.string().nullable(), categories: z.array(linkStatsCategory) });
 export type LinkStatsCountry = z.infer<typeof linkStatsCountry>;
+
+/** GET /origin-goods/tree */
+export const linkTree = z.object({ items: z.array(linkStatsCountry) });
+
+/** A tag a link carries for a dimension of its name. */
+export const dimensionTag = z.object({ id: z.string(), name: z.string(), dimension: z.string() });
+
+/** PUT /origin-goods/:id/tags: the tags as set, those filled from the name, and the family the link joined (if any). */
+export const linkTagsAnswer = z.object({ tags: z.array(dimensionTag), filledDimensionTags: z.array(dimensionTag), attachedFamilyId: z.string().nullable() });

@@ -92,3 +92,9 @@ export type OrganiseRunView = z.infer<typeof organiseRunView>;
 /** GET /product-families/organize/status: the running or else the latest run; `idle` before the first. */
 export const organiseStatus = z.union([organiseRunView, organiseProgress.omit({ state: true }).extend({ state: z.literal('idle'), runId: z.null() })]);
 export type OrganiseStatus = z.infer<typeof organiseStatus>;
+
+/** POST /product-families/organize and /auto-group: the report, and the id of the run's record. */
+export const organiseAnswer = organiseReport.extend({ runId: z.string().nullable() });
+
+/** GET /product-families/organize/runs/:runId: the run with its report (null until it has succeeded). */
+export const organiseRunWithReport = organiseRunView.extend({ report: organiseReport.nullable() });

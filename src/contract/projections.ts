@@ -27,3 +27,30 @@ export const projectionView = z
   })
   .meta({ id: 'Projection' });
 export type ProjectionView = z.infer<typeof projectionView>;
+
+/** Who holds the read fence back (docs/deployment.md): a backend, or a prepared transaction (`pid` null). */
+export const fenceView = z.object({
+  heldBackEvents: z.number().int(),
+  /** how long the oldest held-back event has waited */
+  heldBackSeconds: z.number(),
+  holder: z
+    .object({
+      pid: z.number().int().nullable(),
+      state: z.string(),
+      ageSeconds: z.number(),
+      applicationName: z.string().nullable(),
+      database: z.string().nullable(),
+      preparedGid: z.string().optional(),
+    })
+    .nullable(),
+});
+export type FenceView = z.infer<typeof fenceView>;
+
+/** GET /projections: each projection, and the read fence (null: the event store has none). */
+export const projectionList = z.object({ fence: fenceView.nullable(), items: z.array(projectionView) });
+
+/** POST /projections/:name/rebuild */
+export const rebuildAnswer = z.object({ name: z.string(), state: z.literal('rebuilding') });
+
+/** POST /projections/:name/retry: whether it was failed, and so retried. */
+export const retryAnswer = z.object({ name: z.string(), retried: z.boolean() });

@@ -1,5 +1,6 @@
 /** The public shapes the storefront answers and the H5 client shows (docs/api.md, Public). */
 import { z } from 'zod';
+import { pageOf } from './page';
 
 export const publicTag = z.object({ id: z.string(), name: z.string() });
 export type PublicTag = z.infer<typeof publicTag>;
@@ -80,3 +81,30 @@ export const publicGoodDetail = z
   })
   .meta({ id: 'PublicGoodDetail' });
 export type PublicGoodDetail = z.infer<typeof publicGoodDetail>;
+
+/** GET /public/goods: one item per family, filtered, sorted, paged. */
+export const publicGoodsPage = pageOf(publicGoodItem);
+
+/** GET /public/home: the home positions with their items. */
+export const publicHome = z.object({ positions: z.array(z.object({ id: z.string(), name: z.string(), items: z.array(publicGoodItem) })) });
+
+/** GET /public/categories/tree */
+export const publicCategoryTree = z.object({ items: z.array(publicCategoryNode) });
+
+/** GET /public/tag-groups: the groups with their tags, each with the number of public families carrying it. */
+export const publicTagGroups = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      dimension: z.string().nullable(),
+      tags: z.array(z.object({ id: z.string(), name: z.string(), sortOrder: z.number().int(), familyCount: z.number().int() })),
+    }),
+  ),
+});
+
+/** GET /public/tree-order: the countries' order, and each parent's categories (`root`: the top level). */
+export const publicTreeOrder = z.object({ countries: z.array(z.string()), categories: z.record(z.string(), z.array(z.string())) });
+
+/** GET /public/countries, by sort order. */
+export const publicCountries = z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), code: z.string(), sortOrder: z.number().int() })) });

@@ -82,3 +82,9 @@ export type JobSchedule = z.infer<typeof jobSchedule>;
 /** GET /sync/schedule */
 export const syncSchedule = z.record(scheduledJob, jobSchedule);
 export type SyncSchedule = z.infer<typeof syncSchedule>;
+
+/** POST /sync/categories, /sync/origin-goods, /sync/details: the run started. */
+export const runStarted = z.object({ runId: z.string() });
+
+/** GET /sync/runs: the latest runs, newest first. */
+export const syncRunList = z.object({ items: z.array(syncRunView) });

@@ -1,4 +1,5 @@
 /** Administrator CRUD of categories: /categories (docs/api.md), and PATCH /categories/sort with one parent's full new order. */
+import { categoryView } from '../../contract/vocabulary';
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
@@ -55,4 +56,4 @@ export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const categoryRouteDocs = resourceDocs({ path: '/categories', one: 'category', many: 'categories', listQuery: listCategoriesQuery, createBody: createCategoryBody, updateBody: updateCategoryBody, sortBody: sortCategoriesBody, usage: 'subcategories, goods and links filed under it, public families of those goods (any but families refuses a delete)' });
+export const categoryRouteDocs = resourceDocs({ path: '/categories', one: 'category', many: 'categories', listQuery: listCategoriesQuery, createBody: createCategoryBody, updateBody: updateCategoryBody, sortBody: sortCategoriesBody, usage: 'subcategories, goods and links filed under it, public families of those goods (any but families refuses a delete)', view: categoryView, inUse: 'The category has subcategories (CATEGORY.HAS_CHILDREN), or goods or links use it (CATEGORY.IN_USE)' });

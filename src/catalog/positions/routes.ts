@@ -1,4 +1,5 @@
 /** Administrator CRUD of positions: /positions (docs/api.md). */
+import { positionView } from '../../contract/vocabulary';
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
@@ -46,4 +47,4 @@ export function positionRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const positionRouteDocs = resourceDocs({ path: '/positions', one: 'home position', many: 'home positions', listQuery: listPositionsQuery, createBody: createPositionBody, updateBody: updatePositionBody });
+export const positionRouteDocs = resourceDocs({ path: '/positions', one: 'home position', many: 'home positions', listQuery: listPositionsQuery, createBody: createPositionBody, updateBody: updatePositionBody, view: positionView });
