@@ -2,7 +2,14 @@
 import { z } from 'zod';
 
 /** The signed-in administrator (GET /auth/me, POST /auth/login). */
-export const user = z.object({ id: z.string(), username: z.string(), role: z.enum(['ADMIN']) }).meta({ id: 'User' });
+export const user = z
+  .object({
+    id: z.string(),
+    username: z.string(),
+    // As the users table holds it: the service grants ADMIN only, and answers any other role it finds.
+    role: z.string().meta({ description: '`ADMIN`, the role the service grants; another role set by an operator is answered as it is', example: 'ADMIN' }),
+  })
+  .meta({ id: 'User' });
 export type User = z.infer<typeof user>;
 
 /** POST /auth/register, /auth/login, /auth/refresh, GET /auth/me. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 const pageFields = z.object({
-  total: z.number().int().min(0).meta({ description: 'how many items the whole list holds' }),
+  total: z.number().int().min(0).meta({ description: 'how many items the whole list holds', example: 137 }),
   page: z.number().int().min(1).meta({ description: '1-based' }),
   pageSize: z.number().int().min(1),
 });

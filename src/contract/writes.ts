@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 export const accepted = z
   .object({ id: z.string(), revision: z.string().nullable() })
-  .meta({ id: 'Accepted', description: 'Written; the read models do not show it yet (docs/http-contract.md, Revisions)' });
+  .meta({ id: 'Accepted', description: 'Written; the read models do not show it yet (docs/http-contract.md, Revisions)', example: { id: '385153753948357094', revision: '4' } });
 export type Accepted = z.infer<typeof accepted>;
 
 /** PATCH /<resource>/sort: the order as it is now. */

@@ -30,6 +30,7 @@ const HEADERS = {
     schema: { type: 'string' },
   },
   Location: { description: 'Where the answer is', schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: '`true`: the first answer to this `Idempotency-Key`, sent again (it carries the first body and status only)', schema: { type: 'string', enum: ['true'] } },
 } as const;
 export type ResponseHeader = keyof typeof HEADERS;
 
@@ -105,7 +106,10 @@ export const errorBody = z
       details: z.unknown().optional().meta({ description: 'what the code is about: for VALIDATION_FAILED each issue with its `path`' }),
     }),
   })
-  .meta({ id: 'Error' });
+  .meta({
+    id: 'Error',
+    example: { error: { code: 'VALIDATION_FAILED', message: 'body is invalid', details: [{ path: 'name', message: 'Too small: expected string to have >=1 characters', code: 'too_small' }] } },
+  });
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -172,7 +176,11 @@ function commonErrors(d: RouteDoc): Map<number, string[]> {
 function responsesOf(d: RouteDoc): Record<string, ResponseConfig> {
   const out: Record<string, ResponseConfig> = {};
   const errors = commonErrors(d);
-  const etag: ResponseHeader[] = d.etag || d.cached ? ['ETag'] : [];
+  const writes = d.method !== 'get';
+  const idempotent = d.auth && writes && !d.multipartFile;
+  // A write's answer replayed for its Idempotency-Key carries the first body and status, not its headers.
+  const etag: ResponseHeader[] = (d.etag || d.cached) && !idempotent ? ['ETag'] : [];
+  const replayed: ResponseHeader[] = idempotent ? [...(d.etag ? ['ETag' as const] : []), 'Idempotent-Replayed'] : [];
   const cache: ResponseHeader[] = d.cached ? ['Cache-Control'] : [];
   const cookies: ResponseHeader[] = d.session ? ['Set-Cookie'] : [];
   for (const [key, answer] of Object.entries(d.responses)) {
@@ -180,17 +188,18 @@ function responsesOf(d: RouteDoc): Record<string, ResponseConfig> {
     const ok = status === 200 || status === 201;
     if (answer === undefined) continue;
     const own: ResponseHeader[] = status < 300 ? [...(ok ? [...etag, ...cache] : []), ...cookies] : [];
+    const maybe: ResponseHeader[] = status < 300 ? replayed.filter((h) => h !== 'ETag' || ok) : [];
     if (typeof answer === 'string') {
       if (!isError(status)) throw new Error(`${operationKey(d.method, d.path)} ${status}: a success needs its schema from the wire contract, not words`);
       errors.set(status, [answer, ...(errors.get(status) ?? [])]);
     } else if (answer === null) {
-      out[key] = { description: STATUS_TEXT[status] ?? 'No body', ...(own.length ? { headers: headerObjects(own) } : {}) };
+      out[key] = { description: STATUS_TEXT[status] ?? 'No body', ...(own.length + maybe.length ? { headers: headerObjects(own, maybe) } : {}) };
     } else if (answer instanceof z.ZodType) {
       if (isError(status)) throw new Error(`${operationKey(d.method, d.path)} ${status}: an error answers the Error schema`);
-      out[key] = { description: STATUS_TEXT[status] ?? 'OK', content: json(answer), ...(own.length ? { headers: headerObjects(own) } : {}) };
+      out[key] = { description: STATUS_TEXT[status] ?? 'OK', content: json(answer), ...(own.length + maybe.length ? { headers: headerObjects(own, maybe) } : {}) };
     } else {
       const content = answer.body ? json(answer.body) : answer.contentType ? { [answer.contentType]: { schema: { type: 'string' as const } } } : undefined;
-      const headers = headerObjects([...own, ...(answer.headers ?? [])], answer.optionalHeaders);
+      const headers = headerObjects([...own, ...(answer.headers ?? [])], [...maybe, ...(answer.optionalHeaders ?? [])]);
       out[key] = { description: answer.description, ...(content ? { content } : {}), ...(Object.keys(headers).length ? { headers } : {}) };
     }
   }
@@ -278,10 +287,12 @@ export function openApiDocument(routes: DocumentedRoutes, opts: { title: string;
 /** The document itself, loosely: it is described by the OpenAPI 3.1 specification, not here. */
 const openApiJson = z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
 
+const NOT_DEVELOPMENT = 'Not mounted: NODE_ENV is not development (NOT_FOUND)';
+
 /** The operations `docsRoutes` itself serves. */
 export const docsRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/docs', summary: 'This description as a plain page (development only)', standalone: true, responses: { 200: { contentType: 'text/html', description: 'The page' } } },
-  { method: 'get', path: '/docs/openapi.json', summary: 'This description, OpenAPI 3.1 (development only)', standalone: true, responses: { 200: openApiJson } },
+  { method: 'get', path: '/docs', summary: 'This description as a plain page (development only)', standalone: true, responses: { 200: { contentType: 'text/html', description: 'The page' }, 404: NOT_DEVELOPMENT } },
+  { method: 'get', path: '/docs/openapi.json', summary: 'This description, OpenAPI 3.1 (development only)', standalone: true, responses: { 200: openApiJson, 404: NOT_DEVELOPMENT } },
 ];
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

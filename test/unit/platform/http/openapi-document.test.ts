@@ -9,6 +9,7 @@ import { apiDocument } from '../../../../src/openapi';
 import { registerBody } from '../../../../src/auth/requests';
 import { priceField, imageField, visibleName, isImageUrl, hasVisibleText } from '../../../../src/platform/http/fields';
 import { decimalsUpTo, isInt64 } from '../../../../src/platform/ids';
+import { answerMismatch } from '../../../support/openapi-check';
 
 type Op = { operationId: string; parameters?: any[]; responses: Record<string, any>; requestBody?: any };
 const doc = JSON.parse(JSON.stringify(apiDocument(''))) as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, any> } };
@@ -52,6 +53,8 @@ describe('the OpenAPI document', () => {
 
   it('names the headers clients rely on: ETag, Cache-Control, Set-Cookie, Retry-After, If-None-Match, the refresh cookie', () => {
     expect(op('GET /goods/{id}').responses['200'].headers.ETag.required).toBe(true);
+    // A write's answer replayed for its Idempotency-Key has the first body and status, not its headers.
+    expect(op('PATCH /goods/{id}').responses['200'].headers).toEqual({ ETag: expect.not.objectContaining({ required: true }), 'Idempotent-Replayed': expect.anything() });
     const list = op('GET /public/goods');
     expect(Object.keys(list.responses['200'].headers)).toEqual(['ETag', 'Cache-Control']);
     expect(list.responses['304']).toBeDefined();
@@ -99,5 +102,30 @@ describe('the OpenAPI document', () => {
 
     const price = pattern(doc.paths['/product-families/{id}/price-overrides']!.put!.requestBody.content['application/json'].schema.properties.price.pattern);
     for (const v of ['12.50', '0.01', '1', '0', '0.00', '00', '-1', '1.234', '.5']) expect([v, price.test(v)]).toEqual([v, priceField().safeParse(v).success]);
+  });
+});
+
+describe('the integration tests’ check of every answer against the document (test/support/openapi-check.ts)', () => {
+  const jsonHeaders = (extra: Record<string, string> = {}) => new Headers({ 'content-type': 'application/json; charset=utf-8', ...extra });
+  const answer = (status: number, body: unknown, extra: Record<string, string> = {}) => ({ status, headers: jsonHeaders(extra), text: body === undefined ? '' : JSON.stringify(body) });
+  const node = { id: '1', name: 'T', icon: null, sortOrder: 1, familyCount: 2, lowestPrice: '3.00', children: [] };
+
+  it('passes what the document describes, under any prefix and the /v2-api alias', () => {
+    expect(answerMismatch('', 'GET', '/goods/tree', answer(200, { items: [] }))).toBeNull();
+    expect(answerMismatch('/api', 'GET', '/v2-api/public/categories/tree?x=1', answer(200, { items: [{ ...node, children: [node] }] }, { etag: '"a"', 'cache-control': 'public' }))).toBeNull();
+    expect(answerMismatch('', 'GET', '/public/home', { status: 304, headers: new Headers({ etag: '"a"', 'cache-control': 'public' }), text: '' })).toBeNull();
+    expect(answerMismatch('', 'POST', '/auth/login', answer(415, { error: { code: 'REQUEST.UNSUPPORTED_MEDIA_TYPE', message: 'send JSON' } }))).toBeNull();
+    // Not an operation: not checked.
+    expect(answerMismatch('', 'GET', '/no/such/route', answer(404, { error: { code: 'NOT_FOUND', message: 'x' } }))).toBeNull();
+  });
+
+  it('names an undocumented status, a body off its schema, a missing header, a body where none is described', () => {
+    expect(answerMismatch('', 'GET', '/goods/123', answer(418, {}))).toMatch(/GET \/goods\/123 → 418 .*lists 200, 400/);
+    expect(answerMismatch('', 'GET', '/goods/tree', answer(200, { itemz: [] }))).toMatch(/does not match.*items/);
+    expect(answerMismatch('', 'GET', '/public/categories/tree', answer(200, { items: [{ ...node, children: [{ ...node, lowestPrice: 3 }] }] }, { etag: '"a"', 'cache-control': 'x' }))).toMatch(/children\/0\/lowestPrice/);
+    expect(answerMismatch('', 'POST', '/auth/login', answer(400, { error: { code: 'NO.SUCH_CODE', message: 'x' } }))).toMatch(/error\/code/);
+    expect(answerMismatch('', 'GET', '/goods/1', answer(404, { error: { code: 'GOOD.NOT_FOUND', message: 'x' } }))).toBeNull();
+    expect(answerMismatch('', 'GET', '/public/home', answer(200, { positions: [] }))).toMatch(/always carries ETag/);
+    expect(answerMismatch('', 'DELETE', '/goods/1', answer(204, { surprise: true }))).toMatch(/describes no body/);
   });
 });
