@@ -346,13 +346,15 @@ export function resourceDocs(r: {
   taken?: string;
   /** why a delete is refused, with the codes */
   inUse?: string;
+  /** what a new order names that does not exist (the parent of categories) */
+  sortNotFound?: string;
 }): RouteDoc[] {
   const item = `${r.path}/:id`;
   const missing = `No such ${r.one}`;
   return [
     { method: 'get', path: r.path, summary: `List ${r.many}`, auth: true, query: r.listQuery, responses: { 200: pageOf(r.view) } },
     ...(r.sortBody
-      ? [{ method: 'patch', path: `${r.path}/sort`, summary: `Set the order of ${r.many} (the full new order)`, auth: true, revision: true, body: r.sortBody, responses: { 200: order } } satisfies RouteDoc]
+      ? [{ method: 'patch', path: `${r.path}/sort`, summary: `Set the order of ${r.many} (the full new order)`, auth: true, revision: true, body: r.sortBody, responses: { 200: order, 404: r.sortNotFound } } satisfies RouteDoc]
       : []),
     { method: 'get', path: item, summary: `One ${r.one}`, auth: true, etag: true, responses: { 200: r.view, 404: missing } },
     { method: 'post', path: r.path, summary: `Create a ${r.one}`, auth: true, etag: true, body: r.createBody, responses: { 201: r.view, 202: accepted, ...(r.taken ? { 409: r.taken } : {}) } },
