@@ -12,7 +12,7 @@
 import { createPool } from '../src/platform/db';
 import { START } from '../src/platform/event-store/port';
 import { PostgresEventStore } from '../src/platform/event-store/postgres';
-import { createEventRegistry } from '../src/catalog/events';
+import { createEventRegistry } from '../src/catalog/event-registry';
 import { PgListener } from '../src/platform/pg-listener';
 import { ProjectionEngine } from '../src/platform/projections/engine';
 import { allProjections } from '../projections';

@@ -1,7 +1,7 @@
 /**
  * The import graph of the source tree, read from the files' own import statements (TypeScript's
  * pre-processor: no type checking, no build). `npm run layers` prints which module imports which;
- * test/unit/architecture.test.ts holds the layering rules of docs/architecture.md against it.
+ * test/unit/architecture/layers.test.ts holds the layering rules of docs/architecture.md against it.
  *
  * A module is a folder one level under its layer (`src/catalog/goods`, `src/platform/events`), or a
  * file standing directly in a layer (`src/main.ts`); a layer is `src/<folder>`, `projections` or

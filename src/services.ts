@@ -7,7 +7,7 @@
 import { type Config } from './config';
 import { allProjections } from '../projections';
 import { Metrics } from './platform/metrics';
-import { createEventRegistry } from './catalog/events';
+import { createEventRegistry } from './catalog/event-registry';
 import { PublicCache } from './platform/cache/public-cache';
 import { createPool, type Pool } from './platform/db';
 import { startEmbeddedPostgres } from './platform/embedded-db';

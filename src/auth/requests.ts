@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 
+/** Letters and digits of any script, and `. _ @ -`. */
+export const USERNAME = /^[\p{L}\p{N}._@-]+$/u;
+
 export const registerBody = z
   .object({
     username: z
@@ -11,7 +14,9 @@ export const registerBody = z
       .trim()
       .min(3)
       .max(64)
-      .regex(/^[\p{L}\p{N}._@-]+$/u, 'letters, digits and . _ @ - only'),
+      .regex(USERNAME, 'letters, digits and . _ @ - only')
+      // The description's pattern is the expression's source: JSON Schema patterns are read as Unicode ones.
+      .meta({ pattern: USERNAME.source }),
     // docs/security.md: at least 12 characters. The upper bound keeps one argon2 call from becoming a DoS lever.
     password: z.string().min(12).max(1024),
   })

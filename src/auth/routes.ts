@@ -2,7 +2,6 @@
  * /auth: register (first user only), login, refresh, me, logout. Tokens travel only in cookies.
  */
 import { Router } from 'express';
-import { z } from 'zod';
 import { AppError } from '../platform/errors';
 import type { Logger } from '../platform/log';
 import { parseWith } from '../platform/http/errors';
@@ -16,22 +15,21 @@ import type { TokenSigner } from './tokens';
 import { publicUser, type UserStore } from './users';
 import { loginBody, registerBody } from './requests';
 
-const userShape = z.object({ id: z.string(), username: z.string(), role: z.enum(['ADMIN']) });
-const userResponse = z.object({ user: userShape });
+import { userAnswer as userResponse, userList } from '../contract/auth';
 
 export const authRouteDocs: RouteDoc[] = [
-  { method: 'post', path: '/auth/register', summary: 'Create the first user (403 once any user exists)', body: registerBody, responses: { 201: userResponse, 403: 'A user exists (AUTH.REGISTRATION_CLOSED)', 429: 'Throttled' } },
-  { method: 'post', path: '/auth/login', summary: 'Log in; sets the svc_at and svc_rt cookies', body: loginBody, responses: { 200: userResponse, 401: 'Unknown user or wrong password (AUTH.INVALID_CREDENTIALS)', 429: 'Throttled' } },
-  { method: 'post', path: '/auth/refresh', summary: 'Rotate both cookies using the svc_rt cookie', responses: { 200: userResponse, 401: 'No valid refresh cookie, or a reused one (the session is revoked)' } },
+  { method: 'post', path: '/auth/register', summary: 'Create the first user (403 once any user exists)', body: registerBody, throttled: true, responses: { 201: userResponse, 403: 'A user exists (AUTH.REGISTRATION_CLOSED)' } },
+  { method: 'post', path: '/auth/login', summary: 'Log in; sets the svc_at and svc_rt cookies', body: loginBody, throttled: true, session: 'set', responses: { 200: userResponse, 401: 'Unknown user or wrong password (AUTH.INVALID_CREDENTIALS)' } },
+  { method: 'post', path: '/auth/refresh', summary: 'Rotate both cookies using the svc_rt cookie', session: 'rotate', responses: { 200: userResponse, 401: 'No valid refresh cookie, or a reused one: the session is revoked and both cookies cleared (AUTH.UNAUTHENTICATED)' } },
   { method: 'get', path: '/auth/me', summary: 'The current user (any role)', auth: true, responses: { 200: userResponse } },
   {
     method: 'get',
     path: '/users',
     summary: 'Who the users are: id and name of each (the admin names who did what in histories and runs)',
     auth: true,
-    responses: { 200: z.object({ items: z.array(z.object({ id: z.string(), username: z.string() })) }) },
+    responses: { 200: userList },
   },
-  { method: 'post', path: '/auth/logout', summary: 'Revoke every token of the caller (access or refresh token) and clear the cookies', responses: { 204: null } },
+  { method: 'post', path: '/auth/logout', summary: 'Revoke every token of the caller (access or refresh token) and clear the cookies', session: 'clear', responses: { 204: null } },
 ];
 
 export interface AuthRouteDeps {

@@ -1,6 +1,6 @@
 /** The administrators' CRUD of categories, countries, tags, tag groups and positions, and the overview, behind one guard. */
 import { Router, type RequestHandler } from 'express';
-import type { AdminDeps } from './commands';
+import type { AdminDeps } from './admin-commands';
 import { categoryRoutes } from './categories/routes';
 import { countryRoutes } from './countries/routes';
 import { overviewRoutes } from './overview/routes';

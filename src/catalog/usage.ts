@@ -8,7 +8,7 @@
  */
 import type { Queryable } from '../platform/db';
 import { AppError } from '../platform/errors';
-import type { Usage } from '../../web/shared/responses/usage';
+import type { Usage } from '../contract/usage';
 
 export type { Usage };
 

@@ -9,6 +9,24 @@ import { AppError } from './errors';
 const MAX_INT64 = 9223372036854775807n;
 const DECIMAL = /^(0|[1-9]\d{0,18})$/;
 
+/**
+ * A regular expression source matching exactly the decimals from 0 to `max` (no sign, no leading
+ * zero), for the API description: JSON Schema has no bound on a number written as a string.
+ */
+export function decimalsUpTo(max: string): string {
+  const n = max.length;
+  const shorter = n > 1 ? [`[1-9]\\d{0,${n - 2}}`] : [];
+  const sameLength = [...max].flatMap((digit, i) => {
+    const lowest = i === 0 ? 1 : 0;
+    const below = Number(digit) - 1;
+    if (below < lowest) return [];
+    const range = below === lowest ? `${lowest}` : `[${lowest}-${below}]`;
+    const rest = n - i - 1;
+    return [`${max.slice(0, i)}${range}${rest ? `\\d{${rest}}` : ''}`];
+  });
+  return `^(?:0|${[...shorter, ...sameLength, max].join('|')})$`;
+}
+
 export function isInt64(value: string): boolean {
   return DECIMAL.test(value) && BigInt(value) <= MAX_INT64;
 }
@@ -23,7 +41,8 @@ export function parseId(value: unknown, name = 'id'): string {
 
 export const idSchema = z.string().refine(isInt64, { message: 'must be a decimal 64-bit integer' });
 // What the refinement checks, said to the API description (src/platform/http/openapi.ts); metadata only, the check stays the refinement.
-z.globalRegistry.add(idSchema, { description: 'a decimal 64-bit integer, as a string', pattern: DECIMAL.source, example: '385153753948357094' });
+export const INT64_PATTERN = decimalsUpTo(MAX_INT64.toString());
+z.globalRegistry.add(idSchema, { description: 'a decimal 64-bit integer (0 to 9223372036854775807), as a string', pattern: INT64_PATTERN, example: '385153753948357094' });
 
 /** A query parameter `1,2,3`: at most `max` ids; an empty value is an empty list. */
 export const idListParam = (max: number) =>

@@ -7,6 +7,8 @@ import { Router } from 'express';
 import { sendCached } from '../platform/cache/http';
 import type { RouteDoc } from '../platform/http/openapi';
 import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, sliced, type StorefrontDeps } from './public-routes';
+import type { z } from 'zod';
+import { publicCategoryTree, publicCountries, publicGoodDetail, publicGoodsPage, publicHome, publicTagGroups, publicTreeOrder } from '../contract/storefront';
 import { publicGoodsQuery } from './requests';
 
 export interface StorefrontOptions {
@@ -34,19 +36,20 @@ export function storefrontRoutes(s: StorefrontDeps, opts: StorefrontOptions = {}
  * The public reads above (src/platform/http/openapi.ts). Each answers with a strong ETag and
  * `Cache-Control: public, max-age=0, must-revalidate`; If-None-Match answers 304.
  */
-const publicRead = (path: string, summary: string, answer: string, extra: Partial<RouteDoc> = {}): RouteDoc => ({
+const publicRead = (path: string, summary: string, answer: z.ZodType, extra: Partial<RouteDoc> = {}): RouteDoc => ({
   method: 'get',
   path,
   summary,
+  cached: true,
   ...extra,
-  responses: { 200: answer, 304: null, ...extra.responses },
+  responses: { 200: answer, ...extra.responses },
 });
 export const storefrontRouteDocs: RouteDoc[] = [
-  publicRead('/public/goods', 'The storefront list: one item per family, filtered, sorted, paged', '{items: [Item], total, page, pageSize}', { query: publicGoodsQuery }),
-  publicRead('/public/goods/:goodId', "A family's detail (a family id; a link id is 404)", 'Detail: representative fields, price matrix, unions, media', { responses: { 404: 'No such family' } }),
-  publicRead('/public/home', 'The home positions with their items', '{positions: [{id, name, items: [Item]}]}'),
-  publicRead('/public/categories/tree', 'The category tree with family counts and lowest prices', '{items: [{id, name, icon, sortOrder, familyCount, lowestPrice, children}]}'),
-  publicRead('/public/tag-groups', 'Tag groups with their tags and family counts', '{items: [{id, name, dimension, tags}]}'),
-  publicRead('/public/tree-order', 'The order of countries and of categories under each parent', '{countries: [id], categories: {parentId or root: [id]}}'),
-  publicRead('/public/countries', 'The countries, by sort order', '{items: [{id, name, code, sortOrder}]}'),
+  publicRead('/public/goods', 'The storefront list: one item per family, filtered, sorted, paged', publicGoodsPage, { query: publicGoodsQuery }),
+  publicRead('/public/goods/:goodId', "A family's detail (a family id; a link id is 404)", publicGoodDetail, { responses: { 404: 'No such public family (PUBLIC_GOOD.NOT_FOUND)' } }),
+  publicRead('/public/home', 'The home positions with their items', publicHome),
+  publicRead('/public/categories/tree', 'The category tree with family counts and lowest prices', publicCategoryTree),
+  publicRead('/public/tag-groups', 'Tag groups with their tags and family counts', publicTagGroups),
+  publicRead('/public/tree-order', 'The order of countries and of categories under each parent', publicTreeOrder),
+  publicRead('/public/countries', 'The countries, by sort order', publicCountries),
 ];

@@ -4,7 +4,7 @@
  */
 import { DIMENSIONS, sortDimensionValues, type Dimension } from '../catalog/domain/tags';
 import { minMoney } from '../catalog/domain/money';
-import type { MediaImage, PublicCategoryNode, PublicCell, PublicGoodDetail, PublicGoodItem, PublicPriceMatrix, PublicTag } from '../../web/shared/responses/storefront';
+import type { MediaImage, PublicCategoryNode, PublicCell, PublicGoodDetail, PublicGoodItem, PublicPriceMatrix, PublicTag } from '../contract/storefront';
 
 // Declared once for the service and the H5 client, which shows these answers.
 export type { MediaImage, PublicCategoryNode, PublicCell, PublicGoodDetail, PublicGoodItem, PublicPriceMatrix, PublicTag };

@@ -8,7 +8,7 @@ import { categoryMirrorHash } from '../catalog/categories/mirror';
 import type { Category, Country, Detail, Link } from './supplier/schemas';
 import { cleanCategoryName } from '../catalog/domain/names';
 import { contentHash } from '../platform/content-hash';
-import type { CountKey, Counts } from '../../web/shared/responses/sync';
+import type { CountKey, Counts } from '../contract/sync';
 
 export interface PendingEvent {
   type: string;

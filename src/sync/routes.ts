@@ -6,12 +6,13 @@ import { AppError } from '../platform/errors';
 import { parseWith } from '../platform/http/errors';
 import { queryInt } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
-import { actorOf } from '../catalog/http';
+import { actorOf } from '../catalog/write-answer';
 import type { SyncService } from './service';
 import type { Config } from '../config';
 import { scheduleView } from './scheduler';
 import { getRun, listRuns, type SyncKind } from './runs';
 import type { RouteDoc } from '../platform/http/openapi';
+import { runStarted, syncRunList, syncRunView, syncSchedule } from '../contract/sync';
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
 const triggerQuery = z.object({ dryRun: flag.optional() }).strict();
@@ -76,13 +77,15 @@ export function syncRoutes(sync: Pick<SyncService, 'start'>, pool: Pool, guard: 
   return r;
 }
 
+const RUNNING = 'A synchronisation of that kind is going (SYNC.ALREADY_RUNNING; `details.runId` names it)';
+
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const syncRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/sync/schedule', summary: 'The scheduled synchronisations: each one\'s next run, last tick, last run and recent ticks (a missed or failed one shows)', auth: true, responses: { 200: '{categories, goods, details}: {cron, next, last, lastRun, recent} each (docs/api.md)' } },
-  { method: 'post', path: '/sync/categories', summary: 'Start a category (and country) synchronisation', auth: true, query: triggerQuery, body: triggerBody, bodyOptional: true, responses: { 202: '{runId}' } },
-  { method: 'post', path: '/sync/origin-goods', summary: 'Start a listing synchronisation of the links', auth: true, query: goodsQuery, body: goodsBody, bodyOptional: true, responses: { 202: '{runId}' } },
-  { method: 'post', path: '/sync/details', summary: "Start a synchronisation of the links' details", auth: true, query: detailsQuery, body: detailsBody, bodyOptional: true, responses: { 202: '{runId}' } },
-  { method: 'post', path: '/sync/origin-goods/:id/detail', summary: "Synchronise one link's detail and answer the finished run", auth: true, query: triggerQuery, responses: { 200: 'The run, succeeded', 502: 'The run, failed (the supplier)' } },
-  { method: 'get', path: '/sync/runs', summary: 'The latest synchronisation runs', auth: true, query: runsQuery, responses: { 200: '{items: [run]}' } },
-  { method: 'get', path: '/sync/runs/:runId', summary: 'One run: state, progress, counts, errors', auth: true, params: z.object({ runId }), responses: { 200: 'The run', 404: 'No such run' } },
+  { method: 'get', path: '/sync/schedule', summary: 'The scheduled synchronisations: each one\'s next run, last tick, last run and recent ticks (a missed or failed one shows)', auth: true, responses: { 200: syncSchedule } },
+  { method: 'post', path: '/sync/categories', summary: 'Start a category (and country) synchronisation', auth: true, query: triggerQuery, body: triggerBody, bodyOptional: true, responses: { 202: runStarted, 409: RUNNING } },
+  { method: 'post', path: '/sync/origin-goods', summary: 'Start a listing synchronisation of the links', auth: true, query: goodsQuery, body: goodsBody, bodyOptional: true, responses: { 202: runStarted, 409: RUNNING } },
+  { method: 'post', path: '/sync/details', summary: "Start a synchronisation of the links' details", auth: true, query: detailsQuery, body: detailsBody, bodyOptional: true, responses: { 202: runStarted, 409: RUNNING } },
+  { method: 'post', path: '/sync/origin-goods/:id/detail', summary: "Synchronise one link's detail and answer the finished run", auth: true, query: triggerQuery, responses: { 200: { description: 'The run, succeeded', body: syncRunView }, 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)', 409: RUNNING, 502: { description: 'The run, failed (the supplier)', body: syncRunView } } },
+  { method: 'get', path: '/sync/runs', summary: 'The latest synchronisation runs', auth: true, query: runsQuery, responses: { 200: syncRunList } },
+  { method: 'get', path: '/sync/runs/:runId', summary: 'One run: state, progress, counts, errors', auth: true, params: z.object({ runId }), responses: { 200: syncRunView, 404: 'No such run (SYNC.RUN_NOT_FOUND)' } },
 ];

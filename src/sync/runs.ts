@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from '../platform/db';
 import { AppError } from '../platform/errors';
 import { type CountKey, type Counts, zeroCounts } from './diff';
-import type { HeldDelisting, RunError, RunState, SyncKind, SyncRunView } from '../../web/shared/responses/sync';
+import type { HeldDelisting, RunError, RunState, SyncKind, SyncRunView } from '../contract/sync';
 
 // A run is answered as it is recorded: declared once for the service and the admin client.
 export type { SyncKind, SyncRunView };

@@ -29,7 +29,7 @@ import type { Logger } from '../platform/log';
 import { AppError } from '../platform/errors';
 import type { SyncParams, SyncService } from './service';
 import type { SyncKind } from './runs';
-import type { JobSchedule, RunState, ScheduledJob, ScheduledTick, SyncSchedule, TickOutcome } from '../../web/shared/responses/sync';
+import type { JobSchedule, RunState, ScheduledJob, ScheduledTick, SyncSchedule, TickOutcome } from '../contract/sync';
 
 const JOBS: Record<ScheduledJob, { kind: SyncKind; params: Omit<SyncParams, 'by'> }> = {
   categories: { kind: 'categories', params: {} },

@@ -4,7 +4,7 @@
  * nothing. It never parses names and never touches families (docs/supplier.md, What the mirror does).
  */
 import type { Config } from '../config';
-import type { AdminDeps } from '../catalog/commands';
+import type { AdminDeps } from '../catalog/admin-commands';
 import type { Logger } from '../platform/log';
 import type { Metrics } from '../platform/metrics';
 import { AppError } from '../platform/errors';

@@ -13,6 +13,7 @@ import { LIMITS, throttle, type ThrottleStores } from '../platform/http/rate-lim
 import { isInvalidText, isUtf8Bytes } from '../platform/http/text';
 import { sniffImage } from './sniff';
 import { contentTypeOf, type UploadStorage } from './storage';
+import { uploaded } from '../contract/uploads';
 
 export const FILE_FIELD = 'file';
 /** The only names GET /uploads/:name serves; anything else (`..`, encoded slashes, dotfiles) is a 404. */
@@ -25,14 +26,21 @@ export const uploadRouteDocs: RouteDoc[] = [
     summary: 'Upload one png, jpg, webp or gif image (multipart field `file`)',
     auth: true,
     multipartFile: FILE_FIELD,
-    responses: { 201: z.object({ url: z.string() }), 413: 'Over UPLOAD_MAX_BYTES', 415: 'Not png, jpg, webp or gif', 429: 'Throttled, with Retry-After' },
+    throttled: true,
+    responses: {
+      201: uploaded,
+      400: 'No file in the field `file` (UPLOAD.FILE_REQUIRED), a malformed multipart body (UPLOAD.INVALID, UPLOAD.MALFORMED)',
+      413: 'Over UPLOAD_MAX_BYTES (UPLOAD.TOO_LARGE)',
+      415: 'Not png, jpg, webp or gif (UPLOAD.UNSUPPORTED_TYPE)',
+    },
   },
   {
     method: 'get',
     path: '/uploads/:name',
     summary: 'A stored upload (names this service generated only; anything else is 404)',
     params: z.object({ name: z.string().regex(STORED_NAME) }),
-    responses: { 200: { contentType: 'image/*', description: 'The image, nosniff, cached for a year' }, 304: null, 404: 'No such file' },
+    cached: true,
+    responses: { 200: { contentType: 'image/*', description: 'The image, nosniff, cached for a year' }, 404: 'No such file (NOT_FOUND)' },
   },
 ];
 

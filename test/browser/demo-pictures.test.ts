@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { COLOUR_HEX } from '../../src/sync/simulator/pictures';
 import { COLORS } from '../../src/sync/simulator/vocabulary';
-import type { PublicGoodDetail } from '../../web/shared/responses/storefront';
+import type { PublicGoodDetail } from '../../src/contract/storefront';
 import { launchBrowser, shot } from '../support/browser';
 import { startChildService, type ChildService } from '../support/child-service';
 import { createTestDatabase, type TestDatabase } from '../support/db';

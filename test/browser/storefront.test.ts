@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
-import type { PublicCell, PublicGoodDetail, PublicGoodItem } from '../../web/shared/responses/storefront';
+import type { PublicCell, PublicGoodDetail, PublicGoodItem } from '../../src/contract/storefront';
 import { expectAccessible } from '../support/axe';
 import { SHOTS, recordRequests, shot, startBrowserSession, until, type BrowserSession } from '../support/browser';
 

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config';
 import { buildApp, closeServices, createServices, type Services } from '../../src/main';
 import { createLogger } from '../../src/platform/log';
 import { createTestDatabase, type TestDatabase } from './db';
+import { expectDocumented } from './openapi-check';
 
 export const TEST_SECRET = 'auth-test-secret-that-is-at-least-32-characters';
 export const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
@@ -76,6 +77,8 @@ export async function startAuthHarness(env: Record<string, string> = {}): Promis
             body: body === undefined ? undefined : json ? JSON.stringify(body) : (body as string | FormData),
           });
           const text = await res.text();
+          // Whatever the test asserts, the answer is what the OpenAPI document says.
+          expectDocumented(s.config.apiPrefix, method, path, { status: res.status, headers: res.headers, text, redirected: res.redirected });
           let parsed: unknown = null;
           try {
             parsed = text ? JSON.parse(text) : null;

@@ -9,6 +9,7 @@ import { buildApp, closeServices, createServices, type Services } from '../../sr
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/platform/log';
 import { createTestDatabase, type TestDatabase } from './db';
+import { expectDocumented } from './openapi-check';
 
 export interface TestService {
   url: string;
@@ -68,6 +69,8 @@ export async function startTestService(
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
+      // Whatever the test asserts, the answer is what the OpenAPI document says.
+      expectDocumented(config.apiPrefix, method, path, { status: res.status, headers: res.headers, text, redirected: res.redirected });
       let parsed: unknown = text;
       try {
         parsed = text ? JSON.parse(text) : null;

@@ -2,7 +2,7 @@
 import { loadStream, readModelsCurrent, runCommand, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { saveOrder, type AdminDeps, ownOf } from '../commands';
+import { saveOrder, type AdminDeps, ownOf } from '../admin-commands';
 import { categoryOrderStreamId } from './admin-events';
 import { categoryNotFound, decideCategory, decideCategoryOrder, type CategoryCommand, type ParentFacts } from './decide';
 import { evolveCategory, initialCategory, type CategoryState } from './state';
@@ -12,7 +12,7 @@ import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
 import { whileUnreferenced } from '../references';
 import { categoryUsage } from '../usage';
 
-/** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
+/** What a write's answer shows from its own result (src/catalog/write-answer.ts, answerWrite). */
 const OWN = ['parentId', 'name', 'icon'];
 
 export const categoryStream = (id: string): StreamSpec<CategoryState, CategoryEvent> => ({ streamId: categoryStreamId(id), initial: initialCategory, evolve: evolveCategory });

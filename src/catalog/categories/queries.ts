@@ -2,7 +2,7 @@
 import type { Queryable } from '../../platform/db';
 import { limitOffset, paged, type Page } from '../../platform/http/pagination';
 import type { ListCategoriesQuery } from './requests';
-import type { CategoryView } from '../../../web/shared/responses/vocabulary';
+import type { CategoryView } from '../../contract/vocabulary';
 
 type Row = {
   id: string;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { pageQuery } from '../../platform/http/pagination';
 import { idSchema } from '../../platform/ids';
 import { iconField as imageOrNone } from '../../platform/http/fields';
-import { nameField, sortOrderField } from '../fields';
+import { nameField, sortOrderField } from '../request-fields';
 
 /** The image rule; an empty icon counts as none (docs/domain.md, Category names). */
 const iconField = imageOrNone(1000);

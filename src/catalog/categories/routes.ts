@@ -1,11 +1,12 @@
 /** Administrator CRUD of categories: /categories (docs/api.md), and PATCH /categories/sort with one parent's full new order. */
+import { categoryView } from '../../contract/vocabulary';
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
-import { actorOf, answerWrite } from '../http';
-import { type AdminDeps } from '../commands';
+import { actorOf, answerWrite } from '../write-answer';
+import { type AdminDeps } from '../admin-commands';
 import { categoryNotFound } from './decide';
 import { createCategory, deleteCategory, sortCategories, updateCategory } from './handle';
 import { childOrder, getCategory, listCategories } from './queries';
@@ -55,4 +56,4 @@ export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const categoryRouteDocs = resourceDocs({ path: '/categories', one: 'category', many: 'categories', listQuery: listCategoriesQuery, createBody: createCategoryBody, updateBody: updateCategoryBody, sortBody: sortCategoriesBody, usage: 'subcategories, goods and links filed under it, public families of those goods (any but families refuses a delete)' });
+export const categoryRouteDocs = resourceDocs({ path: '/categories', one: 'category', many: 'categories', listQuery: listCategoriesQuery, createBody: createCategoryBody, updateBody: updateCategoryBody, sortBody: sortCategoriesBody, usage: 'subcategories, goods and links filed under it, public families of those goods (any but families refuses a delete)', view: categoryView, sortNotFound: 'No such parent category (CATEGORY.NOT_FOUND)', inUse: 'The category has subcategories (CATEGORY.HAS_CHILDREN), or goods or links use it (CATEGORY.IN_USE)' });

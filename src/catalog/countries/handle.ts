@@ -3,7 +3,7 @@ import { readModelsCurrent, runCommand, type Actor, type StreamSpec, commandRunn
 import { AppError } from '../../platform/errors';
 import { withLocks } from '../../platform/locks';
 import { newId } from '../../platform/ids';
-import { saveOrder, type AdminDeps } from '../commands';
+import { saveOrder, type AdminDeps } from '../admin-commands';
 import { COUNTRY_ORDER_STREAM } from './admin-events';
 import { decideCountry, decideCountryOrder, type CountryCommand } from './decide';
 import { evolveCountry, initialCountry, type CountryState } from './state';

@@ -1,7 +1,7 @@
 /** Reads of the `catalog_tree` projection's countries table for administrators. */
 import type { Queryable } from '../../platform/db';
 import { limitOffset, paged, type Page, type PageQuery } from '../../platform/http/pagination';
-import type { CountryView } from '../../../web/shared/responses/vocabulary';
+import type { CountryView } from '../../contract/vocabulary';
 
 type Row = { id: string; name: string; code: string; sort_order: number; mirrored: boolean; revision: string };
 const view = (r: Row): CountryView => ({ id: r.id, name: r.name, code: r.code, sortOrder: r.sort_order, source: r.mirrored ? 'supplier' : 'admin', revision: r.revision });

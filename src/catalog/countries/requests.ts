@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../../platform/http/pagination';
 import { idSchema } from '../../platform/ids';
-import { nameField, sortOrderField } from '../fields';
+import { nameField, sortOrderField } from '../request-fields';
 
 /** Two letters (ISO 3166-1 alpha-2 style), stored upper-case (docs/domain.md, Countries). */
 const codeField = z

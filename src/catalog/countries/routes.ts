@@ -1,11 +1,12 @@
 /** Administrator CRUD of countries: /countries, and PATCH /countries/sort with the full new order (docs/api.md). */
+import { countryView } from '../../contract/vocabulary';
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
-import { actorOf, answerWrite } from '../http';
-import { type AdminDeps } from '../commands';
+import { actorOf, answerWrite } from '../write-answer';
+import { type AdminDeps } from '../admin-commands';
 import { countryNotFound } from './decide';
 import { type CountryState } from './state';
 import { createCountry, deleteCountry, sortCountries, updateCountry } from './handle';
@@ -58,4 +59,4 @@ export function countryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const countryRouteDocs = resourceDocs({ path: '/countries', one: 'country', many: 'countries', listQuery: listCountriesQuery, createBody: createCountryBody, updateBody: updateCountryBody, sortBody: sortCountriesBody, usage: 'goods placed in it, links whose name names it, public families of those goods (goods or links refuse a delete)' });
+export const countryRouteDocs = resourceDocs({ path: '/countries', one: 'country', many: 'countries', listQuery: listCountriesQuery, createBody: createCountryBody, updateBody: updateCountryBody, sortBody: sortCountriesBody, usage: 'goods placed in it, links whose name names it, public families of those goods (goods or links refuse a delete)', view: countryView, taken: 'Another country has this code (COUNTRY.CODE_TAKEN)', inUse: 'Goods or links use the country (COUNTRY.IN_USE)' });

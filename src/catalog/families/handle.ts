@@ -5,7 +5,7 @@
 import { runAcrossStreams, runCommand, type Actor, type CommandResult, type StreamWrite, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import type { AdminDeps } from '../commands';
+import type { AdminDeps } from '../admin-commands';
 import { validateOverrideKey } from '../domain/matrix';
 import { normaliseMoney } from '../domain/money';
 import { decideFamily, requireCustomGood, requireFamilyTaking, type FamilyCommand } from './decide';

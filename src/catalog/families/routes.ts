@@ -6,7 +6,7 @@ import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
-import { actorOf } from '../http';
+import { actorOf } from '../write-answer';
 import { normaliseMoney } from '../domain/money';
 import {
   addCustomMember,
@@ -25,6 +25,12 @@ import { familyUsage } from '../usage';
 import { addCustomMemberBody, createFamilyBody, listFamiliesQuery, removeOverrideBody, setOverrideBody, updateFamilyBody } from './requests';
 
 import { answerFamily as answer } from './answer';
+import { family as familySchema } from '../../contract/families';
+import { pageOf } from '../../contract/page';
+import { usage } from '../../contract/usage';
+import { accepted } from '../../contract/writes';
+
+const NO_FAMILY = 'No such family (FAMILY.NOT_FOUND)';
 
 export function familyRoutes(deps: FamilyDeps, guard: RequestHandler): Router {
   const r = Router();
@@ -98,14 +104,14 @@ export function familyRoutes(deps: FamilyDeps, guard: RequestHandler): Router {
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const familyRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/product-families', summary: 'List families', auth: true, query: listFamiliesQuery, responses: { 200: '{items, total, page, pageSize} of families' } },
-  { method: 'post', path: '/product-families', summary: 'Create a family', auth: true, body: createFamilyBody, responses: { 201: 'The family created', 202: '{id, revision}: written, the read models not there yet' } },
-  { method: 'get', path: '/product-families/:id', summary: 'One family: members, custom members, matrix, unions, overrides', auth: true, responses: { 200: 'The family, with its revision (also the ETag)', 404: 'No such family' } },
-  { method: 'get', path: '/product-families/:id/usage', summary: 'What a family holds: member links, custom members, goods, price overrides (members, custom members or goods refuse a delete)', auth: true, responses: { 200: '{counts, blockedBy}', 404: 'No such family' } },
-  { method: 'patch', path: '/product-families/:id', summary: 'Rename or lock a family', auth: true, revision: true, body: updateFamilyBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },
-  { method: 'delete', path: '/product-families/:id', summary: 'Delete a family without members or goods', auth: true, revision: true, responses: { 204: null, 404: 'No such family', 409: 'The family still has members or goods' } },
-  { method: 'post', path: '/product-families/:id/custom-members', summary: 'Add a custom good with its tags and price', auth: true, revision: true, body: addCustomMemberBody, responses: { 201: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family or good' } },
-  { method: 'delete', path: '/product-families/:id/custom-members/:goodId', summary: 'Remove a custom member', auth: true, revision: true, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family or member' } },
-  { method: 'put', path: '/product-families/:id/price-overrides', summary: 'Set the price of one matrix cell', auth: true, revision: true, body: setOverrideBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },
-  { method: 'delete', path: '/product-families/:id/price-overrides', summary: 'Remove the price override of one matrix cell', auth: true, revision: true, body: removeOverrideBody, responses: { 200: 'The family as this write left it', 202: '{id, revision}', 404: 'No such family' } },
+  { method: 'get', path: '/product-families', summary: 'List families', auth: true, query: listFamiliesQuery, responses: { 200: pageOf(familySchema) } },
+  { method: 'post', path: '/product-families', summary: 'Create a family', auth: true, etag: true, body: createFamilyBody, responses: { 201: familySchema, 202: accepted } },
+  { method: 'get', path: '/product-families/:id', summary: 'One family: members, custom members, matrix, unions, overrides', auth: true, etag: true, responses: { 200: familySchema, 404: NO_FAMILY } },
+  { method: 'get', path: '/product-families/:id/usage', summary: 'What a family holds: member links, custom members, goods, price overrides (members, custom members or goods refuse a delete)', auth: true, responses: { 200: usage, 404: NO_FAMILY } },
+  { method: 'patch', path: '/product-families/:id', summary: 'Rename or lock a family', auth: true, revision: true, etag: true, body: updateFamilyBody, responses: { 200: familySchema, 202: accepted, 404: NO_FAMILY } },
+  { method: 'delete', path: '/product-families/:id', summary: 'Delete a family without members or goods', auth: true, revision: true, responses: { 204: null, 404: NO_FAMILY, 409: 'The family still has members or goods (FAMILY.NOT_EMPTY)' } },
+  { method: 'post', path: '/product-families/:id/custom-members', summary: 'Add a custom good with its tags and price', auth: true, revision: true, etag: true, body: addCustomMemberBody, responses: { 201: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or good (GOOD.NOT_FOUND)', 409: 'The family was deleted or merged (FAMILY.GONE)' } },
+  { method: 'delete', path: '/product-families/:id/custom-members/:goodId', summary: 'Remove a custom member', auth: true, revision: true, etag: true, responses: { 200: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or custom member (FAMILY.CUSTOM_MEMBER_NOT_FOUND)' } },
+  { method: 'put', path: '/product-families/:id/price-overrides', summary: 'Set the price of one matrix cell', auth: true, revision: true, etag: true, body: setOverrideBody, responses: { 200: familySchema, 202: accepted, 404: NO_FAMILY } },
+  { method: 'delete', path: '/product-families/:id/price-overrides', summary: 'Remove the price override of one matrix cell', auth: true, revision: true, etag: true, body: removeOverrideBody, responses: { 200: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or override (FAMILY.OVERRIDE_NOT_FOUND)' } },
 ];

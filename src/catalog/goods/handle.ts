@@ -12,7 +12,7 @@ import { AppError } from '../../platform/errors';
 import { eventMetadata } from '../../platform/events/registry';
 import { type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
-import type { AdminDeps } from '../commands';
+import type { AdminDeps } from '../admin-commands';
 import { decideLink, linkNotFound } from '../links/decide';
 import { dimensionTagIndex } from '../links/dimension-tags';
 import { initialLinkState, linkStream } from '../links/state';

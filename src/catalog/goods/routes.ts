@@ -6,7 +6,7 @@ import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
-import { actorOf, answerWrite } from '../http';
+import { actorOf, answerWrite } from '../write-answer';
 import { goodReferences, withReferences } from '../references';
 import { goodUsage } from '../usage';
 import { batchCreateGoods, createGood, deleteGood, setGoodOrigins, updateGood, type GoodDeps } from './handle';
@@ -14,6 +14,10 @@ import { goodsTree, listGoods, readGood } from './queries';
 import { batchGoodsBody, createGoodBody, goodOriginsBody, listGoodsQuery, updateGoodBody, type BatchGoodsBody } from './requests';
 import type { Actor } from '../../platform/commands';
 import type { GoodState } from './state';
+import { pageOf } from '../../contract/page';
+import { batchAnswer, good, goodsTree as goodsTreeSchema } from '../../contract/goods';
+import { usage } from '../../contract/usage';
+import { accepted } from '../../contract/writes';
 
 /** The fields a good's write answers from its own result over a row a later write has moved on. */
 const GOOD_OWN = ['name', 'description', 'image', 'goodPriority', 'tagIds', 'tagFontColor', 'categoryId', 'countryId', 'secondaryOriginGoodIds'] as const;
@@ -95,13 +99,13 @@ export function goodRoutes(
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const goodRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/goods', summary: 'List goods', auth: true, query: listGoodsQuery, responses: { 200: '{items, total, page, pageSize} of goods' } },
-  { method: 'post', path: '/goods', summary: 'Create a good, from a link (originGoodId) or custom', auth: true, body: createGoodBody, responses: { 201: 'The good created', 202: '{id, revision}: written, the read models not there yet' } },
-  { method: 'post', path: '/goods/batch', summary: 'Create goods in one request: from links, or full bodies', auth: true, body: batchGoodsBody, responses: { 201: '{created, skipped}' } },
-  { method: 'get', path: '/goods/tree', summary: 'Goods by country, category and family', auth: true, responses: { 200: '{items: [{id, name, categories: [{id, name, items}]}]}' } },
-  { method: 'get', path: '/goods/:id', summary: 'One good', auth: true, responses: { 200: 'The good, with its revision (also the ETag)', 404: 'No such good' } },
-  { method: 'patch', path: '/goods/:id', summary: 'Change a good', auth: true, revision: true, body: updateGoodBody, responses: { 200: 'The good as this write left it', 202: '{id, revision}', 404: 'No such good' } },
-  { method: 'delete', path: '/goods/:id', summary: 'Delete a good: its link may make a new one; it leaves the home positions and families that list it', auth: true, revision: true, responses: { 204: null, 404: 'No such good' } },
-  { method: 'get', path: '/goods/:id/usage', summary: 'What a delete of the good changes: the home positions and families (as a custom member) that list it, and the goods of its family', auth: true, responses: { 200: '{counts, blockedBy}; blockedBy is always empty', 404: 'No such good' } },
-  { method: 'put', path: '/goods/:id/origins', summary: "Set the good's secondary origin links", auth: true, revision: true, body: goodOriginsBody, responses: { 200: 'The good as this write left it', 202: '{id, revision}', 404: 'No such good' } },
+  { method: 'get', path: '/goods', summary: 'List goods', auth: true, query: listGoodsQuery, responses: { 200: pageOf(good) } },
+  { method: 'post', path: '/goods', summary: 'Create a good, from a link (originGoodId) or custom', auth: true, etag: true, body: createGoodBody, responses: { 201: good, 202: accepted, 409: 'The link has a good already (GOOD.EXISTS_FOR_LINK)' } },
+  { method: 'post', path: '/goods/batch', summary: 'Create goods in one request: from links, or full bodies', auth: true, body: batchGoodsBody, responses: { 201: batchAnswer } },
+  { method: 'get', path: '/goods/tree', summary: 'Goods by country, category and family', auth: true, responses: { 200: goodsTreeSchema } },
+  { method: 'get', path: '/goods/:id', summary: 'One good', auth: true, etag: true, responses: { 200: good, 404: 'No such good (GOOD.NOT_FOUND)' } },
+  { method: 'patch', path: '/goods/:id', summary: 'Change a good', auth: true, revision: true, etag: true, body: updateGoodBody, responses: { 200: good, 202: accepted, 404: 'No such good (GOOD.NOT_FOUND)' } },
+  { method: 'delete', path: '/goods/:id', summary: 'Delete a good: its link may make a new one; it leaves the home positions and families that list it', auth: true, revision: true, responses: { 204: null, 404: 'No such good (GOOD.NOT_FOUND)' } },
+  { method: 'get', path: '/goods/:id/usage', summary: 'What a delete of the good changes: the home positions and families (as a custom member) that list it, and the goods of its family', auth: true, responses: { 200: usage, 404: 'No such good (GOOD.NOT_FOUND)' } },
+  { method: 'put', path: '/goods/:id/origins', summary: "Set the good's secondary origin links", auth: true, revision: true, etag: true, body: goodOriginsBody, responses: { 200: good, 202: accepted, 404: 'No such good (GOOD.NOT_FOUND)' } },
 ];

@@ -22,7 +22,7 @@ import { linkStreamId } from '../links/events';
 import { diffFamily, diffGood, diffLink } from './diff';
 import { mergedEvents, streamEvents, type ReplayDeps } from './replay';
 import { applyEvent, emptyWorld, entityOf, familyView, goodView, linkView, type World } from './world';
-import type { HistoryItem } from '../../../web/shared/responses/history';
+import type { HistoryItem } from '../../contract/history';
 
 export type SubjectKind = 'family' | 'good' | 'link';
 

@@ -4,6 +4,7 @@ import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { answerHistory } from './handle';
 import type { HistoryDeps, SubjectKind } from './history';
+import { historyAnswer } from '../../contract/history';
 import { historyQuery } from './requests';
 
 export function historyRoutes(deps: HistoryDeps, guard: RequestHandler): Router {
@@ -21,9 +22,9 @@ export function historyRoutes(deps: HistoryDeps, guard: RequestHandler): Router 
 /** The operations above, with the query schema they parse (src/platform/http/openapi.ts). */
 export const historyRouteDocs: RouteDoc[] = (
   [
-    ['/product-families/:id/history', 'family', '{at, family}', 'No such family (or none at `at`)'],
-    ['/goods/:id/history', 'good', '{at, good}', 'No such good (or none at `at`)'],
-    ['/origin-goods/:id/history', 'link', '{at, originGood}', 'No such link (or none at `at`)'],
+    ['/product-families/:id/history', 'family', 'family', 'No such family (or none at `at`)'],
+    ['/goods/:id/history', 'good', 'good', 'No such good (or none at `at`)'],
+    ['/origin-goods/:id/history', 'link', 'originGood', 'No such link (or none at `at`)'],
   ] as const
 ).map(([path, what, at, missing]) => ({
   method: 'get',
@@ -31,5 +32,5 @@ export const historyRouteDocs: RouteDoc[] = (
   summary: `The ${what}'s audit history: its events and those that changed what the public saw; with \`at\` the ${what} as it was then; with \`from\` and \`to\` what changed between`,
   auth: true,
   query: historyQuery,
-  responses: { 200: `{items: [{position, stream, version, type, at, by, why, correlationId, data, changes}], total}, or ${at}, or {from, to, changes, items} (docs/api.md, History)`, 400: 'A bad time, `at` with `from`/`to`, `from` without `to`, `from` after `to`', 404: missing },
+  responses: { 200: historyAnswer(at), 400: 'A bad time, `at` with `from`/`to`, `from` without `to`, `from` after `to`', 404: missing },
 }));

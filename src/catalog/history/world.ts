@@ -14,7 +14,7 @@ import type { LinkEvent } from '../links/events';
 import { evolveFamily, initialFamilyState, type FamilyState } from '../families/state';
 import { evolveGood, initialGoodState, type GoodState } from '../goods/state';
 import { evolveLink, initialLinkState, type LinkState } from '../links/state';
-import type { PublicGoodDetail } from '../../../web/shared/responses/storefront';
+import type { PublicGoodDetail } from '../../contract/storefront';
 
 export type GoodAt = GoodState & { createdAt: Date | null };
 

@@ -3,7 +3,7 @@
  * them as tags of the tag group holding that dimension. This maps between the two, and creates the
  * group or tag a derived value needs (through the tag slices' own commands).
  */
-import type { AdminDeps } from '../commands';
+import type { AdminDeps } from '../admin-commands';
 import type { Actor } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { DIMENSIONS, type Dimension } from '../domain/tags';

@@ -1,7 +1,7 @@
 /** Link commands of administrators: their tags by hand, or derived again (load → decide → append). */
 import { runCommand, type Actor } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
-import type { AdminDeps } from '../commands';
+import type { AdminDeps } from '../admin-commands';
 import { emptyDimensionValues } from '../domain/tags';
 import { setLinkFamily } from './membership';
 import { decideGrouping } from '../domain/grouping';

@@ -48,14 +48,14 @@ function view(index: DimensionTagIndex, g: Row, withDetail: boolean) {
 }
 
 /** One link with its detail; 404 ORIGIN_GOOD.NOT_FOUND when the read model has none. */
-export async function readOriginGood(pool: Pool, id: string) {
+export async function readLink(pool: Pool, id: string) {
   const r = await pool.query<Row>(`${select(true)} WHERE og.id = $1`, [id]);
   if (!r.rows[0]) throw linkNotFound(id);
   return view(await dimensionTagIndex({ pool }), r.rows[0], true);
 }
 
 /** Links by id, without their detail, filtered. */
-export async function listOriginGoods(pool: Pool, q: ListLinksQuery) {
+export async function listLinks(pool: Pool, q: ListLinksQuery) {
   const f = new Filters();
   if (q.organised !== undefined) f.and(`og.parsed_country IS ${q.organised ? 'NOT ' : ''}NULL`);
   if (q.delisted !== undefined) f.and(`og.delisted = ${f.param(q.delisted)}`);
@@ -80,7 +80,7 @@ export async function listOriginGoods(pool: Pool, q: ListLinksQuery) {
 }
 
 /** Statistics by parsed country and category; a link referenced as a good's secondary origin counts too. */
-export async function originGoodTree(pool: Pool) {
+export async function linkTree(pool: Pool) {
   const rows = await pool.query(
     `SELECT og.parsed_country AS country, og.category_id AS "categoryId", c.name AS "categoryName",
             count(*)::int AS links,

@@ -5,27 +5,31 @@ import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
-import { actorOf } from '../http';
+import { actorOf } from '../write-answer';
 import { restoreAutoLinkTags, updateLinkTags, type LinkDeps } from './handle';
 import { answerFamily } from '../families/answer';
 import { addMemberBody } from '../families/requests';
 import { addFamilyMember, removeFamilyMember } from './membership';
-import { listOriginGoods, originGoodTree, readOriginGood } from './queries';
+import { listLinks, linkTree, readLink } from './queries';
 import { linkTagsBody, listLinksQuery } from './requests';
+import { family } from '../../contract/families';
+import { link, linkTagsAnswer, linkTree as linkTreeSchema, linkWithDetail } from '../../contract/links';
+import { pageOf } from '../../contract/page';
+import { accepted } from '../../contract/writes';
 
 export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
   const r = Router();
 
   r.get('/origin-goods', guard, async (req, res) => {
-    res.json(await listOriginGoods(deps.pool, parseQuery(listLinksQuery, req.query)));
+    res.json(await listLinks(deps.pool, parseQuery(listLinksQuery, req.query)));
   });
 
   r.get('/origin-goods/tree', guard, async (_req, res) => {
-    res.json(await originGoodTree(deps.pool));
+    res.json(await linkTree(deps.pool));
   });
 
   r.get('/origin-goods/:id', guard, async (req, res) => {
-    const link = await readOriginGood(deps.pool, parseId(req.params.id));
+    const link = await readLink(deps.pool, parseId(req.params.id));
     setRevisionTag(res, String(link.revision));
     res.json(link);
   });
@@ -55,7 +59,7 @@ export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
   r.post('/origin-goods/:id/tags/restore-auto', guard, async (req, res) => {
     const id = parseId(req.params.id);
     await restoreAutoLinkTags(deps, id, actorOf(req, res), expectedRevisionOf(req));
-    res.json(await readOriginGood(deps.pool, id));
+    res.json(await readLink(deps.pool, id));
   });
 
   return r;
@@ -63,11 +67,11 @@ export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const linkRouteDocs: RouteDoc[] = [
-  { method: 'post', path: '/product-families/:id/members', summary: 'Add a link to the family (it leaves its old one)', auth: true, body: addMemberBody, responses: { 201: 'The family as this write left it', 202: '{id, revision}: written, the read models not there yet', 404: 'No such family or link', 409: 'FAMILY.GONE: the family was deleted or merged' } },
-  { method: 'delete', path: '/product-families/:id/members/:originGoodId', summary: 'Take a link out of the family', auth: true, responses: { 200: 'The family as this write left it', 202: '{id, revision}: written, the read models not there yet', 404: 'The link is not a member' } },
-  { method: 'get', path: '/origin-goods', summary: 'List supplier links', auth: true, query: listLinksQuery, responses: { 200: '{items, total, page, pageSize} of links' } },
-  { method: 'get', path: '/origin-goods/tree', summary: 'Link statistics by parsed country and category, secondary-origin references included', auth: true, responses: { 200: '{items: […]}' } },
-  { method: 'get', path: '/origin-goods/:id', summary: 'One link with its detail (variants, media)', auth: true, responses: { 200: 'The link, with its revision (also the ETag)', 404: 'No such link' } },
-  { method: 'put', path: '/origin-goods/:id/tags', summary: "Set a link's tags by hand (kept over derived ones)", auth: true, revision: true, body: linkTagsBody, responses: { 200: 'The link as this write left it', 404: 'No such link' } },
-  { method: 'post', path: '/origin-goods/:id/tags/restore-auto', summary: "Give a link back its derived tags", auth: true, revision: true, responses: { 200: 'The link as this write left it', 400: 'The link name cannot be parsed', 404: 'No such link' } },
+  { method: 'post', path: '/product-families/:id/members', summary: 'Add a link to the family (it leaves its old one)', auth: true, etag: true, body: addMemberBody, responses: { 201: family, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or link (ORIGIN_GOOD.NOT_FOUND)', 409: 'The family was deleted or merged (FAMILY.GONE)' } },
+  { method: 'delete', path: '/product-families/:id/members/:originGoodId', summary: 'Take a link out of the family', auth: true, etag: true, responses: { 200: family, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND), or the link is not a member (FAMILY.MEMBER_NOT_FOUND)' } },
+  { method: 'get', path: '/origin-goods', summary: 'List supplier links', auth: true, query: listLinksQuery, responses: { 200: pageOf(link) } },
+  { method: 'get', path: '/origin-goods/tree', summary: 'Link statistics by parsed country and category, secondary-origin references included', auth: true, responses: { 200: linkTreeSchema } },
+  { method: 'get', path: '/origin-goods/:id', summary: 'One link with its detail (variants, media)', auth: true, etag: true, responses: { 200: linkWithDetail, 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)' } },
+  { method: 'put', path: '/origin-goods/:id/tags', summary: "Set a link's tags by hand (kept over derived ones)", auth: true, revision: true, body: linkTagsBody, responses: { 200: linkTagsAnswer, 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)' } },
+  { method: 'post', path: '/origin-goods/:id/tags/restore-auto', summary: "Give a link back its derived tags", auth: true, revision: true, responses: { 200: linkWithDetail, 400: 'The link name cannot be parsed (ORIGIN_GOOD.UNPARSEABLE)', 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)' } },
 ];

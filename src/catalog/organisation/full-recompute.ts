@@ -10,7 +10,7 @@
  * only the stamps of families it recomputed and found right. A catalog whose aggregates are right
  * gets no event at all.
  */
-import type { AdminDeps } from '../commands';
+import type { AdminDeps } from '../admin-commands';
 import { withTransaction } from '../../platform/db';
 import { type EventMetadata, type LogPosition, comparePositions } from '../../platform/event-store/port';
 import { checkFamilies, recordStamps, unprovenFamilies } from '../families/recompute';

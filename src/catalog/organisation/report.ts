@@ -3,7 +3,7 @@
  * report, its progress, and where runs are recorded as they go (./runs.ts).
  */
 import type { Dimension } from '../domain/tags';
-import type { OrganiseKind, OrganiseProgress, OrganiseReport as SharedOrganiseReport } from '../../../web/shared/responses/organise';
+import type { OrganiseKind, OrganiseProgress, OrganiseReport as SharedOrganiseReport } from '../../contract/organise';
 
 // What the status and runs endpoints answer, declared once for the service and the admin client.
 export type OrganiseReport = SharedOrganiseReport<Dimension>;

@@ -6,9 +6,11 @@ import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
-import { actorOf } from '../http';
+import { actorOf } from '../write-answer';
 import type { Organiser } from './organise';
 import { getOrganiseRun, listOrganiseRuns, organiseStatus } from './runs';
+import { pageOf } from '../../contract/page';
+import { organiseAnswer, organiseRunView, organiseRunWithReport, organiseStatus as organiseStatusSchema } from '../../contract/organise';
 
 /** The runs are read from their table alone. */
 export type OrganiseRunDeps = { pool: Pool };
@@ -52,9 +54,9 @@ export function organiseRunRoutes(s: OrganiseRunDeps, organiser: Pick<Organiser,
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const organiseRunRouteDocs: RouteDoc[] = [
-  { method: 'post', path: '/product-families/organize', summary: 'Organise: parse link names, derive tags, auto-group into families, recompute every family', auth: true, responses: { 200: 'The report (counts, the manual review list, unparseable links) and the runId of its record', 409: 'Organisation already running' } },
-  { method: 'get', path: '/product-families/organize/status', summary: 'The running organisation run, or else the latest, from the records of every process', auth: true, responses: { 200: 'OrganiseRun without its report, or {state: "idle", runId: null, …}' } },
-  { method: 'post', path: '/product-families/auto-group', summary: 'Only the auto-group step of organising', auth: true, responses: { 200: 'The report and the runId of its record', 409: 'Organisation already running' } },
-  { method: 'get', path: '/product-families/organize/runs', summary: 'Recorded organisation runs, newest first', auth: true, query: pageQuery, responses: { 200: '{items, total, page, pageSize} of OrganiseRun without its report' } },
-  { method: 'get', path: '/product-families/organize/runs/:runId', summary: 'One recorded organisation run with its report', auth: true, responses: { 200: 'OrganiseRun', 404: 'No such run' } },
+  { method: 'post', path: '/product-families/organize', summary: 'Organise: parse link names, derive tags, auto-group into families, recompute every family', auth: true, responses: { 200: organiseAnswer, 409: 'Organisation already running (ORGANISE.ALREADY_RUNNING)' } },
+  { method: 'get', path: '/product-families/organize/status', summary: 'The running organisation run, or else the latest, from the records of every process', auth: true, responses: { 200: organiseStatusSchema } },
+  { method: 'post', path: '/product-families/auto-group', summary: 'Only the auto-group step of organising', auth: true, responses: { 200: organiseAnswer, 409: 'Organisation already running (ORGANISE.ALREADY_RUNNING)' } },
+  { method: 'get', path: '/product-families/organize/runs', summary: 'Recorded organisation runs, newest first', auth: true, query: pageQuery, responses: { 200: pageOf(organiseRunView) } },
+  { method: 'get', path: '/product-families/organize/runs/:runId', summary: 'One recorded organisation run with its report', auth: true, responses: { 200: organiseRunWithReport, 404: 'No such run (ORGANISE.RUN_NOT_FOUND)' } },
 ];

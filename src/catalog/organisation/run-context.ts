@@ -5,7 +5,7 @@
  * stream that moved meanwhile is decided again on what it says now (never a lost update, never an
  * administrator's move undone: docs/domain.md, Families).
  */
-import type { AdminDeps } from '../commands';
+import type { AdminDeps } from '../admin-commands';
 import { AppError } from '../../platform/errors';
 import type { HeldLock } from '../../platform/locks';
 import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';

@@ -8,7 +8,7 @@ import type { Pool } from '../../platform/db';
 import { newId } from '../../platform/ids';
 import { sessionLockHeld } from '../../platform/locks';
 import type { OrganiseKind, OrganiseProgress, OrganiseReport, OrganiseRunRecorder, RecordedRun } from './report';
-import type { OrganiseCounts, OrganiseRunState, OrganiseRunView, OrganiseStatus } from '../../../web/shared/responses/organise';
+import type { OrganiseCounts, OrganiseRunState, OrganiseRunView, OrganiseStatus } from '../../contract/organise';
 
 /** The session lock one organisation run holds across processes. */
 export const ORGANISE_LOCK = 'organisation-running';

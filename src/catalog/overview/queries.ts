@@ -3,14 +3,10 @@
  * and links the catalogue holds and in what state, counted from the read models in one statement.
  * Runs, schedules and the read models' health come from their own routes.
  */
+import type { CatalogOverview } from '../../contract/overview';
 import type { Queryable } from '../../platform/db';
 
-export interface CatalogOverview {
-  families: { total: number; public: number; unpriced: number; locked: number; manual: number; empty: number };
-  goods: { total: number; custom: number; withoutFamily: number };
-  links: { total: number; organised: number; notOrganised: number; incomplete: number; delisted: number; withoutGood: number };
-  vocabulary: { categories: number; countries: number; tagGroups: number; tags: number; positions: number };
-}
+export type { CatalogOverview };
 
 export async function catalogOverview(db: Queryable): Promise<CatalogOverview> {
   const r = await db.query<{ o: CatalogOverview }>(`

@@ -2,6 +2,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Pool } from '../../platform/db';
 import type { RouteDoc } from '../../platform/http/openapi';
+import { catalogOverview as overviewSchema } from '../../contract/overview';
 import { catalogOverview } from './queries';
 
 export function overviewRoutes(deps: { pool: Pool }, guard: RequestHandler): Router {
@@ -18,6 +19,6 @@ export const overviewRouteDocs: RouteDoc[] = [
     path: '/overview',
     summary: 'The catalogue in figures: families (public, unpriced, locked, manual, empty), goods, links (organised, incomplete, delisted, without a good) and the vocabulary',
     auth: true,
-    responses: { 200: '{families, goods, links, vocabulary}: counts (docs/api.md, Overview)' },
+    responses: { 200: overviewSchema },
   },
 ];

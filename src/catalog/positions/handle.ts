@@ -5,13 +5,13 @@
  */
 import { runCommand, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
-import { ownOf, type AdminDeps } from '../commands';
+import { ownOf, type AdminDeps } from '../admin-commands';
 import { decidePosition, type PositionCommand } from './decide';
 import { evolvePosition, initialPosition, type PositionState } from './state';
 import { positionStreamId, type PositionEvent } from './events';
 import type { CreatePositionBody, UpdatePositionBody } from './requests';
 
-/** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
+/** What a write's answer shows from its own result (src/catalog/write-answer.ts, answerWrite). */
 const OWN = ['name', 'sortOrder', 'goodIds'];
 
 export const positionStream = (id: string): StreamSpec<PositionState, PositionEvent> => ({ streamId: positionStreamId(id), initial: initialPosition, evolve: evolvePosition });

@@ -1,7 +1,7 @@
 /** Reads of the `positions` projection for administrators. */
 import type { Queryable } from '../../platform/db';
 import { limitOffset, paged, type Page, type PageQuery } from '../../platform/http/pagination';
-import type { PositionView } from '../../../web/shared/responses/vocabulary';
+import type { PositionView } from '../../contract/vocabulary';
 
 type Row = { id: string; name: string; sort_order: number; good_ids: string[]; revision: string };
 const view = (r: Row): PositionView => ({ id: r.id, name: r.name, sortOrder: r.sort_order, goodIds: r.good_ids, revision: r.revision });

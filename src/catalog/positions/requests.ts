@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../../platform/http/pagination';
 import { idSchema } from '../../platform/ids';
-import { nameField, sortOrderField } from '../fields';
+import { nameField, sortOrderField } from '../request-fields';
 
 const goodIdsField = z.array(idSchema).max(1000);
 

@@ -1,12 +1,13 @@
 /** Administrator CRUD of positions: /positions (docs/api.md). */
+import { positionView } from '../../contract/vocabulary';
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import { withReferences } from '../references';
-import { actorOf, answerWrite } from '../http';
-import { type AdminDeps } from '../commands';
+import { actorOf, answerWrite } from '../write-answer';
+import { type AdminDeps } from '../admin-commands';
 import { positionNotFound } from './decide';
 import { createPosition, deletePosition, updatePosition } from './handle';
 import { getPosition, listPositions } from './queries';
@@ -46,4 +47,4 @@ export function positionRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const positionRouteDocs = resourceDocs({ path: '/positions', one: 'home position', many: 'home positions', listQuery: listPositionsQuery, createBody: createPositionBody, updateBody: updatePositionBody });
+export const positionRouteDocs = resourceDocs({ path: '/positions', one: 'home position', many: 'home positions', listQuery: listPositionsQuery, createBody: createPositionBody, updateBody: updatePositionBody, view: positionView });

@@ -2,14 +2,14 @@
 import { readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { ownOf, type AdminDeps } from '../commands';
+import { ownOf, type AdminDeps } from '../admin-commands';
 import { decideTagGroup, type TagGroupCommand } from './decide';
 import { evolveTagGroup, initialTagGroup, type TagGroupState } from './state';
 import { tagGroupStreamId, type TagGroupEvent } from './events';
 import { dimensionHolder, liveTagCount } from './queries';
 import type { CreateTagGroupBody, UpdateTagGroupBody } from './requests';
 
-/** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
+/** What a write's answer shows from its own result (src/catalog/write-answer.ts, answerWrite). */
 const OWN = ['name', 'dimension'];
 
 export const tagGroupStream = (id: string): StreamSpec<TagGroupState, TagGroupEvent> => ({ streamId: tagGroupStreamId(id), initial: initialTagGroup, evolve: evolveTagGroup });

@@ -2,7 +2,7 @@
 import type { Queryable } from '../../platform/db';
 import { limitOffset, paged, type Page, type PageQuery } from '../../platform/http/pagination';
 import type { Dimension } from '../domain/tags';
-import type { TagGroupView as SharedTagGroupView } from '../../../web/shared/responses/vocabulary';
+import type { TagGroupView as SharedTagGroupView } from '../../contract/vocabulary';
 
 // Declared once for the service and the admin client.
 export type TagGroupView = SharedTagGroupView<Dimension>;

@@ -1,7 +1,7 @@
 /** Request shapes of /tag-groups, each next to its type. */
 import { z } from 'zod';
 import { pageQuery } from '../../platform/http/pagination';
-import { nameField } from '../fields';
+import { nameField } from '../request-fields';
 import { dimensionSchema } from './events';
 
 export const createTagGroupBody = z.object({ name: nameField(), dimension: dimensionSchema.nullable().default(null) }).strict();

@@ -1,11 +1,12 @@
 /** Administrator CRUD of tag groups: /tag-groups (docs/api.md). */
+import { tagGroupView } from '../../contract/vocabulary';
 import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
-import { actorOf, answerWrite } from '../http';
-import { type AdminDeps } from '../commands';
+import { actorOf, answerWrite } from '../write-answer';
+import { type AdminDeps } from '../admin-commands';
 import { tagGroupNotFound } from './decide';
 import { createTagGroup, deleteTagGroup, updateTagGroup } from './handle';
 import { getTagGroup, listTagGroups } from './queries';
@@ -49,4 +50,4 @@ export function tagGroupRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const tagGroupRouteDocs = resourceDocs({ path: '/tag-groups', one: 'tag group', many: 'tag groups', listQuery: listTagGroupsQuery, createBody: createTagGroupBody, updateBody: updateTagGroupBody, usage: 'its tags, and the goods, links and public families they are on (tags refuse a delete)' });
+export const tagGroupRouteDocs = resourceDocs({ path: '/tag-groups', one: 'tag group', many: 'tag groups', listQuery: listTagGroupsQuery, createBody: createTagGroupBody, updateBody: updateTagGroupBody, usage: 'its tags, and the goods, links and public families they are on (tags refuse a delete)', view: tagGroupView, taken: 'Another tag group has this name (TAG_GROUP.ALREADY_EXISTS) or carries this dimension (TAG_GROUP.DIMENSION_TAKEN)', inUse: 'The group still has tags (TAG_GROUP.HAS_TAGS)' });

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors';
 import { EventStoreErrors } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
-import { saveOrder, type AdminDeps, ownOf } from '../commands';
+import { saveOrder, type AdminDeps, ownOf } from '../admin-commands';
 import { foldWhitespace } from '../domain/names';
 import { tagGroupLock, tagGroupStream } from '../tag-groups/handle';
 import { decideTag, decideTagOrder, tagNotFound, type GroupFacts, type TagCommand } from './decide';
@@ -15,7 +15,7 @@ import type { CreateTagInput, UpdateTagBody } from './requests';
 import { whileUnreferenced } from '../references';
 import { tagUsage } from '../usage';
 
-/** What a write's answer shows from its own result (src/catalog/http.ts, answerWrite). */
+/** What a write's answer shows from its own result (src/catalog/write-answer.ts, answerWrite). */
 const OWN = ['groupId', 'name', 'color'];
 
 export const tagStream = (id: string): StreamSpec<TagState, TagEvent> => ({ streamId: tagStreamId(id), initial: initialTag, evolve: evolveTag });

@@ -3,7 +3,7 @@ import type { Queryable } from '../../platform/db';
 import { limitOffset, paged, type Page } from '../../platform/http/pagination';
 import { nameKey } from '../domain/names';
 import type { ListTagsQuery } from './requests';
-import type { TagView } from '../../../web/shared/responses/vocabulary';
+import type { TagView } from '../../contract/vocabulary';
 
 type Row = { id: string; name: string; group_id: string; sort_order: number; color: string | null; revision: string };
 const view = (r: Row): TagView => ({ id: r.id, name: r.name, groupId: r.group_id, sortOrder: r.sort_order, color: r.color, revision: r.revision });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { colourField } from '../../platform/http/fields';
 import { pageQuery } from '../../platform/http/pagination';
 import { idSchema } from '../../platform/ids';
-import { nameField, sortOrderField } from '../fields';
+import { nameField, sortOrderField } from '../request-fields';
 
 const colorField = colourField().nullable();
 

@@ -4,14 +4,15 @@ import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
-import { actorOf, answerWrite } from '../http';
-import { type AdminDeps } from '../commands';
+import { actorOf, answerWrite } from '../write-answer';
+import { type AdminDeps } from '../admin-commands';
 import { tagNotFound } from './decide';
 import { createTag, deleteTag, sortTags, updateTag } from './handle';
 import { getTag, listTags, tagOrder } from './queries';
 import { createTagBody, listTagsQuery, sortTagsBody, updateTagBody } from './requests';
 import { resourceDocs } from '../../platform/http/openapi';
 import { tagUsage } from '../usage';
+import { tagView } from '../../contract/vocabulary';
 
 export function tagRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   const r = Router();
@@ -55,4 +56,4 @@ export function tagRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const tagRouteDocs = resourceDocs({ path: '/tags', one: 'tag', many: 'tags', listQuery: listTagsQuery, createBody: createTagBody, updateBody: updateTagBody, sortBody: sortTagsBody, usage: 'goods and links that carry it, public families it is on (goods or links refuse a delete)' });
+export const tagRouteDocs = resourceDocs({ path: '/tags', one: 'tag', many: 'tags', listQuery: listTagsQuery, createBody: createTagBody, updateBody: updateTagBody, sortBody: sortTagsBody, usage: 'goods and links that carry it, public families it is on (goods or links refuse a delete)', view: tagView, taken: 'The group has a tag of this name (TAG.NAME_TAKEN)', inUse: 'Goods or links carry the tag (TAG.IN_USE)' });

@@ -1,13 +1,8 @@
 /** The read fence as operators see it, and the one line that names who holds it back. */
-import type { FenceHolder } from './port';
+import type { FenceView } from '../../contract/projections';
 
 /** The read fence as operators see it (GET /projections, `catalog projections status`, /readyz). */
-export interface FenceView {
-  heldBackEvents: number;
-  /** how long the oldest held-back event has waited */
-  heldBackSeconds: number;
-  holder: FenceHolder | null;
-}
+export type { FenceView };
 
 /** One line on a held-back read fence, naming who holds it. */
 export function describeFence(f: FenceView): string {

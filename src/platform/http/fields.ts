@@ -22,8 +22,20 @@ export function isImageUrl(value: string): boolean {
 
 const IMAGE_MESSAGE = 'must be an http(s) URL or an upload of this service (/uploads/<name>)';
 
+/**
+ * `isImageUrl` as the API description says it (metadata only: the check stays the refinement): an
+ * upload of this service, or http(s) with a host and no user info, and none of the refused characters.
+ */
+const IMAGE_SOURCE = `${OWN_UPLOAD.source.slice(1, -1)}|[hH][tT][tT][pP][sS]?://[^\\s"'<>\\\\\`/?#@]+(?:[/?#][^\\s"'<>\\\\\`]*)?`;
+export const IMAGE_PATTERN = `^(?:${IMAGE_SOURCE})$`;
+
 /** An image: an http(s) URL or this service's `/uploads/<generated name>`. */
-export const imageField = (max = 2000) => z.string().max(max).refine(isImageUrl, { message: IMAGE_MESSAGE });
+export const imageField = (max = 2000) =>
+  z
+    .string()
+    .max(max)
+    .refine(isImageUrl, { message: IMAGE_MESSAGE })
+    .meta({ pattern: IMAGE_PATTERN, description: IMAGE_MESSAGE });
 
 /** A category icon: the image rule, with "" (or only white space) meaning none (docs/domain.md, Category names). */
 export const iconField = (max = 1000) =>
@@ -32,7 +44,8 @@ export const iconField = (max = 1000) =>
     .max(max)
     .nullable()
     .transform((v) => (v === null || v.trim() === '' ? null : v.trim()))
-    .refine((v) => v === null || isImageUrl(v), { message: IMAGE_MESSAGE });
+    .refine((v) => v === null || isImageUrl(v), { message: IMAGE_MESSAGE })
+    .meta({ pattern: `^\\s*(?:${IMAGE_SOURCE})?\\s*$`, description: `${IMAGE_MESSAGE}; "" or null: none` });
 
 /** A colour as CSS hex, `#rgb` or `#rrggbb`: nothing else can reach a style attribute. */
 export const colourField = () => z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a colour #rgb or #rrggbb');
@@ -48,6 +61,9 @@ export function hasVisibleText(value: string): boolean {
   return value.replace(INVISIBLE, '') !== '';
 }
 
+/** `hasVisibleText` as the API description says it: somewhere, a character that is not invisible. */
+export const VISIBLE_PATTERN = `[^${INVISIBLE.source.slice(1)}`;
+
 /** A name a page shows: trimmed, 1..max characters, and not only invisible characters. */
 export const visibleName = (max: number) =>
   z
@@ -55,7 +71,8 @@ export const visibleName = (max: number) =>
     .trim()
     .min(1)
     .max(max)
-    .refine(hasVisibleText, { message: 'must contain a visible character' });
+    .refine(hasVisibleText, { message: 'must contain a visible character' })
+    .meta({ pattern: VISIBLE_PATTERN, description: `${max} characters at most once trimmed, something of it visible` });
 
 /** The display order values and priorities: an integer in the 32-bit range, never rounded. */
 export const int32Field = () => z.number().int().min(-2_147_483_648).max(2_147_483_647);
@@ -66,4 +83,5 @@ export const priceField = () =>
     .string()
     .max(20)
     .regex(/^\d{1,12}(?:\.\d{1,2})?$/, 'must be a positive amount with at most two decimals, e.g. "12.50"')
-    .refine((v) => /[1-9]/.test(v), { message: 'must be greater than zero' });
+    .refine((v) => /[1-9]/.test(v), { message: 'must be greater than zero' })
+    .meta({ pattern: '^(?=[\\d.]*[1-9])\\d{1,12}(?:\\.\\d{1,2})?$', description: 'a positive amount with at most two decimals, e.g. "12.50"' });

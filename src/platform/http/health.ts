@@ -5,6 +5,7 @@ import type { EventStore } from '../event-store/port';
 import { pendingMigrations } from '../migrate';
 import { describeFence, type FenceView } from '../event-store/fence';
 import type { RouteDoc } from './openapi';
+import { liveness, readiness } from '../../contract/health';
 
 export function healthRoutes(deps: {
   pool: Pool;
@@ -53,6 +54,6 @@ export function healthRoutes(deps: {
 
 /** The operations above (src/platform/http/openapi.ts), at the root, outside API_PREFIX. */
 export const healthRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/healthz', summary: 'The process answers', responses: { 200: '{status: ok}' } },
-  { method: 'get', path: '/readyz', summary: 'The database and event store answer and the schema is current; degraded names who holds the read fence', responses: { 200: '{status: ready | degraded, checks}', 503: '{status: not ready, checks}, with Retry-After' } },
+  { method: 'get', path: '/healthz', summary: 'The process answers', standalone: true, responses: { 200: liveness } },
+  { method: 'get', path: '/readyz', summary: 'The database and event store answer and the schema is current; degraded names who holds the read fence', standalone: true, responses: { 200: readiness, 503: { description: 'Not ready: `status` `not ready`, each check saying what is wrong', body: readiness, headers: ['Retry-After'] } } },
 ];

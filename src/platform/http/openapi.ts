@@ -13,7 +13,39 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteCo
 import { Router } from 'express';
 import { z } from 'zod';
 import { ERROR_CODES, errorCodes, type ErrorCode } from '../error-codes';
+import { pageOf } from '../../contract/page';
+import { usage } from '../../contract/usage';
+import { accepted, order } from '../../contract/writes';
 import { idSchema } from '../ids';
+
+/** The response headers clients rely on, as the document describes them. */
+const HEADERS = {
+  ETag: { description: "The resource's revision, quoted (`\"3\"`): send it back in `If-Match`; on public reads and uploads, the content's tag for `If-None-Match`", schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long the answer may be reused: public reads `public, max-age=0, must-revalidate`, uploads `public, max-age=31536000, immutable`', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'string', pattern: '^\\d+$' } },
+  RateLimit: { description: 'The throttle\'s remaining requests and reset (IETF draft 8)', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The throttle\'s limit and window (IETF draft 8)', schema: { type: 'string' } },
+  'Set-Cookie': {
+    description: 'Two headers: `svc_at` (the access token, Path=/, HttpOnly, SameSite=Lax) and `svc_rt` (the refresh token, likewise); a logout or a refused refresh clears both (Max-Age=0)',
+    schema: { type: 'string' },
+  },
+  Location: { description: 'Where the answer is', schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: '`true`: the first answer to this `Idempotency-Key`, sent again (it carries the first body and status only)', schema: { type: 'string', enum: ['true'] } },
+} as const;
+export type ResponseHeader = keyof typeof HEADERS;
+
+/** One documented answer of an operation. */
+export interface Answer {
+  description: string;
+  /** the JSON body; omitted (and no `contentType`): no body */
+  body?: z.ZodType;
+  /** a body that is not JSON, by its media type */
+  contentType?: string;
+  /** headers this answer always carries */
+  headers?: readonly ResponseHeader[];
+  /** headers it may carry */
+  optionalHeaders?: readonly ResponseHeader[];
+}
 
 export interface RouteDoc {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -33,11 +65,24 @@ export interface RouteDoc {
   multipartFile?: string;
   /** takes `If-Match` with the resource's revision (a stale one is 409) */
   revision?: boolean;
+  /** its 200 and 201 answers carry the resource's revision as `ETag` */
+  etag?: boolean;
+  /** answered from a cache: `ETag` and `Cache-Control`, and 304 for a current `If-None-Match` */
+  cached?: boolean;
+  /** throttled per client: 429 with `Retry-After` */
+  throttled?: boolean;
   /**
-   * status → the answer: a zod schema (JSON with that shape), words (JSON described in docs/api.md),
-   * null (no body), or `{contentType, description}` for an answer that is not JSON
+   * The session cookies: `set` by a login, `rotate`d by a refresh (which reads `svc_rt`, and clears
+   * both when it refuses), `clear`ed by a logout (which reads either).
    */
-  responses: Record<number, z.ZodType | string | null | { contentType: string; description: string }>;
+  session?: 'set' | 'rotate' | 'clear';
+  /** answers without the database or the event store (no 503) */
+  standalone?: boolean;
+  /**
+   * status → the answer: a zod schema of the JSON body from the wire contract (src/contract/), null
+   * (no body), an `Answer`, or for an error status its description (the body is the Error schema).
+   */
+  responses: Record<number, z.ZodType | string | null | Answer | undefined>;
 }
 
 /** The registered error codes, each with its status and meaning, as the document's `code` describes them. */
@@ -61,7 +106,10 @@ export const errorBody = z
       details: z.unknown().optional().meta({ description: 'what the code is about: for VALIDATION_FAILED each issue with its `path`' }),
     }),
   })
-  .meta({ id: 'Error' });
+  .meta({
+    id: 'Error',
+    example: { error: { code: 'VALIDATION_FAILED', message: 'body is invalid', details: [{ path: 'name', message: 'Too small: expected string to have >=1 characters', code: 'too_small' }] } },
+  });
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -81,28 +129,109 @@ function pathParams(d: RouteDoc): z.ZodObject | undefined {
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
-function responsesOf(d: RouteDoc): Record<string, ResponseConfig> {
-  const out: Record<string, ResponseConfig> = {};
-  for (const [status, answer] of Object.entries(d.responses)) {
-    if (answer === null) out[status] = { description: 'No content' };
-    else if (typeof answer === 'string') out[status] = { description: answer, content: { 'application/json': { schema: { type: 'object' } } } };
-    else if (answer instanceof z.ZodType) out[status] = { description: 'OK', content: json(answer) };
-    else out[status] = { description: answer.description, content: { [answer.contentType]: { schema: { type: 'string' } } } };
-  }
-  const error = (description: string) => ({ description, content: json(errorBody) });
-  if (d.params || d.query || d.body || d.multipartFile || /:/.test(d.path)) out['400'] ??= error('Invalid input (VALIDATION_FAILED, INVALID_ID, …)');
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 302: 'Found', 304: 'Not modified: the `If-None-Match` tag is current' };
+
+const headerObjects = (required: readonly ResponseHeader[], optional: readonly ResponseHeader[] = []) =>
+  Object.fromEntries([...required.map((h) => [h, { ...HEADERS[h], required: true }]), ...optional.filter((h) => !required.includes(h)).map((h) => [h, HEADERS[h]])]);
+
+const isError = (status: number) => status >= 400;
+
+/**
+ * The statuses an operation answers besides its own, as the middleware in front of every route and
+ * the guards really answer them (src/platform/http/app.ts, edge.ts, idempotency.ts, errors.ts):
+ * status → the faults, each with its code.
+ */
+function commonErrors(d: RouteDoc): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const add = (status: number, why: string) => out.set(status, [...(out.get(status) ?? []), why]);
+  const writes = d.method !== 'get';
+  const json = writes && !d.multipartFile;
+  const idempotent = d.auth && json;
+  if (d.params || d.query || d.body || d.multipartFile || /:/.test(d.path)) add(400, 'Invalid input (VALIDATION_FAILED, INVALID_ID)');
+  add(400, 'A NUL character, a lone surrogate or bytes that are not UTF-8 in the path, query or body (REQUEST.INVALID_TEXT)');
+  if (!d.query) add(400, 'A query parameter on a route that takes none (VALIDATION_FAILED)');
+  if (json) add(400, 'A body that is not JSON (MALFORMED_JSON)');
+  if (idempotent) add(400, '`Idempotency-Key` is not 1 to 200 visible ASCII characters (IDEMPOTENCY.BAD_KEY)');
+  if (d.revision) add(400, '`If-Match` carries no revision (INVALID_IF_MATCH)');
   if (d.auth) {
-    out['401'] ??= error('No valid access token (AUTH.UNAUTHENTICATED)');
-    out['403'] ??= error('The role may not use this route (AUTH.FORBIDDEN)');
+    add(401, 'No valid access token (AUTH.UNAUTHENTICATED)');
+    add(403, 'The role may not use this route (AUTH.FORBIDDEN)');
   }
-  if (d.revision) out['409'] ??= error('If-Match names a revision that is no longer current (EVENT_STORE.WRONG_REVISION)');
-  out.default = error('Any other error, with its code');
+  if (writes) add(403, "A write from another origin than the service's own or CORS_ORIGINS (REQUEST.CROSS_ORIGIN)");
+  if (/:/.test(d.path) && !d.responses[404]) add(404, 'Nothing has this id');
+  if (d.revision) add(409, 'If-Match names a revision that is no longer current (EVENT_STORE.WRONG_REVISION)');
+  if (d.auth && writes) add(409, 'Another administrator changes the same thing (LOCK.BUSY), or it changes too often for this write to land (EVENT_STORE.BUSY); try again');
+  if (idempotent) add(409, 'A request with the same `Idempotency-Key` is still being answered (IDEMPOTENCY.IN_PROGRESS)');
+  if (json) {
+    add(413, 'The body is larger than BODY_LIMIT (PAYLOAD_TOO_LARGE)');
+    add(415, 'A body that is not `application/json` (REQUEST.UNSUPPORTED_MEDIA_TYPE), or in an encoding or charset the service does not read (UNSUPPORTED_ENCODING)');
+  }
+  if (idempotent) add(422, 'The `Idempotency-Key` was used for another request (IDEMPOTENCY.KEY_REUSED)');
+  if (d.throttled) add(429, 'Too many requests from this client (RATE_LIMITED)');
+  add(500, 'An unexpected failure (INTERNAL); the log has it under the X-Request-Id');
+  if (!d.standalone) add(503, 'The database or the event store is unavailable for a moment (DEPENDENCY_UNAVAILABLE, EVENT_STORE.UNAVAILABLE, …); try again');
   return out;
 }
 
+function responsesOf(d: RouteDoc): Record<string, ResponseConfig> {
+  const out: Record<string, ResponseConfig> = {};
+  const errors = commonErrors(d);
+  const writes = d.method !== 'get';
+  const idempotent = d.auth && writes && !d.multipartFile;
+  // A write's answer replayed for its Idempotency-Key carries the first body and status, not its headers.
+  const etag: ResponseHeader[] = (d.etag || d.cached) && !idempotent ? ['ETag'] : [];
+  const replayed: ResponseHeader[] = idempotent ? [...(d.etag ? ['ETag' as const] : []), 'Idempotent-Replayed'] : [];
+  const cache: ResponseHeader[] = d.cached ? ['Cache-Control'] : [];
+  const cookies: ResponseHeader[] = d.session ? ['Set-Cookie'] : [];
+  for (const [key, answer] of Object.entries(d.responses)) {
+    const status = Number(key);
+    const ok = status === 200 || status === 201;
+    if (answer === undefined) continue;
+    const own: ResponseHeader[] = status < 300 ? [...(ok ? [...etag, ...cache] : []), ...cookies] : [];
+    const maybe: ResponseHeader[] = status < 300 ? replayed.filter((h) => h !== 'ETag' || ok) : [];
+    if (typeof answer === 'string') {
+      if (!isError(status)) throw new Error(`${operationKey(d.method, d.path)} ${status}: a success needs its schema from the wire contract, not words`);
+      errors.set(status, [answer, ...(errors.get(status) ?? [])]);
+    } else if (answer === null) {
+      out[key] = { description: STATUS_TEXT[status] ?? 'No body', ...(own.length + maybe.length ? { headers: headerObjects(own, maybe) } : {}) };
+    } else if (answer instanceof z.ZodType) {
+      if (isError(status)) throw new Error(`${operationKey(d.method, d.path)} ${status}: an error answers the Error schema`);
+      out[key] = { description: STATUS_TEXT[status] ?? 'OK', content: json(answer), ...(own.length + maybe.length ? { headers: headerObjects(own, maybe) } : {}) };
+    } else {
+      const content = answer.body ? json(answer.body) : answer.contentType ? { [answer.contentType]: { schema: { type: 'string' as const } } } : undefined;
+      const headers = headerObjects([...own, ...(answer.headers ?? [])], [...maybe, ...(answer.optionalHeaders ?? [])]);
+      out[key] = { description: answer.description, ...(content ? { content } : {}), ...(Object.keys(headers).length ? { headers } : {}) };
+    }
+  }
+  if (d.cached) out['304'] ??= { description: STATUS_TEXT[304]!, headers: headerObjects(['ETag', 'Cache-Control']) };
+  for (const [status, why] of errors) {
+    if (out[status]) continue;
+    const headers = status === 429 ? headerObjects(['Retry-After'], ['RateLimit', 'RateLimit-Policy']) : status === 503 ? headerObjects(['Retry-After']) : status === 401 && d.session === 'rotate' ? headerObjects([], ['Set-Cookie']) : undefined;
+    out[status] = { description: why.join('; '), content: json(errorBody), ...(headers ? { headers } : {}) };
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
+const ifNoneMatch = z.object({ 'If-None-Match': z.string().optional().meta({ description: 'the ETag of the answer the client holds: 304 while it is current' }) });
+const refreshCookie = z.object({ svc_rt: z.string().meta({ description: 'the refresh token, set by a login or refresh' }) });
+const sessionCookies = z.object({
+  svc_at: z.string().optional().meta({ description: 'the access token' }),
+  svc_rt: z.string().optional().meta({ description: 'the refresh token: proves the session when the access token has expired' }),
+});
+
+/** `get /goods/{id}/usage` → `getGoodsIdUsage`: stable, unique per method and path. */
+const operationIdOf = (method: string, path: string) =>
+  method +
+  path
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+
 function routeConfig(d: RouteDoc, prefix: string): RouteConfig {
   const writes = d.method !== 'get';
-  const headers = [...(d.auth && writes && !d.multipartFile ? [idempotencyKey] : []), ...(d.revision ? [ifMatch] : [])];
+  const headers = [...(d.auth && writes && !d.multipartFile ? [idempotencyKey] : []), ...(d.revision ? [ifMatch] : []), ...(d.cached ? [ifNoneMatch] : [])];
+  const cookies = d.session === 'rotate' ? refreshCookie : d.session === 'clear' ? sessionCookies : undefined;
   const body = d.body
     ? { required: !d.bodyOptional, content: json(d.body) }
     : d.multipartFile
@@ -118,6 +247,7 @@ function routeConfig(d: RouteDoc, prefix: string): RouteConfig {
   return {
     method: d.method,
     path: openApiPath(prefix + d.path),
+    operationId: operationIdOf(d.method, d.path),
     summary: d.summary,
     ...(d.description ? { description: d.description } : {}),
     tags: [d.path.split('/')[1] ?? ''],
@@ -126,6 +256,7 @@ function routeConfig(d: RouteDoc, prefix: string): RouteConfig {
       ...(pathParams(d) ? { params: pathParams(d) } : {}),
       ...(d.query ? { query: d.query } : {}),
       ...(headers.length ? { headers } : {}),
+      ...(cookies ? { cookies } : {}),
       ...(body ? { body } : {}),
     },
     responses: responsesOf(d),
@@ -153,10 +284,15 @@ export function openApiDocument(routes: DocumentedRoutes, opts: { title: string;
   });
 }
 
+/** The document itself, loosely: it is described by the OpenAPI 3.1 specification, not here. */
+const openApiJson = z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
+
+const NOT_DEVELOPMENT = 'Not mounted: NODE_ENV is not development (NOT_FOUND)';
+
 /** The operations `docsRoutes` itself serves. */
 export const docsRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/docs', summary: 'This description as a plain page (development only)', responses: { 200: { contentType: 'text/html', description: 'The page' } } },
-  { method: 'get', path: '/docs/openapi.json', summary: 'This description, OpenAPI 3.1 (development only)', responses: { 200: 'The OpenAPI document' } },
+  { method: 'get', path: '/docs', summary: 'This description as a plain page (development only)', standalone: true, responses: { 200: { contentType: 'text/html', description: 'The page' }, 404: NOT_DEVELOPMENT } },
+  { method: 'get', path: '/docs/openapi.json', summary: 'This description, OpenAPI 3.1 (development only)', standalone: true, responses: { 200: openApiJson, 404: NOT_DEVELOPMENT } },
 ];
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -202,21 +338,28 @@ export function resourceDocs(r: {
   createBody: z.ZodType;
   updateBody: z.ZodType;
   sortBody?: z.ZodType;
+  /** the resource as it is answered (src/contract/) */
+  view: z.ZodType;
   /** what `GET <item>/usage` counts, when the resource has it (docs/api.md, Usage) */
   usage?: string;
+  /** why a create or change is refused as a conflict, with the code (a name or code another one has) */
+  taken?: string;
+  /** why a delete is refused, with the codes */
+  inUse?: string;
+  /** what a new order names that does not exist (the parent of categories) */
+  sortNotFound?: string;
 }): RouteDoc[] {
   const item = `${r.path}/:id`;
+  const missing = `No such ${r.one}`;
   return [
-    { method: 'get', path: r.path, summary: `List ${r.many}`, auth: true, query: r.listQuery, responses: { 200: `{items, total, page, pageSize} of ${r.many}` } },
+    { method: 'get', path: r.path, summary: `List ${r.many}`, auth: true, query: r.listQuery, responses: { 200: pageOf(r.view) } },
     ...(r.sortBody
-      ? [{ method: 'patch', path: `${r.path}/sort`, summary: `Set the order of ${r.many} (the full new order)`, auth: true, revision: true, body: r.sortBody, responses: { 200: '{ids}: the order now' } } satisfies RouteDoc]
+      ? [{ method: 'patch', path: `${r.path}/sort`, summary: `Set the order of ${r.many} (the full new order)`, auth: true, revision: true, body: r.sortBody, responses: { 200: order, 404: r.sortNotFound } } satisfies RouteDoc]
       : []),
-    { method: 'get', path: item, summary: `One ${r.one}`, auth: true, responses: { 200: `The ${r.one}, with its revision (also the ETag)`, 404: `No such ${r.one}` } },
-    { method: 'post', path: r.path, summary: `Create a ${r.one}`, auth: true, body: r.createBody, responses: { 201: `The ${r.one} created`, 202: '{id, revision}: written, the read models not there yet' } },
-    { method: 'patch', path: item, summary: `Change a ${r.one}`, auth: true, revision: true, body: r.updateBody, responses: { 200: `The ${r.one} as this write left it`, 202: '{id, revision}: written, the read models not there yet', 404: `No such ${r.one}` } },
-    { method: 'delete', path: item, summary: `Delete a ${r.one}`, auth: true, revision: true, responses: { 204: null, 404: `No such ${r.one}`, 409: `The ${r.one} is still in use` } },
-    ...(r.usage
-      ? [{ method: 'get', path: `${item}/usage`, summary: `What uses a ${r.one}: ${r.usage}`, auth: true, responses: { 200: '{counts, blockedBy}: the counts, and those that refuse a delete', 404: `No such ${r.one}` } } satisfies RouteDoc]
-      : []),
+    { method: 'get', path: item, summary: `One ${r.one}`, auth: true, etag: true, responses: { 200: r.view, 404: missing } },
+    { method: 'post', path: r.path, summary: `Create a ${r.one}`, auth: true, etag: true, body: r.createBody, responses: { 201: r.view, 202: accepted, ...(r.taken ? { 409: r.taken } : {}) } },
+    { method: 'patch', path: item, summary: `Change a ${r.one}`, auth: true, revision: true, etag: true, body: r.updateBody, responses: { 200: r.view, 202: accepted, 404: missing, ...(r.taken ? { 409: r.taken } : {}) } },
+    { method: 'delete', path: item, summary: `Delete a ${r.one}`, auth: true, revision: true, responses: { 204: null, 404: missing, 409: r.inUse ?? `The ${r.one} is still in use` } },
+    ...(r.usage ? [{ method: 'get', path: `${item}/usage`, summary: `What uses a ${r.one}: ${r.usage}`, auth: true, responses: { 200: usage, 404: missing } } satisfies RouteDoc] : []),
   ];
 }

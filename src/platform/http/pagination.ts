@@ -4,6 +4,7 @@
  * that asks for 1001 rows learns it will not get them. Answers are `{items, total, page, pageSize}`.
  */
 import { z } from 'zod';
+import type { Page } from '../../contract/page';
 import { queryInt } from './validate';
 
 export const MAX_PAGE_SIZE = 1000;
@@ -20,12 +21,7 @@ export const pageQuery = z
   .strict();
 export type PageQuery = z.infer<typeof pageQuery>;
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+export type { Page } from '../../contract/page';
 
 export function paged<T>(items: T[], total: number, page: number, pageSize: number): Page<T> {
   return { items, total, page, pageSize };

@@ -2,6 +2,7 @@
  * The projections of one process: their runners (worker role), their status, rebuild requests, and
  * the commit notifications every process listens to (cache bumps, command waits).
  */
+import type { ProjectionState, ProjectionView } from '../../contract/projections';
 import type { Pool, SessionLimits } from '../db';
 import type { EventRegistry } from '../events/registry';
 import { AppError } from '../errors';
@@ -16,7 +17,7 @@ import { retryFailed } from './checkpoints';
 import { requestRebuild } from './rebuild';
 import { PROJECTION_CHANNEL, type ProjectionCommitNotice, ProjectionRunner } from './runner';
 
-export type ProjectionState = 'running' | 'rebuilding' | 'stopped' | 'failed';
+export type { ProjectionState } from '../../contract/projections';
 
 /** A projection's place without its lag (ProjectionEngine.progress). */
 export interface ProjectionProgress {
@@ -32,17 +33,9 @@ export interface ProjectionProgress {
   ledHere: boolean;
 }
 
-/** What operators see of a projection (ProjectionEngine.status): its progress, its lag, its failures. */
-export interface ProjectionStatus extends Omit<ProjectionProgress, 'position'> {
-  position: string;
-  /** events after its position for it; past 10 000 an estimate (`lagApproximate`) */
-  lagEvents: number;
-  lagApproximate: boolean;
-  lagSeconds: number;
-  /** the poison event that ended the last rebuild (the live projection ran on) */
-  rebuildError: Record<string, unknown> | null;
-  /** a failure being retried with back-off right now: {code, message, attempts, since} */
-  retrying: Record<string, unknown> | null;
+/** What operators see of a projection (ProjectionEngine.status, GET /projections), and whether a runner of this process leads it. */
+export interface ProjectionStatus extends ProjectionView {
+  ledHere: boolean;
 }
 
 export class ProjectionEngine {

@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { ProjectionEngine } from './engine';
 import type { RouteDoc } from '../http/openapi';
+import { projectionList, rebuildAnswer, retryAnswer } from '../../contract/projections';
 
 export function projectionRoutes(engine: ProjectionEngine, guard: RequestHandler): Router {
   const r = Router();
@@ -43,7 +44,7 @@ const projectionName = z.object({ name: z.string() });
 
 /** The operations above (src/platform/http/openapi.ts); an unknown projection name is a 404. */
 export const projectionRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/projections', summary: "Each projection's position, lag, state and last error, and who holds the read fence", auth: true, responses: { 200: '{fence, items: [projection]}' } },
-  { method: 'post', path: '/projections/:name/rebuild', summary: 'Rebuild a projection into shadow tables, then swap them in', auth: true, params: projectionName, responses: { 202: '{name, state: rebuilding}', 404: 'No such projection' } },
-  { method: 'post', path: '/projections/:name/retry', summary: 'After fixing the code behind a poison event: apply it again', auth: true, params: projectionName, responses: { 200: '{name, retried: false}: it was not failed', 202: '{name, retried: true}', 404: 'No such projection' } },
+  { method: 'get', path: '/projections', summary: "Each projection's position, lag, state and last error, and who holds the read fence", auth: true, responses: { 200: projectionList } },
+  { method: 'post', path: '/projections/:name/rebuild', summary: 'Rebuild a projection into shadow tables, then swap them in', auth: true, params: projectionName, responses: { 202: rebuildAnswer, 404: 'No such projection (PROJECTION.NOT_FOUND)' } },
+  { method: 'post', path: '/projections/:name/retry', summary: 'After fixing the code behind a poison event: apply it again', auth: true, params: projectionName, responses: { 200: { description: 'It was not failed: `retried` false', body: retryAnswer }, 202: { description: 'Retried: `retried` true', body: retryAnswer }, 404: 'No such projection (PROJECTION.NOT_FOUND)' } },
 ];

@@ -8,7 +8,7 @@
  */
 import { catalogProjection } from '../../../projections/catalog';
 import { checkFamilies, recomputeFamilies, recordStamps, staleFamilies } from '../../../src/catalog/families/recompute';
-import { createEventRegistry } from '../../../src/catalog/events';
+import { createEventRegistry } from '../../../src/catalog/event-registry';
 import type { DecodedEvent } from '../../../src/platform/events/registry';
 import { eventMetadata } from '../../../src/platform/events/registry';
 import { START, comparePositions, type RecordedEvent } from '../../../src/platform/event-store/port';

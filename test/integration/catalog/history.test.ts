@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
 import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 import { eventually } from '../../support/eventually';
-import type { HistoryItem } from '../../../web/shared/responses/history';
+import type { HistoryItem } from '../../../src/contract/history';
 
 const BIN = path.resolve(__dirname, '../../../bin/catalog.js');
 

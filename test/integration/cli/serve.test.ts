@@ -10,7 +10,7 @@ import { isImageUrl } from '../../../src/platform/http/fields';
 import { startChildService, type ChildService } from '../../support/child-service';
 import { createTestDatabase, type TestDatabase } from '../../support/db';
 import { freePort } from '../../support/free-port';
-import type { PublicGoodDetail, PublicCategoryNode } from '../../../web/shared/responses/storefront';
+import type { PublicGoodDetail, PublicCategoryNode } from '../../../src/contract/storefront';
 
 jest.setTimeout(300_000);
 

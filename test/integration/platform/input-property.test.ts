@@ -12,6 +12,7 @@
  */
 import fc from 'fast-check';
 import { IMAGES } from '../../support/images';
+import { expectDocumented } from '../../support/openapi-check';
 import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 
 jest.setTimeout(120_000);
@@ -253,6 +254,7 @@ describe('generated input below JSON: multipart, raw bytes, query keys, request 
       body,
     });
     const text = await r.text();
+    expectDocumented(svc.services.config.apiPrefix, method, path, { status: r.status, headers: r.headers, text });
     let parsed: any = null;
     try {
       parsed = JSON.parse(text);

@@ -16,6 +16,7 @@ import { expressApp, type Services } from '../../../src/main';
 import { apiDocument } from '../../../src/openapi';
 import { ERROR_CODES, errorCodes } from '../../../src/platform/error-codes';
 import { operationKey } from '../../../src/platform/http/openapi';
+import { INT64_PATTERN } from '../../../src/platform/ids';
 import { mountedRoutes } from '../../../src/platform/http/routes-audit';
 import { WEB_APPS } from '../../../src/web-apps';
 import { startAuthHarness, type AuthHarness } from '../../support/auth-http';
@@ -108,7 +109,7 @@ describe('the OpenAPI description', () => {
     const override = doc.paths['/product-families/{id}/price-overrides']!.put;
     expect(override.security).toEqual([{ cookie: [] }, { bearer: [] }]);
     expect(override.parameters.map((p: any) => `${p.in} ${p.name}`)).toEqual(['path id', 'header Idempotency-Key', 'header If-Match']);
-    expect(override.parameters[0].schema.pattern).toBe('^(0|[1-9]\\d{0,18})$');
+    expect(override.parameters[0].schema.pattern).toBe(INT64_PATTERN);
     expect(override.requestBody.content['application/json'].schema.required).toEqual(['size', 'color', 'printCount', 'craft', 'logistics', 'price']);
     expect(override.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     // Every path template names exactly the path parameters its operations declare.

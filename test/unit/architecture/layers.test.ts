@@ -2,6 +2,7 @@
  * The layering rules of docs/architecture.md, held against the tree's own imports
  * (scripts/import-graph.ts; `npm run layers` prints the graph).
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { importCycles, importEdges, layerOf, moduleOf, type ImportEdge } from '../../../scripts/import-graph';
 
@@ -28,9 +29,16 @@ describe('the import graph', () => {
     expect(cycles.flatMap((c) => c.via)).toContain('src/platform/db.ts → src/catalog/goods/queries');
   });
 
-  it('platform imports nothing above it', () => {
-    const up = edges.filter((e) => layerOf(e.from) === 'src/platform' && internal(e) && layerOf(e.to) !== 'src/platform');
+  it('platform imports nothing above it but the wire contract', () => {
+    const up = edges.filter((e) => layerOf(e.from) === 'src/platform' && internal(e) && !['src/platform', 'src/contract'].includes(layerOf(e.to)));
     expect(show(up)).toEqual([]);
+  });
+
+  it('the wire contract imports nothing of ours: it is the bottom both the service and the browser apps stand on', () => {
+    const from = edges.filter((e) => e.from.startsWith('src/contract/'));
+    expect(from.some((e) => e.to === 'zod')).toBe(true);
+    const found = from.filter((e) => internal(e) && !e.to.startsWith('src/contract/'));
+    expect(show(found)).toEqual([]);
   });
 
   it('the catalog and the projections do not import the supplier synchronisation', () => {
@@ -51,18 +59,30 @@ describe('the import graph', () => {
     expect(show(found)).toEqual([]);
   });
 
-  it('the browser apps share code only through web/shared, and the server takes only that from web/', () => {
+  it('the browser apps share code only through web/shared and the wire contract, and the server takes only that from web/', () => {
+    const shared = (to: string) => to.startsWith('web/shared/') || to.startsWith('src/contract/');
     const found = edges.filter(
       (e) =>
         internal(e) &&
-        ((/^web\/(admin|h5)\//.test(e.from) && !e.to.startsWith(layerOf(e.from)) && !e.to.startsWith('web/shared/')) ||
-          (!e.from.startsWith('web/') && e.to.startsWith('web/') && !e.to.startsWith('web/shared/'))),
+        ((/^web\/(admin|h5)\//.test(e.from) && !e.to.startsWith(layerOf(e.from)) && !shared(e.to)) || (!e.from.startsWith('web/') && e.to.startsWith('web/') && !e.to.startsWith('web/shared/'))),
     );
     expect(show(found)).toEqual([]);
+    expect(edges.some((e) => e.from.startsWith('web/admin/') && e.to.startsWith('src/contract/'))).toBe(true);
+    expect(edges.some((e) => e.from.startsWith('web/h5/') && e.to.startsWith('src/contract/'))).toBe(true);
   });
 
-  it('web/shared imports nothing of the apps nor of the server: both sides take the response types from it', () => {
-    const found = edges.filter((e) => e.from.startsWith('web/shared/') && internal(e) && !e.to.startsWith('web/shared/'));
+  // Types only: the contract's zod schemas stay out of the browser bundles.
+  it('the browser apps import the wire contract as types only', () => {
+    const files = [...new Set(edges.filter((e) => e.from.startsWith('web/') && e.to.startsWith('src/contract/')).map((e) => e.from))];
+    const valueImports = files.flatMap((f) =>
+      [...readFileSync(resolve(__dirname, '../../..', f), 'utf8').matchAll(/^import\s+(?!type\s)[^;]*?from\s+'[^']*src\/contract\/[^']*';/gms)].map((m) => `${f}: ${m[0]}`),
+    );
+    expect(files.length).toBeGreaterThan(5);
+    expect(valueImports).toEqual([]);
+  });
+
+  it('web/shared imports nothing of the apps nor of the server (the wire contract aside)', () => {
+    const found = edges.filter((e) => e.from.startsWith('web/shared/') && internal(e) && !e.to.startsWith('web/shared/') && !e.to.startsWith('src/contract/'));
     expect(show(found)).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * placeholder is kept in the key but never shown as a chosen side, and a tap changes another
  * choice only when no cell keeps it, naming every choice it changed.
  */
-import type { PublicCell, PublicPriceMatrix } from '../../../web/shared/responses/storefront';
+import type { PublicCell, PublicPriceMatrix } from '../../../src/contract/storefront';
 import { DIMENSIONS, changeNotice, isChosen, keepsOthers, pick, startChoice, valuesOf, type Choice } from '../../../web/h5/src/pages/detail-choice';
 
 const cell = (size: string, color: string, printCount: string, craft: string, logistics: string, price: string): PublicCell => ({ size, color, printCount, craft, logistics, price });

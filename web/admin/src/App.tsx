@@ -1,7 +1,7 @@
 import type React from 'react';
 import { useEffect, useId, useState } from 'react';
 import { api, setOnLoggedOut } from './api';
-import type { User } from '../../shared/responses/auth';
+import type { User } from '../../../src/contract/auth';
 import { DialogHost } from './common/dialog';
 import { errorText } from './common/error-text';
 import { useRoute } from './common/route';

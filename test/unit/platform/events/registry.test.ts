@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { LinkMirrored } from '../../../../src/catalog/links/events';
-import { createEventRegistry } from '../../../../src/catalog/events';
+import { createEventRegistry } from '../../../../src/catalog/event-registry';
 import { EventRegistry, defineEvent, eventMetadata } from '../../../../src/platform/events/registry';
 import type { RecordedEvent } from '../../../../src/platform/event-store/port';
 

@@ -1,6 +1,6 @@
 import type React from 'react';
 import { useEffect, useId, useState } from 'react';
-import type { Page } from '../../../shared/responses/page';
+import type { Page } from '../../../../src/contract/page';
 import { errorText } from './error-text';
 
 export function ErrorLine({ error, testId }: { error: string; testId?: string }) {

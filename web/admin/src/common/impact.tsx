@@ -1,7 +1,7 @@
 import type React from 'react';
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import type { Usage } from '../../../shared/responses/usage';
+import type { Usage } from '../../../../src/contract/usage';
 import { ErrorLine, Loading } from './components';
 import { openDialog } from './dialog';
 import { errorText } from './error-text';

@@ -1,5 +1,5 @@
 import type React from 'react';
-import type { Page } from '../../../shared/responses/page';
+import type { Page } from '../../../../src/contract/page';
 import { ErrorLine, Pager } from './components';
 import { navigate } from './route';
 

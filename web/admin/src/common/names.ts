@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import type { Page } from '../../../shared/responses/page';
+import type { Page } from '../../../../src/contract/page';
 
 type NameKind = 'goods' | 'origin-goods';
 const NOT_FOUND = '（不存在）';

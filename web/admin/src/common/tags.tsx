@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import type { TagGroupView, TagView } from '../../../shared/responses/vocabulary';
+import type { TagGroupView, TagView } from '../../../../src/contract/vocabulary';
 import { bySortOrder } from './order';
 
 let cache: Promise<{ tags: TagView[]; groups: TagGroupView[] }> | null = null;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import type { Page } from '../../../shared/responses/page';
-import type { CategoryView, CountryView } from '../../../shared/responses/vocabulary';
+import type { Page } from '../../../../src/contract/page';
+import type { CategoryView, CountryView } from '../../../../src/contract/vocabulary';
 
 /** Countries and categories by id, read once per page load (the lists name them; ids never show). */
 let cache: Promise<{ countries: CountryView[]; categories: CategoryView[] }> | null = null;

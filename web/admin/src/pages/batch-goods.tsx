@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { api } from '../api';
-import type { BatchAnswer } from '../../../shared/responses/goods';
-import type { Link } from '../../../shared/responses/links';
-import type { Page } from '../../../shared/responses/page';
+import type { BatchAnswer } from '../../../../src/contract/goods';
+import type { Link } from '../../../../src/contract/links';
+import type { Page } from '../../../../src/contract/page';
 import { KeywordSearch, LinkName, Status } from '../common/components';
 import { CODE_TEXT } from '../common/error-text';
 import { useAction, useLoad } from '../common/hooks';

@@ -1,10 +1,10 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api } from '../api';
-import type { Family } from '../../../shared/responses/families';
-import type { Good } from '../../../shared/responses/goods';
-import type { Link } from '../../../shared/responses/links';
-import type { Page } from '../../../shared/responses/page';
-import type { Usage } from '../../../shared/responses/usage';
+import type { Family } from '../../../../src/contract/families';
+import type { Good } from '../../../../src/contract/goods';
+import type { Link } from '../../../../src/contract/links';
+import type { Page } from '../../../../src/contract/page';
+import type { Usage } from '../../../../src/contract/usage';
 import { ErrorLine, FieldError, KeywordSearch, Loading, SearchPicker, Status, Tabs, Toggle } from '../common/components';
 import { confirmDialog, openDialog } from '../common/dialog';
 import { errorText } from '../common/error-text';

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { Family } from '../../../shared/responses/families';
-import type { HistoryItem } from '../../../shared/responses/history';
+import type { Family } from '../../../../src/contract/families';
+import type { HistoryItem } from '../../../../src/contract/history';
 import { ErrorLine, Loading } from '../common/components';
 import { fmtTime } from '../common/format';
 import { useLoad } from '../common/hooks';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api } from '../api';
-import type { Cell, Family } from '../../../shared/responses/families';
+import type { Cell, Family } from '../../../../src/contract/families';
 import { Status } from '../common/components';
 import { errorText, fieldErrors } from '../common/error-text';
 import { useAction } from '../common/hooks';

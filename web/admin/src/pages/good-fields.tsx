@@ -1,7 +1,7 @@
 import { useId, useMemo } from 'react';
 import { api } from '../api';
-import type { Page } from '../../../shared/responses/page';
-import type { CategoryView, CountryView } from '../../../shared/responses/vocabulary';
+import type { Page } from '../../../../src/contract/page';
+import type { CategoryView, CountryView } from '../../../../src/contract/vocabulary';
 import { FieldError, Status } from '../common/components';
 import { useAction, useLoad } from '../common/hooks';
 import { confirmDelete } from '../common/impact';

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { api } from '../api';
-import type { Good } from '../../../shared/responses/goods';
-import type { Link } from '../../../shared/responses/links';
-import type { Page } from '../../../shared/responses/page';
+import type { Good } from '../../../../src/contract/goods';
+import type { Link } from '../../../../src/contract/links';
+import type { Page } from '../../../../src/contract/page';
 import { ErrorLine, FieldError, KeywordSearch, Loading, ScopeChip, SearchPicker, Status } from '../common/components';
 import { useAction, useLoad } from '../common/hooks';
 import { MasterDetail, MasterList } from '../common/master-list';

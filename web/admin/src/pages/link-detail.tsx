@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../api';
-import type { LinkDetail as Detail, LinkWithDetail } from '../../../shared/responses/links';
-import type { SyncRunView } from '../../../shared/responses/sync';
+import type { LinkDetail as Detail, LinkWithDetail } from '../../../../src/contract/links';
+import type { SyncRunView } from '../../../../src/contract/sync';
 import { ErrorLine, Loading, Status } from '../common/components';
 import { fmtTime } from '../common/format';
 import { useAction, useLoad } from '../common/hooks';

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { ApiError } from '../../../shared/http';
-import type { Good } from '../../../shared/responses/goods';
-import type { Link } from '../../../shared/responses/links';
-import type { Page } from '../../../shared/responses/page';
+import type { Good } from '../../../../src/contract/goods';
+import type { Link } from '../../../../src/contract/links';
+import type { Page } from '../../../../src/contract/page';
 import { ErrorLine, KeywordSearch, LinkName, Loading, ScopeChip, Status, Toggle } from '../common/components';
 import { errorText } from '../common/error-text';
 import { useAction, useLoad } from '../common/hooks';

@@ -1,9 +1,9 @@
 import type React from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../api';
-import type { Family } from '../../../shared/responses/families';
-import type { OrganiseReport, OrganiseRunView, OrganiseStatus } from '../../../shared/responses/organise';
-import type { Page } from '../../../shared/responses/page';
+import type { Family } from '../../../../src/contract/families';
+import type { OrganiseReport, OrganiseRunView, OrganiseStatus } from '../../../../src/contract/organise';
+import type { Page } from '../../../../src/contract/page';
 import { ErrorLine, Pager, Stat, Status } from '../common/components';
 import { confirmDialog } from '../common/dialog';
 import { fmtTime } from '../common/format';

@@ -1,6 +1,6 @@
-import type { OrganiseStatus } from '../../../shared/responses/organise';
-import type { ProjectionView } from '../../../shared/responses/projections';
-import type { SyncRunView, SyncSchedule } from '../../../shared/responses/sync';
+import type { OrganiseStatus } from '../../../../src/contract/organise';
+import type { ProjectionView } from '../../../../src/contract/projections';
+import type { SyncRunView, SyncSchedule } from '../../../../src/contract/sync';
 import { ErrorLine, Loading, Stat } from '../common/components';
 import { useLoad } from '../common/hooks';
 import { useActor } from '../common/people';

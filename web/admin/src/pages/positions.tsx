@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { api } from '../api';
-import type { Good } from '../../../shared/responses/goods';
-import type { Page } from '../../../shared/responses/page';
-import type { PositionView } from '../../../shared/responses/vocabulary';
+import type { Good } from '../../../../src/contract/goods';
+import type { Page } from '../../../../src/contract/page';
+import type { PositionView } from '../../../../src/contract/vocabulary';
 import { ErrorLine, SearchPicker, Status } from '../common/components';
 import { confirmDialog } from '../common/dialog';
 import { useAction, useLoad } from '../common/hooks';

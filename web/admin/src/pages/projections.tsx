@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import type { ProjectionView } from '../../../shared/responses/projections';
+import type { ProjectionView } from '../../../../src/contract/projections';
 import { ErrorLine, Status } from '../common/components';
 import { confirmDialog } from '../common/dialog';
 import { fmtTime } from '../common/format';

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api';
-import type { Page } from '../../../shared/responses/page';
-import type { CategoryView, CountryView, TagGroupView, TagView } from '../../../shared/responses/vocabulary';
+import type { Page } from '../../../../src/contract/page';
+import type { CategoryView, CountryView, TagGroupView, TagView } from '../../../../src/contract/vocabulary';
 import { ErrorLine, Loading, Status, Tabs } from '../common/components';
 import { useAction, useLoad } from '../common/hooks';
 import { bySortOrder, treeOrder } from '../common/order';

@@ -1,4 +1,4 @@
-import type { LinkStatsCategory, LinkStatsCountry } from '../../../shared/responses/links';
+import type { LinkStatsCategory, LinkStatsCountry } from '../../../../src/contract/links';
 import { ErrorLine, Loading, Stat } from '../common/components';
 import { useLoad } from '../common/hooks';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api';
-import type { ScheduledTick, SyncRunView, SyncSchedule } from '../../../shared/responses/sync';
+import type { ScheduledTick, SyncRunView, SyncSchedule } from '../../../../src/contract/sync';
 import { ErrorLine, Status } from '../common/components';
 import { confirmDialog } from '../common/dialog';
 import { fmtTime } from '../common/format';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { api } from '../api';
-import type { Page } from '../../../shared/responses/page';
-import type { TagGroupView, TagView } from '../../../shared/responses/vocabulary';
+import type { Page } from '../../../../src/contract/page';
+import type { TagGroupView, TagView } from '../../../../src/contract/vocabulary';
 import { ErrorLine, FieldError, Status } from '../common/components';
 import { useAction, useLoad } from '../common/hooks';
 import { confirmDelete } from '../common/impact';

@@ -1,4 +1,4 @@
-import type { TreeItem, TreeCountry } from '../../../shared/responses/goods';
+import type { TreeItem, TreeCountry } from '../../../../src/contract/goods';
 import { ErrorLine, Loading } from '../common/components';
 import { useLoad } from '../common/hooks';
 import { hrefOf } from '../common/route';

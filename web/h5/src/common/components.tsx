@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { PublicGoodItem } from '../../../shared/responses/storefront';
+import type { PublicGoodItem } from '../../../../src/contract/storefront';
 import { failureText, isPassing, type Failure } from './failure';
 import type { Resource } from './hooks';
 import type { Waiting } from './retrier';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PublicCategoryNode } from '../../../shared/responses/storefront';
+import type { PublicCategoryNode } from '../../../../src/contract/storefront';
 import { listHref } from '../common/address';
 import { EmptyState, Img, ResourceError, SkeletonLines } from '../common/components';
 import { categorySummary } from '../common/format';

@@ -11,7 +11,7 @@
  *   keeps the most of them (the earlier dimensions first, then the cheaper) is taken, and the choices
  *   it changed are answered so the page can say so.
  */
-import type { PublicCell, PublicPriceMatrix } from '../../../shared/responses/storefront';
+import type { PublicCell, PublicPriceMatrix } from '../../../../src/contract/storefront';
 
 /** The dimensions in the order the page shows them, which is also the order they are kept in. */
 export const DIMENSIONS = ['size', 'color', 'craft', 'printCount', 'logistics'] as const;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PublicGoodDetail, PublicGoodItem } from '../../../shared/responses/storefront';
+import type { PublicGoodDetail, PublicGoodItem } from '../../../../src/contract/storefront';
 import { EmptyState, GoodCard, GridSkeleton, Img, ResourceError, SkeletonLines } from '../common/components';
 import { isPassing } from '../common/failure';
 import { priceFrom, yuan } from '../common/format';

@@ -1,4 +1,4 @@
-import type { PublicCategoryNode, PublicGoodItem } from '../../../shared/responses/storefront';
+import type { PublicCategoryNode, PublicGoodItem } from '../../../../src/contract/storefront';
 import { listHref } from '../common/address';
 import { GoodCard, GridSkeleton, Img, ResourceError, SearchBox } from '../common/components';
 import { useResource } from '../common/hooks';

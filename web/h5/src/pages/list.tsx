@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { PublicCategoryNode, PublicGoodItem } from '../../../shared/responses/storefront';
+import type { PublicCategoryNode, PublicGoodItem } from '../../../../src/contract/storefront';
 import { api } from '../api';
 import { filterQuery, isFiltered, listHref, type ListFilters, type Sort } from '../common/address';
 import { browserEnv } from '../common/browser-env';

@@ -1,0 +1,131 @@
+/**
+ * What the OpenAPI document tells a client (src/platform/http/openapi.ts, src/openapi.ts): every
+ * answer's body from the wire contract, the errors as the Error schema, each operation's real
+ * statuses and headers, and the constraints the service enforces, in patterns a JSON Schema
+ * validator reads as the service does.
+ */
+import fc from 'fast-check';
+import { apiDocument } from '../../../../src/openapi';
+import { registerBody } from '../../../../src/auth/requests';
+import { priceField, imageField, visibleName, isImageUrl, hasVisibleText } from '../../../../src/platform/http/fields';
+import { decimalsUpTo, isInt64 } from '../../../../src/platform/ids';
+import { answerMismatch } from '../../../support/openapi-check';
+
+type Op = { operationId: string; parameters?: any[]; responses: Record<string, any>; requestBody?: any };
+const doc = JSON.parse(JSON.stringify(apiDocument(''))) as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, any> } };
+const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, method, path, op })));
+const op = (key: string) => ops.find((o) => o.key === key)!.op;
+const json = (r: any) => r?.content?.['application/json']?.schema;
+/** A JSON Schema pattern as a validator reads it (ECMA-262, Unicode). */
+const pattern = (p: string) => new RegExp(p, 'u');
+
+describe('the OpenAPI document', () => {
+  it('describes every success with a schema of the wire contract, never a bare object', () => {
+    expect(ops.length).toBeGreaterThan(90);
+    const thin = ops.flatMap(({ key, op }) =>
+      Object.entries(op.responses)
+        .filter(([s, r]) => /^2/.test(s) && json(r) && !json(r).$ref && !json(r).properties && !json(r).anyOf && !json(r).oneOf && !json(r).additionalProperties)
+        .map(([s]) => `${key} ${s}`),
+    );
+    expect(thin).toEqual([]);
+    expect(json(op('GET /goods/{id}').responses['200'])).toEqual({ $ref: '#/components/schemas/Good' });
+    expect(json(op('GET /public/goods/{goodId}').responses['200'])).toEqual({ $ref: '#/components/schemas/PublicGoodDetail' });
+  });
+
+  it('answers every error with the Error schema, lists the real statuses, and no `default`', () => {
+    for (const { key, op } of ops) {
+      expect({ key, default: op.responses.default }).toEqual({ key, default: undefined });
+      for (const [status, r] of Object.entries(op.responses)) {
+        if (Number(status) < 400 || key === 'GET /readyz' || key === 'POST /sync/origin-goods/{id}/detail') continue;
+        expect({ key, status, schema: json(r) }).toEqual({ key, status, schema: { $ref: '#/components/schemas/Error' } });
+      }
+    }
+    // The writes: another origin (403), a body that is not JSON (415) or too large (413); a reused key (422).
+    expect(Object.keys(op('PATCH /goods/{id}').responses)).toEqual(['200', '202', '400', '401', '403', '404', '409', '413', '415', '422', '500', '503']);
+    expect(op('POST /auth/register').responses['403'].description).toMatch(/AUTH\.REGISTRATION_CLOSED.*REQUEST\.CROSS_ORIGIN/);
+    expect(op('POST /auth/login').responses['415'].description).toMatch(/REQUEST\.UNSUPPORTED_MEDIA_TYPE/);
+    expect(op('POST /countries').responses['409'].description).toMatch(/COUNTRY\.CODE_TAKEN/);
+    expect(op('GET /public/goods/{goodId}').responses['404'].description).toMatch(/PUBLIC_GOOD\.NOT_FOUND/);
+    // Reads take no body: no 413 nor 415; the health checks need no database: no 503.
+    expect(op('GET /goods').responses['415']).toBeUndefined();
+    expect(op('GET /healthz').responses['503']).toBeUndefined();
+  });
+
+  it('names the headers clients rely on: ETag, Cache-Control, Set-Cookie, Retry-After, If-None-Match, the refresh cookie', () => {
+    expect(op('GET /goods/{id}').responses['200'].headers.ETag.required).toBe(true);
+    // A write's answer replayed for its Idempotency-Key has the first body and status, not its headers.
+    expect(op('PATCH /goods/{id}').responses['200'].headers).toEqual({ ETag: expect.not.objectContaining({ required: true }), 'Idempotent-Replayed': expect.anything() });
+    const list = op('GET /public/goods');
+    expect(Object.keys(list.responses['200'].headers)).toEqual(['ETag', 'Cache-Control']);
+    expect(list.responses['304']).toBeDefined();
+    expect(list.parameters!.some((p) => p.in === 'header' && p.name === 'If-None-Match')).toBe(true);
+    expect(op('POST /auth/login').responses['200'].headers['Set-Cookie'].description).toMatch(/svc_at.*svc_rt/);
+    expect(op('POST /auth/logout').responses['204'].headers['Set-Cookie']).toBeDefined();
+    expect(op('POST /auth/refresh').parameters).toContainEqual(expect.objectContaining({ in: 'cookie', name: 'svc_rt', required: true }));
+    expect(op('POST /auth/login').responses['429'].headers['Retry-After'].required).toBe(true);
+    expect(op('GET /goods').responses['503'].headers['Retry-After'].required).toBe(true);
+    expect(new Set(ops.map((o) => o.op.operationId)).size).toBe(ops.length);
+  });
+
+  it('says the username rule as a pattern a valid username matches (no regular expression flag in it)', () => {
+    const username = doc.paths['/auth/register']!.post!.requestBody.content['application/json'].schema.properties.username;
+    expect(username.pattern).not.toMatch(/\/[a-z]*$/);
+    for (const name of ['admin', 'ops.team_1', 'jane@example.com', '管理员', 'Zoë-2']) {
+      expect(registerBody.shape.username.safeParse(name).success).toBe(true);
+      expect(pattern(username.pattern).test(name)).toBe(true);
+    }
+    for (const name of ['no spaces', 'semi;colon']) expect(pattern(username.pattern).test(name)).toBe(false);
+  });
+
+  it('bounds ids to 64 bits, as parseId does', () => {
+    const id = op('GET /goods/{id}').parameters!.find((p) => p.in === 'path').schema.pattern as string;
+    fc.assert(
+      fc.property(fc.oneof(fc.bigInt({ min: 0n, max: (1n << 64n) }).map(String), fc.stringMatching(/^[0-9]{1,21}$/)), (v) => pattern(id).test(v) === isInt64(v)),
+    );
+    for (const v of ['0', '9223372036854775807']) expect(pattern(id).test(v)).toBe(true);
+    for (const v of ['9223372036854775808', '10000000000000000000', '01', '-1']) expect(pattern(id).test(v)).toBe(false);
+    expect(decimalsUpTo('120')).toBe('^(?:0|[1-9]\\d{0,1}|1[0-1]\\d{1}|120)$');
+  });
+
+  it('says what names, images and prices the service takes', () => {
+    const good = doc.paths['/goods']!.post!.requestBody.content['application/json'].schema.properties;
+    const name = pattern(good.name.pattern);
+    for (const v of ['Mug', ' a ', '\u200b\u200bx', '杯']) expect([v, name.test(v)]).toEqual([v, hasVisibleText(v)]);
+    for (const v of ['\u200b', '  ', '\u00ad\u2060']) expect([v, name.test(v)]).toEqual([v, false]);
+    expect(visibleName(5).safeParse('\u200b').success).toBe(false);
+
+    const image = pattern(good.image.pattern);
+    const images = ['https://cdn.example.com/a.png', 'http://h/x?y=1', '/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.png', '/v2-api/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.webp'];
+    const refused = ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'https://user:pw@h/x', '//h/x', 'https://h/a b', 'ftp://h/x', '/uploads/../x.png'];
+    for (const v of [...images, ...refused]) expect([v, image.test(v)]).toEqual([v, isImageUrl(v)]);
+    expect(imageField().safeParse('javascript:alert(1)').success).toBe(false);
+
+    const price = pattern(doc.paths['/product-families/{id}/price-overrides']!.put!.requestBody.content['application/json'].schema.properties.price.pattern);
+    for (const v of ['12.50', '0.01', '1', '0', '0.00', '00', '-1', '1.234', '.5']) expect([v, price.test(v)]).toEqual([v, priceField().safeParse(v).success]);
+  });
+});
+
+describe('the integration tests’ check of every answer against the document (test/support/openapi-check.ts)', () => {
+  const jsonHeaders = (extra: Record<string, string> = {}) => new Headers({ 'content-type': 'application/json; charset=utf-8', ...extra });
+  const answer = (status: number, body: unknown, extra: Record<string, string> = {}) => ({ status, headers: jsonHeaders(extra), text: body === undefined ? '' : JSON.stringify(body) });
+  const node = { id: '1', name: 'T', icon: null, sortOrder: 1, familyCount: 2, lowestPrice: '3.00', children: [] };
+
+  it('passes what the document describes, under any prefix and the /v2-api alias', () => {
+    expect(answerMismatch('', 'GET', '/goods/tree', answer(200, { items: [] }))).toBeNull();
+    expect(answerMismatch('/api', 'GET', '/v2-api/public/categories/tree?x=1', answer(200, { items: [{ ...node, children: [node] }] }, { etag: '"a"', 'cache-control': 'public' }))).toBeNull();
+    expect(answerMismatch('', 'GET', '/public/home', { status: 304, headers: new Headers({ etag: '"a"', 'cache-control': 'public' }), text: '' })).toBeNull();
+    expect(answerMismatch('', 'POST', '/auth/login', answer(415, { error: { code: 'REQUEST.UNSUPPORTED_MEDIA_TYPE', message: 'send JSON' } }))).toBeNull();
+    // Not an operation: not checked.
+    expect(answerMismatch('', 'GET', '/no/such/route', answer(404, { error: { code: 'NOT_FOUND', message: 'x' } }))).toBeNull();
+  });
+
+  it('names an undocumented status, a body off its schema, a missing header, a body where none is described', () => {
+    expect(answerMismatch('', 'GET', '/goods/123', answer(418, {}))).toMatch(/GET \/goods\/123 → 418 .*lists 200, 400/);
+    expect(answerMismatch('', 'GET', '/goods/tree', answer(200, { itemz: [] }))).toMatch(/does not match.*items/);
+    expect(answerMismatch('', 'GET', '/public/categories/tree', answer(200, { items: [{ ...node, children: [{ ...node, lowestPrice: 3 }] }] }, { etag: '"a"', 'cache-control': 'x' }))).toMatch(/children\/0\/lowestPrice/);
+    expect(answerMismatch('', 'POST', '/auth/login', answer(400, { error: { code: 'NO.SUCH_CODE', message: 'x' } }))).toMatch(/error\/code/);
+    expect(answerMismatch('', 'GET', '/goods/1', answer(404, { error: { code: 'GOOD.NOT_FOUND', message: 'x' } }))).toBeNull();
+    expect(answerMismatch('', 'GET', '/public/home', answer(200, { positions: [] }))).toMatch(/always carries ETag/);
+    expect(answerMismatch('', 'DELETE', '/goods/1', answer(204, { surprise: true }))).toMatch(/describes no body/);
+  });
+});
