@@ -48,5 +48,5 @@ export const storefrontRouteDocs: RouteDoc[] = [
   publicRead('/public/categories/tree', 'The category tree with family counts and lowest prices', '{items: [{id, name, icon, sortOrder, familyCount, lowestPrice, children}]}'),
   publicRead('/public/tag-groups', 'Tag groups with their tags and family counts', '{items: [{id, name, dimension, tags}]}'),
   publicRead('/public/tree-order', 'The order of countries and of categories under each parent', '{countries: [id], categories: {parentId or root: [id]}}'),
-  publicRead('/public/countries', 'The countries, by sort order', '{items: [{id, name, code, sortOrder}]}'),
+  publicRead('/public/countries', 'The countries, by sort order, with family counts', '{items: [{id, name, code, sortOrder, familyCount}]}'),
 ];

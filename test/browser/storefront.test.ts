@@ -324,6 +324,22 @@ describe('every error says what happened, in Chinese, with a way on', () => {
       { title: '服务器开小差了', hint: '首页商品暂时加载不出来', actions: ['重试', '逛逛全部商品'] },
     ],
     [
+      'h5-home-empty',
+      'home before anything is listed (a new shop, or the demo still being set up)',
+      async (p) => {
+        await p.route((u) => u.pathname === '/v2-api/public/home', (r) => r.fulfill({ json: { positions: [] } }));
+        await p.route((u) => u.pathname === '/v2-api/public/categories/tree', (r) => r.fulfill({ json: { items: [] } }));
+        await p.route(isList, (r) => r.fulfill({ json: { items: [], total: 0, page: 1, pageSize: 10 } }));
+        await p.goto('/v2/h5/');
+        // No empty blocks: no heading over nothing, no category row without categories.
+        await p.getByTestId('empty-state').waitFor(LONG);
+        expect(await p.getByRole('navigation', { name: '商品分类' }).count()).toBe(0);
+        expect(await p.locator('.grid').count()).toBe(0);
+        expect(await p.getByRole('heading', { name: '新品推荐' }).count()).toBe(0);
+      },
+      { title: '暂时还没有商品', hint: '商品正在上架中，晚些再来看看', actions: ['刷新'], testId: 'empty-state' },
+    ],
+    [
       'h5-categories-error',
       'the categories while the server fails',
       async (p) => {
@@ -518,7 +534,7 @@ describe('browsing state', () => {
   it('filters: a panel that stays open while choosing, 重置 and 确定, counts said to be catalogue-wide, then chips', async () => {
     const { ctx, p } = await phone();
     try {
-      const countries = (await pub<{ items: { id: string; name: string }[] }>('/public/countries')).items;
+      const countries = (await pub<{ items: { id: string; name: string; familyCount: number }[] }>('/public/countries')).items;
       const groups = (await pub<{ items: { name: string; tags: { id: string; name: string; familyCount: number }[] }[] }>('/public/tag-groups')).items;
       const country = countries[0]!;
       const tag = groups.find((g) => g.name === '尺码')!.tags[0]!;
@@ -528,8 +544,12 @@ describe('browsing state', () => {
       await p.getByTestId('open-filters').click();
       const panel = p.getByTestId('filter-panel');
       await panel.waitFor();
-      await panel.getByText('标签后的数字是全店有该标签的商品款数，不随已选条件变化').waitFor();
-      const countryButton = panel.getByRole('button', { name: country.name, exact: true });
+      await panel.getByText('选项后的数字是全店的商品款数，不随已选条件变化').waitFor();
+      // Each country and each tag with its count, the catalogue-wide one, said so.
+      const countryButton = panel.getByRole('button', { name: `${country.name}（全店 ${country.familyCount} 款）`, exact: true });
+      expect(await countryButton.textContent()).toBe(`${country.name}${country.familyCount}`);
+      const countryOnly = await pub<{ total: number }>(`/public/goods?countryId=${country.id}&pageSize=1`);
+      expect(country.familyCount).toBe(countryOnly.total);
       const tagButton = panel.getByRole('button', { name: `${tag.name}（全店 ${tag.familyCount} 款）`, exact: true });
       await countryButton.click();
       await tagButton.click();
@@ -570,7 +590,6 @@ describe('browsing state', () => {
       await shots(p, 'h5-list-chips', { screen: true });
 
       await chips.getByRole('link', { name: `移除条件：${tag.name}` }).click();
-      const countryOnly = await pub<{ total: number }>(`/public/goods?countryId=${country.id}&pageSize=1`);
       await p.getByTestId('result-count').filter({ hasText: `共 ${countryOnly.total} 款` }).waitFor(LONG);
       expect(await chips.locator('.fchip').allTextContents()).toEqual([`${country.name} ×`]);
       await chips.getByRole('link', { name: '清除全部' }).click();
