@@ -158,6 +158,31 @@ describe('loading', () => {
     }
   });
 
+  it('before its script has arrived, the page shows its frame and skeletons, not a blank screen', async () => {
+    const { ctx, p } = await phone();
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      const script = (u: URL) => /^\/v2\/h5\/assets\/.+\.js$/.test(u.pathname);
+      await p.route(script, async (route) => {
+        await released;
+        await route.continue();
+      });
+      // Not waiting for the load: the held script keeps it from happening.
+      await p.goto('/v2/h5/', { waitUntil: 'commit' });
+      const boot = p.getByTestId('boot-skeleton');
+      await boot.locator('.sk-card').first().waitFor({ state: 'visible' });
+      expect(await p.getByRole('status').textContent()).toBe('正在打开商城');
+      await expectAccessible(p, 'the storefront before its script');
+      await shots(p, 'h5-boot', { screen: true });
+      release();
+      await cards(p).first().waitFor(LONG);
+      expect(await boot.count()).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('the list and a product show skeletons while they load, never 加载中…', async () => {
     const { ctx, p } = await phone();
     try {
@@ -222,6 +247,41 @@ describe('failing loads back off instead of flooding', () => {
       await error.getByRole('button', { name: '重试' }).click();
       await cards(p).nth(19).waitFor(LONG);
       await list.stop();
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('while the server cannot be reached, the list page asks at most 5 times in 10 s, its other reads included', async () => {
+    const { ctx, p } = await phone({ clock: true });
+    try {
+      let down = true;
+      const seen = { arrived: 0, answered: 0, paths: [] as string[] };
+      await p.route(
+        (u) => u.pathname.startsWith('/v2-api/'),
+        async (route) => {
+          seen.arrived++;
+          seen.paths.push(new URL(route.request().url()).pathname);
+          try {
+            if (down) await route.abort('connectionrefused');
+            else await route.continue();
+          } finally {
+            seen.answered++;
+          }
+        },
+      );
+      const settled = () => seen.arrived === seen.answered;
+      await p.goto('/v2/h5/#/list');
+      await p.getByTestId('error-state').filter({ hasText: '网络不给力' }).waitFor(LONG);
+      await runClock(p, 10_000, settled);
+      expect(seen.arrived).toBeLessThanOrEqual(5);
+      expect(new Set(seen.paths)).toEqual(new Set(['/v2-api/public/goods']));
+      // The server back: the list comes on the next retry, then the filter panel's countries and tags.
+      down = false;
+      await runClock(p, 60_000, settled, 1_000);
+      await cards(p).first().waitFor(LONG);
+      await p.getByTestId('open-filters').click();
+      await p.getByTestId('filter-panel').getByRole('button', { name: /全店 \d+ 款/ }).first().waitFor(LONG);
     } finally {
       await ctx.close();
     }
