@@ -17,7 +17,7 @@
  *                                                       (goods), lowest prices (matrix)
  *   GET /public/tag-groups        goods, meta           groups and tags (meta), family counts (goods)
  *   GET /public/tree-order        meta                  country and category order
- *   GET /public/countries         meta                  countries
+ *   GET /public/countries         goods, meta           countries (meta), family counts (goods)
  *
  * Cache-Control: `public, max-age=0, must-revalidate`. A write must show on the very next request
  * (caching rule 2: an admin command answers only once this process's cache has forgotten the old
@@ -48,7 +48,7 @@ export const PUBLIC_DOMAINS = {
   categoryTree: ['goods', 'matrix', 'meta'],
   tagGroups: ['goods', 'meta'],
   treeOrder: ['meta'],
-  countries: ['meta'],
+  countries: ['goods', 'meta'],
 } as const satisfies Record<string, readonly CacheDomain[]>;
 
 /** What a public GET reads: its cache entry, how to load it, and for a list the page to cut from it. */

@@ -214,8 +214,17 @@ async function liveCountries(db: Queryable): Promise<{ id: string; name: string;
   return r.rows;
 }
 
-export async function loadCountries(db: Queryable): Promise<{ items: { id: string; name: string; code: string; sortOrder: number }[] }> {
-  return { items: await liveCountries(db) };
+/**
+ * The countries (sortOrder, id) with the number of public families in each: a family is in the
+ * country of its representative good, as the list's `countryId` filter has it (loadGoodsList).
+ */
+export async function loadCountries(db: Queryable): Promise<{ items: { id: string; name: string; code: string; sortOrder: number; familyCount: number }[] }> {
+  const countries = await liveCountries(db);
+  const counts = await db.query<{ country_id: string; families: number }>(
+    `SELECT g.country_id::text AS country_id, count(*)::int AS families ${PUBLIC_FAMILIES} AND g.country_id IS NOT NULL GROUP BY g.country_id`,
+  );
+  const countOf = new Map(counts.rows.map((c) => [c.country_id, c.families]));
+  return { items: countries.map((c) => ({ ...c, familyCount: countOf.get(c.id) ?? 0 })) };
 }
 
 /** The orders a storefront needs to lay out its navigation: countries, and categories per parent. */

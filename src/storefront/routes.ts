@@ -51,5 +51,5 @@ export const storefrontRouteDocs: RouteDoc[] = [
   publicRead('/public/categories/tree', 'The category tree with family counts and lowest prices', publicCategoryTree),
   publicRead('/public/tag-groups', 'Tag groups with their tags and family counts', publicTagGroups),
   publicRead('/public/tree-order', 'The order of countries and of categories under each parent', publicTreeOrder),
-  publicRead('/public/countries', 'The countries, by sort order', publicCountries),
+  publicRead('/public/countries', 'The countries, by sort order, with family counts', publicCountries),
 ];

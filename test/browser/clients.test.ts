@@ -61,6 +61,11 @@ describe('administrator SPA', () => {
     const live = page.getByTestId('live-run');
     await live.waitFor();
     await live.locator('.badge', { hasText: '成功' }).waitFor();
+    // Who started each run, by name: this administrator's run first, the demo's seeding in words.
+    const by = page.getByTestId('sync-run-by');
+    await until(() => by.first().textContent(), (t) => expect(t).toBe(ADMIN.username));
+    await until(() => by.allTextContents(), (names) => expect(names).toContain('演示数据初始化'));
+    expect(await page.getByTestId('sync-runs').textContent()).not.toMatch(/system:|\d{12,}/);
     await shot('admin-sync');
   });
 
@@ -74,6 +79,9 @@ describe('administrator SPA', () => {
     await status.locator('.badge', { hasText: '成功' }).waitFor();
     const links = (await (await page.request.get(`${svc.url}/origin-goods?pageSize=1`)).json()).total as number;
     await until(() => status.getByTestId('organise-progress').textContent(), (t) => expect(t).toBe(`${links}/${links}`));
+    // Started here: the status and the run's record name this administrator.
+    await status.getByText(`发起 ${ADMIN.username}`).waitFor();
+    await until(() => page.getByTestId('organise-run-by').first().textContent(), (t) => expect(t).toBe(ADMIN.username));
     await shot('admin-organise');
     // reopened later, the page still shows how the last run ended
     await page.reload();

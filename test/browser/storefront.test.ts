@@ -158,6 +158,31 @@ describe('loading', () => {
     }
   });
 
+  it('before its script has arrived, the page shows its frame and skeletons, not a blank screen', async () => {
+    const { ctx, p } = await phone();
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      const script = (u: URL) => /^\/v2\/h5\/assets\/.+\.js$/.test(u.pathname);
+      await p.route(script, async (route) => {
+        await released;
+        await route.continue();
+      });
+      // Not waiting for the load: the held script keeps it from happening.
+      await p.goto('/v2/h5/', { waitUntil: 'commit' });
+      const boot = p.getByTestId('boot-skeleton');
+      await boot.locator('.sk-card').first().waitFor({ state: 'visible' });
+      expect(await p.getByRole('status').textContent()).toBe('正在打开商城');
+      await expectAccessible(p, 'the storefront before its script');
+      await shots(p, 'h5-boot', { screen: true });
+      release();
+      await cards(p).first().waitFor(LONG);
+      expect(await boot.count()).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('the list and a product show skeletons while they load, never 加载中…', async () => {
     const { ctx, p } = await phone();
     try {
@@ -222,6 +247,41 @@ describe('failing loads back off instead of flooding', () => {
       await error.getByRole('button', { name: '重试' }).click();
       await cards(p).nth(19).waitFor(LONG);
       await list.stop();
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('while the server cannot be reached, the list page asks at most 5 times in 10 s, its other reads included', async () => {
+    const { ctx, p } = await phone({ clock: true });
+    try {
+      let down = true;
+      const seen = { arrived: 0, answered: 0, paths: [] as string[] };
+      await p.route(
+        (u) => u.pathname.startsWith('/v2-api/'),
+        async (route) => {
+          seen.arrived++;
+          seen.paths.push(new URL(route.request().url()).pathname);
+          try {
+            if (down) await route.abort('connectionrefused');
+            else await route.continue();
+          } finally {
+            seen.answered++;
+          }
+        },
+      );
+      const settled = () => seen.arrived === seen.answered;
+      await p.goto('/v2/h5/#/list');
+      await p.getByTestId('error-state').filter({ hasText: '网络不给力' }).waitFor(LONG);
+      await runClock(p, 10_000, settled);
+      expect(seen.arrived).toBeLessThanOrEqual(5);
+      expect(new Set(seen.paths)).toEqual(new Set(['/v2-api/public/goods']));
+      // The server back: the list comes on the next retry, then the filter panel's countries and tags.
+      down = false;
+      await runClock(p, 60_000, settled, 1_000);
+      await cards(p).first().waitFor(LONG);
+      await p.getByTestId('open-filters').click();
+      await p.getByTestId('filter-panel').getByRole('button', { name: /全店 \d+ 款/ }).first().waitFor(LONG);
     } finally {
       await ctx.close();
     }
@@ -322,6 +382,22 @@ describe('every error says what happened, in Chinese, with a way on', () => {
         await p.goto('/v2/h5/');
       },
       { title: '服务器开小差了', hint: '首页商品暂时加载不出来', actions: ['重试', '逛逛全部商品'] },
+    ],
+    [
+      'h5-home-empty',
+      'home before anything is listed (a new shop, or the demo still being set up)',
+      async (p) => {
+        await p.route((u) => u.pathname === '/v2-api/public/home', (r) => r.fulfill({ json: { positions: [] } }));
+        await p.route((u) => u.pathname === '/v2-api/public/categories/tree', (r) => r.fulfill({ json: { items: [] } }));
+        await p.route(isList, (r) => r.fulfill({ json: { items: [], total: 0, page: 1, pageSize: 10 } }));
+        await p.goto('/v2/h5/');
+        // No empty blocks: no heading over nothing, no category row without categories.
+        await p.getByTestId('empty-state').waitFor(LONG);
+        expect(await p.getByRole('navigation', { name: '商品分类' }).count()).toBe(0);
+        expect(await p.locator('.grid').count()).toBe(0);
+        expect(await p.getByRole('heading', { name: '新品推荐' }).count()).toBe(0);
+      },
+      { title: '暂时还没有商品', hint: '商品正在上架中，晚些再来看看', actions: ['刷新'], testId: 'empty-state' },
     ],
     [
       'h5-categories-error',
@@ -518,7 +594,7 @@ describe('browsing state', () => {
   it('filters: a panel that stays open while choosing, 重置 and 确定, counts said to be catalogue-wide, then chips', async () => {
     const { ctx, p } = await phone();
     try {
-      const countries = (await pub<{ items: { id: string; name: string }[] }>('/public/countries')).items;
+      const countries = (await pub<{ items: { id: string; name: string; familyCount: number }[] }>('/public/countries')).items;
       const groups = (await pub<{ items: { name: string; tags: { id: string; name: string; familyCount: number }[] }[] }>('/public/tag-groups')).items;
       const country = countries[0]!;
       const tag = groups.find((g) => g.name === '尺码')!.tags[0]!;
@@ -528,8 +604,12 @@ describe('browsing state', () => {
       await p.getByTestId('open-filters').click();
       const panel = p.getByTestId('filter-panel');
       await panel.waitFor();
-      await panel.getByText('标签后的数字是全店有该标签的商品款数，不随已选条件变化').waitFor();
-      const countryButton = panel.getByRole('button', { name: country.name, exact: true });
+      await panel.getByText('选项后的数字是全店的商品款数，不随已选条件变化').waitFor();
+      // Each country and each tag with its count, the catalogue-wide one, said so.
+      const countryButton = panel.getByRole('button', { name: `${country.name}（全店 ${country.familyCount} 款）`, exact: true });
+      expect(await countryButton.textContent()).toBe(`${country.name}${country.familyCount}`);
+      const countryOnly = await pub<{ total: number }>(`/public/goods?countryId=${country.id}&pageSize=1`);
+      expect(country.familyCount).toBe(countryOnly.total);
       const tagButton = panel.getByRole('button', { name: `${tag.name}（全店 ${tag.familyCount} 款）`, exact: true });
       await countryButton.click();
       await tagButton.click();
@@ -570,7 +650,6 @@ describe('browsing state', () => {
       await shots(p, 'h5-list-chips', { screen: true });
 
       await chips.getByRole('link', { name: `移除条件：${tag.name}` }).click();
-      const countryOnly = await pub<{ total: number }>(`/public/goods?countryId=${country.id}&pageSize=1`);
       await p.getByTestId('result-count').filter({ hasText: `共 ${countryOnly.total} 款` }).waitFor(LONG);
       expect(await chips.locator('.fchip').allTextContents()).toEqual([`${country.name} ×`]);
       await chips.getByRole('link', { name: '清除全部' }).click();

@@ -3,10 +3,11 @@
  * Run on a copy of the tree (its own dist/web: the other test files serve this tree's build), the
  * script builds once, then skips while the sources are the same, by content: an edit asks for a build,
  * and the same edit undone (a newer file time, the same bytes) does not; nor does a build read
- * another VITE_* variable or survive a missing client.
+ * another VITE_* variable or survive a missing client. What it builds is a production build whatever
+ * NODE_ENV the environment has.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -50,6 +51,15 @@ describe('the clients build before npm start', () => {
     const page = path.join(tree, 'dist/web/admin/index.html');
     for (const client of ['admin', 'h5']) expect(existsSync(path.join(tree, 'dist/web', client, 'index.html'))).toBe(true);
     const built = statSync(page).mtimeMs;
+    // Production bundles, though NODE_ENV says otherwise (jest's test here; a developer's development):
+    // no JSX compiled for React's development build, which would come along at twice the size.
+    expect(process.env.NODE_ENV).toBe('test');
+    for (const client of ['admin', 'h5']) {
+      const assets = path.join(tree, 'dist/web', client, 'assets');
+      const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const f of scripts) expect(readFileSync(path.join(assets, f), 'utf8')).not.toMatch(/jsxDEV|isReactWarning/);
+    }
 
     const second = run();
     expect(second).toEqual({ code: 0, out: 'browser clients up to date (dist/web); not rebuilt\n' });

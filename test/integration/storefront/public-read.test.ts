@@ -360,7 +360,10 @@ describe('public storefront reads over HTTP', () => {
     // Countries and the tree order: by sortOrder (the set-up reversed them), then id.
     const countries = (await publicGet(svc, '/public/countries')).body.items;
     const refCountries = await q(`SELECT id::text AS id, name, code, sort_order AS "sortOrder" FROM countries WHERE NOT removed ORDER BY sort_order, id`);
-    expect(countries).toEqual(refCountries);
+    expect(countries.map(({ familyCount: _, ...c }: any) => c)).toEqual(refCountries);
+    // Per country, the public families the list finds with that country (the filter panel shows it).
+    for (const c of countries) expect([c.id, c.familyCount]).toEqual([c.id, items.filter((i) => i.countryId === c.id).length]);
+    expect(countries.some((c: any) => c.familyCount > 0)).toBe(true);
     expect(countries[0].id).toBe('10');
     const order = (await publicGet(svc, '/public/tree-order')).body;
     expect(order.countries).toEqual(refCountries.map((c) => c.id));

@@ -190,6 +190,14 @@ describe('Dockerfile', () => {
     expect(Number(minor) * 1000 + Number(patch)).toBeGreaterThanOrEqual(Number(m![1]) * 1000 + Number(m![2]));
   });
 
+  it("the README's set-up names the Node version that engines and the image name", () => {
+    const engines = /^\^(\d+)\.(\d+)\.\d+$/.exec(JSON.parse(read('package.json')).engines.node as string)!;
+    const setUp = read('README.md').split(/^## /m).find((s) => s.startsWith('Set-up'))!;
+    // A new user reads which Node to install before the first command.
+    expect(setUp.split('```')[0]).toContain(`Node.js ${engines[1]} (${engines[1]}.${engines[2]} or a later ${engines[1]}.x`);
+    expect(setUp).toContain(`runs Node ${froms[0]!.replace(/^node:(\d+\.\d+\.\d+).*$/, '$1')}`);
+  });
+
   it('installs production dependencies only and leaves no npm cache in the image', () => {
     const install = finalStage.find((l) => l.startsWith('RUN ') && l.includes('npm ci'))!;
     expect(install).toMatch(/npm ci --omit=dev/);

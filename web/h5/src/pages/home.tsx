@@ -1,6 +1,6 @@
 import type { PublicCategoryNode, PublicGoodItem } from '../../../../src/contract/storefront';
 import { listHref } from '../common/address';
-import { GoodCard, GridSkeleton, Img, ResourceError, SearchBox } from '../common/components';
+import { EmptyState, GoodCard, GridSkeleton, Img, ResourceError, SearchBox } from '../common/components';
 import { useResource } from '../common/hooks';
 import { usePageMemory } from '../common/page-memory';
 
@@ -23,38 +23,49 @@ export function HomePage() {
   const newest = useResource<{ items: PublicGoodItem[] }>(NEWEST);
   const curated = home.data?.positions.filter((p) => p.items.length > 0) ?? null;
   const fallback = curated !== null && curated.length === 0;
+  // Nothing listed yet (a new shop, or the demo still being set up): said, with a way to look again.
+  const nothing = fallback && newest.data !== null && newest.data.items.length === 0;
   usePageMemory(curated !== null && (!fallback || newest.data !== null));
+  const again = () => {
+    home.retry();
+    tree.retry();
+    newest.retry();
+  };
   return (
     <div data-testid="h5-home">
       <h1 className="sr-only">商城首页</h1>
       <SearchBox initial="" onSearch={(keyword) => (window.location.hash = listHref({ keyword }))} />
-      <nav className="chips" aria-label="商品分类">
-        {tree.data ? (
-          tree.data.items.map((c) => (
-            <a key={c.id} className="chip" href={listHref({ categoryId: c.id })}>
-              <Img className="icon" src={c.icon} alt="" tile={c.name.slice(0, 1)} />
-              <span>{c.name}</span>
-            </a>
-          ))
-        ) : tree.failure ? (
-          <ResourceError compact of={tree} subject="分类" testId="home-categories-error" />
-        ) : (
-          <div className="chips-skeleton" data-testid="skeleton" aria-hidden="true">
-            {[0, 1, 2, 3, 4].map((i) => (
-              <div key={i} className="chip">
-                <div className="sk icon" />
-                <div className="sk sk-line tiny" />
-              </div>
-            ))}
-          </div>
-        )}
-      </nav>
+      {tree.data?.items.length !== 0 && (
+        <nav className="chips" aria-label="商品分类">
+          {tree.data ? (
+            tree.data.items.map((c) => (
+              <a key={c.id} className="chip" href={listHref({ categoryId: c.id })}>
+                <Img className="icon" src={c.icon} alt="" tile={c.name.slice(0, 1)} />
+                <span>{c.name}</span>
+              </a>
+            ))
+          ) : tree.failure ? (
+            <ResourceError compact of={tree} subject="分类" testId="home-categories-error" />
+          ) : (
+            <div className="chips-skeleton" data-testid="skeleton" aria-hidden="true">
+              {[0, 1, 2, 3, 4].map((i) => (
+                <div key={i} className="chip">
+                  <div className="sk icon" />
+                  <div className="sk sk-line tiny" />
+                </div>
+              ))}
+            </div>
+          )}
+        </nav>
+      )}
       {curated === null ? (
         home.failure ? (
           <ResourceError of={home} subject="首页商品" more={[{ label: '逛逛全部商品', href: '#/list' }]} />
         ) : (
           <GridSkeleton count={6} />
         )
+      ) : nothing ? (
+        <EmptyState title="暂时还没有商品" hint="商品正在上架中，晚些再来看看" actions={[{ label: '刷新', run: again, primary: true }]} />
       ) : fallback ? (
         <section aria-labelledby="newest-title">
           <h2 id="newest-title">新品推荐</h2>
@@ -82,7 +93,7 @@ export function HomePage() {
           </section>
         ))
       )}
-      {curated !== null && (
+      {curated !== null && !nothing && (
         <p className="more">
           <a className="btn" href="#/list">
             查看全部商品

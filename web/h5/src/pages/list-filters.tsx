@@ -10,6 +10,7 @@ import type { Resource } from '../common/hooks';
 export interface Country {
   id: string;
   name: string;
+  familyCount: number;
 }
 export interface TagGroup {
   id: string;
@@ -81,6 +82,9 @@ export function FilterPanel(props: {
         </button>
       </div>
       <div className="sheet-body">
+        <p className="hint left" id="count-note">
+          选项后的数字是全店的商品款数，不随已选条件变化
+        </p>
         <fieldset>
           <legend>国家</legend>
           {countries.data ? (
@@ -89,8 +93,15 @@ export function FilterPanel(props: {
                 不限
               </button>
               {countries.data.items.map((c) => (
-                <button key={c.id} type="button" aria-pressed={draft.countryId === c.id} onClick={() => setDraft((d) => ({ ...d, countryId: c.id }))}>
+                <button
+                  key={c.id}
+                  type="button"
+                  aria-pressed={draft.countryId === c.id}
+                  aria-label={`${c.name}（全店 ${c.familyCount} 款）`}
+                  onClick={() => setDraft((d) => ({ ...d, countryId: c.id }))}
+                >
                   {c.name}
+                  <span className="count">{c.familyCount}</span>
                 </button>
               ))}
             </div>
@@ -100,9 +111,6 @@ export function FilterPanel(props: {
             <SkeletonLines lines={['opts']} />
           )}
         </fieldset>
-        <p className="hint left" id="count-note">
-          标签后的数字是全店有该标签的商品款数，不随已选条件变化
-        </p>
         {groups.data
           ? groups.data.items
               .filter((g) => g.tags.length > 0)

@@ -49,8 +49,11 @@ export function ListPage({ filters }: { filters: ListFilters }) {
   const [loaded, setLoaded] = useState<Loaded>(memory.restored ?? { items: [], total: null, page: 0, done: false });
   const [status, setStatus] = useState<Status>({ loading: false, failure: null, waiting: null });
   const [panelOpen, setPanelOpen] = useState(false);
-  const countries = useResource<{ items: Country[] }>('/public/countries');
-  const groups = useResource<{ items: TagGroup[] }>('/public/tag-groups');
+  // The panel's countries and tags, once they are needed: for the panel, for the names of the chips,
+  // or once the goods have come. A list that cannot load then retries alone, not three reads at once.
+  const vocabulary = loaded.page > 0 || panelOpen || filters.countryId !== null || filters.tagIds.length > 0;
+  const countries = useResource<{ items: Country[] }>(vocabulary ? '/public/countries' : null);
+  const groups = useResource<{ items: TagGroup[] }>(vocabulary ? '/public/tag-groups' : null);
   const tree = useResource<{ items: PublicCategoryNode[] }>(filters.categoryId ? '/public/categories/tree' : null);
   const sentinel = useRef<HTMLDivElement>(null);
   const filterButton = useRef<HTMLButtonElement>(null);
