@@ -10,7 +10,7 @@ import { eventMetadata } from '../../src/platform/events/registry';
 import { newId } from '../../src/platform/ids';
 import { compareIds, isPlaceholder, type Dimension, type MFamily, Model, nameKey, type NameParts } from './model';
 import { caughtUp, Divergence, overrideKey, rebuild, syncRun, type Real } from './world';
-import { checkDecisions, observedMembership } from './invariants';
+import { checkDecisions, observedFamilies, observedMembership } from './invariants';
 
 
 type Cmd = fc.AsyncCommand<Model, Real, false>;
@@ -196,9 +196,10 @@ async function organiseOnce(r: Real): Promise<{ status: number; body: any }> {
 async function settleOrganised(m: Model, r: Real, what: string): Promise<void> {
   await caughtUp(r.world.svc);
   const observed = await observedMembership(r.world);
-  const unresolved = m.resolveNew(observed);
+  const families = await observedFamilies(r.world);
+  const unresolved = m.resolveNew(observed, families);
   if (unresolved) throw new Divergence('membership', `${what}: ${unresolved}`);
-  const diff = m.membershipDiff(observed);
+  const diff = [...m.membershipDiff(observed), ...m.familyDiff(families)];
   expectThat(diff.length === 0, 'membership', `${what}: ${diff.slice(0, 10).join('; ')}`);
   await checkDecisions(m, r.world);
 }
@@ -265,6 +266,7 @@ const organiseRacingCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: nu
       expectStatus(org, [200], 'organise racing an administrator');
       await caughtUp(r.world.svc);
       const observed = await observedMembership(r.world);
+      const seenFamilies = await observedFamilies(r.world);
       const before = m.clone();
       before.organise();
       applyAdmin(before);
@@ -273,8 +275,8 @@ const organiseRacingCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: nu
       after.organise();
       const problems: string[] = [];
       for (const candidate of [after, before]) {
-        const unresolved = candidate.resolveNew(observed);
-        const diff = unresolved ? [unresolved] : candidate.membershipDiff(observed);
+        const unresolved = candidate.resolveNew(observed, seenFamilies);
+        const diff = unresolved ? [unresolved] : [...candidate.membershipDiff(observed), ...candidate.familyDiff(seenFamilies)];
         if (diff.length === 0) {
           Object.assign(m, candidate);
           await checkDecisions(m, r.world);

@@ -24,6 +24,11 @@ export async function observedMembership(world: World): Promise<Map<string, stri
   return new Map(r.rows.map((x) => [x.id, x.family]));
 }
 
+/** Every family the read models hold, with its product key. */
+export async function observedFamilies(world: World): Promise<{ id: string; key: string | null }[]> {
+  return (await world.svc.db.pool.query<{ id: string; key: string | null }>(`SELECT id::text AS id, family_name_key AS key FROM families`)).rows;
+}
+
 function fail(invariant: string, message: string): never {
   throw new Divergence(invariant, message);
 }
@@ -77,7 +82,7 @@ export async function checkDecisions(m: Model, world: World): Promise<void> {
 /** The model's membership and public visibility against the read models and the storefront. */
 async function checkMembershipAndVisibility(m: Model, world: World): Promise<void> {
   const observed = await observedMembership(world);
-  const diff = m.membershipDiff(observed);
+  const diff = [...m.membershipDiff(observed), ...m.familyDiff(await observedFamilies(world))];
   if (diff.length) fail('membership', diff.slice(0, 10).join('; '));
   const pool = world.svc.db.pool;
   const goodsFamily = new Map((await pool.query(`SELECT id::text, family_id::text AS f FROM goods`)).rows.map((r) => [r.id as string, r.f as string | null]));
@@ -111,7 +116,7 @@ async function checkSecondOrganise(m: Model, real: Real): Promise<void> {
   if (first.status !== 200) fail('b', `organise: ${first.status} ${JSON.stringify(first.body)}`);
   m.organise();
   await caughtUp(svc);
-  const unresolved = m.resolveNew(await observedMembership(real.world));
+  const unresolved = m.resolveNew(await observedMembership(real.world), await observedFamilies(real.world));
   if (unresolved) fail('membership', `closing organisation: ${unresolved}`);
   const count = async () => Number((await svc.db.pool.query(`SELECT count(*) AS n FROM es_events`)).rows[0].n);
   const before = await count();

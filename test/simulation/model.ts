@@ -265,8 +265,12 @@ export class Model {
     this.consolidate();
   }
 
-  /** Placeholder → the id the service gave the family, from each placeholder member's observed family. */
-  resolveNew(observed: Map<string, string | null>): string | null {
+  /**
+   * Placeholder → the id the service gave the family: from each placeholder member's observed family,
+   * or, for one left without members (an administrator moved its only link out meanwhile), the family
+   * of its key the model does not know yet. Answers what does not fit, or null.
+   */
+  resolveNew(observed: Map<string, string | null>, observedFamilies: { id: string; key: string | null }[] = []): string | null {
     const mapping = new Map<string, string>();
     for (const l of this.links.values()) {
       if (!l.family?.startsWith(NEW)) continue;
@@ -276,14 +280,32 @@ export class Model {
       if (had && had !== seen) return `links of one new family ${l.family.slice(NEW.length)} landed in ${had} and ${seen}`;
       mapping.set(l.family, seen);
     }
+    const taken = new Set(mapping.values());
+    for (const [id, f] of this.families) {
+      if (!id.startsWith(NEW) || mapping.has(id)) continue;
+      const found = observedFamilies.find((o) => o.key === f.key && !this.families.has(o.id) && !taken.has(o.id));
+      if (found) {
+        mapping.set(id, found.id);
+        taken.add(found.id);
+      }
+    }
     for (const [placeholder, id] of mapping) {
       const f = this.families.get(placeholder)!;
-      this.families.delete(placeholder);
       this.families.set(id, { ...f, id });
       for (const l of this.links.values()) if (l.family === placeholder) l.family = id;
     }
-    for (const [id, f] of [...this.families]) if (id.startsWith(NEW)) this.families.delete(id), void f;
+    for (const id of [...this.families.keys()]) if (id.startsWith(NEW)) this.families.delete(id);
     return null;
+  }
+
+  /** Families the service has and the model does not, and the other way round. */
+  familyDiff(observedFamilies: { id: string }[]): string[] {
+    const expected = new Set([...this.families.values()].filter((f) => !f.gone).map((f) => f.id));
+    const seen = new Set(observedFamilies.map((f) => f.id));
+    return [
+      ...[...seen].filter((id) => !expected.has(id)).map((id) => `family ${id} exists; the model has none such`),
+      ...[...expected].filter((id) => !seen.has(id)).map((id) => `family ${id} is missing`),
+    ];
   }
 
   /** Where the model says each synced link is; null where no family. */
