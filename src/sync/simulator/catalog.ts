@@ -171,6 +171,8 @@ export class SimulatorCatalog {
   private readonly entries: LinkEntry[];
   private readonly entryById: Map<string, LinkEntry>;
   private readonly families: Family[];
+  /** Changes played on links' details since generation (mutations.ts), applied in order on each request. */
+  private readonly detailEdits = new Map<string, ((d: Detail) => Detail)[]>();
   private clock = CATALOG_EPOCH;
 
   constructor(
@@ -279,7 +281,19 @@ export class SimulatorCatalog {
       urls.forEach((url, k) => media.push({ color: color.name, url, sort: k + 1 }));
     }
 
-    return { id, variants, sizeChart, packagingSpecs, options, media };
+    const generated: Detail = { id, variants, sizeChart, packagingSpecs, options, media };
+    return (this.detailEdits.get(id) ?? []).reduce((d, edit) => edit(d), generated);
+  }
+
+  /**
+   * Changes a link's detail from now on (its listing stays as it is, as when a supplier reprices a
+   * variant without touching the list entry). Edits stack; each gets the detail as the ones before left it.
+   */
+  editDetail(id: string, edit: (d: Detail) => Detail): void {
+    this.listedEntry(id);
+    const edits = this.detailEdits.get(id) ?? [];
+    edits.push(edit);
+    this.detailEdits.set(id, edits);
   }
 
   removeLink(id: string): void {
@@ -291,6 +305,13 @@ export class SimulatorCatalog {
     const entry = this.existingEntry(id);
     entry.removed = false;
     if (entry.link.status !== 'ON_SALE') entry.link = { ...entry.link, status: 'ON_SALE', updatedAt: this.tick() };
+    return entry.link;
+  }
+
+  /** Brings a removed link back as it was when removed (off sale stays off sale). */
+  restoreLink(id: string): Link {
+    const entry = this.existingEntry(id);
+    entry.removed = false;
     return entry.link;
   }
 

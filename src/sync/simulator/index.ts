@@ -13,6 +13,8 @@ import { createSimulatorServer, type Faults, type RunningSimulator } from './ser
 export { generateCatalog, SimulatorCatalog, FIRST_LINK_ID, MAX_LINKS } from './catalog';
 export type { CatalogOptions, CategoryPatch, LinkPatch, NewLink } from './catalog';
 export { createSimulatorServer, noFaults, MAX_LIMIT } from './server';
+export { applySupplierChange, linkName } from './mutations';
+export type { DetailChange, LinkNameParts, SupplierChange } from './mutations';
 export { PICTURES_PATH, picturesRoutes } from './pictures';
 export type { Faults, RunningSimulator, SimulatorServer, SimulatorServerOptions, SimulatorStats } from './server';
 

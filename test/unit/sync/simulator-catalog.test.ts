@@ -1,5 +1,5 @@
 import { AppError } from '../../../src/platform/errors';
-import { generateCatalog } from '../../../src/sync/simulator';
+import { applySupplierChange, generateCatalog, linkName } from '../../../src/sync/simulator';
 import { categorySchema, countrySchema, detailSchema, linkSchema, type Link } from '../../../src/sync/supplier/schemas';
 
 /** docs/domain.md, section Category names: the supplier category names of its table. */
@@ -253,5 +253,56 @@ describe('simulator catalog mutations', () => {
     const third = catalog.linksAfter(second.lastId, 10);
     expect(third).toMatchObject({ lastId: '100030', more: false });
     expect(third.items).toHaveLength(10);
+  });
+});
+
+describe('supplier changes as data (src/sync/simulator/mutations.ts)', () => {
+  const fresh = () => generateCatalog({ links: 60, seed: 5 });
+
+  it('names a link by the grammar, and a new link of a known product shares its detail', () => {
+    const c = fresh();
+    const name = linkName({ country: '美国', logistics: '包邮', productName: '纯棉短袖T恤', sku: 'G5000', descriptor: '直喷双面' });
+    expect(name).toBe(DOMAIN_LINK_NAMES[0]);
+    const [id] = applySupplierChange(c, { kind: 'newLink', name, categoryId: '301', price: '30.00', sameProductAs: '100001' });
+    expect(c.link(id!)).toMatchObject({ name, price: '30.00', status: 'ON_SALE' });
+    // Another offer of product G5000: its variants carry the product's style code.
+    const styleOf = (linkId: string) => new Set(c.detail(linkId)!.variants.map((v) => v.sku.split('-')[0]));
+    expect(styleOf(id!)).toEqual(new Set(['G5000']));
+    expect(styleOf('100001')).toEqual(new Set(['G5000']));
+  });
+
+  it("changes a variant's price or drops a colour in the detail; the listing stays as it was", () => {
+    const c = fresh();
+    const before = c.detail('100002')!;
+    const listing = c.link('100002');
+    const v = before.variants[0]!;
+    applySupplierChange(c, { kind: 'detail', linkId: '100002', change: { kind: 'variantPrice', size: v.size, color: v.color, price: '99.90' } });
+    expect(c.detail('100002')!.variants.filter((x) => x.size === v.size && x.color === v.color).map((x) => x.price)).toEqual(['99.90']);
+    expect(c.detail('100002')!.variants.filter((x) => x.price !== '99.90')).toEqual(before.variants.filter((x) => !(x.size === v.size && x.color === v.color)));
+    applySupplierChange(c, { kind: 'detail', linkId: '100002', change: { kind: 'dropColor', color: v.color } });
+    const after = c.detail('100002')!;
+    expect(after.variants.some((x) => x.color === v.color)).toBe(false);
+    expect(after.media.some((m) => m.color === v.color)).toBe(false);
+    expect(c.link('100002')).toBe(listing);
+  });
+
+  it('renames, reprices, delists and relists; an empty listing comes back as it was, off sale included', () => {
+    const c = fresh();
+    applySupplierChange(c, { kind: 'rename', linkId: '100003', name: '英国（不包邮）连帽卫衣 G18500 烫画' });
+    applySupplierChange(c, { kind: 'price', linkId: '100003', price: '12.34' });
+    expect(c.link('100003')).toMatchObject({ name: '英国（不包邮）连帽卫衣 G18500 烫画', price: '12.34' });
+    applySupplierChange(c, { kind: 'delist', linkId: '100004', how: 'offSale' });
+    applySupplierChange(c, { kind: 'delist', linkId: '100005', how: 'removed' });
+    expect(c.link('100004')!.status).toBe('OFF_SALE');
+    expect(c.link('100005')).toBeUndefined();
+    const listed = c.links().map((l) => ({ ...l }));
+    const removed = applySupplierChange(c, { kind: 'emptyListing' });
+    expect(c.links()).toEqual([]);
+    applySupplierChange(c, { kind: 'restoreListing', linkIds: removed });
+    expect(c.links()).toEqual(listed);
+    applySupplierChange(c, { kind: 'relist', linkId: '100005' });
+    applySupplierChange(c, { kind: 'relist', linkId: '100004' });
+    expect(c.link('100005')!.status).toBe('ON_SALE');
+    expect(c.link('100004')!.status).toBe('ON_SALE');
   });
 });
