@@ -12,7 +12,7 @@ import type { Queryable } from '../platform/db';
 import { AppError } from '../platform/errors';
 import type { PreparedJson } from '../platform/cache/public-cache';
 import type { ListItemBytes, ListRow } from './list-bytes';
-import { sortFamilies, type ListSortKeys } from './ordering';
+import { sortFamilies } from './ordering';
 import type { PublicListSpec, PublicSort } from './requests';
 import {
   TagDictionary,

@@ -76,7 +76,7 @@ export async function startAuthHarness(env: Record<string, string> = {}): Promis
             body: body === undefined ? undefined : json ? JSON.stringify(body) : (body as string | FormData),
           });
           const text = await res.text();
-          let parsed: unknown = null;
+          let parsed: unknown;
           try {
             parsed = text ? JSON.parse(text) : null;
           } catch {

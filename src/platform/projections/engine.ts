@@ -7,7 +7,7 @@ import type { EventRegistry } from '../events/registry';
 import { AppError } from '../errors';
 import type { FenceView } from '../event-store/fence';
 export { describeFence, type FenceView } from '../event-store/fence';
-import { type EventStore, type FenceHolder, type LogPosition, START, comparePositions, positionFromString, positionToString } from '../event-store/port';
+import { type EventStore, type LogPosition, START, comparePositions, positionFromString, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
 import type { PgListener } from '../pg-listener';
 import { type ProjectionDefinition, coversStream } from './definition';
