@@ -59,8 +59,6 @@ const sortKeyColumns = (sort: PublicSort): string =>
     ...(sort === 'PRICE_ASC' || sort === 'PRICE_DESC' ? ['f.lowest_price::float8 AS price_key'] : []),
   ].join(', ');
 
-/** `%kw%` with the LIKE wildcards of the keyword taken literally. */
-export { likePattern } from '../platform/sql';
 import { likePattern } from '../platform/sql';
 
 /** Live tags (their group live too), by sort order then id, with their group's dimension. */

@@ -6,7 +6,7 @@ import type { Pool, SessionLimits } from '../db';
 import type { EventRegistry } from '../events/registry';
 import { AppError } from '../errors';
 import type { FenceView } from '../event-store/fence';
-export { describeFence, type FenceView } from '../event-store/fence';
+export type { FenceView } from '../event-store/fence';
 import { type EventStore, type LogPosition, START, comparePositions, positionFromString, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
 import type { PgListener } from '../pg-listener';

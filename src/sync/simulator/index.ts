@@ -10,11 +10,10 @@ import { generateCatalog } from './catalog';
 import { PICTURES_PATH } from './pictures';
 import { createSimulatorServer, type Faults, type RunningSimulator } from './server';
 
-export { generateCatalog, SimulatorCatalog, FIRST_LINK_ID, MAX_LINKS } from './catalog';
-export type { CatalogOptions, CategoryPatch, LinkPatch, NewLink } from './catalog';
-export { createSimulatorServer, noFaults, MAX_LIMIT } from './server';
+export { generateCatalog } from './catalog';
+export { noFaults } from './server';
 export { PICTURES_PATH, picturesRoutes } from './pictures';
-export type { Faults, RunningSimulator, SimulatorServer, SimulatorServerOptions, SimulatorStats } from './server';
+export type { Faults, RunningSimulator } from './server';
 
 export interface StartSimulatorOptions {
   links: number;
