@@ -243,7 +243,7 @@ export class StatementProfile {
     pg.Client.prototype.query = function (this: pg.Client, ...args: any[]): any {
       const cfg = args[0] as unknown;
       const text = typeof cfg === 'string' ? cfg : (cfg as { text?: unknown } | null)?.text;
-      if (typeof text !== 'string' || typeof (cfg as { submit?: unknown }).submit === 'function') return (original as Function).apply(this, args);
+      if (typeof text !== 'string' || typeof (cfg as { submit?: unknown }).submit === 'function') return (original as (...a: unknown[]) => unknown).apply(this, args);
       const values = Array.isArray(args[1]) ? args[1] : (cfg as { values?: unknown }).values;
       const t0 = performance.now();
       const cb = args.findIndex((a) => typeof a === 'function');
@@ -253,9 +253,9 @@ export class StatementProfile {
           record(this, text, values, t0);
           callback(err, res);
         };
-        return (original as Function).apply(this, args);
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
       }
-      const out = (original as Function).apply(this, args) as unknown;
+      const out = (original as (...a: unknown[]) => unknown).apply(this, args) as unknown;
       if (out && typeof (out as Promise<unknown>).then === 'function') {
         (out as Promise<unknown>).then(
           () => record(this, text, values, t0),

@@ -5,7 +5,6 @@
  * rebuild of the `catalog` projection (links, families, goods) from the log, checked row for row
  * against the tables it replaced.
  */
-import { performance } from 'node:perf_hooks';
 import { Organiser, type OrganiseReport } from '../src/catalog/organisation/organise';
 import type { Services } from '../src/main';
 import { type BenchContext, type Suite, measure, sleep, timed } from './harness';

@@ -34,7 +34,7 @@ import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { type BenchContext, type Measure, type Ratio, type Suite, type Value, measure, median, ratio, sleep, value } from './harness';
+import { type Measure, type Ratio, type Suite, type Value, measure, median, ratio, sleep, value } from './harness';
 
 const ROOT = path.resolve(__dirname, '..');
 const POLL_MS = 200;
@@ -596,7 +596,7 @@ export const pipelineSuite: Suite = {
     if (!existsSync(path.join(serviceDir, 'bin/catalog.js')) || !existsSync(path.join(serviceDir, 'node_modules'))) {
       throw new Error(`pipeline: ${serviceDir} is not a checkout with bin/catalog.js and node_modules (run npm ci there)`);
     }
-    let serviceVersion = '';
+    let serviceVersion: string;
     try {
       serviceVersion = execFileSync('git', ['-C', serviceDir, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim().slice(0, 100);
     } catch {

@@ -180,7 +180,10 @@ projections
       try {
         for (;;) {
           const st = (await s.engine.progress()).find((p) => p.name === name)!;
-          if (st.rebuild) bar.setTotal(Math.max(total, st.rebuild.eventsDone, 1)), bar.update(st.rebuild.eventsDone);
+          if (st.rebuild) {
+            bar.setTotal(Math.max(total, st.rebuild.eventsDone, 1));
+            bar.update(st.rebuild.eventsDone);
+          }
           if (st.lastRebuildAt && st.lastRebuildAt !== before.lastRebuildAt && st.state === 'running') {
             bar.update(bar.getTotal());
             break;

@@ -31,7 +31,11 @@ const byteSize = z
  */
 const clientApiBase = z.string().regex(/^\/(?!\/)[^\s"'<>\\]*$/, 'expected a path on the same origin, such as /api');
 
-/** The schemes of an EventStoreDB/KurrentDB connection string (rewritten to esdb:// for the client). */
+/**
+ * The schemes of a KurrentDB (or EventStoreDB) connection string, as the client's adapter reads them
+ * (src/platform/event-store/connection-string.ts, which the platform keeps for itself: it imports
+ * nothing from outside it). The client is given it as kurrentdb://.
+ */
 const EVENTSTORE_URL_SCHEME = /^(esdb|kurrentdb|kurrent|kdb)(\+discover)?:\/\//i;
 
 const schema = z.object({
@@ -116,8 +120,6 @@ const schema = z.object({
   // GET /metrics (Prometheus) for a scraper presenting this bearer token; unset: no /metrics.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
-
-export type Env = z.input<typeof schema>;
 
 /** `off`, or an expression node-cron accepts (5 fields, or 6 with seconds first). */
 function cronOrOff(name: string, raw: string, problems: string[]): string | null {

@@ -203,6 +203,10 @@ export interface StreamWrite<S = unknown, E extends AnyEvent = AnyEvent> {
   events: PendingEvent<NoInfer<E>>[];
 }
 
+/** A write to a stream of any type: one command's writes are to streams of different types, each typed where it is made. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- no common state type: StreamSpec is invariant in it
+export type AnyStreamWrite = StreamWrite<any, any>;
+
 /** Reads a stream for a command that spans streams; the revision it answers is the one the append will expect. */
 export type LoadFor = <S, E extends AnyEvent>(spec: StreamSpec<S, E>) => Promise<Loaded<S>>;
 
@@ -233,7 +237,7 @@ export async function runAcrossStreams<R>(
     name: string;
     actor: Actor;
     expected?: { streamId: string; revision: bigint | null };
-    decide: (load: LoadFor) => Promise<{ writes: StreamWrite<any, any>[]; result: R }>;
+    decide: (load: LoadFor) => Promise<{ writes: AnyStreamWrite[]; result: R }>;
     noWait?: boolean;
   },
 ): Promise<SpanningResult<R>> {

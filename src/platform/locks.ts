@@ -183,7 +183,7 @@ export async function holdSessionLock(pool: Pool, key: string): Promise<HeldLock
     client.off('error', onLost);
     client.off('end', onLost);
   };
-  let taken = false;
+  let taken: boolean;
   try {
     taken = (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok`, [NAMESPACE, key])).rows[0]!.ok;
   } catch (e) {

@@ -11,6 +11,8 @@ import type { Pool } from './db';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
 const TABLE = 'pgmigrations';
+/** A migration is a numbered SQL file; the folder also holds its README and the schema snapshot. */
+const MIGRATION_FILE = /^\d+.*\.sql$/;
 
 export interface MigrateOptions {
   databaseUrl: string;
@@ -26,6 +28,8 @@ export async function migrate({ databaseUrl, log = () => undefined, lockTimeoutM
       const applied = await runner({
         databaseUrl,
         dir: MIGRATIONS_DIR,
+        // node-pg-migrate loads every file it does not ignore (anchored: ^…$).
+        ignorePattern: `(?!${MIGRATION_FILE.source.slice(1)}).*`,
         migrationsTable: TABLE,
         direction: 'up',
         count: Infinity,
@@ -45,7 +49,7 @@ export async function migrate({ databaseUrl, log = () => undefined, lockTimeoutM
 
 export function migrationFiles(): string[] {
   return readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d+.*\.sql$/.test(f))
+    .filter((f) => MIGRATION_FILE.test(f))
     .map((f) => f.replace(/\.sql$/, ''))
     .sort();
 }

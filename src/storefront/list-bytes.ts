@@ -115,7 +115,7 @@ export class ListItemBytes {
       at += parts[i]!.copy(body, at);
       ends[i] = at;
     }
-    body[at++] = CLOSE;
+    body[at] = CLOSE;
     rememberArrayIndex(body, { starts, ends });
     const etag = createHash('sha1').update(`${parts.length}:`).update(digests.subarray(0, parts.length * DIGEST)).digest('base64url');
     return new PreparedJson(body, `"${etag}"`);

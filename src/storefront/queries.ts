@@ -12,7 +12,7 @@ import type { Queryable } from '../platform/db';
 import { AppError } from '../platform/errors';
 import type { PreparedJson } from '../platform/cache/public-cache';
 import type { ListItemBytes, ListRow } from './list-bytes';
-import { sortFamilies, type ListSortKeys } from './ordering';
+import { sortFamilies } from './ordering';
 import type { PublicListSpec, PublicSort } from './requests';
 import {
   TagDictionary,
@@ -59,8 +59,6 @@ const sortKeyColumns = (sort: PublicSort): string =>
     ...(sort === 'PRICE_ASC' || sort === 'PRICE_DESC' ? ['f.lowest_price::float8 AS price_key'] : []),
   ].join(', ');
 
-/** `%kw%` with the LIKE wildcards of the keyword taken literally. */
-export { likePattern } from '../platform/sql';
 import { likePattern } from '../platform/sql';
 
 /** Live tags (their group live too), by sort order then id, with their group's dimension. */

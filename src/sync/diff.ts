@@ -4,7 +4,6 @@
  */
 import type { LinkDetail, LinkMirrorData } from '../catalog/links/events';
 import { linkMirrorHash } from '../catalog/links/mirror';
-import { categoryMirrorHash } from '../catalog/categories/mirror';
 import type { Category, Country, Detail, Link } from './supplier/schemas';
 import { cleanCategoryName } from '../catalog/domain/names';
 import { contentHash } from '../platform/content-hash';

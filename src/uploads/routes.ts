@@ -50,6 +50,7 @@ export const uploadRouteDocs: RouteDoc[] = [
  */
 function isText(name: string): boolean {
   if (isInvalidText(name)) return false;
+  // eslint-disable-next-line no-control-regex -- the range is all of Latin-1, control characters included
   return !/^[\x00-\xff]*$/.test(name) || isUtf8Bytes(Buffer.from(name, 'latin1'));
 }
 

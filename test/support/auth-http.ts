@@ -79,7 +79,7 @@ export async function startAuthHarness(env: Record<string, string> = {}): Promis
           const text = await res.text();
           // Whatever the test asserts, the answer is what the OpenAPI document says.
           expectDocumented(s.config.apiPrefix, method, path, { status: res.status, headers: res.headers, text, redirected: res.redirected });
-          let parsed: unknown = null;
+          let parsed: unknown;
           try {
             parsed = text ? JSON.parse(text) : null;
           } catch {

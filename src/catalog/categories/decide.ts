@@ -8,7 +8,6 @@ import { AppError } from '../../platform/errors';
 import { refuseWhileUsed, type Usage } from '../usage';
 import { decideReorder } from '../../platform/permutation';
 import type { CategoryAdminEvent } from './admin-events';
-import type { CategoryEvent } from './events';
 import { type CategoryFields, type CategoryState } from './state';
 
 

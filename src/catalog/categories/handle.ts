@@ -1,13 +1,13 @@
 /** Category commands of administrators: look up the tree around, then load → decide → append (runCommand). */
-import { loadStream, readModelsCurrent, runCommand, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
+import { loadStream, readModelsCurrent, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import { saveOrder, type AdminDeps, ownOf } from '../admin-commands';
 import { categoryOrderStreamId } from './admin-events';
-import { categoryNotFound, decideCategory, decideCategoryOrder, type CategoryCommand, type ParentFacts } from './decide';
+import { categoryNotFound, decideCategory, decideCategoryOrder, type ParentFacts } from './decide';
 import { evolveCategory, initialCategory, type CategoryState } from './state';
 import { categoryStreamId, type CategoryEvent } from './events';
-import { ancestorsOf, childOrder, liveChildCount } from './queries';
+import { ancestorsOf, childOrder } from './queries';
 import type { CreateCategoryBody, UpdateCategoryBody } from './requests';
 import { whileUnreferenced } from '../references';
 import { categoryUsage } from '../usage';

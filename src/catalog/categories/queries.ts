@@ -62,11 +62,6 @@ export async function ancestorsOf(db: Queryable, id: string): Promise<string[]> 
   return r.rows.map((x) => x.id);
 }
 
-export async function liveChildCount(db: Queryable, id: string): Promise<number> {
-  const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM categories WHERE parent_id = $1 AND NOT removed`, [id]);
-  return r.rows[0]?.n ?? 0;
-}
-
 /** The live children of `parentId` (null: the top level) in their present order: sort order, then id. */
 export async function childOrder(db: Queryable, parentId: string | null): Promise<string[]> {
   const r = await db.query<{ id: string }>(

@@ -7,7 +7,6 @@ import { AppError } from '../../platform/errors';
 import { refuseWhileUsed, type Usage } from '../usage';
 import { decideReorder } from '../../platform/permutation';
 import type { CountryAdminEvent } from './admin-events';
-import type { CountryEvent } from './events';
 import { type CountryFields, type CountryState } from './state';
 
 

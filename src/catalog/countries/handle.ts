@@ -1,11 +1,11 @@
 /** Country commands of administrators: load → decide → append (runCommand). */
-import { readModelsCurrent, runCommand, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
+import { readModelsCurrent, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { withLocks } from '../../platform/locks';
 import { newId } from '../../platform/ids';
 import { saveOrder, type AdminDeps } from '../admin-commands';
 import { COUNTRY_ORDER_STREAM } from './admin-events';
-import { decideCountry, decideCountryOrder, type CountryCommand } from './decide';
+import { decideCountry, decideCountryOrder } from './decide';
 import { evolveCountry, initialCountry, type CountryState } from './state';
 import { countryStreamId, type CountryEvent } from './events';
 import { countryOrder } from './queries';

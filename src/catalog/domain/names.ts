@@ -175,6 +175,7 @@ export function linkNameProblem(name: string): LinkNameProblem | null {
 
 /** True when the text, ignoring white space, is ASCII only (a model qualifier such as `Gildan 5000`). */
 function isAsciiOnly(s: string): boolean {
+  // eslint-disable-next-line no-control-regex -- the range is all of ASCII, control characters included
   return /^[\x00-\x7F]*$/.test(s.replace(/\s/g, ''));
 }
 

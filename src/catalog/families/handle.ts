@@ -2,14 +2,12 @@
  * Family commands: look up what the rules need, then load → decide → append; and the move of a link
  * between families, which spans the link's stream and both families'.
  */
-import { runAcrossStreams, runCommand, type Actor, type CommandResult, type StreamWrite, commandRunner } from '../../platform/commands';
-import { AppError } from '../../platform/errors';
+import { type Actor, type CommandResult, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import type { AdminDeps } from '../admin-commands';
 import { validateOverrideKey } from '../domain/matrix';
 import { normaliseMoney } from '../domain/money';
-import { decideFamily, requireCustomGood, requireFamilyTaking, type FamilyCommand } from './decide';
-import { familyStreamId } from './events';
+import { decideFamily, requireCustomGood } from './decide';
 import { familyContents, goodOrigin, readFamily } from './queries';
 import type { AddCustomMemberBody, CreateFamilyBody, RemoveOverrideBody, SetOverrideBody, UpdateFamilyBody } from './requests';
 import { familyStream, type FamilyState } from './state';

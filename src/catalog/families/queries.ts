@@ -133,12 +133,6 @@ export async function familyContents(db: Queryable, id: string): Promise<{ membe
   return { memberCount: f.member_count, goodCount: f.good_count };
 }
 
-/** Whether the read model shows the link in the family. */
-export async function isMember(db: Queryable, familyId: string, linkId: string): Promise<boolean> {
-  const r = await db.query(`SELECT 1 FROM origin_goods WHERE id = $1 AND family_id = $2`, [linkId, familyId]);
-  return !!r.rowCount;
-}
-
 /** A good as a custom member needs it: whether it has a primary link; null when there is no such good. */
 export async function goodOrigin(db: Queryable, goodId: string): Promise<{ originGoodId: string | null } | null> {
   const r = await db.query<{ origin_good_id: string | null }>(`SELECT origin_good_id, family_id FROM goods WHERE id = $1`, [goodId]);

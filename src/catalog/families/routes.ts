@@ -1,13 +1,11 @@
 /** Family management (docs/api.md): CRUD, lock, members, custom members, price overrides (the history: ../history). */
-import { Router, type RequestHandler, type Response } from 'express';
-import { AppError } from '../../platform/errors';
+import { Router, type RequestHandler } from 'express';
 import { parseWith } from '../../platform/http/errors';
 import { expectedRevisionOf, setRevisionTag } from '../../platform/http/revision';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { actorOf } from '../write-answer';
-import { normaliseMoney } from '../domain/money';
 import {
   addCustomMember,
   createFamily,
@@ -17,7 +15,6 @@ import {
   setPriceOverride,
   updateFamily,
   type FamilyDeps,
-  type FamilyResult,
 } from './handle';
 import { listFamilies, readFamily } from './queries';
 import { withReferences } from '../references';

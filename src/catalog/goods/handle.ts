@@ -7,7 +7,7 @@
  * good's `GoodCreated` goes to its new stream in the same append.
  */
 import { randomUUID } from 'node:crypto';
-import { runAcrossStreams, runCommand, type Actor, type CommandResult, type StreamWrite, commandRunner } from '../../platform/commands';
+import { runAcrossStreams, type Actor, type CommandResult, type AnyStreamWrite, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { eventMetadata } from '../../platform/events/registry';
 import { type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
@@ -16,7 +16,7 @@ import type { AdminDeps } from '../admin-commands';
 import { decideLink, linkNotFound } from '../links/decide';
 import { dimensionTagIndex } from '../links/dimension-tags';
 import { initialLinkState, linkStream } from '../links/state';
-import { decideGood, requireKnownOrigins, type GoodCommand, type LinkForGood } from './decide';
+import { decideGood, requireKnownOrigins, type LinkForGood } from './decide';
 import { goodStreamId } from './events';
 import { knownLinkIds, linkForGood, placesNaming, primaryOriginOf, readLinks } from './queries';
 import { decideFamily } from '../families/decide';
@@ -55,7 +55,7 @@ export async function createGood(
     noWait,
     decide: async (load) => {
       // The good first, then its link's claim: the log (and the audit history) reads in that order.
-      const writes: StreamWrite<any, any>[] = [{ spec: good, events: decideGood((await load(good)).state, { type: 'CreateGood', fields: rest, link }) }];
+      const writes: AnyStreamWrite[] = [{ spec: good, events: decideGood((await load(good)).state, { type: 'CreateGood', fields: rest, link }) }];
       if (originGoodId) {
         const l = linkStream(originGoodId);
         writes.push({ spec: l, events: decideLink((await load(l)).state, { type: 'AssignGood', linkId: originGoodId, goodId: id }) });
@@ -190,7 +190,7 @@ export async function deleteGood(deps: GoodDeps, id: string, actor: Actor, expec
       ...(expectedRevision !== undefined ? { expected: { streamId: good.streamId, revision: expectedRevision } } : {}),
       decide: async (load) => {
         const g = (await load(good)).state;
-        const writes: StreamWrite<any, any>[] = [{ spec: good, events: decideGood(g, { type: 'DeleteGood' }) }];
+        const writes: AnyStreamWrite[] = [{ spec: good, events: decideGood(g, { type: 'DeleteGood' }) }];
         if (g.originGoodId) {
           const link = linkStream(g.originGoodId);
           writes.push({ spec: link, events: decideLink((await load(link)).state, { type: 'UnassignGood', linkId: g.originGoodId, goodId: id }) });

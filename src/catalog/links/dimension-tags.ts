@@ -58,7 +58,7 @@ export async function valuesOfTagIds(deps: AdminDeps, tagIds: readonly string[])
   const plain = r.rows.filter((t) => !t.dimension).map((t) => t.id);
   if (plain.length) throw AppError.badRequest('TAGS.NOT_A_DIMENSION', 'link tags must belong to a tag group with a dimension', { tagIds: plain });
   const values: Partial<Record<Dimension, string[]>> = {};
-  for (const t of r.rows) (values[t.dimension!] ??= []).includes(t.name) || values[t.dimension!]!.push(t.name);
+  for (const t of r.rows) if (!(values[t.dimension!] ??= []).includes(t.name)) values[t.dimension!]!.push(t.name);
   return { values };
 }
 

@@ -46,7 +46,7 @@ export const LinkRelisted = defineEvent('LinkRelisted', 1, z.object({ linkId: id
 
 
 // The shapes the catalog's pure rules read too (../domain/values.ts).
-export { dimensionValues, linkDetailSchema, type DimensionValues, type LinkDetail } from '../domain/values';
+export type { DimensionValues, LinkDetail } from '../domain/values';
 
 export const LinkDetailSynced = defineEvent('LinkDetailSynced', 1, z.object({ linkId: idSchema, detail: linkDetailSchema }));
 

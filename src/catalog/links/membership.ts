@@ -3,7 +3,7 @@
  * families it leaves and joins record it on theirs, in one append. The family routes' member
  * commands and a tag takeover that attaches a link both move it through here.
  */
-import { runAcrossStreams, type Actor, type StreamWrite } from '../../platform/commands';
+import { runAcrossStreams, type Actor, type AnyStreamWrite } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { decideFamily, requireFamilyTaking } from '../families/decide';
 import { familyStreamId } from '../families/events';
@@ -50,7 +50,7 @@ export async function setLinkFamily(
       if (opts.onlyFrom !== undefined && previous !== opts.onlyFrom) {
         throw AppError.notFound('FAMILY.MEMBER_NOT_FOUND', `link ${linkId} is not a member of family ${opts.onlyFrom}`);
       }
-      const writes: StreamWrite<any, any>[] = [{ spec: link, events: decideLink(state, { type: 'MoveLinkToFamily', linkId, familyId }) }];
+      const writes: AnyStreamWrite[] = [{ spec: link, events: decideLink(state, { type: 'MoveLinkToFamily', linkId, familyId }) }];
       const family = async (id: string) => {
         const spec = familyStream(id);
         return { spec, state: (await load(spec)).state };

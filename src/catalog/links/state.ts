@@ -3,7 +3,7 @@
  * cannot be trusted (a conflict, an audit).
  */
 import type { StreamSpec } from '../../platform/commands';
-import { linkStreamId, type DimensionValues, type LinkDetail, type LinkEvent, type LinkMirrorData } from './events';
+import { linkStreamId, type DimensionValues, type LinkDetail, type LinkEvent } from './events';
 
 export interface LinkState {
   exists: boolean;

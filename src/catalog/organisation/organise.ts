@@ -25,7 +25,7 @@ import { consolidate } from './step-consolidate';
 import { groupLinks } from './step-group';
 import { planLinks } from './step-plan';
 
-export type { OrganiseKind, OrganiseProgress, OrganiseReport, OrganiseRunRecorder, RecordedRun } from './report';
+export type { OrganiseProgress, OrganiseReport, OrganiseRunRecorder } from './report';
 export type { OrganiseChunks, OrganiseDeps } from './run-context';
 
 const CHUNKS: OrganiseChunks = { read: 5_000, append: 1_000 };

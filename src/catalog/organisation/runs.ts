@@ -91,7 +91,7 @@ class PgRecordedRun implements RecordedRun {
           [this.id, succeeded ? 'succeeded' : 'failed', progress.phase, progress.done, progress.total, countsOf(report), succeeded ? report : null, progress.error],
         );
         return;
-      } catch (e) {
+      } catch {
         // Left `running`, the row would read as abandoned once the lock is gone: not wrong, only less precise.
         if (Date.now() > deadline) return;
         await new Promise((r) => setTimeout(r, wait));

@@ -3,10 +3,10 @@
  * (src/catalog/references.ts); a good deleted later may still be named, and the home page shows only
  * placed goods that are public (docs/domain.md, Public catalog).
  */
-import { runCommand, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
+import { type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { ownOf, type AdminDeps } from '../admin-commands';
-import { decidePosition, type PositionCommand } from './decide';
+import { decidePosition } from './decide';
 import { evolvePosition, initialPosition, type PositionState } from './state';
 import { positionStreamId, type PositionEvent } from './events';
 import type { CreatePositionBody, UpdatePositionBody } from './requests';

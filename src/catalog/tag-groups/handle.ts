@@ -1,9 +1,9 @@
 /** Tag group commands: look up what the rules need, then load → decide → append (runCommand). */
-import { readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec, commandRunner } from '../../platform/commands';
+import { readModelsCurrent, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import { ownOf, type AdminDeps } from '../admin-commands';
-import { decideTagGroup, type TagGroupCommand } from './decide';
+import { decideTagGroup } from './decide';
 import { evolveTagGroup, initialTagGroup, type TagGroupState } from './state';
 import { tagGroupStreamId, type TagGroupEvent } from './events';
 import { dimensionHolder, liveTagCount } from './queries';

@@ -1,5 +1,5 @@
 /** Tag commands: look up what the rules need, then load → decide → append (runCommand). */
-import { COMMAND_ATTEMPTS, loadStream, readModelsCurrent, runCommand, type Actor, type CommandResult, type StreamSpec, commandRunner } from '../../platform/commands';
+import { COMMAND_ATTEMPTS, loadStream, readModelsCurrent, type Actor, type StreamSpec, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { EventStoreErrors } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
@@ -7,7 +7,7 @@ import { withLocks } from '../../platform/locks';
 import { saveOrder, type AdminDeps, ownOf } from '../admin-commands';
 import { foldWhitespace } from '../domain/names';
 import { tagGroupLock, tagGroupStream } from '../tag-groups/handle';
-import { decideTag, decideTagOrder, tagNotFound, type GroupFacts, type TagCommand } from './decide';
+import { decideTag, decideTagOrder, tagNotFound, type GroupFacts } from './decide';
 import { evolveTag, initialTag, type TagState } from './state';
 import { TAG_ORDER_STREAM, tagStreamId, type TagEvent } from './events';
 import { nextTagSortOrder, otherNameKeys, tagOrder } from './queries';

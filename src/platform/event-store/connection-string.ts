@@ -6,10 +6,6 @@
  */
 const SCHEME = /^(esdb|kurrentdb|kurrent|kdb)(\+discover)?:\/\//i;
 
-export function isEventStoreUrl(url: string): boolean {
-  return SCHEME.test(url);
-}
-
 /** The connection string as the client is given it: `kurrentdb://` or `kurrentdb+discover://`. */
 export function toClientConnectionString(url: string): string {
   const m = SCHEME.exec(url);

@@ -27,9 +27,6 @@ export function defineEvent<T extends string, S extends z.ZodType>(
   return { type, version, schema, upcasters };
 }
 
-/** The data type of an event definition. */
-export type DataOf<D> = D extends EventDefinition<string, infer S> ? z.infer<S> : never;
-
 /** The union of `{type, data}` for a list of definitions. */
 export type EventUnion<Defs extends readonly EventDefinition[]> = {
   [K in keyof Defs]: Defs[K] extends EventDefinition<infer T, infer S> ? { type: T; data: z.infer<S> } : never;

@@ -54,6 +54,7 @@ export const colourField = () => z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-
  * Characters that take no space and show nothing: zero-width space, joiners, word joiner, BOM,
  * soft hyphen, the Mongolian vowel separator, bidirectional marks, and Hangul fillers.
  */
+// eslint-disable-next-line no-misleading-character-class -- each is matched alone: the joiners and Hangul fillers are among what it removes
 const INVISIBLE = /[\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0]/g;
 
 /** Whether anything visible remains once white space and invisible characters are taken away. */

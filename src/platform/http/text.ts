@@ -12,6 +12,7 @@
 import { isUtf8 } from 'node:buffer';
 
 /** NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+// eslint-disable-next-line no-control-regex -- NUL is what it looks for
 const INVALID = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function isInvalidText(value: string): boolean {

@@ -16,7 +16,7 @@ export { createSimulatorServer, noFaults, MAX_LIMIT } from './server';
 export { applySupplierChange, linkName } from './mutations';
 export type { DetailChange, LinkNameParts, SupplierChange } from './mutations';
 export { PICTURES_PATH, picturesRoutes } from './pictures';
-export type { Faults, RunningSimulator, SimulatorServer, SimulatorServerOptions, SimulatorStats } from './server';
+export type { Faults, RunningSimulator } from './server';
 
 export interface StartSimulatorOptions {
   links: number;

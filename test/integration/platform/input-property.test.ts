@@ -123,7 +123,7 @@ describe('generated input over every route', () => {
       let path = route.path(ids);
       if (s.pathId !== null && /\/\d+(?=\/|$)/.test(path)) path = path.replace(/\/\d+(?=\/|$)/, `/${s.pathId}`);
       const base = route.body ? route.body(ids) : route.query?.(ids);
-      let input: Record<string, unknown> | undefined = base ? Object.assign(Object.create(null) as Record<string, unknown>, base) : undefined;
+      const input: Record<string, unknown> | undefined = base ? Object.assign(Object.create(null) as Record<string, unknown>, base) : undefined;
       if (input) {
         const keys = Object.keys(input);
         for (const [k, v] of s.mutations) if (keys.length) input[keys[k % keys.length]!] = v;

@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/db';
 // A second copy of the module, with its own in-process queues, stands for another process.
 let otherProcessWithLocks!: typeof withLocks;
 jest.isolateModules(() => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- jest.isolateModules gives a fresh copy only to require
   otherProcessWithLocks = (require('../../../src/platform/locks') as typeof import('../../../src/platform/locks')).withLocks;
 });
 

@@ -131,11 +131,11 @@ describe('public cache coherence', () => {
       }
       return (query as (...a: unknown[]) => unknown).apply(pool, args);
     }) as typeof pool.query;
-    let pending: Promise<{ status: number; body: any }>[] = [];
+    const pending: Promise<{ status: number; body: any }>[] = [];
     try {
       const loadsBefore = stats().loads;
       const missesBefore = stats().misses;
-      pending = [publicGet(a, `/public/goods/${f.id}`)];
+      pending.push(publicGet(a, `/public/goods/${f.id}`));
       await atTags; // the family row is read; the load waits
       // Concurrent misses for the same key join the load in flight.
       pending.push(...Array.from({ length: 4 }, () => publicGet(a, `/public/goods/${f.id}`)));

@@ -98,7 +98,7 @@ export function referenceListSql(sort: (typeof SORTS)[number], where = 'TRUE'): 
 /** Every item of a list query, page by page (pageSize 100). */
 export async function wholeList(svc: Pick<TestService, 'request'>, query = ''): Promise<{ items: any[]; total: number }> {
   const items: any[] = [];
-  let total = -1;
+  let total: number;
   for (let page = 1; ; page++) {
     const r = await publicGet(svc, `/public/goods?pageSize=100&page=${page}${query ? '&' + query : ''}`);
     if (r.status !== 200) throw new Error(`list ${query} page ${page}: ${r.status} ${JSON.stringify(r.body)}`);

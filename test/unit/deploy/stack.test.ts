@@ -198,6 +198,15 @@ describe('Dockerfile', () => {
     expect(setUp).toContain(`runs Node ${froms[0]!.replace(/^node:(\d+\.\d+\.\d+).*$/, '$1')}`);
   });
 
+  it("types the code against the Node it runs: @types/node on the image's major and minor version", () => {
+    // @types/node versions follow Node's major and minor; their patch numbers are the typings' own.
+    const [, line] = /^node:(\d+\.\d+)\./.exec(froms[0]!)!;
+    const range = JSON.parse(read('package.json')).devDependencies['@types/node'] as string;
+    expect(range).toMatch(new RegExp(`^~${line!.replace('.', '\\.')}\\.\\d+$`));
+    const installed = JSON.parse(read('node_modules/@types/node/package.json')).version as string;
+    expect(installed.startsWith(`${line}.`)).toBe(true);
+  });
+
   it('installs production dependencies only and leaves no npm cache in the image', () => {
     const install = finalStage.find((l) => l.startsWith('RUN ') && l.includes('npm ci'))!;
     expect(install).toMatch(/npm ci --omit=dev/);

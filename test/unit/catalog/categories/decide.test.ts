@@ -1,6 +1,6 @@
 import type { CategoryEvent } from '../../../../src/catalog/categories/events';
-import { decideCategory, decideCategoryOrder, type CategoryCommand } from '../../../../src/catalog/categories/decide';
-import { evolveCategory, initialCategory, type CategoryState } from '../../../../src/catalog/categories/state';
+import { decideCategory, decideCategoryOrder } from '../../../../src/catalog/categories/decide';
+import { evolveCategory, initialCategory } from '../../../../src/catalog/categories/state';
 import { AppError } from '../../../../src/platform/errors';
 import { decider } from '../../../support/given-when-then';
 

@@ -1,6 +1,6 @@
 import type { CountryEvent } from '../../../../src/catalog/countries/events';
-import { decideCountry, decideCountryOrder, type CountryCommand } from '../../../../src/catalog/countries/decide';
-import { evolveCountry, initialCountry, type CountryState } from '../../../../src/catalog/countries/state';
+import { decideCountry, decideCountryOrder } from '../../../../src/catalog/countries/decide';
+import { evolveCountry, initialCountry } from '../../../../src/catalog/countries/state';
 import type { AppError } from '../../../../src/platform/errors';
 import { decider } from '../../../support/given-when-then';
 

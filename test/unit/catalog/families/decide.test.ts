@@ -1,6 +1,6 @@
 import type { FamilyEvent } from '../../../../src/catalog/families/events';
-import { decideFamily, requireCustomGood, type FamilyCommand } from '../../../../src/catalog/families/decide';
-import { evolveFamily, initialFamilyState, type FamilyState } from '../../../../src/catalog/families/state';
+import { decideFamily, requireCustomGood } from '../../../../src/catalog/families/decide';
+import { evolveFamily, initialFamilyState } from '../../../../src/catalog/families/state';
 import { AppError } from '../../../../src/platform/errors';
 import { decider } from '../../../support/given-when-then';
 

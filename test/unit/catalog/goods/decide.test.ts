@@ -1,6 +1,6 @@
 import type { GoodEvent } from '../../../../src/catalog/goods/events';
-import { decideGood, requireKnownOrigins, type GoodCommand, type LinkForGood } from '../../../../src/catalog/goods/decide';
-import { evolveGood, initialGoodState, type GoodState } from '../../../../src/catalog/goods/state';
+import { decideGood, requireKnownOrigins, type LinkForGood } from '../../../../src/catalog/goods/decide';
+import { evolveGood, initialGoodState } from '../../../../src/catalog/goods/state';
 import { AppError } from '../../../../src/platform/errors';
 import { decider } from '../../../support/given-when-then';
 

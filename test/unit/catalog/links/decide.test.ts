@@ -1,6 +1,6 @@
 import type { LinkEvent } from '../../../../src/catalog/links/events';
-import { decideLink, type LinkCommand } from '../../../../src/catalog/links/decide';
-import { evolveLink, initialLinkState, type LinkState } from '../../../../src/catalog/links/state';
+import { decideLink } from '../../../../src/catalog/links/decide';
+import { evolveLink, initialLinkState } from '../../../../src/catalog/links/state';
 import { decider } from '../../../support/given-when-then';
 
 const L = '1125899906842627001';

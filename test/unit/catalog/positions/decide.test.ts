@@ -1,6 +1,6 @@
 import type { PositionEvent } from '../../../../src/catalog/positions/events';
-import { decidePosition, type PositionCommand } from '../../../../src/catalog/positions/decide';
-import { evolvePosition, initialPosition, type PositionState } from '../../../../src/catalog/positions/state';
+import { decidePosition } from '../../../../src/catalog/positions/decide';
+import { evolvePosition, initialPosition } from '../../../../src/catalog/positions/state';
 import { decider } from '../../../support/given-when-then';
 
 const spec = decider({ initial: initialPosition, evolve: evolvePosition, decide: decidePosition });

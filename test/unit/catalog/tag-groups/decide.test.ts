@@ -1,6 +1,6 @@
 import type { TagGroupEvent } from '../../../../src/catalog/tag-groups/events';
-import { decideTagGroup, type TagGroupCommand } from '../../../../src/catalog/tag-groups/decide';
-import { evolveTagGroup, initialTagGroup, type TagGroupState } from '../../../../src/catalog/tag-groups/state';
+import { decideTagGroup } from '../../../../src/catalog/tag-groups/decide';
+import { evolveTagGroup, initialTagGroup } from '../../../../src/catalog/tag-groups/state';
 import { decider } from '../../../support/given-when-then';
 
 const spec = decider({ initial: initialTagGroup, evolve: evolveTagGroup, decide: decideTagGroup });

@@ -1,6 +1,6 @@
 import type { TagEvent } from '../../../../src/catalog/tags/events';
-import { decideTag, decideTagOrder, type TagCommand } from '../../../../src/catalog/tags/decide';
-import { evolveTag, initialTag, type TagState } from '../../../../src/catalog/tags/state';
+import { decideTag, decideTagOrder } from '../../../../src/catalog/tags/decide';
+import { evolveTag, initialTag } from '../../../../src/catalog/tags/state';
 import type { AppError } from '../../../../src/platform/errors';
 import { decider } from '../../../support/given-when-then';
 

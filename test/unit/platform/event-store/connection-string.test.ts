@@ -4,6 +4,7 @@
  * everything after the scheme untouched.
  */
 import { KurrentDBClient } from '@kurrent/kurrentdb-client';
+import { loadConfig } from '../../../../src/config';
 import { toClientConnectionString } from '../../../../src/platform/event-store/connection-string';
 
 describe('event store connection strings', () => {
@@ -17,6 +18,22 @@ describe('event store connection strings', () => {
     ['ESDB+discover://db:2113', 'kurrentdb+discover://db:2113'],
   ])('%s → %s', (given, expected) => {
     expect(toClientConnectionString(given)).toBe(expected);
+  });
+
+  it('reads exactly the schemes the configuration accepts (each keeps its own pattern: the platform imports nothing outside it)', () => {
+    const outcome = (f: () => unknown) => {
+      try {
+        f();
+        return 'accepted';
+      } catch {
+        return 'refused';
+      }
+    };
+    for (const scheme of ['kurrentdb', 'kurrent', 'kdb', 'esdb', 'KDB', 'kurrentdb+discover', 'esdb+discover', 'http', 'https', 'postgres', 'esdb+gossip', 'tcp']) {
+      const url = `${scheme}://db:2113`;
+      const configured = outcome(() => loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTORE_URL: url }));
+      expect({ scheme, read: outcome(() => toClientConnectionString(url)) }).toEqual({ scheme, read: configured });
+    }
   });
 
   it('gives the client a string it accepts, without its warning about the esdb scheme', async () => {

@@ -195,7 +195,7 @@ function issueText(field: string, issue: { code?: string; message?: string }): s
   if (field === 'image' || field === 'icon') return `${label}须以 http:// 或 https:// 开头，或使用上传的图片`;
   if (field === 'code') return '代码须为两个英文字母，如 US';
   if (field === 'password') return '密码至少 12 个字符';
-  switch (issue.code) {
+  switch (issue.code ?? '') {
     case 'too_small':
       return `${label}不能为空`;
     case 'too_big':

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import type { PublicGoodItem } from '../../../../src/contract/storefront';
 import { failureText, isPassing, type Failure } from './failure';
 import type { Resource } from './hooks';
@@ -135,9 +135,6 @@ export function EmptyState({ title, hint, actions, testId }: { title: string; hi
     </div>
   );
 }
-
-/** Text for screen readers only. */
-export const ScreenReaderText = ({ children }: { children: ReactNode }) => <span className="sr-only">{children}</span>;
 
 /** Grey shapes where goods will be, while they load (announced once as loading). */
 export function GridSkeleton({ count, label = '正在加载商品' }: { count: number; label?: string }) {
