@@ -4,8 +4,8 @@
  * them, confirmations that say what a delete will do (and where a delete would be refused, where the
  * thing is used), lists whose state is the address, unsaved edits that ask before leaving, history in
  * words, an organise report that can be acted on, the keyboard, and axe-core on every page at
- * 1440×900 and 390×844 (screenshots of each into test-results/). Waits are on locators, network
- * answers and in-page functions, never on fixed sleeps.
+ * 1440×900 and 390×844 (screenshots of each page, and of each state shown, at both sizes into
+ * test-results/). Waits are on locators, network answers and in-page functions, never on fixed sleeps.
  */
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { answer, answerDialog, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, until, type BrowserSession } from '../support/browser';
@@ -74,6 +74,15 @@ async function checkBothSizes(name: string, ready: () => Locator, p: Page = page
     await shot(p, `admin-${name}-${size}`);
   }
   await p.setViewportSize(WIDE);
+}
+
+/** A state of a page at both sizes, as it stands (no waiting): `admin-<name>-wide.png` and `admin-<name>-narrow.png`. */
+async function shots(name: string): Promise<void> {
+  for (const [size, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+    await page.setViewportSize(viewport);
+    await shot(page, `admin-${name}-${size}`);
+  }
+  await page.setViewportSize(WIDE);
 }
 
 describe('every admin page', () => {
@@ -168,7 +177,7 @@ describe('the overview', () => {
     expect(await page.getByTestId('step-sync').getAttribute('data-done')).toBe('true');
     expect(await page.getByTestId('step-goods').getAttribute('data-done')).toBe('true');
     expect(await page.getByTestId('step-positions').getAttribute('data-done')).toBe('false');
-    await shot(page, 'admin-overview-fresh');
+    await shots('overview-fresh');
     // A figure leads to the list behind it.
     await page.getByTestId('attention-unpriced').click();
     await page.getByTestId('page-families').waitFor();
@@ -197,7 +206,7 @@ describe('lists', () => {
     await until(() => page.getByTestId('filter-locked').getAttribute('aria-pressed'), (v) => expect(v).toBe('true'));
     expect(hashParams().get('locked')).toBe('1');
     await until(() => rows.evaluateAll((rs: any[]) => rs.map((r) => r.getAttribute('data-id'))), (ids) => expect(ids.sort()).toEqual(locked.slice(0, 2).map((f) => f.id).sort()));
-    await shot(page, 'admin-families-filtered');
+    await shots('families-filtered');
     await page.getByTestId('filter-locked').click();
     await until(() => page.getByTestId('filter-locked').getAttribute('aria-pressed'), (v) => expect(v).toBe('false'));
 
@@ -249,7 +258,7 @@ describe('lists', () => {
       await page.getByTestId('list-loading').waitFor();
       await page.locator('[data-testid=family-list] table[data-stale=true][aria-busy=true]').waitFor();
       expect(await rows.count()).toBe(before);
-      await shot(page, 'admin-families-loading');
+      await shots('families-loading');
       release();
       await page.getByTestId('list-loading').waitFor({ state: 'detached' });
       await page.locator('[data-testid=family-list] table[data-stale=true]').waitFor({ state: 'detached' });
@@ -317,7 +326,7 @@ describe('unsaved edits', () => {
     // Another row: asked; staying keeps the edit.
     await page.locator(`[data-testid=family-row][data-id="${b!.id}"] a`).click();
     await page.getByRole('dialog').getByText('放弃未保存的修改？').waitFor();
-    await shot(page, 'admin-unsaved-edits');
+    await shots('unsaved-edits');
     await answerDialog(page, '留在此页');
     expect(hashParams().get('id')).toBe(a!.id);
     expect(await name.inputValue()).toBe(`${a!.name} 未保存`);
@@ -360,7 +369,7 @@ describe('messages in Chinese, next to what caused them', () => {
       expect(await input.getAttribute('aria-invalid')).toBe('true');
       expect(await input.inputValue()).toBe(typed);
     }
-    await shot(page, 'admin-price-refused-locally');
+    await shots('price-refused-locally');
     puts.stop();
     expect(puts.requests).toEqual([]);
     await input.press('Escape');
@@ -376,7 +385,7 @@ describe('messages in Chinese, next to what caused them', () => {
     await until(() => input.inputValue(), (v) => expect(v).toBe(cell.price));
     await page.getByTestId('matrix-status').getByRole('alert').waitFor();
     expect(await page.getByTestId('family-detail').textContent()).not.toMatch(/changed meanwhile|revision|EVENT_STORE/);
-    await shot(page, 'admin-price-save-refused');
+    await shots('price-save-refused');
     await page.unroute(overrides, refuse);
 
     // Then it is accepted: the error is gone, the success said.
@@ -416,7 +425,7 @@ describe('messages in Chinese, next to what caused them', () => {
       await country.getByRole('button', { name: '创建国家' }).click();
       await country.getByRole('alert').filter({ hasText: '网络连接失败，请检查网络后重试' }).waitFor();
       expect(await page.locator('body').textContent()).not.toMatch(/Failed to fetch/);
-      await shot(page, 'admin-offline-error');
+      await shots('offline-error');
     } finally {
       await page.unroute(countries, offline);
     }
@@ -449,7 +458,7 @@ describe('destructive actions say what they will do', () => {
     await dialog.getByTestId('impact-goods').filter({ hasText: `${usage!.counts.goods} 个商品带有它` }).waitFor();
     if (usage!.counts.links) await dialog.getByTestId('impact-links').filter({ hasText: `${usage!.counts.links} 个货源` }).waitFor();
     expect(await dialog.getByRole('button', { name: '确认删除' }).count()).toBe(0);
-    await shot(page, 'admin-delete-tag-refused');
+    await shots('delete-tag-refused');
     // The way there: the goods that carry it.
     await dialog.getByRole('link', { name: `${usage!.counts.goods} 个商品带有它` }).click();
     await page.getByTestId('page-goods').waitFor();
@@ -471,7 +480,7 @@ describe('destructive actions say what they will do', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByTestId('impact-goods').filter({ hasText: `${cu.counts.goods} 个商品` }).waitFor();
     await dialog.getByTestId('impact-families').filter({ hasText: `店铺中 ${cu.counts.families} 个商品系列属于它` }).waitFor();
-    await shot(page, 'admin-delete-country-refused');
+    await shots('delete-country-refused');
     await dialog.getByRole('link', { name: `${cu.counts.goods} 个商品` }).click();
     await page.getByTestId('goods-scope').filter({ hasText: `国家：${country.name}` }).waitFor();
     await pagerTotal(cu.counts.goods!).waitFor();
@@ -500,7 +509,7 @@ describe('destructive actions say what they will do', () => {
     const familyLine = gu.counts.familyGoods === 1 ? '它是所在系列唯一的商品：删除后该系列将从店铺下架' : `所在系列还有 ${gu.counts.familyGoods! - 1} 个其他商品，店铺中仍会显示该系列`;
     await dialog.getByTestId('impact-familyGoods').filter({ hasText: familyLine }).waitFor();
     await dialog.getByTestId('impact-confirm').waitFor();
-    await shot(page, 'admin-delete-good-impact');
+    await shots('delete-good-impact');
     await answerDialog(page, '取消');
     deletes.stop();
     expect(deletes.requests).toEqual([]);
@@ -524,7 +533,7 @@ describe('history in words', () => {
     await own.getByTestId('history-by').filter({ hasText: 'admin' }).waitFor();
     await own.getByTestId('history-nothing-visible').waitFor();
     await rows.filter({ hasText: '货源加入' }).getByTestId('history-changes').filter({ hasText: `加入货源「${link.name}」` }).waitFor();
-    await shot(page, 'admin-family-history');
+    await shots('family-history');
 
     // Across the demo's families: no change whose two sides read the same, no internal key or id.
     const families = (await api.get<{ items: FamilyItem[] }>('/product-families?pageSize=8&sort=MEMBERS_DESC')).items;
@@ -576,7 +585,7 @@ describe('the organise report', () => {
       expect(await items.nth(i).locator('a').textContent()).toBe(u.name);
       expect(await items.nth(i).getByTestId('unparseable-why').textContent()).toMatch(new RegExp(`^读不出${PART[u.problem.part]}：`));
     }
-    await shot(page, 'admin-organise-report');
+    await shots('organise-report');
     await folded.getByRole('button', { name: '下一页' }).click();
     await until(() => items.first().locator('a').textContent(), (t) => expect(t).toBe(report.unparseable[20]!.name));
     // A link's own page says the same.
