@@ -28,8 +28,8 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     languageOptions: {
       parserOptions: {
-        // Each file's own tsconfig (web/tsconfig.json for the clients); the Vite configs, in none, get a default one.
-        projectService: { allowDefaultProject: ['web/*/vite.config.mts'] },
+        // Each file's own tsconfig (web/tsconfig.json for the clients); the Vite configs and their shared build helper, in none, get a default one.
+        projectService: { allowDefaultProject: ['web/*/vite.config.mts', 'web/*.mts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
