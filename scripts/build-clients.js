@@ -5,8 +5,8 @@
  * once instead of rebuilding both for a quarter of a minute.
  *
  * "Exactly these sources" is decided by content, not by file times (a checkout, a stash or a copy
- * leaves times that say nothing): a hash of every file under web/ (the proxy's configuration aside),
- * the lockfile (the versions of Vite, React and the rest), the build script itself and the VITE_*
+ * leaves times that say nothing): a hash of every file under web/ (the proxy's configuration aside)
+ * and src/contract/ (the answers' types the clients are type-checked against), the lockfile (the versions of Vite, React and the rest), the build script itself and the VITE_*
  * variables a build reads, kept in dist/web/.sources after a build that succeeded.
  *
  *   node scripts/build-clients.js            build when needed
@@ -39,7 +39,7 @@ function filesUnder(root, dir) {
 function sourcesHash(root = ROOT, env = process.env) {
   const hash = createHash('sha256');
   const proxy = path.join('web', 'proxy') + path.sep;
-  const files = filesUnder(root, 'web').filter((f) => !f.startsWith(proxy));
+  const files = [...filesUnder(root, 'web').filter((f) => !f.startsWith(proxy)), ...filesUnder(root, path.join('src', 'contract'))];
   for (const f of [...files, 'package-lock.json', path.join('scripts', 'build-clients.js')]) {
     const full = path.join(root, f);
     hash.update(`${f}\0`);

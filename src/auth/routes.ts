@@ -14,7 +14,6 @@ import { unauthenticated, type SessionService } from './sessions';
 import type { TokenSigner } from './tokens';
 import { publicUser, type UserStore } from './users';
 import { loginBody, registerBody } from './requests';
-
 import { userAnswer as userResponse, userList } from '../contract/auth';
 
 export const authRouteDocs: RouteDoc[] = [

@@ -26,6 +26,8 @@ const run = (args: string[] = [], env: Record<string, string> = {}) => {
 beforeAll(() => {
   tree = mkdtempSync(path.join(tmpdir(), 'catalog-clients-'));
   cpSync(path.join(ROOT, 'web'), path.join(tree, 'web'), { recursive: true });
+  // The clients are type-checked against the wire contract's types.
+  cpSync(path.join(ROOT, 'src/contract'), path.join(tree, 'src/contract'), { recursive: true });
   for (const f of ['package.json', 'package-lock.json']) cpSync(path.join(ROOT, f), path.join(tree, f));
   mkdirSync(path.join(tree, 'scripts'));
   cpSync(path.join(ROOT, 'scripts/build-clients.js'), path.join(tree, 'scripts/build-clients.js'));
@@ -79,6 +81,13 @@ describe('the clients build before npm start', () => {
     writeFileSync(extra, 'export const x = 1;\n');
     expect(run(['--check']).code).toBe(1);
     rmSync(extra);
+    expect(run(['--check']).code).toBe(0);
+    // and so does the wire contract the clients are type-checked against
+    const contract = path.join(tree, 'src/contract/page.ts');
+    const was = readFileSync(contract);
+    appendFileSync(contract, '\n// a change\n');
+    expect(run(['--check']).code).toBe(1);
+    writeFileSync(contract, was);
     expect(run(['--check']).code).toBe(0);
   });
 
