@@ -45,8 +45,8 @@ describe('metrics', () => {
     expect(value(text, 'catalog_projection_lag_events', 'projection="catalog"')).toBe(0);
     expect(value(text, 'catalog_projection_failed', 'projection="catalog"')).toBe(0);
     expect(value(text, 'catalog_read_fence_held_back_seconds')).toBeGreaterThanOrEqual(0);
-    expect(value(text, 'catalog_public_cache_lookups', 'domains="meta",result="hit"')).toBeGreaterThanOrEqual(1);
-    expect(value(text, 'catalog_public_cache_lookups', 'domains="meta",result="load"')).toBeGreaterThanOrEqual(1);
+    expect(value(text, 'catalog_public_cache_lookups', 'domains="goods,meta",result="hit"')).toBeGreaterThanOrEqual(1);
+    expect(value(text, 'catalog_public_cache_lookups', 'domains="goods,meta",result="load"')).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/catalog_http_request_duration_seconds_count\{method="POST",route="\/sync\/origin-goods",status="202"\} 1/);
     // The fast lane's answers are counted under the route template too.
     expect(value(text, 'catalog_http_request_duration_seconds_count', 'method="GET",route="/public/countries",status="200"')).toBe(3);
