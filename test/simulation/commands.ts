@@ -10,7 +10,7 @@ import { eventMetadata } from '../../src/platform/events/registry';
 import { newId } from '../../src/platform/ids';
 import { compareIds, isPlaceholder, type Dimension, type MFamily, Model, nameKey, type NameParts } from './model';
 import { caughtUp, Divergence, overrideKey, rebuild, syncRun, type Real } from './world';
-import { checkDecisions, observedFamilies, observedMembership } from './invariants';
+import { checkDecisions, comparePublic, observedFamilies, observedMembership } from './invariants';
 
 
 type Cmd = fc.AsyncCommand<Model, Real, false>;
@@ -742,6 +742,19 @@ const killBatchCmd = (a: { pick: number }) =>
     g.tagIds = now.body.tagIds;
   });
 
+/**
+ * Shoppers read the storefront through the cache between the other operations, so the cache holds
+ * answers that later writes must void; each read is compared with the uncached instance (e).
+ */
+const shopperCmd = (a: { pick: number }) =>
+  command('shopperReads', a, () => true, async (m, r) => {
+    const tags = ownTags(m).map((t) => `/public/goods?tagIds=${t.id}`);
+    const details = liveFamilies(m)
+      .slice(a.pick % 3, (a.pick % 3) + 3)
+      .map((f) => `/public/goods/${f.id}`);
+    await comparePublic(r.world, ['/public/goods?pageSize=100', '/public/goods?sort=PRICE_ASC&page=2&pageSize=5', '/public/home', '/public/tag-groups', '/public/categories/tree', ...tags, ...details]);
+  });
+
 // ------------------------------------------------------------------------------------------ the arbitrary
 
 /**
@@ -788,6 +801,9 @@ export function allCommands(): fc.Arbitrary<Cmd>[] {
     fc.record({ pick, own: fc.boolean() }).map(categoryDeleteCmd),
     fc.record({ pick, own: fc.boolean() }).map(countryDeleteCmd),
     fc.record({ which: fc.nat(3) }).map(rebuildCmd),
+    fc.record({ pick }).map(shopperCmd),
+    fc.record({ pick }).map(shopperCmd),
+    fc.record({ pick }).map(shopperCmd),
     fc.record({ pick }).map(restartCmd),
     fc.record({ pick }).map(killBatchCmd),
   ];
