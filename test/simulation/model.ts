@@ -241,10 +241,10 @@ export class Model {
   }
 
   /** Consolidation: every pure fragment of a key merges into the lowest-id family of the key with goods. */
-  consolidate(): void {
+  consolidate(skipKeys: ReadonlySet<string> = new Set()): void {
     const byKey = new Map<string, MFamily[]>();
     for (const f of this.families.values()) {
-      if (f.gone || !f.key) continue;
+      if (f.gone || !f.key || skipKeys.has(f.key)) continue;
       byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
     }
     for (const group of byKey.values()) {

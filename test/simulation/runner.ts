@@ -61,7 +61,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     } finally {
       await pool.end();
     }
-    const property = fc.asyncProperty(fc.commands(allCommands(), { maxCommands: opts.maxCommands ?? 25 }), async (cmds) => {
+    const property = fc.asyncProperty(fc.commands(allCommands(), { maxCommands: opts.maxCommands ?? 25, size: 'max' }), async (cmds) => {
       const t0 = Date.now();
       const world = await startWorld(baseline.name, worldOptions);
       const real: Real = { world, ops: counters.operations };
@@ -69,7 +69,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       let failed = true;
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);
+        const t1 = Date.now();
         await checkAll(model, real);
+        if (process.env.SIMULATION_VERBOSE) process.stderr.write(`  invariants ${Date.now() - t1} ms\n`);
         failed = false;
       } finally {
         counters.sequences++;

@@ -7,7 +7,7 @@
 import { formatDivergence, runSimulation } from './runner';
 
 const SEED = Number(process.env.SIMULATION_SEED ?? 20261126);
-const RUNS = Number(process.env.SIMULATION_RUNS ?? 4);
+const RUNS = Number(process.env.SIMULATION_RUNS ?? 2);
 
 jest.setTimeout(900_000);
 

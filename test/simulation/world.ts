@@ -65,7 +65,7 @@ async function cloneDatabase(template: string): Promise<TestDatabase> {
     }
   });
   const url = databaseUrl(name);
-  const pool = createPool(url, 10, 'catalog-simulation');
+  const pool = createPool(url, 3, 'catalog-simulation');
   return {
     url,
     name,
@@ -108,9 +108,38 @@ export async function caughtUp(svc: TestService, timeoutMs = 60_000): Promise<vo
   );
 }
 
-const SERVICE_ENV = (upstream: string): Record<string, string> => ({ UPSTREAM_URL: upstream, UPSTREAM_PAGE_SIZE: '25', CATEGORY_SYNC_CRON: 'off', GOODS_SYNC_CRON: 'off', DETAILS_SYNC_CRON: 'off' });
+/**
+ * Small pools: the simulation shares its PostgreSQL server with whatever else runs (a whole test
+ * suite, other soaks), and a sequence needs few connections at a time.
+ */
+const SERVICE_ENV = (upstream: string): Record<string, string> => ({
+  UPSTREAM_URL: upstream,
+  UPSTREAM_PAGE_SIZE: '25',
+  DATABASE_POOL_SIZE: '5',
+  CATEGORY_SYNC_CRON: 'off',
+  GOODS_SYNC_CRON: 'off',
+  DETAILS_SYNC_CRON: 'off',
+});
 
-export async function startWorld(baseline: string, opts: WorldOptions): Promise<World> {
+/** The server refused a connection for want of slots (other work holds them): worth a wait and another try. */
+const serverFull = (e: unknown) => /too many clients|remaining connection slots/.test(String(e));
+
+async function retryWhileFull<T>(what: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await what();
+    } catch (e) {
+      if (attempt >= 30 || !serverFull(e)) throw e;
+      await new Promise((r) => setTimeout(r, 1000 + Math.random() * 1000));
+    }
+  }
+}
+
+export function startWorld(baseline: string, opts: WorldOptions): Promise<World> {
+  return retryWhileFull(() => startWorldOnce(baseline, opts));
+}
+
+async function startWorldOnce(baseline: string, opts: WorldOptions): Promise<World> {
   const db = await cloneDatabase(baseline);
   const sim = await startSupplier(opts);
   let svc: TestService | undefined;
@@ -158,7 +187,11 @@ export async function ok(svc: TestService, method: string, path: string, body?: 
  * make goods for about half the organised links, a tag group without dimension with three tags (on
  * some goods), a country and a category of the administrator's (unused), a home position.
  */
-export async function prepareBaseline(opts: WorldOptions): Promise<{ name: string; drop: () => Promise<void> }> {
+export function prepareBaseline(opts: WorldOptions): Promise<{ name: string; drop: () => Promise<void> }> {
+  return retryWhileFull(() => prepareBaselineOnce(opts));
+}
+
+async function prepareBaselineOnce(opts: WorldOptions): Promise<{ name: string; drop: () => Promise<void> }> {
   const template = await migratedTemplate();
   const db = await cloneDatabase(template.name);
   const sim = await startSupplier(opts);
