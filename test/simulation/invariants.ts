@@ -154,11 +154,10 @@ async function checkPublicReads(m: Model, world: World): Promise<void> {
 export async function comparePublic(world: World, paths: readonly string[]): Promise<void> {
   for (const p of paths) {
     // The cache hears a commit by notification: a read right after catching up may still race it.
-    let last = '';
     for (let attempt = 0; ; attempt++) {
       const [cached, plain] = await Promise.all([world.svc.request('GET', p, undefined, {}, { anonymous: true }), world.reader.request('GET', p, undefined, {}, { anonymous: true })]);
       if (cached.status === plain.status && isDeepStrictEqual(cached.body, plain.body)) break;
-      last = `${p}: cached ${cached.status} ${JSON.stringify(cached.body).slice(0, 700)} | uncached ${plain.status} ${JSON.stringify(plain.body).slice(0, 700)}`;
+      const last = `${p}: cached ${cached.status} ${JSON.stringify(cached.body).slice(0, 700)} | uncached ${plain.status} ${JSON.stringify(plain.body).slice(0, 700)}`;
       if (attempt >= 10) fail('e', last);
       await new Promise((r) => setTimeout(r, 100));
     }
