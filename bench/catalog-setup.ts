@@ -409,7 +409,7 @@ export class CpuMeter {
     }
     const m = machineTicks();
     if (from.machine && m && m.total > from.machine.total) {
-      parts.push(`machine ${((m.busy - from.machine.busy) / (m.total - from.machine.total) * cpus().length).toFixed(2)} of ${cpus().length} CPUs busy`);
+      parts.push(`machine ${(((m.busy - from.machine.busy) / (m.total - from.machine.total)) * cpus().length).toFixed(2)} of ${cpus().length} CPUs busy`);
     }
     return `${wall.toFixed(1)} s wall: ${parts.join(', ')}`;
   }

@@ -82,10 +82,9 @@ export const eventStoreSuite: Suite = {
     const pgp = pgPromise({ noWarnings: true });
     try {
       await pool.query(`CREATE TABLE ${PGP_TABLE} ${BARE_COLUMNS}; CREATE TABLE ${PARAMS_TABLE} ${BARE_COLUMNS}`);
-      const columnSet = new pgp.helpers.ColumnSet(
-        ['event_id', 'stream_id', 'revision', 'type', 'version', { name: 'data', mod: ':json' }, { name: 'metadata', mod: ':json' }],
-        { table: PGP_TABLE },
-      );
+      const columnSet = new pgp.helpers.ColumnSet(['event_id', 'stream_id', 'revision', 'type', 'version', { name: 'data', mod: ':json' }, { name: 'metadata', mod: ':json' }], {
+        table: PGP_TABLE,
+      });
       const sides: { key: string; append: (a: Append) => Promise<unknown> }[] = [
         { key: 'adapter', append: (a) => store.appendToStream(a.streamId, a.events) },
         {
@@ -146,9 +145,7 @@ export const eventStoreSuite: Suite = {
         if ([c.pgp, c.params, c.es].some((n) => Number(n) !== total) || Number(c.bad_revisions) !== 0) {
           throw new Error(`append: rows written do not add up: ${JSON.stringify(c)}, expected ${total} each`);
         }
-        ctx.progress(
-          `append: round ${round + 1}/${rounds}: ` + sides.map((s) => `${s.key} ${(total / seconds.get(s.key)![round]!).toFixed(0)}`).join(', ') + ' events/s',
-        );
+        ctx.progress(`append: round ${round + 1}/${rounds}: ` + sides.map((s) => `${s.key} ${(total / seconds.get(s.key)![round]!).toFixed(0)}`).join(', ') + ' events/s');
       }
 
       const adapter = measure(`PostgresEventStore.appendToStream, ${size}/append, ${appenders} appenders`, total, seconds.get('adapter')!);

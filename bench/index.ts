@@ -106,7 +106,12 @@ function parseArgs(argv: string[]): Args {
       continue;
     }
     if (name === 'only') {
-      args.only.push(...value.split(',').map((s) => s.trim()).filter(Boolean));
+      args.only.push(
+        ...value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
       continue;
     }
     if (!known.has(name)) throw new Error(`unknown flag --${name}`);
@@ -145,7 +150,11 @@ async function resolveServer(
   settings: Record<string, string>,
 ): Promise<{ adminUrl: string; origin: string; embedded?: EmbeddedDatabase }> {
   if (forceEmbedded) {
-    progress(`--embedded-postgres: starting embedded PostgreSQL (${EMBEDDED.dataDir}, port ${EMBEDDED.port}${Object.entries(settings).map(([k, v]) => `, ${k}=${v}`).join('')})`);
+    progress(
+      `--embedded-postgres: starting embedded PostgreSQL (${EMBEDDED.dataDir}, port ${EMBEDDED.port}${Object.entries(settings)
+        .map(([k, v]) => `, ${k}=${v}`)
+        .join('')})`,
+    );
     const embedded = await startEmbeddedPostgres({ dataDir: path.resolve(EMBEDDED.dataDir), port: EMBEDDED.port, database: 'postgres', settings });
     return { adminUrl: embedded.url, origin: 'embedded', embedded };
   }
@@ -192,10 +201,7 @@ function resultRows(suite: string, result: SuiteResult): string[][] {
   return result.rows.map((r: Measure | Ratio | Value) => {
     if (r.kind === 'value') return [suite, r.label, r.value, '', '', ''];
     if (r.kind === 'ratio') return [suite, r.label, '', '', `${(rate(r.subject) / rate(r.baseline)).toFixed(3)}×`, ''];
-    const range =
-      r.samples && r.samples.length > 1
-        ? `${fmtInt(r.count / Math.max(...r.samples))}–${fmtInt(r.count / Math.min(...r.samples))} (${r.samples.length} rounds)`
-        : '';
+    const range = r.samples && r.samples.length > 1 ? `${fmtInt(r.count / Math.max(...r.samples))}–${fmtInt(r.count / Math.min(...r.samples))} (${r.samples.length} rounds)` : '';
     return [suite, r.label, `${fmtInt(r.count)} ${r.unit}`, r.seconds.toFixed(2), `${fmtInt(rate(r))} ${r.unit}/s`, range];
   });
 }
@@ -238,9 +244,7 @@ async function main(): Promise<number> {
         progress(`kept scratch database ${withDatabase(server.adminUrl, name)}`);
         continue;
       }
-      await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e) =>
-        progress(`could not drop ${name}: ${(e as Error).message}`),
-      );
+      await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e) => progress(`could not drop ${name}: ${(e as Error).message}`));
     }
   };
   const cleanup = () =>
@@ -317,7 +321,7 @@ async function main(): Promise<number> {
         (args.autovacuum ? ' (set by --autovacuum)' : '') +
         // Without autovacuum, only the service's own ANALYZE/VACUUM after its bulk steps
         // (src/platform/planner-statistics.ts) refreshes statistics and clears dead row versions.
-        (info.av === 'on' ? '' : ' (housekeeping is the service\'s own, after its bulk steps)'),
+        (info.av === 'on' ? '' : " (housekeeping is the service's own, after its bulk steps)"),
       `load      1-min load average ${loadAtStart.toFixed(2)} at start on ${cpus.length} cpus` +
         (loadAtStart > cpus.length / 2 ? ' (other processes compete for the cpus: expect noisy figures)' : ''),
       `command   npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

@@ -36,9 +36,7 @@ async function timeline(s: Services, afterSeq: string, t0: number): Promise<stri
        FROM es_events WHERE seq > $1 GROUP BY type ORDER BY min(recorded_at), type`,
     [afterSeq],
   );
-  return r.rows
-    .map((x) => `${x.type} ${x.n} (${x.appends} appends) ${((x.first - t0) / 1000).toFixed(1)}–${((x.last - t0) / 1000).toFixed(1)} s`)
-    .join(', ');
+  return r.rows.map((x) => `${x.type} ${x.n} (${x.appends} appends) ${((x.first - t0) / 1000).toFixed(1)}–${((x.last - t0) / 1000).toFixed(1)} s`).join(', ');
 }
 
 /** Organise, then wait for every projection of what it appended (catalog; tags for the dimension tags). */

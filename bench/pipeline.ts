@@ -368,9 +368,7 @@ async function logHead(pool: pg.Pool): Promise<{ seq: number; events: number }> 
 /** Each catalog table's row count and a digest of its rows in a stable order. */
 async function fingerprint(pool: pg.Pool): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const present = await pool.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_name = ANY($1)`, [
-    CATALOG_TABLES,
-  ]);
+  const present = await pool.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_name = ANY($1)`, [CATALOG_TABLES]);
   for (const { t } of present.rows) {
     // A digest per row, then of the sorted digests: the aggregate stays small on a large catalogue.
     const r = await one<{ n: string; h: string | null }>(pool, `SELECT count(*) AS n, md5(string_agg(h, '' ORDER BY h)) AS h FROM (SELECT md5(x::text) AS h FROM "${t}" x) d`);
@@ -568,7 +566,12 @@ async function cannon(url: string, paths: string[], seconds: number, connections
 /** Rounds as one Measure: the median round's count; each round's seconds scaled to it (the rate's range). */
 function roundsMeasure(label: string, rounds: Load[]): Measure {
   const count = median(rounds.map((r) => r.requests));
-  return measure(label, count, rounds.map((r) => (count * r.seconds) / r.requests), 'requests');
+  return measure(
+    label,
+    count,
+    rounds.map((r) => (count * r.seconds) / r.requests),
+    'requests',
+  );
 }
 
 // --------------------------------------------------------------------------------------------- suite
@@ -664,7 +667,12 @@ export const pipelineSuite: Suite = {
     try {
       // --------------------------------------------------------------------------- start-up
       ctx.progress(`pipeline: simulator with ${links} links, service from ${serviceDir}`);
-      const sim = new Child('simulator', [path.join(ROOT, 'bin/catalog.js'), 'simulator', '--links', String(links), '--seed', '1', '--port', '0'], { cwd: ROOT, env: childEnv(dataDir, {}) }, echo);
+      const sim = new Child(
+        'simulator',
+        [path.join(ROOT, 'bin/catalog.js'), 'simulator', '--links', String(links), '--seed', '1', '--port', '0'],
+        { cwd: ROOT, env: childEnv(dataDir, {}) },
+        echo,
+      );
       children.push(sim);
       rss.watch('simulator', sim.pid);
       const supplierUrl = (await sim.line(/ at (http:\/\/[^\s;]+)/, 300_000))[1]!;
@@ -755,7 +763,12 @@ export const pipelineSuite: Suite = {
       const b = await step('b details sync', () => syncRun(api!, 'details'));
       const detailsFloor = await wait(supplierDetails(supplierUrl, listingFloor.onSale), 'supplier details floor');
       const bDetails = measure(`b details sync of the ${b.result.progress.done} links on sale`, b.result.progress.done, b.seconds, 'details');
-      const floorDetails = measure(`b supplier floor: the same details straight from the simulator, ${DETAIL_CONCURRENCY} at once`, listingFloor.onSale.length, detailsFloor, 'details');
+      const floorDetails = measure(
+        `b supplier floor: the same details straight from the simulator, ${DETAIL_CONCURRENCY} at once`,
+        listingFloor.onSale.length,
+        detailsFloor,
+        'details',
+      );
       for (const m of [bDetails, floorDetails, ratio('b details sync / supplier floor', bDetails, floorDetails)]) say(m);
       await appendFigures('b', b);
       memory('b');

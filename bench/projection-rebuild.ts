@@ -139,11 +139,7 @@ export const projectionRebuildSuite: Suite = {
     if (events < 1) throw new Error('rebuild: --events must be at least 1');
     const streams = ctx.flag('rebuild-streams');
     const batchSize = ctx.flag('batch-size') || ctx.config.projections.batchSize;
-    const batchOrigin = ctx.flag('batch-size')
-      ? '--batch-size'
-      : batchSize === loadConfig({}).projections.batchSize
-        ? 'config default'
-        : 'PROJECTION_BATCH_SIZE';
+    const batchOrigin = ctx.flag('batch-size') ? '--batch-size' : batchSize === loadConfig({}).projections.batchSize ? 'config default' : 'PROJECTION_BATCH_SIZE';
     const pollMs = ctx.config.projections.pollMs;
     const db = await ctx.freshDatabase('rebuild');
     const pool = createPool(db.url, 4, 'catalog-bench');
@@ -159,9 +155,7 @@ export const projectionRebuildSuite: Suite = {
 
       // The last event in log order (xid8, then seq). Not store.headPosition(): its ORDER BY tx_id binds
       // to the `tx_id::text` output column, which misorders ids of different lengths (9999 > 10000).
-      const last = await pool.query<{ tx_id: string; seq: string }>(
-        `SELECT tx_id::text AS tx_id, seq FROM es_events ORDER BY es_events.tx_id DESC, es_events.seq DESC LIMIT 1`,
-      );
+      const last = await pool.query<{ tx_id: string; seq: string }>(`SELECT tx_id::text AS tx_id, seq FROM es_events ORDER BY es_events.tx_id DESC, es_events.seq DESC LIMIT 1`);
       const head: LogPosition = { commit: BigInt(last.rows[0]!.tx_id), prepare: BigInt(last.rows[0]!.seq) };
 
       // The loaded rows must be what the adapter reads and the registry accepts.
@@ -200,10 +194,12 @@ export const projectionRebuildSuite: Suite = {
 
       // Those live tables are now exactly the projection at the head of the log: record that as its
       // checkpoint, so the runner has no live catch-up to do and the rebuild is all it works on.
-      await pool.query(
-        `INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos, events_applied) VALUES ($1, $2, $3, $4)`,
-        [NAME, head.commit.toString(), head.prepare.toString(), events],
-      );
+      await pool.query(`INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos, events_applied) VALUES ($1, $2, $3, $4)`, [
+        NAME,
+        head.commit.toString(),
+        head.prepare.toString(),
+        events,
+      ]);
 
       await engine.startRunners();
       const deadline = Date.now() + 30_000;

@@ -82,7 +82,7 @@ export const projectionStatusSuite: Suite = {
           value(`status(), ${definitions.length} projections ${events.toLocaleString('en-US')} events behind (GET /projections' items)`, spread(statusBehind)),
           value('fence() (GET /projections, beside the items)', spread(fence)),
           value('progress() (what rebuild --all and a rebuild poll)', spread(poll)),
-          value('baseline: exact counts of every projection\'s lag (the status read before)', spread(exact)),
+          value("baseline: exact counts of every projection's lag (the status read before)", spread(exact)),
           value('status(), every projection caught up', spread(statusCaughtUp)),
         ],
         notes: [

@@ -342,7 +342,12 @@ async function cannon(ctx: BenchContext, child: Child, label: string, url: strin
  */
 function roundsMeasure(label: string, rounds: Round[]): Measure {
   const count = median(rounds.map((r) => r.requests));
-  return measure(label, count, rounds.map((r) => (count * r.seconds) / r.requests), 'requests');
+  return measure(
+    label,
+    count,
+    rounds.map((r) => (count * r.seconds) / r.requests),
+    'requests',
+  );
 }
 
 export const storefrontSuite: Suite = {

@@ -66,7 +66,7 @@ export const syncSuite: Suite = {
           ...runs.map(
             ([name, r]) =>
               `run ${name}: ${r.run.progress.done} items, counts ${formatCounts(r.run.counts)}, errors ${r.run.errors.length}; ` +
-                `${r.eventsAppended} events appended; answered ${r.answeredSeconds.toFixed(2)} s, read models caught up ${r.seconds.toFixed(2)} s; ${r.cpu}`,
+              `${r.eventsAppended} events appended; answered ${r.answeredSeconds.toFixed(2)} s, read models caught up ${r.seconds.toFixed(2)} s; ${r.cpu}`,
           ),
           notOk
             ? `NOT A NO-OP: a re-sync on the unchanged supplier appended events (expected 0).`

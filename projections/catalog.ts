@@ -376,7 +376,15 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
     if (e.type === 'FamilyCreated') {
       if (!st.exists) {
         const d = e.data;
-        inserts.set(id, { name: d.name, family_name_key: d.familyNameKey, auto_managed: d.autoManaged, locked: d.locked, created_at: at, updated_at: at, revision: rev.toString() });
+        inserts.set(id, {
+          name: d.name,
+          family_name_key: d.familyNameKey,
+          auto_managed: d.autoManaged,
+          locked: d.locked,
+          created_at: at,
+          updated_at: at,
+          revision: rev.toString(),
+        });
         Object.assign(st, { exists: true, revision: rev });
       }
       touch(fx, id);
@@ -420,10 +428,7 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
             [...key, e.data.price],
           );
         } else {
-          await db.query(
-            `DELETE FROM family_overrides WHERE family_id = $1 AND size = $2 AND color = $3 AND print_count = $4 AND craft = $5 AND logistics = $6`,
-            key,
-          );
+          await db.query(`DELETE FROM family_overrides WHERE family_id = $1 AND size = $2 AND color = $3 AND print_count = $4 AND craft = $5 AND logistics = $6`, key);
         }
         touch(fx, k.familyId);
         break;
@@ -492,7 +497,10 @@ async function settleBatch(db: ProjectionDb, fx: BatchEffects, recompute: boolea
   }
   if (recompute) {
     await recomputeFamilies(db, [...fx.touched]);
-    await recomputeFamilyGoods(db, [...fx.goodsTouched].filter((f) => !fx.touched.has(f)));
+    await recomputeFamilyGoods(
+      db,
+      [...fx.goodsTouched].filter((f) => !fx.touched.has(f)),
+    );
   }
 }
 

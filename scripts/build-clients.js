@@ -46,7 +46,10 @@ function sourcesHash(root = ROOT, env = process.env) {
     hash.update(existsSync(full) ? readFileSync(full) : 'missing');
     hash.update('\0');
   }
-  for (const k of Object.keys(env).filter((k) => k.startsWith('VITE_')).sort()) hash.update(`${k}=${env[k]}\0`);
+  for (const k of Object.keys(env)
+    .filter((k) => k.startsWith('VITE_'))
+    .sort())
+    hash.update(`${k}=${env[k]}\0`);
   return hash.digest('hex');
 }
 
@@ -84,7 +87,9 @@ function main(argv) {
   const hash = sourcesHash();
   clearStamp();
   const npm = process.env.npm_execpath;
-  const build = npm ? spawnSync(process.execPath, [npm, 'run', 'build:web'], { cwd: ROOT, stdio: 'inherit' }) : spawnSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
+  const build = npm
+    ? spawnSync(process.execPath, [npm, 'run', 'build:web'], { cwd: ROOT, stdio: 'inherit' })
+    : spawnSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) return build.status ?? 1;
   writeFileSync(stampFile(ROOT), hash + '\n');
   return 0;

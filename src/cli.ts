@@ -30,10 +30,7 @@ import { writeFile } from 'node:fs/promises';
 const program = new Command('catalog').description('Event-sourced product catalog service');
 
 /** Opens the database (embedded or DATABASE_URL), applies migrations and builds the services. */
-async function withServices<T>(
-  fn: (s: Services, config: Config, log: Logger) => Promise<T>,
-  opts: { logLevel?: string; checkLog?: boolean; supplier?: boolean } = {},
-): Promise<T> {
+async function withServices<T>(fn: (s: Services, config: Config, log: Logger) => Promise<T>, opts: { logLevel?: string; checkLog?: boolean; supplier?: boolean } = {}): Promise<T> {
   const config = loadConfig();
   // Commands that may talk to the supplier (synchronise, seed) need one in production; reading
   // status or the log, and rebuilding read models, do not.
@@ -117,28 +114,30 @@ program
 
 const projections = program.command('projections').description('projection status and rebuilds');
 
-
 projections
   .command('status')
   .description("each projection's checkpoint, lag and state")
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
-    await withServices(async (s) => {
-      const [items, fence] = await Promise.all([s.engine.status(), s.engine.fence()]);
-      if (opts.json) {
-        process.stdout.write(JSON.stringify({ items, fence }, null, 2) + '\n');
-        return;
-      }
-      if (fence?.heldBackEvents) process.stdout.write(describeFence(fence) + '\n');
-      if (items.length === 0) process.stdout.write('no projections defined\n');
-      for (const p of items) {
-        process.stdout.write(
-          `${p.name.padEnd(24)} ${p.state.padEnd(10)} position ${p.position.padEnd(20)} lag ${`${p.lagApproximate ? '~' : ''}${p.lagEvents}`.padStart(8)} events / ${p.lagSeconds.toFixed(1)} s` +
-            (p.lastError ? `\n  last error: ${JSON.stringify(p.lastError)}` : '') +
-            '\n',
-        );
-      }
-    }, { checkLog: false, supplier: false });
+    await withServices(
+      async (s) => {
+        const [items, fence] = await Promise.all([s.engine.status(), s.engine.fence()]);
+        if (opts.json) {
+          process.stdout.write(JSON.stringify({ items, fence }, null, 2) + '\n');
+          return;
+        }
+        if (fence?.heldBackEvents) process.stdout.write(describeFence(fence) + '\n');
+        if (items.length === 0) process.stdout.write('no projections defined\n');
+        for (const p of items) {
+          process.stdout.write(
+            `${p.name.padEnd(24)} ${p.state.padEnd(10)} position ${p.position.padEnd(20)} lag ${`${p.lagApproximate ? '~' : ''}${p.lagEvents}`.padStart(8)} events / ${p.lagSeconds.toFixed(1)} s` +
+              (p.lastError ? `\n  last error: ${JSON.stringify(p.lastError)}` : '') +
+              '\n',
+          );
+        }
+      },
+      { checkLog: false, supplier: false },
+    );
   });
 
 projections
@@ -152,10 +151,15 @@ projections
           const bar = new SingleBar({ format: 'rebuild --all [{bar}] {value}/{total} events', hideCursor: true }, Presets.shades_classic);
           bar.start(1, 0);
           try {
-            const r = await rebuildAll({ pool: s.pool, store: s.store, engine: s.engine, log }, { onProgress: (done, total) => (bar.setTotal(Math.max(total, 1)), bar.update(done)) });
+            const r = await rebuildAll(
+              { pool: s.pool, store: s.store, engine: s.engine, log },
+              { onProgress: (done, total) => (bar.setTotal(Math.max(total, 1)), bar.update(done)) },
+            );
             bar.stop();
             process.stdout.write(
-              `every read model rebuilt from event log ${r.logId}` + (r.previousLogId && r.previousLogId !== r.logId ? ` (they had been built from ${r.previousLogId})` : '') + '\n',
+              `every read model rebuilt from event log ${r.logId}` +
+                (r.previousLogId && r.previousLogId !== r.logId ? ` (they had been built from ${r.previousLogId})` : '') +
+                '\n',
             );
           } finally {
             bar.stop();
@@ -173,7 +177,15 @@ projections
       const total = (await s.store.lagAfter(START, def.streamPrefixes, Number.POSITIVE_INFINITY)).events;
       await s.engine.requestRebuild(name);
       // Lead the rebuild here unless a running worker already leads this projection.
-      const runner = new ProjectionRunner({ definition: def, store: s.store, registry: s.registry, databaseUrl: s.databaseUrl, batchSize: config.projections.batchSize, pollMs: 200, log });
+      const runner = new ProjectionRunner({
+        definition: def,
+        store: s.store,
+        registry: s.registry,
+        databaseUrl: s.databaseUrl,
+        batchSize: config.projections.batchSize,
+        pollMs: 200,
+        log,
+      });
       await runner.start();
       const bar = new SingleBar({ format: `rebuild ${name} [{bar}] {percentage}% | {value}/{total} events | {eta_formatted} left`, hideCursor: true }, Presets.shades_classic);
       bar.start(Math.max(total, 1), 0);
@@ -217,33 +229,45 @@ events
   .option('--prefix <prefix...>', 'only streams with these id prefixes (e.g. link- family-)')
   .option('--limit <n>', 'stop after n events', (v) => Number(v))
   .action(async (opts: { fromStart?: boolean; prefix?: string[]; limit?: number }) => {
-    await withServices(async (s) => {
-      let after = opts.fromStart ? START : await s.store.headPosition(opts.prefix);
-      let printed = 0;
-      let wake: () => void = () => undefined;
-      const stop = await s.store.watch(() => wake());
-      let stopping = false;
-      process.once('SIGINT', () => {
-        stopping = true;
-        wake();
-      });
-      try {
-        while (!stopping && (opts.limit === undefined || printed < opts.limit)) {
-          const batch = await s.store.readAll({ after, limit: 500, streamPrefixes: opts.prefix });
-          for (const e of batch) {
-            if (opts.limit !== undefined && printed >= opts.limit) break;
-            process.stdout.write(
-              JSON.stringify({ position: positionToString(e.position), stream: e.streamId, revision: e.revision.toString(), type: e.type, version: e.version, data: e.data, metadata: e.metadata, recordedAt: e.recordedAt }) + '\n',
-            );
-            printed++;
+    await withServices(
+      async (s) => {
+        let after = opts.fromStart ? START : await s.store.headPosition(opts.prefix);
+        let printed = 0;
+        let wake: () => void = () => undefined;
+        const stop = await s.store.watch(() => wake());
+        let stopping = false;
+        process.once('SIGINT', () => {
+          stopping = true;
+          wake();
+        });
+        try {
+          while (!stopping && (opts.limit === undefined || printed < opts.limit)) {
+            const batch = await s.store.readAll({ after, limit: 500, streamPrefixes: opts.prefix });
+            for (const e of batch) {
+              if (opts.limit !== undefined && printed >= opts.limit) break;
+              process.stdout.write(
+                JSON.stringify({
+                  position: positionToString(e.position),
+                  stream: e.streamId,
+                  revision: e.revision.toString(),
+                  type: e.type,
+                  version: e.version,
+                  data: e.data,
+                  metadata: e.metadata,
+                  recordedAt: e.recordedAt,
+                }) + '\n',
+              );
+              printed++;
+            }
+            if (batch.length) after = batch[batch.length - 1]!.position;
+            else await new Promise<void>((r) => ((wake = r), setTimeout(r, 1000)));
           }
-          if (batch.length) after = batch[batch.length - 1]!.position;
-          else await new Promise<void>((r) => ((wake = r), setTimeout(r, 1000)));
+        } finally {
+          await stop();
         }
-      } finally {
-        await stop();
-      }
-    }, { checkLog: false, supplier: false }); // it only reads the log
+      },
+      { checkLog: false, supplier: false },
+    ); // it only reads the log
   });
 
 historyCommand(program, withServices);
@@ -414,23 +438,25 @@ program
   .option('--latency <ms>', 'delay every response', (v) => Number(v), 0)
   .option('--rate-limit-every <n>', 'answer every nth request with 429', (v) => Number(v), 0)
   .option('--truncate-every <n>', 'truncate every nth JSON body', (v) => Number(v), 0)
-  .action(async (o: { links: number; seed: number; port: number; host: string; token?: string; publicUrl?: string; latency: number; rateLimitEvery: number; truncateEvery: number }) => {
-    if (o.publicUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(o.publicUrl)) throw new ConfigError(['--public-url: expected an http(s) address such as http://localhost:4010']);
-    const sim = await startSimulator({
-      links: o.links,
-      seed: o.seed,
-      port: o.port,
-      host: o.host,
-      token: o.token,
-      ...(o.publicUrl !== undefined ? { pictures: `${o.publicUrl.replace(/\/+$/, '')}${PICTURES_PATH}` } : {}),
-    });
-    sim.faults.latencyMs = o.latency;
-    sim.faults.rateLimitEvery = o.rateLimitEvery;
-    sim.faults.truncateEvery = o.truncateEvery;
-    process.stdout.write(`supplier simulator: ${o.links} links (seed ${o.seed}) at ${sim.url}; pictures at ${sim.catalog.pictures.base}/\n`);
-    process.once('SIGINT', () => void sim.close().then(() => process.exit(0)));
-    process.once('SIGTERM', () => void sim.close().then(() => process.exit(0)));
-  });
+  .action(
+    async (o: { links: number; seed: number; port: number; host: string; token?: string; publicUrl?: string; latency: number; rateLimitEvery: number; truncateEvery: number }) => {
+      if (o.publicUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(o.publicUrl)) throw new ConfigError(['--public-url: expected an http(s) address such as http://localhost:4010']);
+      const sim = await startSimulator({
+        links: o.links,
+        seed: o.seed,
+        port: o.port,
+        host: o.host,
+        token: o.token,
+        ...(o.publicUrl !== undefined ? { pictures: `${o.publicUrl.replace(/\/+$/, '')}${PICTURES_PATH}` } : {}),
+      });
+      sim.faults.latencyMs = o.latency;
+      sim.faults.rateLimitEvery = o.rateLimitEvery;
+      sim.faults.truncateEvery = o.truncateEvery;
+      process.stdout.write(`supplier simulator: ${o.links} links (seed ${o.seed}) at ${sim.url}; pictures at ${sim.catalog.pictures.base}/\n`);
+      process.once('SIGINT', () => void sim.close().then(() => process.exit(0)));
+      process.once('SIGTERM', () => void sim.close().then(() => process.exit(0)));
+    },
+  );
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof ConfigError || e instanceof LogMismatchError) {
@@ -442,6 +468,6 @@ program.parseAsync(process.argv).catch((e: unknown) => {
     process.stderr.write(`${e.code}: ${e.message}\n`);
     process.exit(e.status === 404 ? 3 : 4);
   }
-  process.stderr.write((e instanceof Error ? e.stack ?? e.message : String(e)) + '\n');
+  process.stderr.write((e instanceof Error ? (e.stack ?? e.message) : String(e)) + '\n');
   process.exit(1);
 });

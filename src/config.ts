@@ -7,9 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])
-  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', '']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -62,10 +60,7 @@ const schema = z.object({
   FENCE_DEGRADED_AFTER_S: positiveInt.default(60),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
-  EVENTSTORE_URL: z
-    .string()
-    .regex(EVENTSTORE_URL_SCHEME, 'expected a kurrentdb:// (or kurrent://, kdb://, esdb://, each also +discover) URL')
-    .optional(),
+  EVENTSTORE_URL: z.string().regex(EVENTSTORE_URL_SCHEME, 'expected a kurrentdb:// (or kurrent://, kdb://, esdb://, each also +discover) URL').optional(),
   UPSTREAM_URL: z.string().url().optional(),
   // Production without UPSTREAM_URL refuses to start unless the built-in simulator is asked for.
   UPSTREAM_SIMULATOR: bool.default(false),
@@ -266,9 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  */
 export function assertSupplierConfigured(config: Config): void {
   if (config.env === 'production' && config.databaseUrl && !config.upstream && !config.simulator.requested) {
-    throw new ConfigError([
-      'UPSTREAM_URL: required in production (NODE_ENV=production with DATABASE_URL); set UPSTREAM_SIMULATOR=true to run the built-in simulator instead',
-    ]);
+    throw new ConfigError(['UPSTREAM_URL: required in production (NODE_ENV=production with DATABASE_URL); set UPSTREAM_SIMULATOR=true to run the built-in simulator instead']);
   }
 }
 

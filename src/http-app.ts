@@ -153,4 +153,3 @@ function rootRoutes(s: Services, api: Router): Router {
   return root;
 }
 const STOREFRONT_API_BASE = '/v2-api';
-

@@ -130,7 +130,8 @@ export async function startService(config: Config, log: Logger, roles: readonly 
       });
     } catch (e) {
       await close();
-      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new ConfigError([`PORT: ${config.port} is already in use on ${config.host}; stop what uses it or choose another PORT`]);
+      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+        throw new ConfigError([`PORT: ${config.port} is already in use on ${config.host}; stop what uses it or choose another PORT`]);
       throw e;
     }
     const addr = server.address() as AddressInfo;

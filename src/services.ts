@@ -137,7 +137,10 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
       seed: config.simulator.seed,
       ...(config.publicUrl ? { pictures: `${config.publicUrl}${PICTURES_PATH}` } : {}),
     });
-    log.info({ url: simulator.url, links: config.simulator.links, pictures: simulator.catalog.pictures.base }, 'UPSTREAM_URL unset: the built-in supplier simulator serves the demo catalog');
+    log.info(
+      { url: simulator.url, links: config.simulator.links, pictures: simulator.catalog.pictures.base },
+      'UPSTREAM_URL unset: the built-in supplier simulator serves the demo catalog',
+    );
   }
   const upstreamUrl = config.upstream?.url ?? simulator!.url;
   // Before any waiting command is released, this process's cache forgets what the commit changed.
@@ -148,7 +151,25 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   const refreshStatistics: Services['refreshStatistics'] = (streamIds, changedRows) => engine.refreshStatistics(streamIds, changedRows);
   const supplier = createSupplierClient({ log }, upstreamUrl, config.upstream?.token);
   const sync = new SyncService({ config, log, pool, store: metered, registry, metrics, waitForProjections, refreshStatistics }, supplier);
-  return { config, log, databaseUrl, pool, listener, store: metered, registry, engine, notifications, cache, storefront, metrics, upstreamUrl, simulator, sync, waitForProjections, refreshStatistics };
+  return {
+    config,
+    log,
+    databaseUrl,
+    pool,
+    listener,
+    store: metered,
+    registry,
+    engine,
+    notifications,
+    cache,
+    storefront,
+    metrics,
+    upstreamUrl,
+    simulator,
+    sync,
+    waitForProjections,
+    refreshStatistics,
+  };
 }
 
 export async function closeServices(s: Services): Promise<void> {
@@ -160,4 +181,3 @@ export async function closeServices(s: Services): Promise<void> {
   await s.pool.end();
   await s.simulator?.close();
 }
-

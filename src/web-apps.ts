@@ -182,6 +182,18 @@ export function homeRoutes(opts: { docs?: string } = {}): Router {
 
 /** The operations above (src/platform/http/openapi.ts), at the root. */
 export const homeRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/', summary: 'A page linking the administrator app (/admin/), the storefront (/v2/h5/) and, in development, the API docs', standalone: true, responses: { 200: { contentType: 'text/html', description: 'The page' } } },
-  { method: 'get', path: '/favicon.ico', summary: "The service's icon: a redirect to the administrator app's", standalone: true, responses: { 302: { contentType: 'text/plain', description: 'Found: Location /admin/favicon.svg', headers: ['Location'] } } },
+  {
+    method: 'get',
+    path: '/',
+    summary: 'A page linking the administrator app (/admin/), the storefront (/v2/h5/) and, in development, the API docs',
+    standalone: true,
+    responses: { 200: { contentType: 'text/html', description: 'The page' } },
+  },
+  {
+    method: 'get',
+    path: '/favicon.ico',
+    summary: "The service's icon: a redirect to the administrator app's",
+    standalone: true,
+    responses: { 302: { contentType: 'text/plain', description: 'Found: Location /admin/favicon.svg', headers: ['Location'] } },
+  },
 ];

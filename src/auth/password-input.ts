@@ -21,7 +21,9 @@ export async function readPasswordFromStream(input: NodeJS.ReadableStream): Prom
     if (size > MAX_INPUT_BYTES) throw AppError.badRequest('USER.PASSWORD_REFUSED', `standard input holds more than ${MAX_INPUT_BYTES} bytes: not a password`);
     chunks.push(b);
   }
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** Asks on the terminal with echo off; Ctrl-C or Ctrl-D gives up. */

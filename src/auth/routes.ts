@@ -17,9 +17,30 @@ import { loginBody, registerBody } from './requests';
 import { userAnswer as userResponse, userList } from '../contract/auth';
 
 export const authRouteDocs: RouteDoc[] = [
-  { method: 'post', path: '/auth/register', summary: 'Create the first user (403 once any user exists)', body: registerBody, throttled: true, responses: { 201: userResponse, 403: 'A user exists (AUTH.REGISTRATION_CLOSED)' } },
-  { method: 'post', path: '/auth/login', summary: 'Log in; sets the svc_at and svc_rt cookies', body: loginBody, throttled: true, session: 'set', responses: { 200: userResponse, 401: 'Unknown user or wrong password (AUTH.INVALID_CREDENTIALS)' } },
-  { method: 'post', path: '/auth/refresh', summary: 'Rotate both cookies using the svc_rt cookie', session: 'rotate', responses: { 200: userResponse, 401: 'No valid refresh cookie, or a reused one: the session is revoked and both cookies cleared (AUTH.UNAUTHENTICATED)' } },
+  {
+    method: 'post',
+    path: '/auth/register',
+    summary: 'Create the first user (403 once any user exists)',
+    body: registerBody,
+    throttled: true,
+    responses: { 201: userResponse, 403: 'A user exists (AUTH.REGISTRATION_CLOSED)' },
+  },
+  {
+    method: 'post',
+    path: '/auth/login',
+    summary: 'Log in; sets the svc_at and svc_rt cookies',
+    body: loginBody,
+    throttled: true,
+    session: 'set',
+    responses: { 200: userResponse, 401: 'Unknown user or wrong password (AUTH.INVALID_CREDENTIALS)' },
+  },
+  {
+    method: 'post',
+    path: '/auth/refresh',
+    summary: 'Rotate both cookies using the svc_rt cookie',
+    session: 'rotate',
+    responses: { 200: userResponse, 401: 'No valid refresh cookie, or a reused one: the session is revoked and both cookies cleared (AUTH.UNAUTHENTICATED)' },
+  },
   { method: 'get', path: '/auth/me', summary: 'The current user (any role)', auth: true, responses: { 200: userResponse } },
   {
     method: 'get',

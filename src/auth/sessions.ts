@@ -87,11 +87,7 @@ export class SessionService {
       const row = r.rows[0];
       if (row && !row.rotated_at) {
         const { tokens, refreshJti } = await this.issue(c, u);
-        await c.query(`UPDATE refresh_tokens SET rotated_at = to_timestamp($2 / 1000.0), replaced_by = $3 WHERE jti = $1`, [
-          row.jti,
-          this.now(),
-          refreshJti,
-        ]);
+        await c.query(`UPDATE refresh_tokens SET rotated_at = to_timestamp($2 / 1000.0), replaced_by = $3 WHERE jti = $1`, [row.jti, this.now(), refreshJti]);
         return { kind: 'rotated' as const, user: u, tokens };
       }
       if (row && row.rotated_at && row.replaced_by && !row.grace_used_at && this.now() - row.rotated_at.getTime() <= REFRESH_GRACE_MS) {

@@ -90,10 +90,7 @@ export class UserStore {
         await client.query('ROLLBACK');
         return null;
       }
-      const r = await client.query(
-        `INSERT INTO users (id, username, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-        [newId(), username, passwordHash, role],
-      );
+      const r = await client.query(`INSERT INTO users (id, username, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`, [newId(), username, passwordHash, role]);
       await client.query('COMMIT');
       const { passwordHash: _hidden, ...user } = toUser(r.rows[0]);
       return user;

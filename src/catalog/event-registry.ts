@@ -12,5 +12,16 @@ import { tagGroupEvents } from './tag-groups/events';
 import { tagEvents } from './tags/events';
 
 export function createEventRegistry(): EventRegistry {
-  return new EventRegistry([...linkEvents, ...familyEvents, ...goodEvents, ...categoryEvents, ...countryEvents, ...categoryAdminEvents, ...countryAdminEvents, ...tagGroupEvents, ...tagEvents, ...positionEvents]);
+  return new EventRegistry([
+    ...linkEvents,
+    ...familyEvents,
+    ...goodEvents,
+    ...categoryEvents,
+    ...countryEvents,
+    ...categoryAdminEvents,
+    ...countryAdminEvents,
+    ...tagGroupEvents,
+    ...tagEvents,
+    ...positionEvents,
+  ]);
 }

@@ -34,7 +34,14 @@ export type TreeGood = z.infer<typeof treeGood>;
 
 // GET /goods/tree: a category holds families (with their goods) and, in one node, the goods without a family.
 export const treeItem = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('family'), id: z.string(), name: z.string(), configurationCount: z.number().int(), memberCount: z.number().int(), goods: z.array(treeGood).optional() }),
+  z.object({
+    kind: z.literal('family'),
+    id: z.string(),
+    name: z.string(),
+    configurationCount: z.number().int(),
+    memberCount: z.number().int(),
+    goods: z.array(treeGood).optional(),
+  }),
   z.object({ kind: z.literal('goods'), goods: z.array(treeGood) }),
 ]);
 export type TreeItem = z.infer<typeof treeItem>;

@@ -70,7 +70,9 @@ export type OrganiseRunState = z.infer<typeof organiseRunState>;
 
 /** The report's numbers, and the sizes of its lists. */
 export type OrganiseCounts = { [K in keyof OrganiseReport]: number };
-const organiseCounts = z.object(Object.fromEntries(Object.keys(organiseReport.shape).map((k) => [k, count.optional()])) as Record<keyof OrganiseReport, z.ZodOptional<typeof count>>);
+const organiseCounts = z.object(
+  Object.fromEntries(Object.keys(organiseReport.shape).map((k) => [k, count.optional()])) as Record<keyof OrganiseReport, z.ZodOptional<typeof count>>,
+);
 
 export const organiseRunView = z
   .object({

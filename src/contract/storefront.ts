@@ -107,4 +107,6 @@ export const publicTagGroups = z.object({
 export const publicTreeOrder = z.object({ countries: z.array(z.string()), categories: z.record(z.string(), z.array(z.string())) });
 
 /** GET /public/countries, by sort order. */
-export const publicCountries = z.object({ items: z.array(z.object({ id: z.string(), name: z.string(), code: z.string(), sortOrder: z.number().int(), familyCount: z.number().int() })) });
+export const publicCountries = z.object({
+  items: z.array(z.object({ id: z.string(), name: z.string(), code: z.string(), sortOrder: z.number().int(), familyCount: z.number().int() })),
+});

@@ -6,9 +6,7 @@ import { z } from 'zod';
 
 const revision = z.string().meta({ description: "the resource's revision, also its ETag" });
 
-export const tagView = z
-  .object({ id: z.string(), name: z.string(), groupId: z.string(), sortOrder: z.number().int(), color: z.string().nullable(), revision })
-  .meta({ id: 'Tag' });
+export const tagView = z.object({ id: z.string(), name: z.string(), groupId: z.string(), sortOrder: z.number().int(), color: z.string().nullable(), revision }).meta({ id: 'Tag' });
 export type TagView = z.infer<typeof tagView>;
 
 export const tagGroupView = z
@@ -55,7 +53,5 @@ export const countryView = z
   .meta({ id: 'Country' });
 export type CountryView = z.infer<typeof countryView>;
 
-export const positionView = z
-  .object({ id: z.string(), name: z.string(), sortOrder: z.number().int(), goodIds: z.array(z.string()), revision })
-  .meta({ id: 'Position' });
+export const positionView = z.object({ id: z.string(), name: z.string(), sortOrder: z.number().int(), goodIds: z.array(z.string()), revision }).meta({ id: 'Position' });
 export type PositionView = z.infer<typeof positionView>;

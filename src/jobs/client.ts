@@ -148,4 +148,3 @@ export class JobsThread implements Jobs {
     })());
   }
 }
-

@@ -93,7 +93,12 @@ export interface CommandDeps {
  */
 export async function readModelsCurrent(deps: Pick<CommandDeps, 'store' | 'waitForProjections'>, prefixes: readonly string[]): Promise<void> {
   const head = await deps.store.headPosition(prefixes, { committed: true });
-  if (!(await deps.waitForProjections(head, prefixes.map((p) => `${p}0`)))) {
+  if (
+    !(await deps.waitForProjections(
+      head,
+      prefixes.map((p) => `${p}0`),
+    ))
+  ) {
     throw AppError.unavailable('PROJECTION.BEHIND', `the read models this rule is checked against are behind (${prefixes.join(', ')}); try again shortly`);
   }
 }
@@ -278,7 +283,8 @@ export async function runAcrossStreams<R>(
       if (command.expected && (moved === undefined || moved === command.expected.streamId)) {
         throw staleRevision(command.expected.streamId, command.expected.revision, (e.details as { actual?: string } | undefined)?.actual ?? null);
       }
-      if (attempt >= COMMAND_ATTEMPTS) throw AppError.conflict('EVENT_STORE.BUSY', `${resourceOf(moved ?? nonEmpty[0]!.spec.streamId)} is changing too often to apply this change; try again`);
+      if (attempt >= COMMAND_ATTEMPTS)
+        throw AppError.conflict('EVENT_STORE.BUSY', `${resourceOf(moved ?? nonEmpty[0]!.spec.streamId)} is changing too often to apply this change; try again`);
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * attempt)));
       continue;
     }
@@ -302,7 +308,11 @@ export async function runAcrossStreams<R>(
       });
       streams.set(w.spec.streamId, { state, revision: r.nextRevision });
     });
-    if (!command.noWait) await deps.waitForProjections(position, nonEmpty.map((w) => w.spec.streamId));
+    if (!command.noWait)
+      await deps.waitForProjections(
+        position,
+        nonEmpty.map((w) => w.spec.streamId),
+      );
     return { result, streams, position };
   }
 }
@@ -313,7 +323,10 @@ export async function runAcrossStreams<R>(
  * recorded under the command's type unless `opts.name` says otherwise. Every slice's handle.ts
  * builds its `run` with this, so they all run commands the same way.
  */
-export function commandRunner<S, E extends AnyEvent, C extends { type: string }>(stream: (id: string) => StreamSpec<S, E>, decide: (state: S, command: C) => PendingEvent<NoInfer<E>>[]) {
+export function commandRunner<S, E extends AnyEvent, C extends { type: string }>(
+  stream: (id: string) => StreamSpec<S, E>,
+  decide: (state: S, command: C) => PendingEvent<NoInfer<E>>[],
+) {
   return (
     deps: CommandDeps,
     id: string,

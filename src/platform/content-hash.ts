@@ -111,4 +111,3 @@ export function sameContent(a: unknown, b: unknown): boolean {
 export function contentHash(value: unknown): string {
   return createHash('sha256').update(stableJson(value)).digest('base64url').slice(0, 32);
 }
-

@@ -30,12 +30,12 @@ export const ERROR_CODES = {
   // Sign-in
   'AUTH.UNAUTHENTICATED': { status: 401, description: 'No valid access token (or refresh cookie).' },
   'AUTH.INVALID_CREDENTIALS': { status: 401, description: 'Unknown user or wrong password.' },
-  'AUTH.FORBIDDEN': { status: 403, description: 'The user\'s role may not use the route.' },
+  'AUTH.FORBIDDEN': { status: 403, description: "The user's role may not use the route." },
   'AUTH.REGISTRATION_CLOSED': { status: 403, description: 'A user exists: registration is closed.' },
   'METRICS.UNAUTHORIZED': { status: 401, description: '`/metrics` without the scrape token.' },
   'USER.NOT_FOUND': { status: 404, description: 'The command line names no existing user.' },
   'USER.PASSWORD_REFUSED': { status: 400, description: 'The command line refused a new password (too short, the two entries differ, no terminal).' },
-  'USER.CANCELLED': { status: 400, description: 'The command line\'s password prompt was cancelled.' },
+  'USER.CANCELLED': { status: 400, description: "The command line's password prompt was cancelled." },
   'USER.LAST_USER': { status: 409, description: 'The command line keeps the last user unless told `--force`.' },
 
   // Money and references
@@ -49,9 +49,9 @@ export const ERROR_CODES = {
 
   // Links (origin goods) and their tags
   'ORIGIN_GOOD.NOT_FOUND': { status: 404, description: 'No such link (origin good).' },
-  'ORIGIN_GOOD.UNPARSEABLE': { status: 400, description: 'The link\'s name does not follow the naming rule, so its tags cannot be derived.' },
+  'ORIGIN_GOOD.UNPARSEABLE': { status: 400, description: "The link's name does not follow the naming rule, so its tags cannot be derived." },
   'TAGS.UNKNOWN': { status: 400, description: 'A tag id names no tag; `details.unknown` lists them.' },
-  'TAGS.NOT_A_DIMENSION': { status: 400, description: 'A link\'s tags must belong to a tag group with a dimension.' },
+  'TAGS.NOT_A_DIMENSION': { status: 400, description: "A link's tags must belong to a tag group with a dimension." },
   'TAGS.NOT_A_PERMUTATION': { status: 400, description: 'The new tag order does not list every tag exactly once.' },
 
   // Goods
@@ -60,7 +60,7 @@ export const ERROR_CODES = {
   'GOOD.EXISTS_FOR_LINK': { status: 409, description: 'The link has a good already; `details.goodId` names it.' },
   'GOOD.UNKNOWN_ORIGIN': { status: 400, description: 'A merged link names no link; `details.missing` lists them.' },
   'GOOD.NAME_REQUIRED': { status: 400, description: 'A custom good needs a name.' },
-  'GOOD.PRIMARY_AS_SECONDARY': { status: 400, description: 'The good\'s primary link cannot also be a merged one.' },
+  'GOOD.PRIMARY_AS_SECONDARY': { status: 400, description: "The good's primary link cannot also be a merged one." },
   'PUBLIC_GOOD.NOT_FOUND': { status: 404, description: 'No public good (family) with this id.' },
 
   // Families
@@ -71,7 +71,7 @@ export const ERROR_CODES = {
   'FAMILY.MEMBER_NOT_FOUND': { status: 404, description: 'The link is not a member of the family.' },
   'FAMILY.CUSTOM_MEMBER_NOT_FOUND': { status: 404, description: 'The good is not a custom member of the family.' },
   'FAMILY.NOT_A_CUSTOM_GOOD': { status: 400, description: 'Only a custom good (without a link) can be a custom member.' },
-  'FAMILY.OVERRIDE_KEY_INVALID': { status: 400, description: 'An override names a cell the family\'s price matrix does not have.' },
+  'FAMILY.OVERRIDE_KEY_INVALID': { status: 400, description: "An override names a cell the family's price matrix does not have." },
   'FAMILY.OVERRIDE_NOT_FOUND': { status: 404, description: 'No override with that key.' },
 
   // Vocabulary: categories, countries, tags, tag groups, positions
@@ -125,14 +125,17 @@ export const ERROR_CODES = {
   'UPSTREAM.MALFORMED': { status: 502, description: 'The supplier sent an answer that does not have its documented shape.' },
   'UPSTREAM.REJECTED': { status: 502, description: 'The supplier refused a request.' },
   'UPSTREAM.UNAVAILABLE': { status: 503, description: 'The supplier is unavailable.' },
-  'UPSTREAM.PAGE_LIMIT': { status: 400, description: 'A listing page size outside the supplier\'s limits.' },
+  'UPSTREAM.PAGE_LIMIT': { status: 400, description: "A listing page size outside the supplier's limits." },
   'SIMULATOR.UNKNOWN_LINK': { status: 404, description: 'The supplier simulator has no such link.' },
   'SIMULATOR.UNKNOWN_CATEGORY': { status: 404, description: 'The supplier simulator has no such category.' },
 
   // Uploads
   'UPLOAD.FILE_REQUIRED': { status: 400, description: 'No file in the multipart field `file`.' },
   'UPLOAD.INVALID': { status: 400, description: 'A malformed multipart upload.' },
-  'UPLOAD.MALFORMED': { status: 400, description: 'An upload body that is not readable multipart: a missing or mismatched boundary, a truncated or empty body, an oversized part header.' },
+  'UPLOAD.MALFORMED': {
+    status: 400,
+    description: 'An upload body that is not readable multipart: a missing or mismatched boundary, a truncated or empty body, an oversized part header.',
+  },
   'UPLOAD.TOO_LARGE': { status: 413, description: 'The file is larger than `UPLOAD_MAX_BYTES`.' },
   'UPLOAD.UNSUPPORTED_TYPE': { status: 415, description: 'Not a png, jpg, webp or gif image (judged by its bytes).' },
 } as const satisfies Record<string, { status: number; description: string }>;

@@ -36,7 +36,15 @@ export async function logIdOf(store: EventStore): Promise<string> {
   try {
     await store.appendToStream(
       LOG_IDENTITY_STREAM,
-      [{ id: randomUUID(), type: 'LogIdentified', version: 1, data: { logId }, metadata: { by: 'system:start', why: 'IdentifyLog', correlationId: randomUUID(), at: new Date().toISOString() } }],
+      [
+        {
+          id: randomUUID(),
+          type: 'LogIdentified',
+          version: 1,
+          data: { logId },
+          metadata: { by: 'system:start', why: 'IdentifyLog', correlationId: randomUUID(), at: new Date().toISOString() },
+        },
+      ],
       { expectedRevision: 'no_stream' },
     );
     return logId;

@@ -6,14 +6,7 @@ export type Logger = pino.Logger;
  * Headers that carry credentials: the session cookies (access and refresh tokens), a bearer token,
  * and the cookies a login sets. A log line never holds them, whoever logs a request or a response.
  */
-export const REDACTED_PATHS = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'res.headers["set-cookie"]',
-  'headers.cookie',
-  'headers.authorization',
-  'headers["set-cookie"]',
-];
+export const REDACTED_PATHS = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]', 'headers.cookie', 'headers.authorization', 'headers["set-cookie"]'];
 
 /** Fields of a request's log line (src/platform/http/app.ts) that its message already says. */
 const REQUEST_FIELDS = ['req', 'res', 'responseTime', 'cached'];

@@ -135,11 +135,16 @@ export function publicFastPath(opts: FastPathOptions): (req: IncomingMessage, re
     const seconds = (performance.now() - started) / 1000;
     // The same line express's request logger writes (src/platform/http/app.ts), marked as a cache answer.
     opts.log.info(
-      { req: { id, method: req.method, url }, ...(given ? { clientRequestId: given } : {}), res: { statusCode: status }, responseTime: Math.round(seconds * 10_000) / 10, cached: true },
+      {
+        req: { id, method: req.method, url },
+        ...(given ? { clientRequestId: given } : {}),
+        res: { statusCode: status },
+        responseTime: Math.round(seconds * 10_000) / 10,
+        cached: true,
+      },
       `${requestLine(req, status, seconds * 1000)} (cached)`,
     );
     opts.observe?.(req.method ?? 'GET', mount + found.route.path, status, seconds);
     return true;
   };
 }
-

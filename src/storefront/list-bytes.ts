@@ -117,7 +117,10 @@ export class ListItemBytes {
     }
     body[at] = CLOSE;
     rememberArrayIndex(body, { starts, ends });
-    const etag = createHash('sha1').update(`${parts.length}:`).update(digests.subarray(0, parts.length * DIGEST)).digest('base64url');
+    const etag = createHash('sha1')
+      .update(`${parts.length}:`)
+      .update(digests.subarray(0, parts.length * DIGEST))
+      .digest('base64url');
     return new PreparedJson(body, `"${etag}"`);
   }
 

@@ -28,10 +28,7 @@ const ascNullsLast = (a: number | null, b: number | null): number => (a === null
 const descNullsLast = (a: number | null, b: number | null): number => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : b - a);
 
 const byDefault: Compare = (a, b) =>
-  ascNullsLast(a.country_rank, b.country_rank) ||
-  ascNullsLast(a.category_rank, b.category_rank) ||
-  b.priority - a.priority ||
-  compareIds(a.id, b.id);
+  ascNullsLast(a.country_rank, b.country_rank) || ascNullsLast(a.category_rank, b.category_rank) || b.priority - a.priority || compareIds(a.id, b.id);
 
 export const COMPARE: Record<PublicSort, Compare> = {
   DEFAULT: byDefault,

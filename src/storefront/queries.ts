@@ -182,9 +182,7 @@ export async function loadCategoryTree(db: Queryable): Promise<{ items: PublicCa
 export async function loadTagGroups(db: Queryable): Promise<{
   items: { id: string; name: string; dimension: string | null; tags: { id: string; name: string; sortOrder: number; familyCount: number }[] }[];
 }> {
-  const groups = await db.query<{ id: string; name: string; dimension: string | null }>(
-    `SELECT id, name, dimension FROM tag_groups WHERE NOT deleted ORDER BY id`,
-  );
+  const groups = await db.query<{ id: string; name: string; dimension: string | null }>(`SELECT id, name, dimension FROM tag_groups WHERE NOT deleted ORDER BY id`);
   const tags = await db.query<{ id: string; group_id: string; name: string; sort_order: number }>(
     `SELECT id, group_id, name, sort_order FROM tags WHERE NOT deleted ORDER BY sort_order, id`,
   );

@@ -114,10 +114,7 @@ export interface StoredPriceMatrix {
   invalidOverrides?: unknown;
 }
 
-const AXES = { size: 'sizes', color: 'colors', printCount: 'printCounts', craft: 'crafts', logistics: 'logistics' } as const satisfies Record<
-  Dimension,
-  keyof PublicPriceMatrix
->;
+const AXES = { size: 'sizes', color: 'colors', printCount: 'printCounts', craft: 'crafts', logistics: 'logistics' } as const satisfies Record<Dimension, keyof PublicPriceMatrix>;
 
 /**
  * The public `priceMatrix`. The family row stores sizes and colours in first-encounter order (the
@@ -128,8 +125,7 @@ const AXES = { size: 'sizes', color: 'colors', printCount: 'printCounts', craft:
  * craft, logistics. Only the public fields leave (no invalidOverrides, no base prices).
  */
 export function publicPriceMatrix(stored: StoredPriceMatrix, tags: Pick<TagDictionary, 'sizeOrder' | 'colorOrder'>): PublicPriceMatrix {
-  const axis = (d: Dimension): string[] =>
-    sortDimensionValues(d, stored[AXES[d]] ?? [], d === 'size' ? tags.sizeOrder : d === 'color' ? tags.colorOrder : undefined);
+  const axis = (d: Dimension): string[] => sortDimensionValues(d, stored[AXES[d]] ?? [], d === 'size' ? tags.sizeOrder : d === 'color' ? tags.colorOrder : undefined);
   const axes = {} as Record<Dimension, string[]>;
   const rank = {} as Record<Dimension, Map<string, number>>;
   for (const d of DIMENSIONS) {
@@ -247,10 +243,7 @@ export interface PositionGoodRow {
  * decides where the family shows; later goods of the same family add nothing). A family that is not
  * public (no item given for it) is left out.
  */
-export function homePositions(
-  rows: readonly PositionGoodRow[],
-  items: ReadonlyMap<string, PublicGoodItem>,
-): { id: string; name: string; items: PublicGoodItem[] }[] {
+export function homePositions(rows: readonly PositionGoodRow[], items: ReadonlyMap<string, PublicGoodItem>): { id: string; name: string; items: PublicGoodItem[] }[] {
   const out: { id: string; name: string; items: PublicGoodItem[]; seen: Set<string> }[] = [];
   for (const r of rows) {
     let p = out[out.length - 1];

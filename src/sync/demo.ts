@@ -65,9 +65,7 @@ export async function seedDemoCatalog(s: DemoDeps, opts: { stopping?: () => bool
   log.info({ goods: links.rows.length }, 'demo goods created');
   await s.pool.query(`UPDATE service_flags SET value = 'seeded', at = now() WHERE name = 'demo'`);
   // The line a person at the terminal waits for (README, Quick start): the catalogue is there to browse.
-  const { rows } = await s.pool.query<{ families: number; goods: number }>(
-    `SELECT (SELECT count(*) FROM families)::int AS families, (SELECT count(*) FROM goods)::int AS goods`,
-  );
+  const { rows } = await s.pool.query<{ families: number; goods: number }>(`SELECT (SELECT count(*) FROM families)::int AS families, (SELECT count(*) FROM goods)::int AS goods`);
   const ready = rows[0]!;
   log.info(ready, `demo ready: ${ready.families} families, ${ready.goods} goods`);
 }

@@ -45,7 +45,6 @@ export function linkMirrorData(link: Link): LinkMirrorData {
   };
 }
 
-
 export function diffLink(current: LinkMirrorState | undefined, link: Link): Decision {
   const data = linkMirrorData(link);
   const offSale = link.status === 'OFF_SALE';
@@ -155,7 +154,6 @@ export function diffCategory(current: MirrorState | undefined, c: Category): Dec
   if (current.mirrorHash === hash && !current.removed) return { events: [], counts: { unchanged: 1 } };
   return { events: [{ type: 'CategoryMirrored', data: { ...fields, sortOrder: null } }], counts: current.removed ? { relisted: 1 } : { changed: 1 } };
 }
-
 
 export function diffCountry(current: MirrorState | undefined, c: Country): Decision {
   const data = { countryId: c.id, name: c.name, code: c.code };

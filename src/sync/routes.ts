@@ -31,12 +31,14 @@ export function syncRoutes(sync: Pick<SyncService, 'start'>, pool: Pool, guard: 
   r.get('/sync/schedule', guard, async (_req, res) => {
     res.json(await scheduleView(pool, schedules));
   });
-  const trigger = (kind: SyncKind): RequestHandler => async (req, res) => {
-    const q = parseWith(triggerQuery, req.query, 'query');
-    const b = parseWith(triggerBody, req.body ?? {}, 'body');
-    const { runId } = await sync.start(kind, { dryRun: q.dryRun ?? b.dryRun, by: actorOf(req, res).by });
-    res.status(202).json({ runId });
-  };
+  const trigger =
+    (kind: SyncKind): RequestHandler =>
+    async (req, res) => {
+      const q = parseWith(triggerQuery, req.query, 'query');
+      const b = parseWith(triggerBody, req.body ?? {}, 'body');
+      const { runId } = await sync.start(kind, { dryRun: q.dryRun ?? b.dryRun, by: actorOf(req, res).by });
+      res.status(202).json({ runId });
+    };
   r.post('/sync/categories', guard, trigger('categories'));
   r.post('/sync/origin-goods', guard, async (req, res) => {
     const q = parseWith(goodsQuery, req.query, 'query');
@@ -81,11 +83,63 @@ const RUNNING = 'A synchronisation of that kind is going (SYNC.ALREADY_RUNNING; 
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const syncRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/sync/schedule', summary: 'The scheduled synchronisations: each one\'s next run, last tick, last run and recent ticks (a missed or failed one shows)', auth: true, responses: { 200: syncSchedule } },
-  { method: 'post', path: '/sync/categories', summary: 'Start a category (and country) synchronisation', auth: true, query: triggerQuery, body: triggerBody, bodyOptional: true, responses: { 202: runStarted, 409: RUNNING } },
-  { method: 'post', path: '/sync/origin-goods', summary: 'Start a listing synchronisation of the links', auth: true, query: goodsQuery, body: goodsBody, bodyOptional: true, responses: { 202: runStarted, 409: RUNNING } },
-  { method: 'post', path: '/sync/details', summary: "Start a synchronisation of the links' details", auth: true, query: detailsQuery, body: detailsBody, bodyOptional: true, responses: { 202: runStarted, 409: RUNNING } },
-  { method: 'post', path: '/sync/origin-goods/:id/detail', summary: "Synchronise one link's detail and answer the finished run", auth: true, query: triggerQuery, responses: { 200: { description: 'The run, succeeded', body: syncRunView }, 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)', 409: RUNNING, 502: { description: 'The run, failed (the supplier)', body: syncRunView } } },
+  {
+    method: 'get',
+    path: '/sync/schedule',
+    summary: "The scheduled synchronisations: each one's next run, last tick, last run and recent ticks (a missed or failed one shows)",
+    auth: true,
+    responses: { 200: syncSchedule },
+  },
+  {
+    method: 'post',
+    path: '/sync/categories',
+    summary: 'Start a category (and country) synchronisation',
+    auth: true,
+    query: triggerQuery,
+    body: triggerBody,
+    bodyOptional: true,
+    responses: { 202: runStarted, 409: RUNNING },
+  },
+  {
+    method: 'post',
+    path: '/sync/origin-goods',
+    summary: 'Start a listing synchronisation of the links',
+    auth: true,
+    query: goodsQuery,
+    body: goodsBody,
+    bodyOptional: true,
+    responses: { 202: runStarted, 409: RUNNING },
+  },
+  {
+    method: 'post',
+    path: '/sync/details',
+    summary: "Start a synchronisation of the links' details",
+    auth: true,
+    query: detailsQuery,
+    body: detailsBody,
+    bodyOptional: true,
+    responses: { 202: runStarted, 409: RUNNING },
+  },
+  {
+    method: 'post',
+    path: '/sync/origin-goods/:id/detail',
+    summary: "Synchronise one link's detail and answer the finished run",
+    auth: true,
+    query: triggerQuery,
+    responses: {
+      200: { description: 'The run, succeeded', body: syncRunView },
+      404: 'No such link (ORIGIN_GOOD.NOT_FOUND)',
+      409: RUNNING,
+      502: { description: 'The run, failed (the supplier)', body: syncRunView },
+    },
+  },
   { method: 'get', path: '/sync/runs', summary: 'The latest synchronisation runs', auth: true, query: runsQuery, responses: { 200: syncRunList } },
-  { method: 'get', path: '/sync/runs/:runId', summary: 'One run: state, progress, counts, errors', auth: true, params: z.object({ runId }), responses: { 200: syncRunView, 404: 'No such run (SYNC.RUN_NOT_FOUND)' } },
+  {
+    method: 'get',
+    path: '/sync/runs/:runId',
+    summary: 'One run: state, progress, counts, errors',
+    auth: true,
+    params: z.object({ runId }),
+    responses: { 200: syncRunView, 404: 'No such run (SYNC.RUN_NOT_FOUND)' },
+  },
 ];

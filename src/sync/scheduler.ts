@@ -59,10 +59,12 @@ const claimKey = (job: ScheduledJob, dueAt: Date) => `${job}:${dueTick(dueAt).to
  * second), the same in every process, so two processes firing the same tick race for one row.
  */
 export async function claimTick(db: Queryable, job: ScheduledJob, dueAt: Date, by: string = claimant()): Promise<boolean> {
-  const r = await db.query(
-    `INSERT INTO schedule_claims (claim, job, due_at, claimed_by) VALUES ($1, $2, $3, $4) ON CONFLICT (claim) DO NOTHING`,
-    [claimKey(job, dueAt), job, dueTick(dueAt), by],
-  );
+  const r = await db.query(`INSERT INTO schedule_claims (claim, job, due_at, claimed_by) VALUES ($1, $2, $3, $4) ON CONFLICT (claim) DO NOTHING`, [
+    claimKey(job, dueAt),
+    job,
+    dueTick(dueAt),
+    by,
+  ]);
   return r.rowCount === 1;
 }
 
@@ -173,8 +175,9 @@ export function startSchedules(s: SchedulerDeps, timings: SchedulerTimings = {})
   const sweep = setInterval(() => {
     if (retrying) return;
     retrying = true;
-    void Promise.all(jobs.map((job) => retry(job).catch((e: unknown) => s.log.error({ err: e, job }, 'could not retry a scheduled synchronisation'))))
-      .finally(() => (retrying = false));
+    void Promise.all(jobs.map((job) => retry(job).catch((e: unknown) => s.log.error({ err: e, job }, 'could not retry a scheduled synchronisation')))).finally(
+      () => (retrying = false),
+    );
   }, retryEveryMs);
   sweep.unref();
 

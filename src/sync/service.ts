@@ -82,7 +82,12 @@ export class SyncService {
     const run = await openRun(this.s.pool, kind, {
       dryRun: !!params.dryRun,
       startedBy: params.by,
-      params: { onlyUnsynced: !!params.onlyUnsynced, linkId: params.linkId ?? null, ...(params.confirmDelist ? { confirmDelist: true } : {}), ...(params.changedOnly ? { changedOnly: true } : {}) },
+      params: {
+        onlyUnsynced: !!params.onlyUnsynced,
+        linkId: params.linkId ?? null,
+        ...(params.confirmDelist ? { confirmDelist: true } : {}),
+        ...(params.changedOnly ? { changedOnly: true } : {}),
+      },
       abandonedAfterS: this.s.config.sync.abandonedAfterS,
     });
     const finished = this.execute(run, params).finally(() => this.inFlight.delete(run.id));
@@ -112,7 +117,10 @@ export class SyncService {
     let state: 'succeeded' | 'failed' | 'held' = 'succeeded';
     try {
       // Diff against read models that include everything already appended.
-      await this.s.waitForProjections(await this.s.store.headPosition(PREFIXES[run.kind]), PREFIXES[run.kind].map((p) => p + '0'));
+      await this.s.waitForProjections(
+        await this.s.store.headPosition(PREFIXES[run.kind]),
+        PREFIXES[run.kind].map((p) => p + '0'),
+      );
       if (run.kind === 'categories') await this.syncCategories(ctx);
       else if (run.kind === 'origin_goods') await this.syncGoods(ctx, params);
       else await this.syncDetails(ctx, params);
@@ -158,7 +166,9 @@ export class SyncService {
     const knownCategories = await loadMirror(this.s, `SELECT id, revision, mirror_hash, removed FROM categories`);
 
     const countryFold = (st: MirrorState | undefined, e: Folded) => foldMirror(st, e, (d) => contentHash(d));
-    await ctx.mirrorMany<MirrorState>(countries.items.map((c) => ({ streamId: countryStreamId(c.id), known: knownCountries.get(c.id), decide: (st) => diffCountry(st, c), fold: countryFold })));
+    await ctx.mirrorMany<MirrorState>(
+      countries.items.map((c) => ({ streamId: countryStreamId(c.id), known: knownCountries.get(c.id), decide: (st) => diffCountry(st, c), fold: countryFold })),
+    );
     run.done += countries.items.length;
     void run.tick();
     // In any order: the projection recomputes levels and inherited icons over the whole tree.
@@ -173,13 +183,23 @@ export class SyncService {
     if (!countries.invalid.some((i) => !i.id)) {
       const seen = new Set([...countries.items.map((c) => c.id), ...countries.invalid.flatMap((i) => (i.id ? [i.id] : []))]);
       for (const id of missingFrom(knownCountries, seen)) {
-        await ctx.mirror(countryStreamId(id), knownCountries.get(id), () => ({ events: [{ type: 'CountryRemovedUpstream', data: { countryId: id } }], counts: { delisted: 1 } }), null);
+        await ctx.mirror(
+          countryStreamId(id),
+          knownCountries.get(id),
+          () => ({ events: [{ type: 'CountryRemovedUpstream', data: { countryId: id } }], counts: { delisted: 1 } }),
+          null,
+        );
       }
     }
     if (!categories.invalid.some((i) => !i.id)) {
       const seen = new Set([...categories.items.map((c) => c.id), ...categories.invalid.flatMap((i) => (i.id ? [i.id] : []))]);
       for (const id of missingFrom(knownCategories, seen)) {
-        await ctx.mirror(categoryStreamId(id), knownCategories.get(id), () => ({ events: [{ type: 'CategoryRemovedUpstream', data: { categoryId: id } }], counts: { delisted: 1 } }), null);
+        await ctx.mirror(
+          categoryStreamId(id),
+          knownCategories.get(id),
+          () => ({ events: [{ type: 'CategoryRemovedUpstream', data: { categoryId: id } }], counts: { delisted: 1 } }),
+          null,
+        );
       }
     }
   }
@@ -208,11 +228,13 @@ export class SyncService {
       if (page.nextCursor !== null) next = fetchPage(page.nextCursor);
       await appending;
       appending = quiet(
-        ctx.mirrorMany<LinkMirrorState>(fresh.map((link) => ({ streamId: linkStreamId(link.id), known: known.get(link.id), decide: (st) => diffLink(st, link), fold: linkFold }))).then(() => {
-          run.done += fresh.length;
-          if (run.total !== null && run.done > run.total) run.total = run.done;
-          void run.tick();
-        }),
+        ctx
+          .mirrorMany<LinkMirrorState>(fresh.map((link) => ({ streamId: linkStreamId(link.id), known: known.get(link.id), decide: (st) => diffLink(st, link), fold: linkFold })))
+          .then(() => {
+            run.done += fresh.length;
+            if (run.total !== null && run.done > run.total) run.total = run.done;
+            void run.tick();
+          }),
       );
       if (page.nextCursor === null) break;
     }
@@ -257,7 +279,11 @@ export class SyncService {
         : params.changedOnly
           ? `NOT delisted AND (detail_synced_at IS NULL OR supplier_updated_at > detail_synced_at)`
           : `NOT delisted`;
-    const known = await loadLinks(this.s, `SELECT id, revision, mirror_hash, delisted, detail_hash FROM origin_goods WHERE ${where} ORDER BY id`, params.linkId ? [params.linkId] : []);
+    const known = await loadLinks(
+      this.s,
+      `SELECT id, revision, mirror_hash, delisted, detail_hash FROM origin_goods WHERE ${where} ORDER BY id`,
+      params.linkId ? [params.linkId] : [],
+    );
     const ids = [...known.keys()];
     run.total = ids.length;
     // Details arrive one by one; they are appended in batches, one batch at a time, and a fetch
@@ -322,12 +348,7 @@ class AppendContext {
    * Decides against `known` and appends. When the stream moved since (`WRONG_REVISION`: the read
    * model lagged, or someone else appended), it folds the stream itself and decides again.
    */
-  async mirror<S extends { revision: bigint }>(
-    streamId: string,
-    known: S | undefined,
-    decide: (state: S | undefined) => Decision,
-    fold: Fold<S> | null,
-  ): Promise<void> {
+  async mirror<S extends { revision: bigint }>(streamId: string, known: S | undefined, decide: (state: S | undefined) => Decision, fold: Fold<S> | null): Promise<void> {
     let state = known;
     for (let attempt = 0; ; attempt++) {
       const decision = decide(state);
@@ -420,9 +441,7 @@ async function loadMirror(s: Pick<SyncDeps, 'pool'>, sql: string): Promise<Map<s
 
 async function loadLinks(s: Pick<SyncDeps, 'pool'>, sql: string, params: unknown[]): Promise<Map<string, LinkMirrorState>> {
   const r = await s.pool.query<{ id: string; revision: string; mirror_hash: string | null; delisted: boolean; detail_hash: string | null }>(sql, params);
-  return new Map(
-    r.rows.map((row) => [row.id, { revision: BigInt(row.revision), mirrorHash: row.mirror_hash, delisted: row.delisted, detailHash: row.detail_hash }]),
-  );
+  return new Map(r.rows.map((row) => [row.id, { revision: BigInt(row.revision), mirrorHash: row.mirror_hash, delisted: row.delisted, detailHash: row.detail_hash }]));
 }
 
 export function createSupplierClient(s: Pick<SyncDeps, 'log'>, baseUrl: string, token?: string): SupplierClient {

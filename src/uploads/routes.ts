@@ -83,7 +83,12 @@ export function uploadRoutes({ storage, maxBytes, apiPrefix, guard, log, throttl
       // Anything else the parser (busboy) raises is the body's fault: no or a mismatched boundary,
       // a truncated body, a malformed or oversized part header. Files are kept in memory, so there
       // is no storage of ours that could have failed here.
-      next(AppError.badRequest('UPLOAD.MALFORMED', `the multipart body is malformed (${err instanceof Error ? err.message : String(err)}); send one file in the multipart field "${FILE_FIELD}"`));
+      next(
+        AppError.badRequest(
+          'UPLOAD.MALFORMED',
+          `the multipart body is malformed (${err instanceof Error ? err.message : String(err)}); send one file in the multipart field "${FILE_FIELD}"`,
+        ),
+      );
     });
   };
 

@@ -40,9 +40,28 @@ async function open(route: string): Promise<void> {
   await page.getByTestId(`page-${route.split('?')[0]}`).waitFor(LONG);
 }
 
-interface Category { id: string; parentId: string | null; name: string; icon: string | null; effectiveIcon: string | null }
-interface Good { id: string; name: string; tagIds: string[]; tagFontColor: string | null; categoryId: string | null; countryId: string | null; familyId: string | null; originGoodId: string | null }
-interface Tag { id: string; name: string; groupId: string | null }
+interface Category {
+  id: string;
+  parentId: string | null;
+  name: string;
+  icon: string | null;
+  effectiveIcon: string | null;
+}
+interface Good {
+  id: string;
+  name: string;
+  tagIds: string[];
+  tagFontColor: string | null;
+  categoryId: string | null;
+  countryId: string | null;
+  familyId: string | null;
+  originGoodId: string | null;
+}
+interface Tag {
+  id: string;
+  name: string;
+  groupId: string | null;
+}
 
 describe('categories', () => {
   it('creates a category with an uploaded icon and one under it, renames, sets and clears an icon, deletes', async () => {
@@ -54,7 +73,10 @@ describe('categories', () => {
       form.getByTestId('new-category-icon-upload').setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: IMAGES.png }),
     ]);
     const iconUrl: string = (await uploaded.json()).url;
-    await until(() => form.getByTestId('new-category-icon-preview').getAttribute('src'), (src) => expect(src).toBe(iconUrl));
+    await until(
+      () => form.getByTestId('new-category-icon-preview').getAttribute('src'),
+      (src) => expect(src).toBe(iconUrl),
+    );
     const [created] = await Promise.all([answer(page, '/categories', 201, 'POST'), form.getByRole('button', { name: '创建类目' }).click()]);
     const parent: Category = await created.json();
     await page.locator(`[data-testid=category-row][data-id="${parent.id}"]`).getByText('后台测试类目').waitFor();
@@ -172,14 +194,20 @@ describe('goods', () => {
     await form.locator('select[name=categoryId]').selectOption(categories[0]!.id);
     await form.locator('input[name=tagFontColor]').fill('#1a7f37');
     // The preview shows the tags in the colour chosen.
-    await until(() => form.getByTestId('tag-preview').locator('.badge').first().evaluate(colourOf), (c) => expect(c).toBe('rgb(26, 127, 55)'));
+    await until(
+      () => form.getByTestId('tag-preview').locator('.badge').first().evaluate(colourOf),
+      (c) => expect(c).toBe('rgb(26, 127, 55)'),
+    );
     const [created] = await Promise.all([answer(page, '/goods', 201, 'POST'), form.getByRole('button', { name: '创建' }).click()]);
     const id: string = (await created.json()).id;
     expect(await api.get<Good>(`/goods/${id}`)).toMatchObject({ countryId: countries[0]!.id, categoryId: categories[0]!.id, tagFontColor: '#1a7f37', tagIds: [tag.id] });
 
     // The editor opens on it: change country, category and colour.
     const editor = page.getByTestId('good-editor');
-    await until(() => editor.locator('select[name=countryId]').inputValue(), (v) => expect(v).toBe(countries[0]!.id));
+    await until(
+      () => editor.locator('select[name=countryId]').inputValue(),
+      (v) => expect(v).toBe(countries[0]!.id),
+    );
     await editor.locator('select[name=countryId]').selectOption(countries[1]!.id);
     await editor.locator('select[name=categoryId]').selectOption(categories[1]!.id);
     await editor.locator('input[name=tagFontColor]').fill('#c00');
@@ -259,7 +287,10 @@ describe('links', () => {
       page.getByTestId('batch-create').click(),
     ]);
     expect(new Set(req.postDataJSON().originGoodIds)).toEqual(new Set([a!.id, b!.id, raced!.id]));
-    await until(() => page.getByTestId('batch-created-count').textContent(), (t) => expect(t).toBe('2'));
+    await until(
+      () => page.getByTestId('batch-created-count').textContent(),
+      (t) => expect(t).toBe('2'),
+    );
     await page.getByTestId('batch-skipped').locator(`li[data-id="${raced!.id}"]`).filter({ hasText: '跳过：已有商品' }).waitFor();
     await shot(page, 'admin-cat-batch-goods');
     for (const l of [a!, b!]) {
@@ -281,21 +312,36 @@ describe('links', () => {
     expect(link.detail.variants.length).toBeGreaterThan(0);
     await open(`links?id=${withDetail.id}`);
     const box = page.getByTestId('link-detail');
-    await until(() => box.getByTestId('link-variant').count(), (n) => expect(n).toBe(link.detail.variants.length));
+    await until(
+      () => box.getByTestId('link-variant').count(),
+      (n) => expect(n).toBe(link.detail.variants.length),
+    );
     for (const v of link.detail.variants.slice(0, 3)) await box.getByTestId('link-variant').filter({ hasText: v.sku }).waitFor();
     const colours = [...new Set(link.detail.media.map((m) => m.color))];
-    await until(() => box.getByTestId('link-media-color').count(), (n) => expect(n).toBe(colours.length));
-    await until(() => box.getByTestId('link-media-image').count(), (n) => expect(n).toBe(link.detail.media.length));
+    await until(
+      () => box.getByTestId('link-media-color').count(),
+      (n) => expect(n).toBe(colours.length),
+    );
+    await until(
+      () => box.getByTestId('link-media-image').count(),
+      (n) => expect(n).toBe(link.detail.media.length),
+    );
     await shot(page, 'admin-cat-link-detail');
 
-    const [answered] = await Promise.all([answer(page, `/sync/origin-goods/${withDetail.id}/detail`, 200, 'POST'), box.getByRole('button', { name: '重新同步这个货源的详情' }).click()]);
+    const [answered] = await Promise.all([
+      answer(page, `/sync/origin-goods/${withDetail.id}/detail`, 200, 'POST'),
+      box.getByRole('button', { name: '重新同步这个货源的详情' }).click(),
+    ]);
     const run = (await answered.json()) as { runId: string; state: string; progress: { total: number } };
     expect(run.state).toBe('succeeded');
     await box.getByTestId('detail-sync-result').filter({ hasText: '详情已同步' }).waitFor();
     // The run is recorded on the server: one link's detail, succeeded; the link keeps its detail.
     expect(await api.get(`/sync/runs/${run.runId}`)).toMatchObject({ runId: run.runId, kind: 'details', state: 'succeeded', progress: { total: 1 } });
     const after = await api.get<{ detail: { variants: unknown[] } }>(`/origin-goods/${withDetail.id}`);
-    await until(() => box.getByTestId('link-variant').count(), (n) => expect(n).toBe(after.detail.variants.length));
+    await until(
+      () => box.getByTestId('link-variant').count(),
+      (n) => expect(n).toBe(after.detail.variants.length),
+    );
   });
 
   it('statistics: links by country and category with primary and merged references, as the server counts them', async () => {
@@ -304,20 +350,31 @@ describe('links', () => {
     const used = new Set(goods.map((g) => g.originGoodId));
     const spare = (await api.get<{ items: { id: string }[] }>('/origin-goods?pageSize=200')).items.find((l) => !used.has(l.id))!;
     expect((await api.call('PUT', `/goods/${goods[0]!.id}/origins`, { secondaryOriginGoodIds: [spare.id] })).status).toBe(200);
-    const tree = await api.get<{ items: { country: string | null; categories: { categoryId: string | null; links: number; secondaryReferences: number; primaryReferences: number }[] }[] }>('/origin-goods/tree');
+    const tree = await api.get<{
+      items: { country: string | null; categories: { categoryId: string | null; links: number; secondaryReferences: number; primaryReferences: number }[] }[];
+    }>('/origin-goods/tree');
     const total = (k: 'links' | 'secondaryReferences' | 'primaryReferences') => tree.items.flatMap((c) => c.categories).reduce((n, x) => n + x[k], 0);
     expect(total('secondaryReferences')).toBeGreaterThanOrEqual(1);
 
     await open('stats');
     for (const k of ['links', 'primaryReferences', 'secondaryReferences'] as const) {
-      await until(() => page.getByTestId(`stats-total-${k}`).locator('b').textContent(), (t) => expect(Number(t)).toBe(total(k)));
+      await until(
+        () => page.getByTestId(`stats-total-${k}`).locator('b').textContent(),
+        (t) => expect(Number(t)).toBe(total(k)),
+      );
     }
     expect(await page.getByTestId('stats-country').count()).toBe(tree.items.length);
     // The row of the merged link's country and category shows its merged references.
     const row = tree.items.flatMap((c) => c.categories.map((x) => ({ country: c.country, ...x }))).find((x) => x.secondaryReferences > 0)!;
     const rowEl = page.locator(`[data-testid=stats-country][data-country="${row.country ?? ''}"] [data-testid=stats-row][data-category-id="${row.categoryId ?? ''}"]`);
-    await until(() => rowEl.getByTestId('stats-secondaryReferences').textContent(), (t) => expect(Number(t)).toBe(row.secondaryReferences));
-    await until(() => rowEl.getByTestId('stats-links').textContent(), (t) => expect(Number(t)).toBe(row.links));
+    await until(
+      () => rowEl.getByTestId('stats-secondaryReferences').textContent(),
+      (t) => expect(Number(t)).toBe(row.secondaryReferences),
+    );
+    await until(
+      () => rowEl.getByTestId('stats-links').textContent(),
+      (t) => expect(Number(t)).toBe(row.links),
+    );
     await shot(page, 'admin-cat-stats');
   });
 });
@@ -325,7 +382,7 @@ describe('links', () => {
 describe('mobile storefront', () => {
   it("shows a good's tags in its tag colour, the name in the page's colour", async () => {
     // A public family whose goods carry tags: every good of it gets the colour, so its representative has it.
-    const list = await (await fetch(`${svc.url}/public/goods?pageSize=100`)).json() as { items: { goodId: string; name: string; tags: { id: string; name: string }[] }[] };
+    const list = (await (await fetch(`${svc.url}/public/goods?pageSize=100`)).json()) as { items: { goodId: string; name: string; tags: { id: string; name: string }[] }[] };
     const family = list.items.find((f) => f.tags.length > 0)!;
     const goods = (await api.get<{ items: Good[] }>(`/goods?familyId=${family.goodId}&pageSize=1000`)).items;
     expect(goods.length).toBeGreaterThan(0);
@@ -339,7 +396,10 @@ describe('mobile storefront', () => {
       await editor.getByText('已保存').waitFor();
     }
     await until(
-      async () => ((await (await fetch(`${svc.url}/public/goods?pageSize=100`)).json()) as { items: { goodId: string; tagFontColor: string | null }[] }).items.find((f) => f.goodId === family.goodId),
+      async () =>
+        ((await (await fetch(`${svc.url}/public/goods?pageSize=100`)).json()) as { items: { goodId: string; tagFontColor: string | null }[] }).items.find(
+          (f) => f.goodId === family.goodId,
+        ),
       (f) => expect(f?.tagFontColor).toBe('#0a7f3f'),
     );
 
@@ -350,7 +410,10 @@ describe('mobile storefront', () => {
       const card = h5.locator(`a[data-testid=good-card][href="#/goods/${family.goodId}"]`);
       await card.waitFor(LONG);
       const tagEls = card.getByTestId('good-tags').locator('.gtag');
-      await until(() => tagEls.allTextContents(), (names) => expect(names).toEqual(family.tags.map((t) => t.name)));
+      await until(
+        () => tagEls.allTextContents(),
+        (names) => expect(names).toEqual(family.tags.map((t) => t.name)),
+      );
       for (const color of await tagEls.evaluateAll(coloursOf)) expect(color).toBe('rgb(10, 127, 63)');
       // The name keeps the page's own colour.
       expect(await card.locator('.gname').evaluate(colourOf)).not.toBe('rgb(10, 127, 63)');

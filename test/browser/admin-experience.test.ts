@@ -23,8 +23,19 @@ let context: BrowserContext;
 let page: Page;
 let api: ReturnType<typeof sessionApi>;
 
-interface FamilyItem { id: string; name: string; locked: boolean; memberCount: number; goodCount: number; lowestPrice: string | null; country: { id: string | null; name: string } | null }
-interface Usage { counts: Record<string, number>; blockedBy: string[] }
+interface FamilyItem {
+  id: string;
+  name: string;
+  locked: boolean;
+  memberCount: number;
+  goodCount: number;
+  lowestPrice: string | null;
+  country: { id: string | null; name: string } | null;
+}
+interface Usage {
+  counts: Record<string, number>;
+  blockedBy: string[];
+}
 /** What an in-page function reads of the focused element (the tests type-check without the DOM library). */
 interface ActiveElement {
   hasAttribute(name: string): boolean;
@@ -59,14 +70,20 @@ async function open(route: string, p: Page = page): Promise<void> {
 
 /** Nothing on the page is loading any more. */
 const settled = (p: Page = page) =>
-  until(() => p.locator('[aria-busy="true"], [data-testid=list-loading], [role=status]:text-is("加载中…")').count(), (n) => expect(n).toBe(0));
+  until(
+    () => p.locator('[aria-busy="true"], [data-testid=list-loading], [role=status]:text-is("加载中…")').count(),
+    (n) => expect(n).toBe(0),
+  );
 
 /** The address's query. */
 const hashParams = (p: Page = page) => new URLSearchParams(new URL(p.url()).hash.split('?')[1] ?? '');
 
 /** axe at both sizes, and a screenshot of each: `admin-<name>-wide.png`, `admin-<name>-narrow.png`. */
 async function checkBothSizes(name: string, ready: () => Locator, p: Page = page): Promise<void> {
-  for (const [size, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+  for (const [size, viewport] of [
+    ['wide', WIDE],
+    ['narrow', NARROW],
+  ] as const) {
     await p.setViewportSize(viewport);
     await ready().first().waitFor({ state: 'attached' });
     await settled(p);
@@ -78,7 +95,10 @@ async function checkBothSizes(name: string, ready: () => Locator, p: Page = page
 
 /** A state of a page at both sizes, as it stands (no waiting): `admin-<name>-wide.png` and `admin-<name>-narrow.png`. */
 async function shots(name: string): Promise<void> {
-  for (const [size, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+  for (const [size, viewport] of [
+    ['wide', WIDE],
+    ['narrow', NARROW],
+  ] as const) {
     await page.setViewportSize(viewport);
     await shot(page, `admin-${name}-${size}`);
   }
@@ -121,7 +141,10 @@ describe('every admin page', () => {
     await open('countries');
     await page.getByTestId('country-row').first().getByRole('button', { name: '删除' }).click();
     await page.getByRole('dialog').getByTestId('impact').locator('.dialog-actions').waitFor();
-    await until(() => page.getByRole('dialog').getByRole('status').count(), (n) => expect(n).toBe(0));
+    await until(
+      () => page.getByRole('dialog').getByRole('status').count(),
+      (n) => expect(n).toBe(0),
+    );
     await checkBothSizes('delete-dialog', () => page.getByRole('dialog'));
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
@@ -140,7 +163,10 @@ describe('every admin page', () => {
     try {
       await open('overview');
       const menu = page.getByRole('button', { name: '菜单' });
-      await until(() => menu.getAttribute('aria-expanded'), (v) => expect(v).toBe('false'));
+      await until(
+        () => menu.getAttribute('aria-expanded'),
+        (v) => expect(v).toBe('false'),
+      );
       await menu.click();
       await page.getByRole('navigation', { name: '主菜单' }).getByRole('link', { name: '商品系列' }).click();
       await page.getByTestId('page-families').waitFor();
@@ -156,7 +182,10 @@ describe('the overview', () => {
     await page.getByTestId('page-overview').waitFor();
     const o = await api.get<{ families: Record<string, number>; goods: Record<string, number>; links: Record<string, number>; vocabulary: Record<string, number> }>('/overview');
     const figure = (id: string) => page.getByTestId(id).locator('b');
-    await until(() => figure('figure-families').textContent(), (t) => expect(t).toBe(String(o.families.total)));
+    await until(
+      () => figure('figure-families').textContent(),
+      (t) => expect(t).toBe(String(o.families.total)),
+    );
     expect(await figure('figure-public').textContent()).toBe(String(o.families.public));
     expect(await figure('figure-goods').textContent()).toBe(String(o.goods.total));
     expect(await figure('figure-links').textContent()).toBe(String(o.links.total));
@@ -164,12 +193,21 @@ describe('the overview', () => {
     expect(await figure('attention-incomplete').textContent()).toBe(String(o.links.incomplete));
     const run = (await api.get<{ items: { runId: string }[] }>('/product-families/organize/runs')).items[0]!;
     const counts = (await api.get<{ counts: Record<string, number> }>(`/product-families/organize/runs/${run.runId}`)).counts;
-    await until(() => figure('attention-unparseable').textContent(), (t) => expect(t).toBe(String(counts.unparseable)));
+    await until(
+      () => figure('attention-unparseable').textContent(),
+      (t) => expect(t).toBe(String(counts.unparseable)),
+    );
     // Runs: who in words, schedules in words with the next run.
     for (const kind of ['categories', 'origin_goods', 'details', 'organise']) {
-      await until(() => page.getByTestId(`run-${kind}`).textContent(), (t) => expect(t).toContain('演示数据初始化'));
+      await until(
+        () => page.getByTestId(`run-${kind}`).textContent(),
+        (t) => expect(t).toContain('演示数据初始化'),
+      );
     }
-    await until(() => page.getByTestId('schedule-categories').textContent(), (t) => expect(t).toMatch(/^每小时整点（下次 (今天|明天) \d\d:00）$/));
+    await until(
+      () => page.getByTestId('schedule-categories').textContent(),
+      (t) => expect(t).toMatch(/^每小时整点（下次 (今天|明天) \d\d:00）$/),
+    );
     expect(await page.getByTestId('schedule-origin_goods').textContent()).toMatch(/^每天 02:30（下次 (今天|明天) 02:30）$/);
     expect(await page.getByTestId('overview-runs').textContent()).not.toMatch(/\* \*|system:/);
     await page.getByTestId('overview-health').getByText('数据已是最新').waitFor();
@@ -181,7 +219,10 @@ describe('the overview', () => {
     // A figure leads to the list behind it.
     await page.getByTestId('attention-unpriced').click();
     await page.getByTestId('page-families').waitFor();
-    await until(() => page.getByTestId('filter-unpriced').getAttribute('aria-pressed'), (v) => expect(v).toBe('true'));
+    await until(
+      () => page.getByTestId('filter-unpriced').getAttribute('aria-pressed'),
+      (v) => expect(v).toBe('true'),
+    );
     const unpriced = await api.get<{ total: number }>('/product-families?priced=false&pageSize=1');
     await pagerTotal(unpriced.total).waitFor();
     for (const badge of await page.getByTestId('family-row').locator('.badge.red').allTextContents()) expect(badge).toBe('未定价');
@@ -196,43 +237,88 @@ describe('lists', () => {
     await open('families');
     const rows = page.getByTestId('family-row');
     const first = (await api.get<{ items: FamilyItem[] }>('/product-families?page=1&pageSize=30')).items;
-    await until(() => rows.count(), (n) => expect(n).toBe(first.length));
+    await until(
+      () => rows.count(),
+      (n) => expect(n).toBe(first.length),
+    );
     // The country column: told apart by it.
     for (const [i, f] of first.slice(0, 5).entries()) expect(await rows.nth(i).locator('td').nth(1).textContent()).toBe(f.country?.name ?? '—');
 
     // A filter: pressed, in the address, the server's answer.
-    const [req] = await Promise.all([page.waitForRequest((r) => new URL(r.url()).pathname === '/product-families' && new URL(r.url()).searchParams.get('locked') === 'true'), page.getByTestId('filter-locked').click()]);
+    const [req] = await Promise.all([
+      page.waitForRequest((r) => new URL(r.url()).pathname === '/product-families' && new URL(r.url()).searchParams.get('locked') === 'true'),
+      page.getByTestId('filter-locked').click(),
+    ]);
     expect(req.method()).toBe('GET');
-    await until(() => page.getByTestId('filter-locked').getAttribute('aria-pressed'), (v) => expect(v).toBe('true'));
+    await until(
+      () => page.getByTestId('filter-locked').getAttribute('aria-pressed'),
+      (v) => expect(v).toBe('true'),
+    );
     expect(hashParams().get('locked')).toBe('1');
-    await until(() => rows.evaluateAll((rs: any[]) => rs.map((r) => r.getAttribute('data-id'))), (ids) => expect(ids.sort()).toEqual(locked.slice(0, 2).map((f) => f.id).sort()));
+    await until(
+      () => rows.evaluateAll((rs: any[]) => rs.map((r) => r.getAttribute('data-id'))),
+      (ids) =>
+        expect(ids.sort()).toEqual(
+          locked
+            .slice(0, 2)
+            .map((f) => f.id)
+            .sort(),
+        ),
+    );
     await shots('families-filtered');
     await page.getByTestId('filter-locked').click();
-    await until(() => page.getByTestId('filter-locked').getAttribute('aria-pressed'), (v) => expect(v).toBe('false'));
+    await until(
+      () => page.getByTestId('filter-locked').getAttribute('aria-pressed'),
+      (v) => expect(v).toBe('false'),
+    );
 
     // An order, then a page jump: the rows are that slice of the server's order.
     await page.getByTestId('family-sort').selectOption('MEMBERS_DESC');
-    await until(async () => hashParams().get('sort'), (v) => expect(v).toBe('MEMBERS_DESC'));
+    await until(
+      async () => hashParams().get('sort'),
+      (v) => expect(v).toBe('MEMBERS_DESC'),
+    );
     const page3 = (await api.get<{ items: FamilyItem[] }>('/product-families?sort=MEMBERS_DESC&page=3&pageSize=30')).items;
     await page.getByTestId('page-jump').fill('3');
     await page.getByTestId('page-jump').press('Enter');
-    await until(() => rows.evaluateAll((rs: any[]) => rs.map((r) => r.getAttribute('data-id'))), (ids) => expect(ids).toEqual(page3.map((f) => f.id)));
+    await until(
+      () => rows.evaluateAll((rs: any[]) => rs.map((r) => r.getAttribute('data-id'))),
+      (ids) => expect(ids).toEqual(page3.map((f) => f.id)),
+    );
     expect(hashParams().get('page')).toBe('3');
 
     // Selection in the address: A, then B; back shows A again, forward B; a reload (a bookmark) keeps all.
     const [a, b] = page3;
     await rows.nth(0).click();
-    await until(() => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(), (v) => expect(v).toBe(a!.name));
+    await until(
+      () => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(),
+      (v) => expect(v).toBe(a!.name),
+    );
     await rows.nth(1).locator('a').click();
-    await until(() => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(), (v) => expect(v).toBe(b!.name));
+    await until(
+      () => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(),
+      (v) => expect(v).toBe(b!.name),
+    );
     expect(hashParams().get('id')).toBe(b!.id);
     await page.goBack();
-    await until(() => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(), (v) => expect(v).toBe(a!.name));
+    await until(
+      () => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(),
+      (v) => expect(v).toBe(a!.name),
+    );
     await page.goForward();
-    await until(() => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(), (v) => expect(v).toBe(b!.name));
+    await until(
+      () => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(),
+      (v) => expect(v).toBe(b!.name),
+    );
     await page.reload();
-    await until(() => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(), (v) => expect(v).toBe(b!.name));
-    await until(() => rows.evaluateAll((rs: any[]) => rs.map((r) => r.getAttribute('data-id'))), (ids) => expect(ids).toEqual(page3.map((f) => f.id)));
+    await until(
+      () => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(),
+      (v) => expect(v).toBe(b!.name),
+    );
+    await until(
+      () => rows.evaluateAll((rs: any[]) => rs.map((r) => r.getAttribute('data-id'))),
+      (ids) => expect(ids).toEqual(page3.map((f) => f.id)),
+    );
     expect(await page.getByTestId('family-sort').inputValue()).toBe('MEMBERS_DESC');
     expect(await rows.nth(1).getAttribute('class')).toContain('selected');
   });
@@ -263,7 +349,10 @@ describe('lists', () => {
       await page.getByTestId('list-loading').waitFor({ state: 'detached' });
       await page.locator('[data-testid=family-list] table[data-stale=true]').waitFor({ state: 'detached' });
       const expected = await api.get<{ total: number }>(`/product-families?keyword=${encodeURIComponent(keyword)}&pageSize=1`);
-      await until(() => rows.count(), (n) => expect(n).toBe(Math.min(30, expected.total)));
+      await until(
+        () => rows.count(),
+        (n) => expect(n).toBe(Math.min(30, expected.total)),
+      );
     } finally {
       release();
       await page.unroute(families, hold);
@@ -294,22 +383,35 @@ describe('lists', () => {
     await page.keyboard.press('ArrowUp');
     await until(activeRow, (id) => expect(id).toBe(ids[1]));
     await page.keyboard.press('Enter');
-    await until(async () => hashParams().get('id'), (id) => expect(id).toBe(ids[1]));
+    await until(
+      async () => hashParams().get('id'),
+      (id) => expect(id).toBe(ids[1]),
+    );
     await page.getByTestId('family-detail').waitFor();
   });
 
   it('goods: thumbnail, price, country, category and whether the shop shows it, as the server has them', async () => {
-    const goods = (await api.get<{ items: { id: string; image: string | null; price: string | null; countryId: string | null; categoryId: string | null; public: boolean }[] }>('/goods?page=1&pageSize=30')).items;
+    const goods = (
+      await api.get<{ items: { id: string; image: string | null; price: string | null; countryId: string | null; categoryId: string | null; public: boolean }[] }>(
+        '/goods?page=1&pageSize=30',
+      )
+    ).items;
     const countries = new Map((await api.get<{ items: { id: string; name: string }[] }>('/countries?pageSize=1000')).items.map((c) => [c.id, c.name]));
     const categories = new Map((await api.get<{ items: { id: string; name: string }[] }>('/categories?pageSize=1000')).items.map((c) => [c.id, c.name]));
     await open('goods');
     const row = (i: number) => page.getByTestId('good-row').nth(i);
-    await until(() => page.getByTestId('good-row').count(), (n) => expect(n).toBe(goods.length));
+    await until(
+      () => page.getByTestId('good-row').count(),
+      (n) => expect(n).toBe(goods.length),
+    );
     for (const [i, g] of goods.slice(0, 5).entries()) {
       const cells = row(i).locator('td');
       if (g.image) expect(await row(i).locator('img.thumb').getAttribute('src')).toBe(g.image);
       expect(await cells.nth(1).textContent()).toBe(g.price === null ? '—' : `¥${Number(g.price).toFixed(2)}`);
-      await until(() => cells.nth(2).textContent(), (t) => expect(t).toBe((g.countryId && countries.get(g.countryId)) || '—'));
+      await until(
+        () => cells.nth(2).textContent(),
+        (t) => expect(t).toBe((g.countryId && countries.get(g.countryId)) || '—'),
+      );
       expect(await cells.nth(3).textContent()).toBe((g.categoryId && categories.get(g.categoryId)) || '—');
       expect(await cells.nth(4).textContent()).toBe(g.public ? '在售' : '未展示');
     }
@@ -321,7 +423,10 @@ describe('unsaved edits', () => {
     const [a, b] = (await api.get<{ items: FamilyItem[] }>('/product-families?pageSize=2')).items;
     await open(`families?id=${a!.id}`);
     const name = page.getByTestId('family-detail').locator('input[name=family-name]');
-    await until(() => name.inputValue(), (v) => expect(v).toBe(a!.name));
+    await until(
+      () => name.inputValue(),
+      (v) => expect(v).toBe(a!.name),
+    );
     await name.fill(`${a!.name} 未保存`);
     // Another row: asked; staying keeps the edit.
     await page.locator(`[data-testid=family-row][data-id="${b!.id}"] a`).click();
@@ -337,16 +442,28 @@ describe('unsaved edits', () => {
     expect((await api.get<FamilyItem>(`/product-families/${a!.id}`)).name).toBe(a!.name);
     // Back, with edits again: asked, and the address stays until answered.
     await open(`families?id=${b!.id}`);
-    await until(() => name.inputValue(), (v) => expect(v).toBe(b!.name));
+    await until(
+      () => name.inputValue(),
+      (v) => expect(v).toBe(b!.name),
+    );
     await page.locator(`[data-testid=family-row][data-id="${a!.id}"] a`).click();
-    await until(() => name.inputValue(), (v) => expect(v).toBe(a!.name));
+    await until(
+      () => name.inputValue(),
+      (v) => expect(v).toBe(a!.name),
+    );
     await name.fill(`${a!.name} 又改了`);
     await page.goBack();
     await page.getByRole('dialog').getByText('放弃未保存的修改？').waitFor();
     expect(hashParams().get('id')).toBe(a!.id);
     await answerDialog(page, '放弃修改并离开');
-    await until(async () => hashParams().get('id'), (id) => expect(id).toBe(b!.id));
-    await until(() => name.inputValue(), (v) => expect(v).toBe(b!.name));
+    await until(
+      async () => hashParams().get('id'),
+      (id) => expect(id).toBe(b!.id),
+    );
+    await until(
+      () => name.inputValue(),
+      (v) => expect(v).toBe(b!.name),
+    );
   });
 });
 
@@ -362,10 +479,17 @@ describe('messages in Chinese, next to what caused them', () => {
     // Labelled by its size and colour.
     expect(await input.getAttribute('aria-label')).toBe(`尺码 ${cell.size}，颜色 ${cell.color}，价格`);
     const puts = recordRequests(page, (r) => r.method() === 'PUT');
-    for (const [typed, why] of [['abc', '请输入数字金额，如 59.90'], ['59.999', '最多两位小数，如 59.99'], ['0', '价格须大于 0']]) {
+    for (const [typed, why] of [
+      ['abc', '请输入数字金额，如 59.90'],
+      ['59.999', '最多两位小数，如 59.99'],
+      ['0', '价格须大于 0'],
+    ]) {
       await input.fill(typed!);
       await input.press('Enter');
-      await until(() => msg.textContent(), (t) => expect(t).toBe(why));
+      await until(
+        () => msg.textContent(),
+        (t) => expect(t).toBe(why),
+      );
       expect(await input.getAttribute('aria-invalid')).toBe('true');
       expect(await input.inputValue()).toBe(typed);
     }
@@ -373,7 +497,10 @@ describe('messages in Chinese, next to what caused them', () => {
     puts.stop();
     expect(puts.requests).toEqual([]);
     await input.press('Escape');
-    await until(() => input.inputValue(), (v) => expect(v).toBe(cell.price));
+    await until(
+      () => input.inputValue(),
+      (v) => expect(v).toBe(cell.price),
+    );
 
     // The server refuses (someone else changed the family meanwhile): the stored price comes back, said so.
     const refuse = (route: Route) => route.fulfill({ status: 409, json: { error: { code: 'EVENT_STORE.WRONG_REVISION', message: 'family 1 changed meanwhile (revision 9)' } } });
@@ -381,8 +508,14 @@ describe('messages in Chinese, next to what caused them', () => {
     await page.route(overrides, refuse);
     await input.fill('66.60');
     await Promise.all([answer(page, '/price-overrides', 409), input.press('Enter')]);
-    await until(() => msg.textContent(), (t) => expect(t).toBe(`内容已被其他人修改，请刷新后重试；已恢复为 ¥${Number(cell.price).toFixed(2)}`));
-    await until(() => input.inputValue(), (v) => expect(v).toBe(cell.price));
+    await until(
+      () => msg.textContent(),
+      (t) => expect(t).toBe(`内容已被其他人修改，请刷新后重试；已恢复为 ¥${Number(cell.price).toFixed(2)}`),
+    );
+    await until(
+      () => input.inputValue(),
+      (v) => expect(v).toBe(cell.price),
+    );
     await page.getByTestId('matrix-status').getByRole('alert').waitFor();
     expect(await page.getByTestId('family-detail').textContent()).not.toMatch(/changed meanwhile|revision|EVENT_STORE/);
     await shots('price-save-refused');
@@ -451,12 +584,22 @@ describe('destructive actions say what they will do', () => {
     expect(tag && usage).toBeTruthy();
     await open('tag-groups');
     const deletes = recordRequests(page, (r) => r.method() === 'DELETE');
-    await page.locator(`[data-testid=tag][data-tag-id="${tag!.id}"]`).getByRole('button', { name: `删除标签 ${tag!.name}` }).click();
+    await page
+      .locator(`[data-testid=tag][data-tag-id="${tag!.id}"]`)
+      .getByRole('button', { name: `删除标签 ${tag!.name}` })
+      .click();
     const dialog = page.getByRole('dialog');
     await dialog.locator('[data-testid=impact][data-refused=true]').waitFor();
     await dialog.getByRole('heading', { name: `「${tag!.name}」仍在使用中，不能删除` }).waitFor();
-    await dialog.getByTestId('impact-goods').filter({ hasText: `${usage!.counts.goods} 个商品带有它` }).waitFor();
-    if (usage!.counts.links) await dialog.getByTestId('impact-links').filter({ hasText: `${usage!.counts.links} 个货源` }).waitFor();
+    await dialog
+      .getByTestId('impact-goods')
+      .filter({ hasText: `${usage!.counts.goods} 个商品带有它` })
+      .waitFor();
+    if (usage!.counts.links)
+      await dialog
+        .getByTestId('impact-links')
+        .filter({ hasText: `${usage!.counts.links} 个货源` })
+        .waitFor();
     expect(await dialog.getByRole('button', { name: '确认删除' }).count()).toBe(0);
     await shots('delete-tag-refused');
     // The way there: the goods that carry it.
@@ -478,18 +621,33 @@ describe('destructive actions say what they will do', () => {
     await open('countries');
     await page.locator(`[data-testid=country-row][data-id="${country.id}"]`).getByRole('button', { name: '删除' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByTestId('impact-goods').filter({ hasText: `${cu.counts.goods} 个商品` }).waitFor();
-    await dialog.getByTestId('impact-families').filter({ hasText: `店铺中 ${cu.counts.families} 个商品系列属于它` }).waitFor();
+    await dialog
+      .getByTestId('impact-goods')
+      .filter({ hasText: `${cu.counts.goods} 个商品` })
+      .waitFor();
+    await dialog
+      .getByTestId('impact-families')
+      .filter({ hasText: `店铺中 ${cu.counts.families} 个商品系列属于它` })
+      .waitFor();
     await shots('delete-country-refused');
     await dialog.getByRole('link', { name: `${cu.counts.goods} 个商品` }).click();
-    await page.getByTestId('goods-scope').filter({ hasText: `国家：${country.name}` }).waitFor();
+    await page
+      .getByTestId('goods-scope')
+      .filter({ hasText: `国家：${country.name}` })
+      .waitFor();
     await pagerTotal(cu.counts.goods!).waitFor();
 
     // A tag group with tags.
     const group = (await api.get<{ items: { id: string; name: string; tagCount: number }[] }>('/tag-groups?pageSize=100')).items.find((g) => g.tagCount > 0)!;
     await open('tag-groups');
-    await page.locator(`[data-testid=tag-group][data-group-id="${group.id}"]`).getByRole('button', { name: `删除标签组 ${group.name}` }).click();
-    await dialog.getByTestId('impact-tags').filter({ hasText: `${group.tagCount} 个标签` }).waitFor();
+    await page
+      .locator(`[data-testid=tag-group][data-group-id="${group.id}"]`)
+      .getByRole('button', { name: `删除标签组 ${group.name}` })
+      .click();
+    await dialog
+      .getByTestId('impact-tags')
+      .filter({ hasText: `${group.tagCount} 个标签` })
+      .waitFor();
     await answerDialog(page, '知道了');
 
     // A family with members.
@@ -497,8 +655,14 @@ describe('destructive actions say what they will do', () => {
     const fu = await api.get<Usage>(`/product-families/${family.id}/usage`);
     await open(`families?id=${family.id}`);
     await page.getByTestId('family-detail').getByRole('button', { name: '删除', exact: true }).click();
-    await dialog.getByTestId('impact-members').filter({ hasText: `${fu.counts.members} 个货源` }).waitFor();
-    await dialog.getByTestId('impact-goods').filter({ hasText: `${fu.counts.goods} 个商品` }).waitFor();
+    await dialog
+      .getByTestId('impact-members')
+      .filter({ hasText: `${fu.counts.members} 个货源` })
+      .waitFor();
+    await dialog
+      .getByTestId('impact-goods')
+      .filter({ hasText: `${fu.counts.goods} 个商品` })
+      .waitFor();
     await answerDialog(page, '知道了');
 
     // A good: allowed, and what it takes along is said first; cancelled, nothing happens.
@@ -506,7 +670,8 @@ describe('destructive actions say what they will do', () => {
     const gu = await api.get<Usage>(`/goods/${good.id}/usage`);
     await open(`goods?id=${good.id}`);
     await page.getByTestId('good-editor').getByRole('button', { name: '删除商品' }).click();
-    const familyLine = gu.counts.familyGoods === 1 ? '它是所在系列唯一的商品：删除后该系列将从店铺下架' : `所在系列还有 ${gu.counts.familyGoods! - 1} 个其他商品，店铺中仍会显示该系列`;
+    const familyLine =
+      gu.counts.familyGoods === 1 ? '它是所在系列唯一的商品：删除后该系列将从店铺下架' : `所在系列还有 ${gu.counts.familyGoods! - 1} 个其他商品，店铺中仍会显示该系列`;
     await dialog.getByTestId('impact-familyGoods').filter({ hasText: familyLine }).waitFor();
     await dialog.getByTestId('impact-confirm').waitFor();
     await shots('delete-good-impact');
@@ -532,7 +697,11 @@ describe('history in words', () => {
     const own = rows.filter({ hasText: '记录加入的货源' });
     await own.getByTestId('history-by').filter({ hasText: 'admin' }).waitFor();
     await own.getByTestId('history-nothing-visible').waitFor();
-    await rows.filter({ hasText: '货源加入' }).getByTestId('history-changes').filter({ hasText: `加入货源「${link.name}」` }).waitFor();
+    await rows
+      .filter({ hasText: '货源加入' })
+      .getByTestId('history-changes')
+      .filter({ hasText: `加入货源「${link.name}」` })
+      .waitFor();
     await shots('family-history');
 
     // Across the demo's families: no change whose two sides read the same, no internal key or id.
@@ -542,7 +711,10 @@ describe('history in words', () => {
       await rows.first().waitFor();
       await settled();
       // The names of the links and goods named: loaded.
-      await until(() => page.getByTestId('history-changes').allTextContents(), (ts) => expect(ts.join('')).not.toContain('…'));
+      await until(
+        () => page.getByTestId('history-changes').allTextContents(),
+        (ts) => expect(ts.join('')).not.toContain('…'),
+      );
       for (const text of await page.getByTestId('history-changes').allTextContents()) {
         expect(text).not.toMatch(/「([^」]+)」 → 「\1」|(¥[\d.]+) → \2(?!\d)/);
         expect(text).not.toMatch(/familyNameKey|mediaByColor|good-\d|link-\d|\d{12,}/);
@@ -556,7 +728,9 @@ describe('history in words', () => {
 describe('the organise report', () => {
   it('review first, long lists folded and paged, each unparseable name saying which part failed, and figures that add up', async () => {
     const [run] = (await api.get<{ items: { runId: string; total: number }[] }>('/product-families/organize/runs')).items;
-    const { report } = await api.get<{ report: { unparseable: { id: string; name: string; problem: { part: string } }[]; unchanged: number; parsed: number; created: number } }>(`/product-families/organize/runs/${run!.runId}`);
+    const { report } = await api.get<{ report: { unparseable: { id: string; name: string; problem: { part: string } }[]; unchanged: number; parsed: number; created: number } }>(
+      `/product-families/organize/runs/${run!.runId}`,
+    );
     expect(report.unparseable.length).toBeGreaterThan(20);
     await open('organise');
     const shown = page.locator(`[data-testid=organise-report][data-run-id="${run!.runId}"]`);
@@ -572,13 +746,18 @@ describe('the organise report', () => {
     // A first run: nothing was there to leave untouched.
     expect(untouched).toBe(0);
     // Review before the lists; the lists folded.
-    const order = await shown.locator('[data-testid=organise-review-section], [data-testid=report-unparseable], [data-testid=report-incomplete]').evaluateAll((els: any[]) => els.map((e) => e.getAttribute('data-testid')));
+    const order = await shown
+      .locator('[data-testid=organise-review-section], [data-testid=report-unparseable], [data-testid=report-incomplete]')
+      .evaluateAll((els: any[]) => els.map((e) => e.getAttribute('data-testid')));
     expect(order[0]).toBe('organise-review-section');
     const folded = shown.getByTestId('report-unparseable');
     expect(await folded.evaluate((d: any) => d.open)).toBe(false);
     await folded.locator('summary').click();
     const items = folded.getByTestId('unparseable-row');
-    await until(() => items.count(), (n) => expect(n).toBe(20));
+    await until(
+      () => items.count(),
+      (n) => expect(n).toBe(20),
+    );
     // Each says which part of its name could not be read, as the server found it.
     const PART: Record<string, string> = { country: '国家', logistics: '物流', productName: '品名', sku: '款号' };
     for (const [i, u] of report.unparseable.slice(0, 20).entries()) {
@@ -587,9 +766,15 @@ describe('the organise report', () => {
     }
     await shots('organise-report');
     await folded.getByRole('button', { name: '下一页' }).click();
-    await until(() => items.first().locator('a').textContent(), (t) => expect(t).toBe(report.unparseable[20]!.name));
+    await until(
+      () => items.first().locator('a').textContent(),
+      (t) => expect(t).toBe(report.unparseable[20]!.name),
+    );
     // A link's own page says the same.
     await items.first().locator('a').click();
-    await page.getByTestId('link-parsed').getByText(new RegExp(`名称无法识别：读不出${PART[report.unparseable[20]!.problem.part]}`)).waitFor();
+    await page
+      .getByTestId('link-parsed')
+      .getByText(new RegExp(`名称无法识别：读不出${PART[report.unparseable[20]!.problem.part]}`))
+      .waitFor();
   });
 });

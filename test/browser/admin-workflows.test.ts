@@ -46,8 +46,21 @@ const waitForOrder = (testId: string, ids: string[]) =>
     { testId, order: ids.join(',') },
   );
 
-interface Family { id: string; name: string; locked: boolean; memberCount: number; goodCount: number }
-interface Good { id: string; name: string; image: string | null; familyId: string | null; originGoodId: string | null; secondaryOriginGoodIds: string[] }
+interface Family {
+  id: string;
+  name: string;
+  locked: boolean;
+  memberCount: number;
+  goodCount: number;
+}
+interface Good {
+  id: string;
+  name: string;
+  image: string | null;
+  familyId: string | null;
+  originGoodId: string | null;
+  secondaryOriginGoodIds: string[];
+}
 let families: Family[];
 let goods: Good[];
 /** The two goods the positions test shows: of two different families (the home page shows a family once per position). */
@@ -79,7 +92,10 @@ describe('administrator workflows', () => {
     expect(url).toMatch(/^\/uploads\/[0-9a-f-]{36}\.png$/);
     // Shown in the editor before saving, and loaded by the browser.
     await editor.getByText('已上传，保存后生效').waitFor();
-    await until(() => editor.getByTestId('good-image').getAttribute('src'), (src) => expect(src).toBe(url));
+    await until(
+      () => editor.getByTestId('good-image').getAttribute('src'),
+      (src) => expect(src).toBe(url),
+    );
     await page.waitForFunction(() => {
       const i = (globalThis as unknown as InPage).document.querySelector('[data-testid=good-image]');
       return i !== null && i.complete === true && i.naturalWidth === 1;
@@ -96,14 +112,17 @@ describe('administrator workflows', () => {
 
     // After a reload the editor shows the saved image.
     await open(`goods?id=${good.id}`);
-    await until(() => page.getByTestId('good-image').getAttribute('src'), (src) => expect(src).toBe(url));
+    await until(
+      () => page.getByTestId('good-image').getAttribute('src'),
+      (src) => expect(src).toBe(url),
+    );
 
-    await Promise.all([
-      answer(page, '/upload', 415, 'POST'),
-      page.getByTestId('good-upload').setInputFiles({ name: 'evil.svg', mimeType: 'image/svg+xml', buffer: SVG }),
-    ]);
+    await Promise.all([answer(page, '/upload', 415, 'POST'), page.getByTestId('good-upload').setInputFiles({ name: 'evil.svg', mimeType: 'image/svg+xml', buffer: SVG })]);
     await page.getByTestId('upload-status').getByRole('alert').filter({ hasText: '不支持的文件类型' }).waitFor();
-    await until(() => page.getByTestId('good-image').getAttribute('src'), (src) => expect(src).toBe(url));
+    await until(
+      () => page.getByTestId('good-image').getAttribute('src'),
+      (src) => expect(src).toBe(url),
+    );
     await shot(page, 'admin-wf-good-image-svg-refused');
     expect((await api.get<Good>(`/goods/${good.id}`)).image).toBe(url);
   });
@@ -157,7 +176,10 @@ describe('administrator workflows', () => {
     await byId.fill(secondary.id);
     await Promise.all([answer(page, `/goods/${good.id}/origins`, 200, 'PUT'), origins.getByRole('button', { name: '按编号合并' }).click()]);
     await origins.locator(`[data-testid=secondary-origin][data-id="${secondary.id}"]`).filter({ hasText: secondary.name }).waitFor();
-    await until(() => byId.inputValue(), (v) => expect(v).toBe(''));
+    await until(
+      () => byId.inputValue(),
+      (v) => expect(v).toBe(''),
+    );
     // The merged link did not reset the form: the name edited before is still there.
     await expect(editor.locator('input[name=name]').inputValue()).resolves.toBe(newName);
     await shot(page, 'admin-wf-good-merged-by-id-unsaved-name');
@@ -169,7 +191,10 @@ describe('administrator workflows', () => {
     expect(saved.secondaryOriginGoodIds).toEqual([secondary.id]);
     expect(saved.name).toContain('未保存的改名');
     expect(saved.name).not.toBe(good.name);
-    await until(() => editor.locator('input[name=name]').inputValue(), (v) => expect(v).toBe(saved.name));
+    await until(
+      () => editor.locator('input[name=name]').inputValue(),
+      (v) => expect(v).toBe(saved.name),
+    );
   });
 
   it('creates the good of a link that has none, and says clearly when the link already has one', async () => {
@@ -197,7 +222,10 @@ describe('administrator workflows', () => {
     // The link is read again: the box names their good next to the error, and offers to create none.
     await box.getByRole('button', { name: '为这个货源创建商品' }).waitFor({ state: 'detached' });
     await box.getByRole('link', { name: theirs.body.name, exact: true }).waitFor();
-    await until(() => box.getByRole('link', { name: theirs.body.name, exact: true }).getAttribute('href'), (href) => expect(href).toBe(`#/goods?id=${theirs.body.id}`));
+    await until(
+      () => box.getByRole('link', { name: theirs.body.name, exact: true }).getAttribute('href'),
+      (href) => expect(href).toBe(`#/goods?id=${theirs.body.id}`),
+    );
     await box.getByRole('alert').filter({ hasText: '该货源已有商品' }).waitFor();
     await shot(page, 'admin-wf-link-good-exists');
   });
@@ -253,7 +281,10 @@ describe('administrator workflows', () => {
     const goodId: string = (await created.json()).id;
     // The editor opens on it, its id in the address.
     await page.waitForURL((u) => new URLSearchParams(u.hash.split('?')[1]).get('id') === goodId);
-    await until(() => page.getByTestId('good-editor').locator('input[name=name]').inputValue(), (v) => expect(v).toContain('MUG01'));
+    await until(
+      () => page.getByTestId('good-editor').locator('input[name=name]').inputValue(),
+      (v) => expect(v).toContain('MUG01'),
+    );
     const good = await api.get<Good & { goodPriority: number }>(`/goods/${goodId}`);
     expect(good).toMatchObject({ originGoodId: null, goodPriority: 7 });
     expect(good.name).toContain('MUG01');
@@ -268,7 +299,13 @@ describe('administrator workflows', () => {
     const tags = (await api.get<{ items: { name: string; groupId: string }[] }>('/tags?pageSize=1000')).items;
     const valuesOf = (d: string) => tags.filter((t) => groups.find((g) => g.id === t.groupId)?.dimension === d).map((t) => t.name);
     const size = valuesOf('size').find((v) => !before.priceMatrix.cells.some((c) => c.size === v))!;
-    const chosen = { size: [size], color: [valuesOf('color')[0]!], printCount: [valuesOf('printCount')[0]!], craft: [valuesOf('craft')[0]!], logistics: [valuesOf('logistics')[0]!] };
+    const chosen = {
+      size: [size],
+      color: [valuesOf('color')[0]!],
+      printCount: [valuesOf('printCount')[0]!],
+      craft: [valuesOf('craft')[0]!],
+      logistics: [valuesOf('logistics')[0]!],
+    };
 
     await open(`families?id=${family.id}`);
     await page.getByTestId('family-detail').getByRole('button', { name: '货源与成员', exact: true }).click();
@@ -293,7 +330,9 @@ describe('administrator workflows', () => {
     await shot(page, 'admin-wf-custom-member-added');
 
     const key = { size, color: chosen.color[0], printCount: chosen.printCount[0], craft: chosen.craft[0], logistics: chosen.logistics[0] };
-    const after = await api.get<{ customMembers: { goodId: string; tags: unknown; price: string }[]; priceMatrix: { cells: Record<string, string>[] } }>(`/product-families/${family.id}`);
+    const after = await api.get<{ customMembers: { goodId: string; tags: unknown; price: string }[]; priceMatrix: { cells: Record<string, string>[] } }>(
+      `/product-families/${family.id}`,
+    );
     expect(after.customMembers).toEqual([{ goodId, tags: chosen, price: '88.80' }]);
     expect(after.priceMatrix.cells).toContainEqual({ ...key, price: '88.80' });
 
@@ -334,7 +373,10 @@ describe('administrator workflows', () => {
     expect(types.at(-1)).toBe('创建');
     // The member links' joins are in the family's history too, with what each changed.
     expect(types).toContain('货源加入');
-    await until(() => detail.getByTestId('history-row').filter({ hasText: '货源加入' }).first().textContent(), (t) => expect(t).toContain('加入货源「'));
+    await until(
+      () => detail.getByTestId('history-row').filter({ hasText: '货源加入' }).first().textContent(),
+      (t) => expect(t).toContain('加入货源「'),
+    );
     // Who: the administrator by name for the lock, organisation's runs in words; never an id.
     expect(await detail.getByTestId('history-by').first().textContent()).toBe('admin');
     for (const by of await detail.getByTestId('history-by').allTextContents()) expect(by).not.toMatch(/\d{6,}|system:/);
@@ -348,13 +390,19 @@ describe('administrator workflows', () => {
     await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), unlockRow.getByRole('button', { name: '查看此时' }).click()]);
     await detail.getByTestId('snapshot-name').filter({ hasText: family.name }).waitFor();
     expect(await detail.getByTestId('snapshot-name').textContent()).toBe(family.name);
-    await until(() => detail.getByTestId('snapshot-locked').textContent(), (t) => expect(t).toBe('未锁定'));
+    await until(
+      () => detail.getByTestId('snapshot-locked').textContent(),
+      (t) => expect(t).toBe('未锁定'),
+    );
     // The family's lowest price then, replayed from the events, is the one it still has (no price moved since).
     const { lowestPrice } = await api.get<{ lowestPrice: string | null }>(`/product-families/${family.id}`);
     expect(await detail.getByTestId('snapshot-lowest').textContent()).toBe(lowestPrice ?? '—');
     const lockRow = rows.nth(2);
     await Promise.all([answer(page, `/product-families/${family.id}/history`, 200, 'GET'), lockRow.getByRole('button', { name: '查看此时' }).click()]);
-    await detail.getByTestId('snapshot-locked').filter({ hasText: /^锁定$/ }).waitFor();
+    await detail
+      .getByTestId('snapshot-locked')
+      .filter({ hasText: /^锁定$/ })
+      .waitFor();
     await shot(page, 'admin-wf-family-history');
   });
 
@@ -368,7 +416,10 @@ describe('administrator workflows', () => {
     const familyId: string = (await created.json()).id;
     const detail = page.getByTestId('family-detail');
     await page.waitForURL((u) => new URLSearchParams(u.hash.split('?')[1]).get('id') === familyId);
-    await until(() => detail.locator('input[name=family-name]').inputValue(), (v) => expect(v).toBe(name));
+    await until(
+      () => detail.locator('input[name=family-name]').inputValue(),
+      (v) => expect(v).toBe(name),
+    );
     await detail.getByRole('button', { name: '货源与成员', exact: true }).click();
     const picker = detail.getByTestId('member-search');
     await picker.getByRole('searchbox').fill(link.name);
@@ -418,7 +469,10 @@ describe('administrator workflows', () => {
     await shot(page, 'admin-wf-tag-editor');
     await Promise.all([answer(page, `/tags/${tagId}`, 200, 'PATCH'), editor.getByRole('button', { name: '保存标签' }).click()]);
     await tag.getByRole('button', { name: '乙', exact: true }).waitFor();
-    await until(() => tag.locator('.swatch').getAttribute('style'), (style) => expect(style).toMatch(/background: rgb\(216, 27, 96\)/));
+    await until(
+      () => tag.locator('.swatch').getAttribute('style'),
+      (style) => expect(style).toMatch(/background: rgb\(216, 27, 96\)/),
+    );
     await shot(page, 'admin-wf-tag-groups');
     expect(await api.get(`/tags/${tagId}`)).toMatchObject({ name: '乙', color: '#d81b60', groupId });
 
@@ -444,7 +498,10 @@ describe('administrator workflows', () => {
     }
     // Second first.
     await editor.getByTestId('position-good').first().getByRole('button', { name: /^下移/ }).click();
-    await until(() => editor.getByTestId('position-good').first().getAttribute('data-id'), (id) => expect(id).toBe(second.id));
+    await until(
+      () => editor.getByTestId('position-good').first().getAttribute('data-id'),
+      (id) => expect(id).toBe(second.id),
+    );
     await shot(page, 'admin-wf-position-editor');
     const [post] = await Promise.all([
       page.waitForRequest((r) => new URL(r.url()).pathname === '/positions' && r.method() === 'POST'),
@@ -474,7 +531,9 @@ describe('administrator workflows', () => {
     await page.getByTestId('position-row').filter({ hasText: '本周推荐（改）' }).getByText('1 个').waitFor();
     expect(await api.get(`/positions/${positionId}`)).toMatchObject({ name: '本周推荐（改）', goodIds: [first.id] });
     expect((await home()).positions.find((p) => p.id === positionId)).toEqual({
-      id: positionId, name: '本周推荐（改）', items: [expect.objectContaining({ goodId: first.familyId })],
+      id: positionId,
+      name: '本周推荐（改）',
+      items: [expect.objectContaining({ goodId: first.familyId })],
     });
     await shot(page, 'admin-wf-positions');
 
@@ -525,7 +584,9 @@ describe('administrator workflows', () => {
 
     it('reorders the children of a category by drag and drop from the handle only: one request with the full order', async () => {
       const before = await treeOrder();
-      const parentId = Object.keys(before).filter((k) => k !== 'root').sort((a, b) => before[b]!.length - before[a]!.length)[0]!;
+      const parentId = Object.keys(before)
+        .filter((k) => k !== 'root')
+        .sort((a, b) => before[b]!.length - before[a]!.length)[0]!;
       const ids = before[parentId]!;
       expect(ids.length).toBeGreaterThan(2);
       // The children are asked for by parent, not picked out of the whole tree.
@@ -576,8 +637,14 @@ describe('administrator workflows', () => {
     const words = { categories: '每小时整点', goods: '每天 02:30', details: '每天 03:00' } as const;
     expect([schedule.goods.cron, schedule.details.cron]).toEqual(['30 2 * * *', '0 3 * * *']);
     for (const job of ['categories', 'goods', 'details'] as const) {
-      await until(() => page.getByTestId(`schedule-${job}-when`).textContent(), (t) => expect(t).toBe(words[job]));
-      await until(() => page.getByTestId(`schedule-${job}-next`).textContent(), (t) => expect(t).toMatch(/^(今天|明天) \d\d:\d\d$/));
+      await until(
+        () => page.getByTestId(`schedule-${job}-when`).textContent(),
+        (t) => expect(t).toBe(words[job]),
+      );
+      await until(
+        () => page.getByTestId(`schedule-${job}-next`).textContent(),
+        (t) => expect(t).toMatch(/^(今天|明天) \d\d:\d\d$/),
+      );
     }
     // The recorded miss, and the ticks since that no worker claimed (this service runs no scheduler).
     const notRun = (job: string, text: string) => page.getByTestId(`schedule-${job}-not-run`).filter({ hasText: text });
@@ -599,7 +666,11 @@ describe('administrator workflows', () => {
     // The confirmation says how much it will process: the events the projection applied.
     const applied = (await api.get<{ items: { name: string; eventsApplied: number }[] }>('/projections')).items.find((x) => x.name === name)!.eventsApplied;
     await row.getByRole('button', { name: '重新生成「首页展示位」' }).click();
-    await page.getByRole('dialog').getByTestId('rebuild-impact').filter({ hasText: `${applied} 条更改` }).waitFor();
+    await page
+      .getByRole('dialog')
+      .getByTestId('rebuild-impact')
+      .filter({ hasText: `${applied} 条更改` })
+      .waitFor();
     await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), answerDialog(page, '重新生成')]);
     await page.getByTestId('rebuild-done').filter({ hasText: '首页展示位' }).waitFor();
     await row.getByTestId('projection-state').getByText('正常').waitFor();
@@ -612,7 +683,10 @@ describe('administrator workflows', () => {
     expect(after.lastRebuildAt).not.toBe(before.lastRebuildAt);
     expect(new Date(after.lastRebuildAt!).getTime()).toBeGreaterThanOrEqual(asked.getTime());
     if (before.lastRebuildAt !== null) expect(new Date(after.lastRebuildAt!).getTime()).toBeGreaterThan(new Date(before.lastRebuildAt).getTime());
-    await until(() => row.getByTestId('projection-rebuilt-at').textContent(), (t) => expect(t).not.toBe('—'));
+    await until(
+      () => row.getByTestId('projection-rebuilt-at').textContent(),
+      (t) => expect(t).not.toBe('—'),
+    );
   });
 
   it('a rebuild that ends with the projection failed is shown as failed, and the page stops waiting', async () => {
@@ -623,17 +697,15 @@ describe('administrator workflows', () => {
     // A poison event is not something this catalog has: once the rebuild was asked for (the real
     // projection is rebuilding, or has rebuilt), the answers say it failed, as the runner records it.
     const projections = (u: URL) => u.pathname === '/projections';
-    await page.route(
-      projections,
-      async (route) => {
-        const real = await route.fetch();
-        const body = (await real.json()) as { items: { name: string; state: string; lastRebuildAt: string | null; lastError: unknown }[] };
-        for (const x of body.items) {
-          if (x.name === name && (x.state === 'rebuilding' || x.lastRebuildAt !== initial)) Object.assign(x, { state: 'failed', lastError: { message: 'poison event 42', during: 'rebuild' } });
-        }
-        await route.fulfill({ response: real, json: body });
-      },
-    );
+    await page.route(projections, async (route) => {
+      const real = await route.fetch();
+      const body = (await real.json()) as { items: { name: string; state: string; lastRebuildAt: string | null; lastError: unknown }[] };
+      for (const x of body.items) {
+        if (x.name === name && (x.state === 'rebuilding' || x.lastRebuildAt !== initial))
+          Object.assign(x, { state: 'failed', lastError: { message: 'poison event 42', during: 'rebuild' } });
+      }
+      await route.fulfill({ response: real, json: body });
+    });
     try {
       await row.getByRole('button', { name: '重新生成「首页展示位」' }).click();
       await Promise.all([answer(page, `/projections/${name}/rebuild`, 202, 'POST'), answerDialog(page, '重新生成')]);
@@ -642,7 +714,10 @@ describe('administrator workflows', () => {
       await row.getByText('更新出错').click();
       await row.getByText('poison event 42').waitFor();
       await row.getByRole('button', { name: '重新生成「首页展示位」', exact: true }).waitFor();
-      await until(() => row.getByRole('button', { name: '重新生成「首页展示位」', exact: true }).isEnabled(), (enabled) => expect(enabled).toBe(true));
+      await until(
+        () => row.getByRole('button', { name: '重新生成「首页展示位」', exact: true }).isEnabled(),
+        (enabled) => expect(enabled).toBe(true),
+      );
       await row.getByTestId('projection-state').getByText('出错').waitFor();
       expect(await page.getByTestId('rebuild-done').count()).toBe(0);
       await shot(page, 'admin-wf-projection-rebuild-failed');

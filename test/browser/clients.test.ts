@@ -63,8 +63,14 @@ describe('administrator SPA', () => {
     await live.locator('.badge', { hasText: '成功' }).waitFor();
     // Who started each run, by name: this administrator's run first, the demo's seeding in words.
     const by = page.getByTestId('sync-run-by');
-    await until(() => by.first().textContent(), (t) => expect(t).toBe(ADMIN.username));
-    await until(() => by.allTextContents(), (names) => expect(names).toContain('演示数据初始化'));
+    await until(
+      () => by.first().textContent(),
+      (t) => expect(t).toBe(ADMIN.username),
+    );
+    await until(
+      () => by.allTextContents(),
+      (names) => expect(names).toContain('演示数据初始化'),
+    );
     expect(await page.getByTestId('sync-runs').textContent()).not.toMatch(/system:|\d{12,}/);
     await shot('admin-sync');
   });
@@ -78,10 +84,16 @@ describe('administrator SPA', () => {
     const status = page.getByTestId('organise-status');
     await status.locator('.badge', { hasText: '成功' }).waitFor();
     const links = (await (await page.request.get(`${svc.url}/origin-goods?pageSize=1`)).json()).total as number;
-    await until(() => status.getByTestId('organise-progress').textContent(), (t) => expect(t).toBe(`${links}/${links}`));
+    await until(
+      () => status.getByTestId('organise-progress').textContent(),
+      (t) => expect(t).toBe(`${links}/${links}`),
+    );
     // Started here: the status and the run's record name this administrator.
     await status.getByText(`发起 ${ADMIN.username}`).waitFor();
-    await until(() => page.getByTestId('organise-run-by').first().textContent(), (t) => expect(t).toBe(ADMIN.username));
+    await until(
+      () => page.getByTestId('organise-run-by').first().textContent(),
+      (t) => expect(t).toBe(ADMIN.username),
+    );
     await shot('admin-organise');
     // reopened later, the page still shows how the last run ended
     await page.reload();
@@ -113,25 +125,22 @@ describe('administrator SPA', () => {
       });
     // One predicate for route and unroute: unroute removes only the route it is given the same matcher of.
     const statusPath = (u: URL) => u.pathname === '/product-families/organize/status';
-    await page.route(
-      statusPath,
-      async (route) => {
-        inFlight++;
-        most = Math.max(most, inFlight);
-        arrivals++;
-        // Decided when the request arrives, not when its answer is ready: a request that arrived
-        // while the status was stale is answered stale however long the real read takes.
-        const answerStale = stale;
-        for (const [n, r] of waiting) if (arrivals >= n) r();
-        try {
-          await postAnswered;
-          const real = await route.fetch();
-          await route.fulfill({ response: real, json: answerStale ? previous : await real.json() });
-        } finally {
-          inFlight--;
-        }
-      },
-    );
+    await page.route(statusPath, async (route) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      arrivals++;
+      // Decided when the request arrives, not when its answer is ready: a request that arrived
+      // while the status was stale is answered stale however long the real read takes.
+      const answerStale = stale;
+      for (const [n, r] of waiting) if (arrivals >= n) r();
+      try {
+        await postAnswered;
+        const real = await route.fetch();
+        await route.fulfill({ response: real, json: answerStale ? previous : await real.json() });
+      } finally {
+        inFlight--;
+      }
+    });
     try {
       await Promise.all([answer(page, '/product-families/organize', 200, 'POST'), page.getByRole('button', { name: '开始整理' }).click()]);
       // The page asks for the status again only once it has the answer before: then it has seen a
@@ -146,8 +155,14 @@ describe('administrator SPA', () => {
       const current = await (await page.request.get(statusUrl)).json();
       expect(current).toMatchObject({ state: 'succeeded' });
       expect(new Date(current.startedAt).getTime()).toBeGreaterThan(new Date(previous.startedAt).getTime());
-      await status.and(page.locator(`[data-started-at="${current.startedAt}"]`)).locator('.badge', { hasText: '成功' }).waitFor();
-      await until(() => status.locator('h2').textContent(), (t) => expect(t).toContain('上次整理'));
+      await status
+        .and(page.locator(`[data-started-at="${current.startedAt}"]`))
+        .locator('.badge', { hasText: '成功' })
+        .waitFor();
+      await until(
+        () => status.locator('h2').textContent(),
+        (t) => expect(t).toContain('上次整理'),
+      );
       expect(most).toBe(1);
       expect(arrivals).toBeGreaterThanOrEqual(3);
     } finally {
@@ -171,7 +186,10 @@ describe('administrator SPA', () => {
     await page.getByTestId(`page-${name}`).waitFor();
     await page.locator(ready).first().waitFor({ state: 'attached' });
     if (name === 'goods' || name === 'links' || name === 'families') {
-      await page.locator(name === 'families' ? '[data-testid=family-row]' : 'tbody tr').first().click();
+      await page
+        .locator(name === 'families' ? '[data-testid=family-row]' : 'tbody tr')
+        .first()
+        .click();
       await page.getByTestId(name === 'goods' ? 'good-editor' : name === 'links' ? 'link-tags' : 'family-detail').waitFor();
     }
     await shot(`admin-${name}`);
@@ -198,8 +216,14 @@ describe('administrator SPA', () => {
     const ids: string[] = req.postDataJSON().ids;
     expect(ids.length).toBe(await rows.count());
     await page.getByText('顺序已保存').waitFor();
-    await until(() => rows.nth(0).locator('td').nth(1).textContent(), (t) => expect(t).toContain(second));
-    await until(() => rows.nth(1).locator('td').nth(1).textContent(), (t) => expect(t).toContain(first));
+    await until(
+      () => rows.nth(0).locator('td').nth(1).textContent(),
+      (t) => expect(t).toContain(second),
+    );
+    await until(
+      () => rows.nth(1).locator('td').nth(1).textContent(),
+      (t) => expect(t).toContain(first),
+    );
   });
 });
 
@@ -224,9 +248,15 @@ describe('price override, admin to storefront', () => {
     await h5.setViewportSize({ width: 390, height: 844 });
     const q = new URLSearchParams({ size: cell.size, color: cell.color, printCount: cell.printCount, craft: cell.craft, logistics: cell.logistics });
     await h5.goto(`/v2/h5/#/goods/${familyId}?${q}`);
-    await h5.getByTestId('cell-price').filter({ hasText: `¥${newPrice}` }).waitFor();
+    await h5
+      .getByTestId('cell-price')
+      .filter({ hasText: `¥${newPrice}` })
+      .waitFor();
     for (const [k, v] of Object.entries(Object.fromEntries(q))) {
-      await until(() => h5.getByTestId(`sel-${k}`).locator('button.on').textContent(), (t) => expect(t).toBe(v));
+      await until(
+        () => h5.getByTestId(`sel-${k}`).locator('button.on').textContent(),
+        (t) => expect(t).toBe(v),
+      );
     }
     if (detail.mediaByColor?.[cell.color]?.length) await h5.getByTestId('media-color').filter({ hasText: cell.color }).waitFor();
     await shot('h5-detail', h5);

@@ -70,8 +70,15 @@ function pixelOf(page: Page, src: string, x: number, y: number): Promise<[number
   return page.evaluate(
     ({ src, x, y }) =>
       new Promise<[number, number, number]>((resolve, reject) => {
-        type Canvas = { width: number; height: number; getContext(k: '2d'): { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: number[] } } };
-        const g = globalThis as unknown as { document: { createElement(t: 'canvas'): Canvas }; Image: new () => { src: string; onload: () => void; onerror: () => void; naturalWidth: number } };
+        type Canvas = {
+          width: number;
+          height: number;
+          getContext(k: '2d'): { drawImage(i: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: number[] } };
+        };
+        const g = globalThis as unknown as {
+          document: { createElement(t: 'canvas'): Canvas };
+          Image: new () => { src: string; onload: () => void; onerror: () => void; naturalWidth: number };
+        };
         const img = new g.Image();
         img.onload = () => {
           const canvas = g.document.createElement('canvas');
@@ -183,7 +190,7 @@ describe.each(SIZES)('the demo at $name px', ({ name, viewport }) => {
     }
   });
 
-  it('admin: category icons, a link\'s supplier pictures, a good\'s picture', async () => {
+  it("admin: category icons, a link's supplier pictures, a good's picture", async () => {
     if (name === '1440') {
       // the first administrator, over the API (the sign-up screen is another test's)
       const post = (p: string) => context.request.post(p, { data: ADMIN, headers: { origin } });

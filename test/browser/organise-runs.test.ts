@@ -15,7 +15,12 @@ let context: BrowserContext;
 let page: Page;
 let api: ReturnType<typeof sessionApi>;
 
-interface Run { runId: string; kind: string; state: string; startedBy: string }
+interface Run {
+  runId: string;
+  kind: string;
+  state: string;
+  startedBy: string;
+}
 
 beforeAll(async () => {
   session = await startBrowserSession();
@@ -44,7 +49,10 @@ describe('the organise page and the recorded runs', () => {
     await page.goto('/admin/#/organise');
     await page.getByTestId('page-organise').waitFor();
     const runs = page.getByTestId('organise-run');
-    await until(() => runs.count(), (n) => expect(n).toBe(1));
+    await until(
+      () => runs.count(),
+      (n) => expect(n).toBe(1),
+    );
     expect(await runs.first().getAttribute('data-run-id')).toBe(seeded[0]!.runId);
     // Who started it, in words: the demo's seeding, not its internal name.
     await runs.first().getByTestId('organise-run-by').filter({ hasText: '演示数据初始化' }).waitFor();
@@ -56,11 +64,17 @@ describe('the organise page and the recorded runs', () => {
     const report = page.locator(`[data-testid=organise-report][data-run-id="${runId}"]`);
     await report.waitFor();
     const review = report.getByTestId('organise-review-row');
-    await until(() => review.count(), (n) => expect(n).toBe(1));
+    await until(
+      () => review.count(),
+      (n) => expect(n).toBe(1),
+    );
     await review.getByText('系列已锁定').waitFor();
     expect(await review.getByRole('link').getAttribute('href')).toBe(`#/families?id=${manual}`);
     // The new run heads the list, as the server lists it.
-    await until(() => runs.count(), (n) => expect(n).toBe(2));
+    await until(
+      () => runs.count(),
+      (n) => expect(n).toBe(2),
+    );
     const listed = (await api.get<{ items: Run[] }>('/product-families/organize/runs')).items;
     expect(listed.map((r) => r.runId)).toEqual([runId, seeded[0]!.runId]);
     expect([await runs.nth(0).getAttribute('data-run-id'), await runs.nth(1).getAttribute('data-run-id')]).toEqual([runId, seeded[0]!.runId]);
@@ -79,6 +93,9 @@ describe('the organise page and the recorded runs', () => {
     await report.waitFor();
     await report.getByTestId('organise-review-row').getByRole('link').click();
     await page.getByTestId('page-families').waitFor();
-    await until(() => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(), (v) => expect(v).toBe('待复核的手工系列'));
+    await until(
+      () => page.getByTestId('family-detail').locator('input[name=family-name]').inputValue(),
+      (v) => expect(v).toBe('待复核的手工系列'),
+    );
   });
 });

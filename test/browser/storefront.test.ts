@@ -93,7 +93,12 @@ async function intercept(p: Page, match: (u: URL) => boolean, answer: () => numb
     try {
       const a = answer();
       if (a === 'pass') await route.continue();
-      else await route.fulfill({ status: a, contentType: 'application/json', body: JSON.stringify({ error: { code: a >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED', message: 'simulated' } }) });
+      else
+        await route.fulfill({
+          status: a,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: a >= 500 ? 'INTERNAL' : 'VALIDATION_FAILED', message: 'simulated' } }),
+        });
     } finally {
       seen.answered++;
     }
@@ -111,7 +116,10 @@ async function runClock(p: Page, ms: number, settled: () => boolean, step = 250)
     await p.clock.runFor(step);
     pageClock.set(p, (pageClock.get(p) ?? 0) + step);
     await p.evaluate(() => 0);
-    await until(async () => settled(), (ok) => expect(ok).toBe(true));
+    await until(
+      async () => settled(),
+      (ok) => expect(ok).toBe(true),
+    );
   }
 }
 
@@ -150,7 +158,10 @@ describe('loading', () => {
       await shots(p, 'h5-home-loading');
       release();
       await cards(p).first().waitFor(LONG);
-      await until(() => p.getByTestId('skeleton').count(), (n) => expect(n).toBe(0));
+      await until(
+        () => p.getByTestId('skeleton').count(),
+        (n) => expect(n).toBe(0),
+      );
       await expectAccessible(p, 'home');
       await shots(p, 'h5-home');
     } finally {
@@ -240,7 +251,10 @@ describe('failing loads back off instead of flooding', () => {
       expect(await error.locator('.state-hint').textContent()).toBe('商品暂时加载不出来，请稍后重试');
       // The shopper's 重试 is one request.
       await error.getByRole('button', { name: '重试' }).click();
-      await until(async () => list.seen.arrived, (n) => expect(n).toBe(afterAuto + 1));
+      await until(
+        async () => list.seen.arrived,
+        (n) => expect(n).toBe(afterAuto + 1),
+      );
       await error.getByRole('button', { name: '重试' }).waitFor();
       expect(list.seen.arrived).toBe(afterAuto + 1);
       failing = false;
@@ -281,7 +295,11 @@ describe('failing loads back off instead of flooding', () => {
       await runClock(p, 60_000, settled, 1_000);
       await cards(p).first().waitFor(LONG);
       await p.getByTestId('open-filters').click();
-      await p.getByTestId('filter-panel').getByRole('button', { name: /全店 \d+ 款/ }).first().waitFor(LONG);
+      await p
+        .getByTestId('filter-panel')
+        .getByRole('button', { name: /全店 \d+ 款/ })
+        .first()
+        .waitFor(LONG);
     } finally {
       await ctx.close();
     }
@@ -347,7 +365,11 @@ describe('failing loads back off instead of flooding', () => {
     const { ctx, p } = await phone({ clock: true });
     try {
       let failing = true;
-      const more = await intercept(p, (u) => isList(u) && u.searchParams.get('page') !== '1', () => (failing ? 503 : 'pass'));
+      const more = await intercept(
+        p,
+        (u) => isList(u) && u.searchParams.get('page') !== '1',
+        () => (failing ? 503 : 'pass'),
+      );
       const settled = () => more.seen.arrived === more.seen.answered;
       await p.goto('/v2/h5/#/list');
       await cards(p).nth(19).waitFor(LONG);
@@ -378,7 +400,11 @@ describe('every error says what happened, in Chinese, with a way on', () => {
       'h5-home-error',
       'home while the server fails',
       async (p) => {
-        await intercept(p, (u) => u.pathname === '/v2-api/public/home', () => 500);
+        await intercept(
+          p,
+          (u) => u.pathname === '/v2-api/public/home',
+          () => 500,
+        );
         await p.goto('/v2/h5/');
       },
       { title: '服务器开小差了', hint: '首页商品暂时加载不出来', actions: ['重试', '逛逛全部商品'] },
@@ -387,8 +413,14 @@ describe('every error says what happened, in Chinese, with a way on', () => {
       'h5-home-empty',
       'home before anything is listed (a new shop, or the demo still being set up)',
       async (p) => {
-        await p.route((u) => u.pathname === '/v2-api/public/home', (r) => r.fulfill({ json: { positions: [] } }));
-        await p.route((u) => u.pathname === '/v2-api/public/categories/tree', (r) => r.fulfill({ json: { items: [] } }));
+        await p.route(
+          (u) => u.pathname === '/v2-api/public/home',
+          (r) => r.fulfill({ json: { positions: [] } }),
+        );
+        await p.route(
+          (u) => u.pathname === '/v2-api/public/categories/tree',
+          (r) => r.fulfill({ json: { items: [] } }),
+        );
         await p.route(isList, (r) => r.fulfill({ json: { items: [], total: 0, page: 1, pageSize: 10 } }));
         await p.goto('/v2/h5/');
         // No empty blocks: no heading over nothing, no category row without categories.
@@ -403,7 +435,11 @@ describe('every error says what happened, in Chinese, with a way on', () => {
       'h5-categories-error',
       'the categories while the server fails',
       async (p) => {
-        await intercept(p, (u) => u.pathname === '/v2-api/public/categories/tree', () => 500);
+        await intercept(
+          p,
+          (u) => u.pathname === '/v2-api/public/categories/tree',
+          () => 500,
+        );
         await p.goto('/v2/h5/#/categories');
       },
       { title: '服务器开小差了', hint: '分类暂时加载不出来', actions: ['重试', '返回首页'] },
@@ -440,7 +476,11 @@ describe('every error says what happened, in Chinese, with a way on', () => {
       'h5-list-more-error',
       'a further page of the list failing',
       async (p) => {
-        await intercept(p, (u) => isList(u) && u.searchParams.get('page') === '2', () => 500);
+        await intercept(
+          p,
+          (u) => isList(u) && u.searchParams.get('page') === '2',
+          () => 500,
+        );
         await p.goto('/v2/h5/#/list');
         await cards(p).nth(19).waitFor(LONG);
         await p.getByTestId('list-footer').scrollIntoViewIfNeeded();
@@ -489,11 +529,15 @@ describe('every error says what happened, in Chinese, with a way on', () => {
       await arrange(p, ctx);
       const block = (expected.within ? p.getByTestId(expected.within) : p).getByTestId(expected.testId ?? 'error-state').filter({ hasText: expected.title });
       // A running retry relabels its button for a moment; the state settles back to it.
-      await until(() => stateOf(block), (s) => {
-        expect(s.title).toBe(expected.title);
-        if (expected.hint) expect(s.hint).toContain(expected.hint);
-        expect(s.actions).toEqual(expected.actions);
-      }, 60_000);
+      await until(
+        () => stateOf(block),
+        (s) => {
+          expect(s.title).toBe(expected.title);
+          if (expected.hint) expect(s.hint).toContain(expected.hint);
+          expect(s.actions).toEqual(expected.actions);
+        },
+        60_000,
+      );
       expect(await bodyText(p)).not.toMatch(/[A-Za-z]{4,}/); // no server English (no_public_good, internal error, Failed to fetch)
       await expectAccessible(p, name);
       await shots(p, name, expected.within ? { screen: true, at: p.getByTestId(expected.within) } : {});
@@ -559,9 +603,19 @@ describe('browsing state', () => {
         expect(await scrollY(p)).toBeLessThan(y);
         if (leave === '返回') await p.getByRole('button', { name: '返回上一页' }).click();
         else await p.goBack();
-        await until(() => cards(p).count(), (n) => expect(n).toBe(loaded));
-        await until(() => scrollY(p), (now) => expect(Math.abs(now - y)).toBeLessThanOrEqual(2));
-        expect(await cards(p).nth(Math.floor(loaded / 2)).getAttribute('href')).toBe(href);
+        await until(
+          () => cards(p).count(),
+          (n) => expect(n).toBe(loaded),
+        );
+        await until(
+          () => scrollY(p),
+          (now) => expect(Math.abs(now - y)).toBeLessThanOrEqual(2),
+        );
+        expect(
+          await cards(p)
+            .nth(Math.floor(loaded / 2))
+            .getAttribute('href'),
+        ).toBe(href);
         expect(asked.requests).toHaveLength(0);
         asked.stop();
       }
@@ -622,7 +676,10 @@ describe('browsing state', () => {
       await expectAccessible(p, 'the filter panel');
       await shots(p, 'h5-list-filters', { screen: true });
       await panel.getByRole('button', { name: '重置' }).click();
-      await until(() => countryButton.getAttribute('aria-pressed'), (v) => expect(v).toBe('false'));
+      await until(
+        () => countryButton.getAttribute('aria-pressed'),
+        (v) => expect(v).toBe('false'),
+      );
       expect(await tagButton.getAttribute('aria-pressed')).toBe('false');
       expect(await panel.getByRole('button', { name: '不限' }).getAttribute('aria-pressed')).toBe('true');
       expect(await panel.isVisible()).toBe(true);
@@ -642,18 +699,30 @@ describe('browsing state', () => {
       expect(url.searchParams.get('countryId')).toBe(country.id);
       expect(url.searchParams.get('tagIds')).toBe(tag.id);
       const chips = p.getByTestId('filter-chips');
-      await until(() => chips.locator('.fchip').allTextContents(), (t) => expect(t.map((x) => x.replace(/\s*×$/, ''))).toEqual([country.name, tag.name]));
+      await until(
+        () => chips.locator('.fchip').allTextContents(),
+        (t) => expect(t.map((x) => x.replace(/\s*×$/, ''))).toEqual([country.name, tag.name]),
+      );
       const both = await pub<{ total: number }>(`/public/goods?countryId=${country.id}&tagIds=${tag.id}&pageSize=1`);
-      await p.getByTestId('result-count').filter({ hasText: `共 ${both.total} 款` }).waitFor(LONG);
+      await p
+        .getByTestId('result-count')
+        .filter({ hasText: `共 ${both.total} 款` })
+        .waitFor(LONG);
       expect(await p.getByTestId('open-filters').textContent()).toBe('筛选（2）');
       await expectAccessible(p, 'the list with filters');
       await shots(p, 'h5-list-chips', { screen: true });
 
       await chips.getByRole('link', { name: `移除条件：${tag.name}` }).click();
-      await p.getByTestId('result-count').filter({ hasText: `共 ${countryOnly.total} 款` }).waitFor(LONG);
+      await p
+        .getByTestId('result-count')
+        .filter({ hasText: `共 ${countryOnly.total} 款` })
+        .waitFor(LONG);
       expect(await chips.locator('.fchip').allTextContents()).toEqual([`${country.name} ×`]);
       await chips.getByRole('link', { name: '清除全部' }).click();
-      await p.getByTestId('result-count').filter({ hasText: `共 ${items.length} 款` }).waitFor(LONG);
+      await p
+        .getByTestId('result-count')
+        .filter({ hasText: `共 ${items.length} 款` })
+        .waitFor(LONG);
       expect(await p.getByTestId('filter-chips').count()).toBe(0);
     } finally {
       await ctx.close();
@@ -671,7 +740,10 @@ describe('browsing state', () => {
       const found = await pub<{ total: number }>(`/public/goods?keyword=${encodeURIComponent('卫衣')}&pageSize=1`);
       expect(found.total).toBeGreaterThan(0);
       expect(found.total).toBeLessThan(items.length);
-      await p.getByTestId('result-count').filter({ hasText: `共 ${found.total} 款` }).waitFor(LONG);
+      await p
+        .getByTestId('result-count')
+        .filter({ hasText: `共 ${found.total} 款` })
+        .waitFor(LONG);
       await p.getByTestId('filter-chips').getByRole('link', { name: '移除条件：搜索：卫衣' }).waitFor();
       for (const name of await cards(p).locator('.gname').allTextContents()) expect(name).toContain('卫衣');
       expect(await p.getByRole('searchbox', { name: '搜索商品' }).inputValue()).toBe('卫衣');
@@ -684,7 +756,10 @@ describe('browsing state', () => {
       await expectAccessible(p, 'an empty result');
       await shots(p, 'h5-list-empty');
       await empty.getByRole('link', { name: '清除筛选' }).click();
-      await p.getByTestId('result-count').filter({ hasText: `共 ${items.length} 款` }).waitFor(LONG);
+      await p
+        .getByTestId('result-count')
+        .filter({ hasText: `共 ${items.length} 款` })
+        .waitFor(LONG);
     } finally {
       await ctx.close();
     }
@@ -722,7 +797,10 @@ describe('no broken phrases or empty blocks', () => {
       await p.locator('.catbody h2').first().waitFor(LONG);
       for (const side of await p.locator('.cats-side button').all()) {
         await side.click();
-        await until(() => side.getAttribute('aria-pressed'), (v) => expect(v).toBe('true'));
+        await until(
+          () => side.getAttribute('aria-pressed'),
+          (v) => expect(v).toBe('true'),
+        );
         for (const t of await p.locator('.catbody small').allTextContents()) expect(t).toMatch(/^(\d+ 款 · ¥\d+\.\d{2} 起|\d+ 款|暂无商品)$/);
         expect(await bodyText(p)).not.toMatch(/暂无报价\s*起/);
       }
@@ -740,7 +818,8 @@ describe('no broken phrases or empty blocks', () => {
     return d!;
   };
   const pressed = (p: Page, dim: string) => p.getByTestId(`sel-${dim}`).locator('button[aria-pressed=true]').allTextContents();
-  const address = (id: string, c: PublicCell) => `/v2/h5/#/goods/${id}?${new URLSearchParams({ size: c.size, color: c.color, printCount: c.printCount, craft: c.craft, logistics: c.logistics })}`;
+  const address = (id: string, c: PublicCell) =>
+    `/v2/h5/#/goods/${id}?${new URLSearchParams({ size: c.size, color: c.color, printCount: c.printCount, craft: c.craft, logistics: c.logistics })}`;
 
   it('不打印: no printing side shown as chosen, and a side tapped changes the craft visibly', async () => {
     const d = noPrintFamily();
@@ -749,7 +828,10 @@ describe('no broken phrases or empty blocks', () => {
     const { ctx, p } = await phone();
     try {
       await p.goto(address(d.goodId, cell));
-      await p.getByTestId('cell-price').filter({ hasText: `¥${cell.price}` }).waitFor(LONG);
+      await p
+        .getByTestId('cell-price')
+        .filter({ hasText: `¥${cell.price}` })
+        .waitFor(LONG);
       expect(await pressed(p, 'craft')).toEqual(['不打印']);
       expect(await pressed(p, 'printCount')).toEqual([]);
       expect(await p.getByTestId('no-print-note').textContent()).toContain('不打印的款式不分印花面数');
@@ -758,7 +840,10 @@ describe('no broken phrases or empty blocks', () => {
       await shots(p, 'h5-detail-no-print');
 
       await p.getByTestId('sel-printCount').getByRole('button', { name: '双面印花' }).click();
-      await until(() => pressed(p, 'printCount'), (v) => expect(v).toEqual(['双面印花']));
+      await until(
+        () => pressed(p, 'printCount'),
+        (v) => expect(v).toEqual(['双面印花']),
+      );
       const craft = (await pressed(p, 'craft'))[0]!;
       expect(craft).not.toBe('不打印');
       expect(await p.getByTestId('choice-notice').textContent()).toContain(`工艺换成「${craft}」`);
@@ -794,14 +879,23 @@ describe('no broken phrases or empty blocks', () => {
     const { ctx, p } = await phone();
     try {
       const shown = async () => Object.fromEntries(await Promise.all(dims.map(async (k) => [k, (await pressed(p, k))[0] ?? null] as const)));
-      for (const [name, c] of [['kept', kept!], ['forced', forced!]] as const) {
+      for (const [name, c] of [
+        ['kept', kept!],
+        ['forced', forced!],
+      ] as const) {
         await p.goto(address(c.d.goodId, c.cell));
-        await p.getByTestId('cell-price').filter({ hasText: `¥${c.cell.price}` }).waitFor(LONG);
+        await p
+          .getByTestId('cell-price')
+          .filter({ hasText: `¥${c.cell.price}` })
+          .waitFor(LONG);
         const before = await shown();
         // A value that cannot keep the other choices says so before it is tapped.
         const button = p.getByTestId(`sel-${c.dim}`).getByRole('button', { name: name === 'kept' ? c.value : `${c.value}（需调整其他选项）`, exact: true });
         await button.click();
-        await until(() => pressed(p, c.dim), (v) => expect(v).toEqual([c.value]));
+        await until(
+          () => pressed(p, c.dim),
+          (v) => expect(v).toEqual([c.value]),
+        );
         const after = await shown();
         const changed = dims.filter((k) => k !== c.dim && before[k] !== after[k] && before[k] !== null && after[k] !== null);
         const notice = p.getByTestId('choice-notice');
@@ -867,7 +961,10 @@ describe('keyboard and accessibility', () => {
       expect(sort.pressed).toBe('false');
       expect(sort.outline).not.toBe('none');
       await p.keyboard.press('Enter');
-      await until(() => p.getByRole('button', { name: '价格从高到低' }).getAttribute('aria-pressed'), (v) => expect(v).toBe('true'));
+      await until(
+        () => p.getByRole('button', { name: '价格从高到低' }).getAttribute('aria-pressed'),
+        (v) => expect(v).toBe('true'),
+      );
       await cards(p).first().waitFor(LONG);
 
       await tabTo(p, (f) => f.testId === 'open-filters');
@@ -875,7 +972,10 @@ describe('keyboard and accessibility', () => {
       await p.getByTestId('filter-panel').waitFor();
       const option = await tabTo(p, (f) => f.inDialog && f.pressed === 'false');
       await p.keyboard.press('Space');
-      await until(() => focused(p), (f) => expect(f).toMatchObject({ text: option.text, pressed: 'true', inDialog: true }));
+      await until(
+        () => focused(p),
+        (f) => expect(f).toMatchObject({ text: option.text, pressed: 'true', inDialog: true }),
+      );
       // Focus stays in the panel.
       for (let i = 0; i < 80; i++) {
         await p.keyboard.press('Tab');
@@ -890,7 +990,10 @@ describe('keyboard and accessibility', () => {
       await p.getByTestId('h5-detail').waitFor(LONG);
       const choice = await tabTo(p, (f) => f.pressed === 'false');
       await p.keyboard.press('Enter');
-      await until(() => focused(p), (f) => expect(f).toMatchObject({ text: choice.text, pressed: 'true' }));
+      await until(
+        () => focused(p),
+        (f) => expect(f).toMatchObject({ text: choice.text, pressed: 'true' }),
+      );
       await expectAccessible(p, 'a product');
       await shots(p, 'h5-detail');
     } finally {
@@ -905,8 +1008,14 @@ describe('keyboard and accessibility', () => {
       await p.locator('.catbody h2').first().waitFor(LONG);
       const side = await tabTo(p, (f) => f.pressed === 'false');
       await p.keyboard.press('Enter');
-      await until(() => focused(p), (f) => expect(f).toMatchObject({ text: side.text, pressed: 'true' }));
-      await until(() => p.locator('.catbody .all').textContent(), (t) => expect(t).toContain(`全部${side.text}`));
+      await until(
+        () => focused(p),
+        (f) => expect(f).toMatchObject({ text: side.text, pressed: 'true' }),
+      );
+      await until(
+        () => p.locator('.catbody .all').textContent(),
+        (t) => expect(t).toContain(`全部${side.text}`),
+      );
       await tabTo(p, (f) => f.text.startsWith('全部'));
       await p.keyboard.press('Enter');
       await cards(p).first().waitFor(LONG);

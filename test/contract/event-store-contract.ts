@@ -3,14 +3,7 @@
  * EventStoreDB whenever EVENTSTORE_URL is set (eventstoredb.contract.test.ts).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type AppendResult,
-  type EventStore,
-  type EventToAppend,
-  type RecordedEvent,
-  START,
-  comparePositions,
-} from '../../src/platform/event-store/port';
+import { type AppendResult, type EventStore, type EventToAppend, type RecordedEvent, START, comparePositions } from '../../src/platform/event-store/port';
 import { mulberry32 } from '../../src/sync/simulator/prng';
 import { eventually } from '../support/eventually';
 

@@ -10,17 +10,14 @@ async function appendHeld(db: TestDatabase, streamId: string, events: EventToApp
   const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
-    const res = await client.query(
-      `SELECT next_revision, tx_id::text AS tx_id, seq FROM es_append($1, 'any', NULL, $2::uuid[], $3::text[], $4::int[], $5::jsonb[], $6::jsonb[])`,
-      [
-        streamId,
-        events.map((e) => e.id),
-        events.map((e) => e.type),
-        events.map((e) => e.version),
-        events.map((e) => JSON.stringify(e.data)),
-        events.map((e) => JSON.stringify(e.metadata)),
-      ],
-    );
+    const res = await client.query(`SELECT next_revision, tx_id::text AS tx_id, seq FROM es_append($1, 'any', NULL, $2::uuid[], $3::text[], $4::int[], $5::jsonb[], $6::jsonb[])`, [
+      streamId,
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => e.version),
+      events.map((e) => JSON.stringify(e.data)),
+      events.map((e) => JSON.stringify(e.metadata)),
+    ]);
     await release;
     await client.query('COMMIT');
     const r = res.rows[0];
@@ -52,13 +49,17 @@ describe('postgres adapter: why the xmin rule is needed', () => {
       let release!: () => void;
       const held = appendHeld(db, `${p}slow`, [ev('Slow')], new Promise<void>((r) => (release = r)));
       // Wait until the slow transaction has taken its sequence number (its row is written, uncommitted).
-      await eventually(async () => {
-        const r = await db.pool.query(
-          `SELECT count(*)::int AS n FROM pg_stat_activity
+      await eventually(
+        async () => {
+          const r = await db.pool.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
             WHERE state = 'idle in transaction' AND datname = current_database() AND query LIKE '%es_append%'`,
-        );
-        return r.rows[0].n > 0;
-      }, 20_000, 5);
+          );
+          return r.rows[0].n > 0;
+        },
+        20_000,
+        5,
+      );
       await store.appendToStream(`${p}fast`, [ev('Fast')]);
 
       const naive = await db.pool.query(`SELECT seq, type FROM es_events WHERE stream_id LIKE $1 ORDER BY seq`, [`${p}%`]);
@@ -90,7 +91,10 @@ describe('postgres adapter: global order across transaction ids of different len
     try {
       const p = `xidlen${randomUUID().slice(0, 8)}-`;
       // Rows as transactions 9999 and 10000 would have written them (both long finished, so readable).
-      for (const [xid, n] of [['10000', 3], ['9999', 3]] as const) {
+      for (const [xid, n] of [
+        ['10000', 3],
+        ['9999', 3],
+      ] as const) {
         for (let i = 0; i < n; i++) {
           const e = ev('Ordered', { xid, i });
           await db.pool.query(

@@ -55,10 +55,14 @@ async function expectEqualToRebuild(pool: pg.Pool, requestRebuild: () => Promise
   const live = await snapshot(pool);
   const was = (await pool.query(`SELECT last_rebuild_at FROM projection_checkpoints WHERE name = 'catalog'`)).rows[0]?.last_rebuild_at;
   await requestRebuild();
-  await eventually(async () => {
-    const row = (await pool.query(`SELECT last_rebuild_at, state FROM projection_checkpoints WHERE name = 'catalog'`)).rows[0];
-    return String(row.last_rebuild_at) !== String(was) && row.state === 'running';
-  }, 90_000, 100);
+  await eventually(
+    async () => {
+      const row = (await pool.query(`SELECT last_rebuild_at, state FROM projection_checkpoints WHERE name = 'catalog'`)).rows[0];
+      return String(row.last_rebuild_at) !== String(was) && row.state === 'running';
+    },
+    90_000,
+    100,
+  );
   expect(await snapshot(pool)).toEqual(live);
 }
 
@@ -104,12 +108,14 @@ describe('faults', () => {
       const before = await applied();
       first = worker(svc.db.url, sim.url, { PROJECTION_BATCH_SIZE: '100' });
       // Kill it while its catalog connection is inside a batch, a few batches into the backlog.
-      await eventually(async () => {
-        const r = await svc.db.pool.query(
-          `SELECT 1 FROM pg_stat_activity WHERE application_name = 'catalog-projection:catalog' AND state IN ('active', 'idle in transaction')`,
-        );
-        return r.rowCount! > 0 && (await applied()) > before + 300;
-      }, 60_000, 5);
+      await eventually(
+        async () => {
+          const r = await svc.db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'catalog-projection:catalog' AND state IN ('active', 'idle in transaction')`);
+          return r.rowCount! > 0 && (await applied()) > before + 300;
+        },
+        60_000,
+        5,
+      );
       expect(await caughtUp(svc.db.pool)).toBe(false);
       first.kill('SIGKILL');
       await new Promise((r) => first!.once('exit', r));
@@ -142,13 +148,18 @@ describe('faults', () => {
       expect(terminated.rows[0]!.n).toBe(2);
       const t0 = performance.now();
       // A write right away: it is appended, projected once the runner is back, and public at once.
-      const family = (await svc.db.pool.query<{ id: string; good: string }>(`SELECT id, representative_good_id AS good FROM families WHERE good_count > 0 ORDER BY id LIMIT 1`)).rows[0]!;
+      const family = (await svc.db.pool.query<{ id: string; good: string }>(`SELECT id, representative_good_id AS good FROM families WHERE good_count > 0 ORDER BY id LIMIT 1`))
+        .rows[0]!;
       const patched = await svc.request('PATCH', `/goods/${family.good}`, { name: '断线之后 FAULT01' });
       expect(patched.status).toBe(200);
       const shown = (await (await fetch(`${svc.url}/public/goods/${family.id}`)).json()) as { name: string };
       expect(shown.name).toContain('FAULT01');
       report('leader and listener connections terminated', (performance.now() - t0) / 1000);
-      await eventually(async () => (await svc.db.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'catalog-listener' AND datname = current_database()`)).rows[0].n === 1, 20_000);
+      await eventually(
+        async () =>
+          (await svc.db.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'catalog-listener' AND datname = current_database()`)).rows[0].n === 1,
+        20_000,
+      );
       await expectEqualToRebuild(svc.db.pool, () => svc.services.engine.requestRebuild('catalog'));
     } finally {
       await svc.close();
@@ -162,13 +173,17 @@ describe('faults', () => {
       const details = svc.services.sync.start('details', { by: 'system:test' });
       let cancelled = 0;
       const t0 = performance.now();
-      await eventually(async () => {
-        const r = await svc.db.pool.query<{ ok: boolean }>(
-          `SELECT pg_cancel_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'catalog-projection:catalog' AND state = 'active'`,
-        );
-        cancelled += r.rows.filter((x) => x.ok).length;
-        return cancelled > 0;
-      }, 60_000, 1);
+      await eventually(
+        async () => {
+          const r = await svc.db.pool.query<{ ok: boolean }>(
+            `SELECT pg_cancel_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = 'catalog-projection:catalog' AND state = 'active'`,
+          );
+          cancelled += r.rows.filter((x) => x.ok).length;
+          return cancelled > 0;
+        },
+        60_000,
+        1,
+      );
       expect((await (await details).finished).state).toBe('succeeded');
       await eventually(() => caughtUp(svc.db.pool), 60_000, 50);
       report('batch statement cancelled', (performance.now() - t0) / 1000);

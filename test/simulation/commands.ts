@@ -12,7 +12,6 @@ import { compareIds, isPlaceholder, type Dimension, type MFamily, Model, nameKey
 import { caughtUp, Divergence, overrideKey, rebuild, syncRun, type Real } from './world';
 import { checkDecisions, comparePublic, observedFamilies, observedMembership } from './invariants';
 
-
 type Cmd = fc.AsyncCommand<Model, Real, false>;
 
 const DELIST_MAX_SHARE = 0.2;
@@ -74,76 +73,138 @@ function supplierChange(m: Model, r: Real, change: SupplierChange): string[] {
 }
 
 const newLinkCmd = (a: { kind: 'sameProduct' | 'newProduct' | 'unparseable'; pick: number; logistics: number; descriptor: number; price: number }) =>
-  command('supplierNewLink', a, () => true, async (m, r) => {
-    const base = nth(knownParts(m), a.pick);
-    const categoryId = nth(allLinks(m), a.pick)!.categoryId;
-    let parts: NameParts | null;
-    if (a.kind === 'sameProduct' && base) parts = { ...base, logistics: LOGISTICS[a.logistics % LOGISTICS.length]!, descriptor: DESCRIPTORS[a.descriptor % DESCRIPTORS.length] };
-    else if (a.kind === 'newProduct' || !base) parts = { country: '美国', logistics: LOGISTICS[a.logistics % LOGISTICS.length]!, productName: NEW_PRODUCTS[a.pick % NEW_PRODUCTS.length]!, sku: `SIM${100 + (a.pick % 7)}`, descriptor: DESCRIPTORS[a.descriptor % DESCRIPTORS.length] };
-    else parts = null;
-    const name = parts ? linkName(parts) : `${base!.productName} ${base!.sku}`;
-    const sameProductAs = a.kind === 'sameProduct' ? allLinks(m).find((l) => l.supplier.parts && base && nameKey(l.supplier.parts) === nameKey(base))?.id : undefined;
-    const [id] = supplierChange(m, r, { kind: 'newLink', name, categoryId, price: cents(a.price), sameProductAs });
-    m.links.set(id!, { id: id!, categoryId, supplier: { name, parts, state: 'listed' }, synced: null, delisted: false, parsedKey: null, family: null, manualTagIds: null });
-  });
+  command(
+    'supplierNewLink',
+    a,
+    () => true,
+    async (m, r) => {
+      const base = nth(knownParts(m), a.pick);
+      const categoryId = nth(allLinks(m), a.pick)!.categoryId;
+      let parts: NameParts | null;
+      if (a.kind === 'sameProduct' && base) parts = { ...base, logistics: LOGISTICS[a.logistics % LOGISTICS.length]!, descriptor: DESCRIPTORS[a.descriptor % DESCRIPTORS.length] };
+      else if (a.kind === 'newProduct' || !base)
+        parts = {
+          country: '美国',
+          logistics: LOGISTICS[a.logistics % LOGISTICS.length]!,
+          productName: NEW_PRODUCTS[a.pick % NEW_PRODUCTS.length]!,
+          sku: `SIM${100 + (a.pick % 7)}`,
+          descriptor: DESCRIPTORS[a.descriptor % DESCRIPTORS.length],
+        };
+      else parts = null;
+      const name = parts ? linkName(parts) : `${base!.productName} ${base!.sku}`;
+      const sameProductAs = a.kind === 'sameProduct' ? allLinks(m).find((l) => l.supplier.parts && base && nameKey(l.supplier.parts) === nameKey(base))?.id : undefined;
+      const [id] = supplierChange(m, r, { kind: 'newLink', name, categoryId, price: cents(a.price), sameProductAs });
+      m.links.set(id!, { id: id!, categoryId, supplier: { name, parts, state: 'listed' }, synced: null, delisted: false, parsedKey: null, family: null, manualTagIds: null });
+    },
+  );
 
 const priceCmd = (a: { pick: number; price: number }) =>
-  command('supplierPrice', a, (m) => allLinks(m).some((l) => l.supplier.state !== 'removed'), async (m, r) => {
-    const link = nth(allLinks(m).filter((l) => l.supplier.state !== 'removed'), a.pick)!;
-    supplierChange(m, r, { kind: 'price', linkId: link.id, price: cents(a.price) });
-  });
+  command(
+    'supplierPrice',
+    a,
+    (m) => allLinks(m).some((l) => l.supplier.state !== 'removed'),
+    async (m, r) => {
+      const link = nth(
+        allLinks(m).filter((l) => l.supplier.state !== 'removed'),
+        a.pick,
+      )!;
+      supplierChange(m, r, { kind: 'price', linkId: link.id, price: cents(a.price) });
+    },
+  );
 
 const renameCmd = (a: { to: 'descriptor' | 'otherProduct' | 'newProduct' | 'unparseable'; pick: number; pick2: number }) =>
-  command('supplierRename', a, (m) => allLinks(m).some((l) => l.supplier.state !== 'removed'), async (m, r) => {
-    const link = nth(allLinks(m).filter((l) => l.supplier.state !== 'removed'), a.pick)!;
-    const own = link.supplier.parts;
-    let parts: NameParts | null;
-    if (a.to === 'descriptor' && own) parts = { ...own, descriptor: DESCRIPTORS[a.pick2 % DESCRIPTORS.length] };
-    else if (a.to === 'otherProduct') parts = { ...nth(knownParts(m), a.pick2)!, logistics: LOGISTICS[a.pick2 % LOGISTICS.length]! };
-    else if (a.to === 'newProduct' || (a.to === 'descriptor' && !own)) parts = { country: '英国', logistics: '包邮', productName: NEW_PRODUCTS[a.pick2 % NEW_PRODUCTS.length]!, sku: `RN${10 + (a.pick2 % 5)}`, descriptor: '烫画' };
-    else parts = null;
-    const name = parts ? linkName(parts) : `${own?.productName ?? '无名'} ${own?.sku ?? 'X100'}`;
-    supplierChange(m, r, { kind: 'rename', linkId: link.id, name });
-    link.supplier = { ...link.supplier, name, parts };
-  });
+  command(
+    'supplierRename',
+    a,
+    (m) => allLinks(m).some((l) => l.supplier.state !== 'removed'),
+    async (m, r) => {
+      const link = nth(
+        allLinks(m).filter((l) => l.supplier.state !== 'removed'),
+        a.pick,
+      )!;
+      const own = link.supplier.parts;
+      let parts: NameParts | null;
+      if (a.to === 'descriptor' && own) parts = { ...own, descriptor: DESCRIPTORS[a.pick2 % DESCRIPTORS.length] };
+      else if (a.to === 'otherProduct') parts = { ...nth(knownParts(m), a.pick2)!, logistics: LOGISTICS[a.pick2 % LOGISTICS.length]! };
+      else if (a.to === 'newProduct' || (a.to === 'descriptor' && !own))
+        parts = { country: '英国', logistics: '包邮', productName: NEW_PRODUCTS[a.pick2 % NEW_PRODUCTS.length]!, sku: `RN${10 + (a.pick2 % 5)}`, descriptor: '烫画' };
+      else parts = null;
+      const name = parts ? linkName(parts) : `${own?.productName ?? '无名'} ${own?.sku ?? 'X100'}`;
+      supplierChange(m, r, { kind: 'rename', linkId: link.id, name });
+      link.supplier = { ...link.supplier, name, parts };
+    },
+  );
 
 const detailCmd = (a: { pick: number; kind: 'variantPrice' | 'dropColor'; price: number }) =>
-  command('supplierDetail', a, (m) => allLinks(m).some((l) => l.supplier.state !== 'removed'), async (m, r) => {
-    const link = nth(allLinks(m).filter((l) => l.supplier.state !== 'removed'), a.pick)!;
-    const detail = r.world.sim.catalog.detail(link.id);
-    const v = detail && nth(detail.variants, a.pick);
-    if (!v) return;
-    supplierChange(m, r, { kind: 'detail', linkId: link.id, change: a.kind === 'variantPrice' ? { kind: 'variantPrice', size: v.size, color: v.color, price: cents(a.price) } : { kind: 'dropColor', color: v.color } });
-  });
+  command(
+    'supplierDetail',
+    a,
+    (m) => allLinks(m).some((l) => l.supplier.state !== 'removed'),
+    async (m, r) => {
+      const link = nth(
+        allLinks(m).filter((l) => l.supplier.state !== 'removed'),
+        a.pick,
+      )!;
+      const detail = r.world.sim.catalog.detail(link.id);
+      const v = detail && nth(detail.variants, a.pick);
+      if (!v) return;
+      supplierChange(m, r, {
+        kind: 'detail',
+        linkId: link.id,
+        change: a.kind === 'variantPrice' ? { kind: 'variantPrice', size: v.size, color: v.color, price: cents(a.price) } : { kind: 'dropColor', color: v.color },
+      });
+    },
+  );
 
 const delistCmd = (a: { pick: number; how: 'removed' | 'offSale' }) =>
-  command('supplierDelist', a, (m) => allLinks(m).some((l) => l.supplier.state === 'listed'), async (m, r) => {
-    const link = nth(allLinks(m).filter((l) => l.supplier.state === 'listed'), a.pick)!;
-    supplierChange(m, r, { kind: 'delist', linkId: link.id, how: a.how });
-    link.supplier.state = a.how === 'removed' ? 'removed' : 'offSale';
-  });
+  command(
+    'supplierDelist',
+    a,
+    (m) => allLinks(m).some((l) => l.supplier.state === 'listed'),
+    async (m, r) => {
+      const link = nth(
+        allLinks(m).filter((l) => l.supplier.state === 'listed'),
+        a.pick,
+      )!;
+      supplierChange(m, r, { kind: 'delist', linkId: link.id, how: a.how });
+      link.supplier.state = a.how === 'removed' ? 'removed' : 'offSale';
+    },
+  );
 
 const relistCmd = (a: { pick: number }) =>
-  command('supplierRelist', a, (m) => allLinks(m).some((l) => l.supplier.state !== 'listed'), async (m, r) => {
-    const link = nth(allLinks(m).filter((l) => l.supplier.state !== 'listed'), a.pick)!;
-    supplierChange(m, r, { kind: 'relist', linkId: link.id });
-    link.supplier.state = 'listed';
-  });
+  command(
+    'supplierRelist',
+    a,
+    (m) => allLinks(m).some((l) => l.supplier.state !== 'listed'),
+    async (m, r) => {
+      const link = nth(
+        allLinks(m).filter((l) => l.supplier.state !== 'listed'),
+        a.pick,
+      )!;
+      supplierChange(m, r, { kind: 'relist', linkId: link.id });
+      link.supplier.state = 'listed';
+    },
+  );
 
 /** The supplier lists nothing for one pass: the pass is held and delists nothing; then the listing is back. */
 const emptyListingCmd = () =>
-  command('supplierEmptyListing', {}, (m) => syncedLinks(m).some((l) => !l.delisted), async (m, r) => {
-    const delistedBefore = await r.world.svc.db.pool.query(`SELECT id::text FROM origin_goods WHERE delisted ORDER BY id`);
-    const removed = supplierChange(m, r, { kind: 'emptyListing' });
-    try {
-      const run = await syncRun(r.world.svc, '/sync/origin-goods');
-      expectThat(run.state === 'held', 'g', `an empty listing pass ended ${run.state}, not held: ${JSON.stringify(run.counts)}`);
-      const after = await r.world.svc.db.pool.query(`SELECT id::text FROM origin_goods WHERE delisted ORDER BY id`);
-      expectThat(JSON.stringify(after.rows) === JSON.stringify(delistedBefore.rows), 'g', 'a held listing pass delisted links');
-    } finally {
-      supplierChange(m, r, { kind: 'restoreListing', linkIds: removed });
-    }
-  });
+  command(
+    'supplierEmptyListing',
+    {},
+    (m) => syncedLinks(m).some((l) => !l.delisted),
+    async (m, r) => {
+      const delistedBefore = await r.world.svc.db.pool.query(`SELECT id::text FROM origin_goods WHERE delisted ORDER BY id`);
+      const removed = supplierChange(m, r, { kind: 'emptyListing' });
+      try {
+        const run = await syncRun(r.world.svc, '/sync/origin-goods');
+        expectThat(run.state === 'held', 'g', `an empty listing pass ended ${run.state}, not held: ${JSON.stringify(run.counts)}`);
+        const after = await r.world.svc.db.pool.query(`SELECT id::text FROM origin_goods WHERE delisted ORDER BY id`);
+        expectThat(JSON.stringify(after.rows) === JSON.stringify(delistedBefore.rows), 'g', 'a held listing pass delisted links');
+      } finally {
+        supplierChange(m, r, { kind: 'restoreListing', linkIds: removed });
+      }
+    },
+  );
 
 // ------------------------------------------------------------------------------------------ syncs
 
@@ -163,30 +224,43 @@ async function checkMirror(m: Model, r: Real): Promise<void> {
 }
 
 const listingSyncCmd = () =>
-  command('syncListing', {}, () => true, async (m, r) => {
-    const expected = m.listingSync(DELIST_MAX_SHARE);
-    const run = await syncRun(r.world.svc, '/sync/origin-goods');
-    expectThat(run.state === expected, 'g', `listing pass ended ${run.state}, model expected ${expected}: ${JSON.stringify(run.counts)} ${JSON.stringify(run.errors)}`);
-    await caughtUp(r.world.svc);
-    await checkMirror(m, r);
-    await checkDecisions(m, r.world);
-  });
+  command(
+    'syncListing',
+    {},
+    () => true,
+    async (m, r) => {
+      const expected = m.listingSync(DELIST_MAX_SHARE);
+      const run = await syncRun(r.world.svc, '/sync/origin-goods');
+      expectThat(run.state === expected, 'g', `listing pass ended ${run.state}, model expected ${expected}: ${JSON.stringify(run.counts)} ${JSON.stringify(run.errors)}`);
+      await caughtUp(r.world.svc);
+      await checkMirror(m, r);
+      await checkDecisions(m, r.world);
+    },
+  );
 
 const detailsSyncCmd = (a: { one: boolean; pick: number }) =>
-  command('syncDetails', a, (m) => syncedLinks(m).length > 0, async (m, r) => {
-    if (a.one) {
-      const link = nth(syncedLinks(m).filter((l) => !l.delisted), a.pick);
-      if (!link) return;
-      const res = await r.world.svc.request('POST', `/sync/origin-goods/${link.id}/detail`);
-      // A link the supplier no longer lists has no detail there: the run says so (502).
-      expectStatus(res, link.supplier.state === 'removed' ? [200, 502] : [200], `detail sync of ${link.id}`);
-    } else {
-      const run = await syncRun(r.world.svc, '/sync/details');
-      expectThat(run.state === 'succeeded', 'g', `details pass ended ${run.state}: ${JSON.stringify(run.errors)}`);
-    }
-    await caughtUp(r.world.svc);
-    await checkDecisions(m, r.world);
-  });
+  command(
+    'syncDetails',
+    a,
+    (m) => syncedLinks(m).length > 0,
+    async (m, r) => {
+      if (a.one) {
+        const link = nth(
+          syncedLinks(m).filter((l) => !l.delisted),
+          a.pick,
+        );
+        if (!link) return;
+        const res = await r.world.svc.request('POST', `/sync/origin-goods/${link.id}/detail`);
+        // A link the supplier no longer lists has no detail there: the run says so (502).
+        expectStatus(res, link.supplier.state === 'removed' ? [200, 502] : [200], `detail sync of ${link.id}`);
+      } else {
+        const run = await syncRun(r.world.svc, '/sync/details');
+        expectThat(run.state === 'succeeded', 'g', `details pass ended ${run.state}: ${JSON.stringify(run.errors)}`);
+      }
+      await caughtUp(r.world.svc);
+      await checkDecisions(m, r.world);
+    },
+  );
 
 // ------------------------------------------------------------------------------------------ organisation
 
@@ -207,25 +281,35 @@ async function settleOrganised(m: Model, r: Real, what: string): Promise<void> {
 }
 
 const organiseCmd = () =>
-  command('organise', {}, () => true, async (m, r) => {
-    const res = await organiseOnce(r);
-    expectStatus(res, [200], 'organise');
-    m.organise();
-    await settleOrganised(m, r, 'organise');
-  });
+  command(
+    'organise',
+    {},
+    () => true,
+    async (m, r) => {
+      const res = await organiseOnce(r);
+      expectStatus(res, [200], 'organise');
+      m.organise();
+      await settleOrganised(m, r, 'organise');
+    },
+  );
 
 const organiseTwiceCmd = () =>
-  command('organiseTwoAtOnce', {}, () => true, async (m, r) => {
-    const [a, b] = await Promise.all([organiseOnce(r), organiseOnce(r)]);
-    // One runs; the other is refused while it does (409), or runs after it with nothing to do.
-    expectStatus(a, [200, 409], 'organise (first of two)');
-    expectStatus(b, [200, 409], 'organise (second of two)');
-    expectThat(a.status === 200 || b.status === 200, 'g', 'both organisation runs refused');
-    if (a.status === 409) expectThat(a.body?.error?.code === 'ORGANISE.ALREADY_RUNNING', 'g', `409 with ${JSON.stringify(a.body)}`);
-    if (b.status === 409) expectThat(b.body?.error?.code === 'ORGANISE.ALREADY_RUNNING', 'g', `409 with ${JSON.stringify(b.body)}`);
-    m.organise();
-    await settleOrganised(m, r, 'two organisations at once');
-  });
+  command(
+    'organiseTwoAtOnce',
+    {},
+    () => true,
+    async (m, r) => {
+      const [a, b] = await Promise.all([organiseOnce(r), organiseOnce(r)]);
+      // One runs; the other is refused while it does (409), or runs after it with nothing to do.
+      expectStatus(a, [200, 409], 'organise (first of two)');
+      expectStatus(b, [200, 409], 'organise (second of two)');
+      expectThat(a.status === 200 || b.status === 200, 'g', 'both organisation runs refused');
+      if (a.status === 409) expectThat(a.body?.error?.code === 'ORGANISE.ALREADY_RUNNING', 'g', `409 with ${JSON.stringify(a.body)}`);
+      if (b.status === 409) expectThat(b.body?.error?.code === 'ORGANISE.ALREADY_RUNNING', 'g', `409 with ${JSON.stringify(b.body)}`);
+      m.organise();
+      await settleOrganised(m, r, 'two organisations at once');
+    },
+  );
 
 /**
  * An organisation with an administrator's write landing while it runs: a link without a good moved
@@ -312,27 +396,46 @@ const organiseRacingCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: nu
  * must merge it back (it is a pure fragment) when its product has a family with goods.
  */
 const legacyFragmentCmd = (a: { pick: number }) =>
-  command('legacyFragment', a, (m) => liveFamilies(m).some((f) => f.key && m.membersOf(f.id).length >= 2), async (m, r) => {
-    const source = nth(liveFamilies(m).filter((f) => f.key && m.membersOf(f.id).length >= 2), a.pick)!;
-    const linkId = nth(m.membersOf(source.id).filter((id) => !m.goodOfLink(id)), a.pick) ?? m.membersOf(source.id).at(-1)!;
-    const { store, registry } = r.world.svc.services;
-    const id = newId();
-    const meta = eventMetadata('system:organise', 'Organise');
-    const enc = (type: string, data: unknown) => registry.encode(type, data, meta);
-    const revision = async (s: string) => (await store.streamRevision(s)) ?? ('no_stream' as const);
-    await store.appendToStreams([
-      {
-        streamId: `family-${id}`,
-        expectedRevision: 'no_stream',
-        events: [enc('FamilyCreated', { familyId: id, name: `碎片 ${id}`, familyNameKey: source.key, autoManaged: true, locked: false }), enc('FamilyMemberAdded', { familyId: id, linkId })],
-      },
-      { streamId: `family-${source.id}`, expectedRevision: await revision(`family-${source.id}`), events: [enc('FamilyMemberRemoved', { familyId: source.id, linkId })] },
-      { streamId: `link-${linkId}`, expectedRevision: await revision(`link-${linkId}`), events: [enc('LinkLeftFamily', { linkId, familyId: source.id }), enc('LinkJoinedFamily', { linkId, familyId: id })] },
-    ]);
-    m.families.set(id, { id, key: source.key, autoManaged: true, locked: false, name: `碎片 ${id}`, gone: false, overrides: new Map() });
-    m.links.get(linkId)!.family = id;
-    await caughtUp(r.world.svc);
-  });
+  command(
+    'legacyFragment',
+    a,
+    (m) => liveFamilies(m).some((f) => f.key && m.membersOf(f.id).length >= 2),
+    async (m, r) => {
+      const source = nth(
+        liveFamilies(m).filter((f) => f.key && m.membersOf(f.id).length >= 2),
+        a.pick,
+      )!;
+      const linkId =
+        nth(
+          m.membersOf(source.id).filter((id) => !m.goodOfLink(id)),
+          a.pick,
+        ) ?? m.membersOf(source.id).at(-1)!;
+      const { store, registry } = r.world.svc.services;
+      const id = newId();
+      const meta = eventMetadata('system:organise', 'Organise');
+      const enc = (type: string, data: unknown) => registry.encode(type, data, meta);
+      const revision = async (s: string) => (await store.streamRevision(s)) ?? ('no_stream' as const);
+      await store.appendToStreams([
+        {
+          streamId: `family-${id}`,
+          expectedRevision: 'no_stream',
+          events: [
+            enc('FamilyCreated', { familyId: id, name: `碎片 ${id}`, familyNameKey: source.key, autoManaged: true, locked: false }),
+            enc('FamilyMemberAdded', { familyId: id, linkId }),
+          ],
+        },
+        { streamId: `family-${source.id}`, expectedRevision: await revision(`family-${source.id}`), events: [enc('FamilyMemberRemoved', { familyId: source.id, linkId })] },
+        {
+          streamId: `link-${linkId}`,
+          expectedRevision: await revision(`link-${linkId}`),
+          events: [enc('LinkLeftFamily', { linkId, familyId: source.id }), enc('LinkJoinedFamily', { linkId, familyId: id })],
+        },
+      ]);
+      m.families.set(id, { id, key: source.key, autoManaged: true, locked: false, name: `碎片 ${id}`, gone: false, overrides: new Map() });
+      m.links.get(linkId)!.family = id;
+      await caughtUp(r.world.svc);
+    },
+  );
 
 // ------------------------------------------------------------------------------------------ families
 
@@ -365,155 +468,223 @@ function familyAnswer(r: Real, res: { status: number; body: any }, what: string,
 }
 
 const moveCmd = (a: { pick: number; pick2: number; intoGone: boolean }) =>
-  command('adminMoveLink', a, (m) => syncedLinks(m).length > 0 && liveFamilies(m).length > 1, async (m, r) => {
-    const link = nth(syncedLinks(m), a.pick)!;
-    const gone = a.intoGone ? nth([...m.deleted.families].sort(compareIds), a.pick2) : undefined;
-    if (gone) {
-      // docs/domain.md, Families: a family deleted or merged takes no member.
-      const res = await r.world.svc.request('POST', `/product-families/${gone}/members`, { originGoodId: link.id });
-      expectStatus(res, [409], `move link ${link.id} into gone family ${gone}`);
-      expectThat(res.body.error.code === 'FAMILY.GONE', 'g', `move into a gone family: ${JSON.stringify(res.body)}`);
-      return;
-    }
-    const target = nth(liveFamilies(m).filter((f) => f.id !== link.family), a.pick2);
-    if (!target) return;
-    const res = await r.world.svc.request('POST', `/product-families/${target.id}/members`, { originGoodId: link.id });
-    await familyAnswer(r, res, `move link ${link.id} into ${target.id}`, (b) => b.members.some((x: { id: string }) => x.id === link.id));
-    link.family = target.id;
-  });
+  command(
+    'adminMoveLink',
+    a,
+    (m) => syncedLinks(m).length > 0 && liveFamilies(m).length > 1,
+    async (m, r) => {
+      const link = nth(syncedLinks(m), a.pick)!;
+      const gone = a.intoGone ? nth([...m.deleted.families].sort(compareIds), a.pick2) : undefined;
+      if (gone) {
+        // docs/domain.md, Families: a family deleted or merged takes no member.
+        const res = await r.world.svc.request('POST', `/product-families/${gone}/members`, { originGoodId: link.id });
+        expectStatus(res, [409], `move link ${link.id} into gone family ${gone}`);
+        expectThat(res.body.error.code === 'FAMILY.GONE', 'g', `move into a gone family: ${JSON.stringify(res.body)}`);
+        return;
+      }
+      const target = nth(
+        liveFamilies(m).filter((f) => f.id !== link.family),
+        a.pick2,
+      );
+      if (!target) return;
+      const res = await r.world.svc.request('POST', `/product-families/${target.id}/members`, { originGoodId: link.id });
+      await familyAnswer(r, res, `move link ${link.id} into ${target.id}`, (b) => b.members.some((x: { id: string }) => x.id === link.id));
+      link.family = target.id;
+    },
+  );
 
 const removeMemberCmd = (a: { pick: number }) =>
-  command('adminRemoveMember', a, (m) => syncedLinks(m).some((l) => m.liveFamily(l.family)), async (m, r) => {
-    const link = nth(syncedLinks(m).filter((l) => m.liveFamily(l.family)), a.pick)!;
-    const res = await r.world.svc.request('DELETE', `/product-families/${link.family}/members/${link.id}`);
-    await familyAnswer(r, res, `remove link ${link.id} from ${link.family}`, (b) => !b.members.some((x: { id: string }) => x.id === link.id));
-    link.family = null;
-  });
+  command(
+    'adminRemoveMember',
+    a,
+    (m) => syncedLinks(m).some((l) => m.liveFamily(l.family)),
+    async (m, r) => {
+      const link = nth(
+        syncedLinks(m).filter((l) => m.liveFamily(l.family)),
+        a.pick,
+      )!;
+      const res = await r.world.svc.request('DELETE', `/product-families/${link.family}/members/${link.id}`);
+      await familyAnswer(r, res, `remove link ${link.id} from ${link.family}`, (b) => !b.members.some((x: { id: string }) => x.id === link.id));
+      link.family = null;
+    },
+  );
 
 const lockCmd = (a: { pick: number; locked: boolean }) =>
-  command('adminLock', a, (m) => liveFamilies(m).length > 0, async (m, r) => {
-    const f = nth(liveFamilies(m), a.pick)!;
-    const res = await r.world.svc.request('PATCH', `/product-families/${f.id}`, { locked: a.locked });
-    await familyAnswer(r, res, `${a.locked ? 'lock' : 'unlock'} ${f.id}`, (b) => b.locked === a.locked);
-    f.locked = a.locked;
-  });
+  command(
+    'adminLock',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const f = nth(liveFamilies(m), a.pick)!;
+      const res = await r.world.svc.request('PATCH', `/product-families/${f.id}`, { locked: a.locked });
+      await familyAnswer(r, res, `${a.locked ? 'lock' : 'unlock'} ${f.id}`, (b) => b.locked === a.locked);
+      f.locked = a.locked;
+    },
+  );
 
 const renameFamilyCmd = (a: { pick: number; n: number }) =>
-  command('adminRenameFamily', a, (m) => liveFamilies(m).length > 0, async (m, r) => {
-    const f = nth(liveFamilies(m), a.pick)!;
-    const name = `改名系列 ${a.n}`;
-    const res = await r.world.svc.request('PATCH', `/product-families/${f.id}`, { name });
-    await familyAnswer(r, res, `rename ${f.id}`, (b) => b.name === name);
-    f.name = name;
-  });
+  command(
+    'adminRenameFamily',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const f = nth(liveFamilies(m), a.pick)!;
+      const name = `改名系列 ${a.n}`;
+      const res = await r.world.svc.request('PATCH', `/product-families/${f.id}`, { name });
+      await familyAnswer(r, res, `rename ${f.id}`, (b) => b.name === name);
+      f.name = name;
+    },
+  );
 
 const createFamilyCmd = (a: { withKey: boolean; pick: number }) =>
-  command('adminCreateFamily', a, () => true, async (m, r) => {
-    const parts = a.withKey ? nth(knownParts(m), a.pick) : undefined;
-    const key = parts ? nameKey(parts) : null;
-    const name = `手工系列 ${a.pick}`;
-    const res = await r.world.svc.request('POST', '/product-families', { name, ...(key ? { familyNameKey: key } : {}) });
-    await familyAnswer(r, res, 'create a family', (b) => b.name === name && b.locked === true && b.autoManaged === false);
-    m.families.set(res.body.id, { id: res.body.id, key, autoManaged: false, locked: true, name, gone: false, overrides: new Map() });
-  });
+  command(
+    'adminCreateFamily',
+    a,
+    () => true,
+    async (m, r) => {
+      const parts = a.withKey ? nth(knownParts(m), a.pick) : undefined;
+      const key = parts ? nameKey(parts) : null;
+      const name = `手工系列 ${a.pick}`;
+      const res = await r.world.svc.request('POST', '/product-families', { name, ...(key ? { familyNameKey: key } : {}) });
+      await familyAnswer(r, res, 'create a family', (b) => b.name === name && b.locked === true && b.autoManaged === false);
+      m.families.set(res.body.id, { id: res.body.id, key, autoManaged: false, locked: true, name, gone: false, overrides: new Map() });
+    },
+  );
 
 const deleteFamilyCmd = (a: { pick: number }) =>
-  command('adminDeleteFamily', a, (m) => liveFamilies(m).length > 0, async (m, r) => {
-    const f = nth(liveFamilies(m), a.pick)!;
-    const custom = [...m.goods.values()].some((g) => g.customOf === f.id);
-    const inUse = m.membersOf(f.id).length > 0 || m.goodsOf(f.id).length > 0 || custom;
-    const res = await r.world.svc.request('DELETE', `/product-families/${f.id}`);
-    if (inUse) {
-      expectStatus(res, [409], `delete family ${f.id} in use`);
-      expectThat(res.body.error.code === 'FAMILY.NOT_EMPTY', 'g', `delete of a family in use: ${res.body.error.code}`);
-      return;
-    }
-    expectStatus(res, [204], `delete empty family ${f.id}`);
-    f.gone = true;
-    m.deleted.families.add(f.id);
-    expectStatus(await r.world.svc.request('GET', `/product-families/${f.id}`), [404], `GET deleted family ${f.id}`);
-  });
+  command(
+    'adminDeleteFamily',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const f = nth(liveFamilies(m), a.pick)!;
+      const custom = [...m.goods.values()].some((g) => g.customOf === f.id);
+      const inUse = m.membersOf(f.id).length > 0 || m.goodsOf(f.id).length > 0 || custom;
+      const res = await r.world.svc.request('DELETE', `/product-families/${f.id}`);
+      if (inUse) {
+        expectStatus(res, [409], `delete family ${f.id} in use`);
+        expectThat(res.body.error.code === 'FAMILY.NOT_EMPTY', 'g', `delete of a family in use: ${res.body.error.code}`);
+        return;
+      }
+      expectStatus(res, [204], `delete empty family ${f.id}`);
+      f.gone = true;
+      m.deleted.families.add(f.id);
+      expectStatus(await r.world.svc.request('GET', `/product-families/${f.id}`), [404], `GET deleted family ${f.id}`);
+    },
+  );
 
 const overrideCmd = (a: { pick: number; cell: number; price: number; remove: boolean }) =>
-  command('adminOverride', a, (m) => liveFamilies(m).length > 0, async (m, r) => {
-    const f = nth(liveFamilies(m), a.pick)!;
-    const body = await family(r, f.id);
-    if (a.remove && f.overrides.size > 0) {
-      const key = nth([...f.overrides.keys()], a.cell)!;
-      const res = await r.world.svc.request('DELETE', `/product-families/${f.id}/price-overrides`, JSON.parse(key));
-      await familyAnswer(r, res, `remove override of ${f.id}`, (b) => !b.overrides.some((o: any) => overrideKey(o) === key));
-      f.overrides.delete(key);
-      return;
-    }
-    const cell = nth(body.priceMatrix.cells as any[], a.cell);
-    if (!cell) return;
-    const price = cents(a.price);
-    const key = overrideKey(cell);
-    const res = await r.world.svc.request('PUT', `/product-families/${f.id}/price-overrides`, { ...JSON.parse(key), price });
-    await familyAnswer(r, res, `override ${key} of ${f.id}`, (b) => b.priceMatrix.cells.some((c: any) => overrideKey(c) === key && Number(c.price) === Number(price)));
-    f.overrides.set(key, price);
-  });
-
+  command(
+    'adminOverride',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const f = nth(liveFamilies(m), a.pick)!;
+      const body = await family(r, f.id);
+      if (a.remove && f.overrides.size > 0) {
+        const key = nth([...f.overrides.keys()], a.cell)!;
+        const res = await r.world.svc.request('DELETE', `/product-families/${f.id}/price-overrides`, JSON.parse(key));
+        await familyAnswer(r, res, `remove override of ${f.id}`, (b) => !b.overrides.some((o: any) => overrideKey(o) === key));
+        f.overrides.delete(key);
+        return;
+      }
+      const cell = nth(body.priceMatrix.cells as any[], a.cell);
+      if (!cell) return;
+      const price = cents(a.price);
+      const key = overrideKey(cell);
+      const res = await r.world.svc.request('PUT', `/product-families/${f.id}/price-overrides`, { ...JSON.parse(key), price });
+      await familyAnswer(r, res, `override ${key} of ${f.id}`, (b) => b.priceMatrix.cells.some((c: any) => overrideKey(c) === key && Number(c.price) === Number(price)));
+      f.overrides.set(key, price);
+    },
+  );
 
 /** Two writes to one family at once: each answers with its own effect, and both stand. */
 const parallelFamilyCmd = (a: { pick: number; pick2: number; n: number }) =>
-  command('adminParallelFamilyWrites', a, (m) => liveFamilies(m).length > 0, async (m, r) => {
-    const f = nth(liveFamilies(m), a.pick)!;
-    const body = await family(r, f.id);
-    const cell = nth(body.priceMatrix.cells as any[], a.pick2);
-    const name = `并发系列 ${a.n}`;
-    const price = cents(1000 + a.n);
-    const link = nth(syncedLinks(m).filter((l) => l.family !== f.id), a.pick2);
-    const writes: Promise<unknown>[] = [
-      r.world.svc.request('PATCH', `/product-families/${f.id}`, { name }).then((res) => familyAnswer(r, res, `rename ${f.id} (parallel)`, (b) => b.name === name)),
-    ];
-    if (cell) {
-      const key = overrideKey(cell);
-      writes.push(
-        r.world.svc
-          .request('PUT', `/product-families/${f.id}/price-overrides`, { ...JSON.parse(key), price })
-          .then((res) => familyAnswer(r, res, `override of ${f.id} (parallel)`, (b) => b.overrides.some((o: any) => overrideKey(o) === key && Number(o.price) === Number(price)))),
+  command(
+    'adminParallelFamilyWrites',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const f = nth(liveFamilies(m), a.pick)!;
+      const body = await family(r, f.id);
+      const cell = nth(body.priceMatrix.cells as any[], a.pick2);
+      const name = `并发系列 ${a.n}`;
+      const price = cents(1000 + a.n);
+      const link = nth(
+        syncedLinks(m).filter((l) => l.family !== f.id),
+        a.pick2,
       );
-      f.overrides.set(key, price);
-    }
-    if (link) {
-      // A member added at the same time: written (201), or 202 when the other write's answer got there first.
-      writes.push(
-        r.world.svc.request('POST', `/product-families/${f.id}/members`, { originGoodId: link.id }).then((res) => {
-          expectStatus(res, [201, 202], `add ${link.id} to ${f.id} (parallel)`);
-          if (res.status === 201) expectThat(res.body.members.some((x: { id: string }) => x.id === link.id), 'g', `parallel member add: answer lacks ${link.id}`);
-        }),
-      );
-      link.family = f.id;
-    }
-    await Promise.all(writes);
-    f.name = name;
-    await caughtUp(r.world.svc);
-    const after = await family(r, f.id);
-    expectThat(after.name === name, 'c', `parallel writes: family ${f.id} name ${after.name}, expected ${name}`);
-  });
+      const writes: Promise<unknown>[] = [
+        r.world.svc.request('PATCH', `/product-families/${f.id}`, { name }).then((res) => familyAnswer(r, res, `rename ${f.id} (parallel)`, (b) => b.name === name)),
+      ];
+      if (cell) {
+        const key = overrideKey(cell);
+        writes.push(
+          r.world.svc
+            .request('PUT', `/product-families/${f.id}/price-overrides`, { ...JSON.parse(key), price })
+            .then((res) =>
+              familyAnswer(r, res, `override of ${f.id} (parallel)`, (b) => b.overrides.some((o: any) => overrideKey(o) === key && Number(o.price) === Number(price))),
+            ),
+        );
+        f.overrides.set(key, price);
+      }
+      if (link) {
+        // A member added at the same time: written (201), or 202 when the other write's answer got there first.
+        writes.push(
+          r.world.svc.request('POST', `/product-families/${f.id}/members`, { originGoodId: link.id }).then((res) => {
+            expectStatus(res, [201, 202], `add ${link.id} to ${f.id} (parallel)`);
+            if (res.status === 201)
+              expectThat(
+                res.body.members.some((x: { id: string }) => x.id === link.id),
+                'g',
+                `parallel member add: answer lacks ${link.id}`,
+              );
+          }),
+        );
+        link.family = f.id;
+      }
+      await Promise.all(writes);
+      f.name = name;
+      await caughtUp(r.world.svc);
+      const after = await family(r, f.id);
+      expectThat(after.name === name, 'c', `parallel writes: family ${f.id} name ${after.name}, expected ${name}`);
+    },
+  );
 
 // ------------------------------------------------------------------------------------------ link tags
 
 const takeoverCmd = (a: { pick: number; picks: number[] }) =>
-  command('adminTagTakeover', a, (m) => syncedLinks(m).length > 0 && dimensionTags(m).length > 0, async (m, r) => {
-    const link = nth(syncedLinks(m), a.pick)!;
-    const dims: Dimension[] = ['craft', 'printCount', 'logistics'];
-    const tagIds = [...new Set(a.picks.map((p, i) => nth(dimensionTags(m, dims[i % dims.length]), p)?.id).filter((x): x is string => !!x))];
-    if (!tagIds.length) return;
-    const res = await r.world.svc.request('PUT', `/origin-goods/${link.id}/tags`, { tagIds });
-    expectStatus(res, [200], `tag takeover of ${link.id}`);
-    const shown = new Set((res.body.tags as { id: string }[]).map((t) => t.id));
-    expectThat(tagIds.every((t) => shown.has(t)), 'g', `tag takeover of ${link.id}: answer tags ${[...shown]} lack ${tagIds}`);
-    link.manualTagIds = tagIds;
-    // docs/domain.md, Manual takeover: a link without a family joins the one grouping would put it in.
-    if (!m.liveFamily(link.family)) {
-      if (!link.parsedKey && link.synced?.parts) link.parsedKey = nameKey(link.synced.parts);
-      const expected = link.parsedKey ? preferredFor(m, link.parsedKey) : null;
-      expectThat((res.body.attachedFamilyId ?? null) === (expected?.id ?? null), 'membership', `tag takeover of ${link.id}: attached to ${res.body.attachedFamilyId}, model expects ${expected?.id ?? null}`);
-      link.family = expected?.id ?? null;
-    } else expectThat(res.body.attachedFamilyId === null, 'membership', `tag takeover of ${link.id} in a family attached it to ${res.body.attachedFamilyId}`);
-  });
+  command(
+    'adminTagTakeover',
+    a,
+    (m) => syncedLinks(m).length > 0 && dimensionTags(m).length > 0,
+    async (m, r) => {
+      const link = nth(syncedLinks(m), a.pick)!;
+      const dims: Dimension[] = ['craft', 'printCount', 'logistics'];
+      const tagIds = [...new Set(a.picks.map((p, i) => nth(dimensionTags(m, dims[i % dims.length]), p)?.id).filter((x): x is string => !!x))];
+      if (!tagIds.length) return;
+      const res = await r.world.svc.request('PUT', `/origin-goods/${link.id}/tags`, { tagIds });
+      expectStatus(res, [200], `tag takeover of ${link.id}`);
+      const shown = new Set((res.body.tags as { id: string }[]).map((t) => t.id));
+      expectThat(
+        tagIds.every((t) => shown.has(t)),
+        'g',
+        `tag takeover of ${link.id}: answer tags ${[...shown]} lack ${tagIds}`,
+      );
+      link.manualTagIds = tagIds;
+      // docs/domain.md, Manual takeover: a link without a family joins the one grouping would put it in.
+      if (!m.liveFamily(link.family)) {
+        if (!link.parsedKey && link.synced?.parts) link.parsedKey = nameKey(link.synced.parts);
+        const expected = link.parsedKey ? preferredFor(m, link.parsedKey) : null;
+        expectThat(
+          (res.body.attachedFamilyId ?? null) === (expected?.id ?? null),
+          'membership',
+          `tag takeover of ${link.id}: attached to ${res.body.attachedFamilyId}, model expects ${expected?.id ?? null}`,
+        );
+        link.family = expected?.id ?? null;
+      } else expectThat(res.body.attachedFamilyId === null, 'membership', `tag takeover of ${link.id} in a family attached it to ${res.body.attachedFamilyId}`);
+    },
+  );
 
 function preferredFor(m: Model, key: string): MFamily | undefined {
   const all = liveFamilies(m).filter((f) => f.key === key && f.autoManaged && !f.locked);
@@ -521,20 +692,28 @@ function preferredFor(m: Model, key: string): MFamily | undefined {
 }
 
 const restoreCmd = (a: { pick: number }) =>
-  command('adminTagRestore', a, (m) => syncedLinks(m).some((l) => l.manualTagIds), async (m, r) => {
-    const link = nth(syncedLinks(m).filter((l) => l.manualTagIds), a.pick)!;
-    const res = await r.world.svc.request('POST', `/origin-goods/${link.id}/tags/restore-auto`);
-    if (!link.synced?.parts) {
-      // Derived tags come from the name as it is now (docs/domain.md): one outside the grammar has none.
-      expectStatus(res, [400], `restore tags of ${link.id}, whose name cannot be read`);
-      expectThat(res.body.error.code === 'ORIGIN_GOOD.UNPARSEABLE', 'g', `restore of an unparseable link: ${JSON.stringify(res.body)}`);
-      return;
-    }
-    expectStatus(res, [200], `restore tags of ${link.id}`);
-    if (!link.parsedKey) link.parsedKey = nameKey(link.synced.parts);
-    expectThat(res.body.tagsManual === false, 'g', `restore of ${link.id}: answer tagsManual ${res.body.tagsManual}`);
-    link.manualTagIds = null;
-  });
+  command(
+    'adminTagRestore',
+    a,
+    (m) => syncedLinks(m).some((l) => l.manualTagIds),
+    async (m, r) => {
+      const link = nth(
+        syncedLinks(m).filter((l) => l.manualTagIds),
+        a.pick,
+      )!;
+      const res = await r.world.svc.request('POST', `/origin-goods/${link.id}/tags/restore-auto`);
+      if (!link.synced?.parts) {
+        // Derived tags come from the name as it is now (docs/domain.md): one outside the grammar has none.
+        expectStatus(res, [400], `restore tags of ${link.id}, whose name cannot be read`);
+        expectThat(res.body.error.code === 'ORIGIN_GOOD.UNPARSEABLE', 'g', `restore of an unparseable link: ${JSON.stringify(res.body)}`);
+        return;
+      }
+      expectStatus(res, [200], `restore tags of ${link.id}`);
+      if (!link.parsedKey) link.parsedKey = nameKey(link.synced.parts);
+      expectThat(res.body.tagsManual === false, 'g', `restore of ${link.id}: answer tagsManual ${res.body.tagsManual}`);
+      link.manualTagIds = null;
+    },
+  );
 
 // ------------------------------------------------------------------------------------------ goods
 
@@ -552,208 +731,350 @@ function goodAnswer(r: Real, res: { status: number; body: any }, what: string, s
 }
 
 const createGoodCmd = (a: { pick: number; tag: number; withTag: boolean }) =>
-  command('adminCreateGood', a, (m) => syncedLinks(m).some((l) => !m.goodOfLink(l.id)), async (m, r) => {
-    const link = nth(syncedLinks(m).filter((l) => !m.goodOfLink(l.id)), a.pick)!;
-    const tag = a.withTag ? nth(ownTags(m), a.tag) : undefined;
-    const res = await r.world.svc.request('POST', '/goods', { originGoodId: link.id, categoryId: link.categoryId, tagIds: tag ? [tag.id] : [] });
-    const family = m.liveFamily(link.family)?.id ?? null;
-    const shown = await goodAnswer(r, res, `create a good from ${link.id}`, (b) => b.originGoodId === link.id && (b.familyId ?? null) === family && sameTags(m, b.tagIds, tag ? [tag.id] : []));
-    m.goods.set(shown.id, { id: shown.id, link: link.id, customOf: null, name: shown.name, goodPriority: Number(shown.goodPriority), tagIds: shown.tagIds, categoryId: link.categoryId, countryId: shown.countryId ?? null, secondary: [] });
-  });
+  command(
+    'adminCreateGood',
+    a,
+    (m) => syncedLinks(m).some((l) => !m.goodOfLink(l.id)),
+    async (m, r) => {
+      const link = nth(
+        syncedLinks(m).filter((l) => !m.goodOfLink(l.id)),
+        a.pick,
+      )!;
+      const tag = a.withTag ? nth(ownTags(m), a.tag) : undefined;
+      const res = await r.world.svc.request('POST', '/goods', { originGoodId: link.id, categoryId: link.categoryId, tagIds: tag ? [tag.id] : [] });
+      const family = m.liveFamily(link.family)?.id ?? null;
+      const shown = await goodAnswer(
+        r,
+        res,
+        `create a good from ${link.id}`,
+        (b) => b.originGoodId === link.id && (b.familyId ?? null) === family && sameTags(m, b.tagIds, tag ? [tag.id] : []),
+      );
+      m.goods.set(shown.id, {
+        id: shown.id,
+        link: link.id,
+        customOf: null,
+        name: shown.name,
+        goodPriority: Number(shown.goodPriority),
+        tagIds: shown.tagIds,
+        categoryId: link.categoryId,
+        countryId: shown.countryId ?? null,
+        secondary: [],
+      });
+    },
+  );
 
 const customGoodCmd = (a: { pick: number; price: number }) =>
-  command('adminCustomMember', a, (m) => liveFamilies(m).length > 0, async (m, r) => {
-    const f = nth(liveFamilies(m), a.pick)!;
-    const name = `定制款 C${100 + a.pick}`;
-    const created = await r.world.svc.request('POST', '/goods', { name });
-    await goodAnswer(r, created, 'create a custom good', (b) => b.name === name && b.originGoodId == null);
-    const gid = created.body.id as string;
-    m.goods.set(gid, { id: gid, link: null, customOf: null, name, goodPriority: Number(created.body.goodPriority ?? 0), tagIds: [], categoryId: null, countryId: null, secondary: [] });
-    const cell = ((await family(r, f.id)).priceMatrix.cells as any[])[0];
-    const tags = cell
-      ? { size: [cell.size], color: [cell.color], printCount: [cell.printCount], craft: [cell.craft], logistics: [cell.logistics] }
-      : { size: ['M'], color: ['黑色'], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] };
-    const res = await r.world.svc.request('POST', `/product-families/${f.id}/custom-members`, { goodId: gid, tags, price: cents(a.price) });
-    await familyAnswer(r, res, `custom member ${gid} of ${f.id}`, (b) => b.customMembers.some((c: { goodId: string }) => c.goodId === gid));
-    m.goods.get(gid)!.customOf = f.id;
-  });
+  command(
+    'adminCustomMember',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const f = nth(liveFamilies(m), a.pick)!;
+      const name = `定制款 C${100 + a.pick}`;
+      const created = await r.world.svc.request('POST', '/goods', { name });
+      await goodAnswer(r, created, 'create a custom good', (b) => b.name === name && b.originGoodId == null);
+      const gid = created.body.id as string;
+      m.goods.set(gid, {
+        id: gid,
+        link: null,
+        customOf: null,
+        name,
+        goodPriority: Number(created.body.goodPriority ?? 0),
+        tagIds: [],
+        categoryId: null,
+        countryId: null,
+        secondary: [],
+      });
+      const cell = ((await family(r, f.id)).priceMatrix.cells as any[])[0];
+      const tags = cell
+        ? { size: [cell.size], color: [cell.color], printCount: [cell.printCount], craft: [cell.craft], logistics: [cell.logistics] }
+        : { size: ['M'], color: ['黑色'], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] };
+      const res = await r.world.svc.request('POST', `/product-families/${f.id}/custom-members`, { goodId: gid, tags, price: cents(a.price) });
+      await familyAnswer(r, res, `custom member ${gid} of ${f.id}`, (b) => b.customMembers.some((c: { goodId: string }) => c.goodId === gid));
+      m.goods.get(gid)!.customOf = f.id;
+    },
+  );
 
 const editGoodCmd = (a: { pick: number; n: number; priority: number; tag: number; country: number; category: number }) =>
-  command('adminEditGood', a, (m) => m.goods.size > 0, async (m, r) => {
-    const g = nth(goodsList(m), a.pick)!;
-    const name = `编辑款 E${100 + a.n}`;
-    const tag = nth(ownTags(m), a.tag);
-    const countryId = nth([...m.countries.keys()].sort(compareIds), a.country) ?? null;
-    const categoryId = nth([...m.categories].sort(compareIds), a.category) ?? null;
-    const body = { name, goodPriority: a.priority, tagIds: tag ? [tag.id] : [], countryId, categoryId };
-    const res = await r.world.svc.request('PATCH', `/goods/${g.id}`, body);
-    const shown = await goodAnswer(
-      r,
-      res,
-      `edit good ${g.id}`,
-      (b) => b.name === name && Number(b.goodPriority) === a.priority && sameTags(m, b.tagIds, body.tagIds) && (b.countryId ?? null) === countryId && (b.categoryId ?? null) === categoryId,
-    );
-    Object.assign(g, { name, goodPriority: a.priority, tagIds: shown.tagIds, countryId, categoryId });
-  });
+  command(
+    'adminEditGood',
+    a,
+    (m) => m.goods.size > 0,
+    async (m, r) => {
+      const g = nth(goodsList(m), a.pick)!;
+      const name = `编辑款 E${100 + a.n}`;
+      const tag = nth(ownTags(m), a.tag);
+      const countryId = nth([...m.countries.keys()].sort(compareIds), a.country) ?? null;
+      const categoryId = nth([...m.categories].sort(compareIds), a.category) ?? null;
+      const body = { name, goodPriority: a.priority, tagIds: tag ? [tag.id] : [], countryId, categoryId };
+      const res = await r.world.svc.request('PATCH', `/goods/${g.id}`, body);
+      const shown = await goodAnswer(
+        r,
+        res,
+        `edit good ${g.id}`,
+        (b) =>
+          b.name === name &&
+          Number(b.goodPriority) === a.priority &&
+          sameTags(m, b.tagIds, body.tagIds) &&
+          (b.countryId ?? null) === countryId &&
+          (b.categoryId ?? null) === categoryId,
+      );
+      Object.assign(g, { name, goodPriority: a.priority, tagIds: shown.tagIds, countryId, categoryId });
+    },
+  );
 
 const deleteGoodCmd = (a: { pick: number }) =>
-  command('adminDeleteGood', a, (m) => m.goods.size > 0, async (m, r) => {
-    const g = nth(goodsList(m), a.pick)!;
-    const res = await r.world.svc.request('DELETE', `/goods/${g.id}`);
-    expectStatus(res, [204], `delete good ${g.id}`);
-    m.goods.delete(g.id);
-    m.deleted.goods.add(g.id);
-    for (const [p, ids] of m.positions) m.positions.set(p, ids.filter((x) => x !== g.id));
-    expectStatus(await r.world.svc.request('GET', `/goods/${g.id}`), [404], `GET deleted good ${g.id}`);
-  });
+  command(
+    'adminDeleteGood',
+    a,
+    (m) => m.goods.size > 0,
+    async (m, r) => {
+      const g = nth(goodsList(m), a.pick)!;
+      const res = await r.world.svc.request('DELETE', `/goods/${g.id}`);
+      expectStatus(res, [204], `delete good ${g.id}`);
+      m.goods.delete(g.id);
+      m.deleted.goods.add(g.id);
+      for (const [p, ids] of m.positions)
+        m.positions.set(
+          p,
+          ids.filter((x) => x !== g.id),
+        );
+      expectStatus(await r.world.svc.request('GET', `/goods/${g.id}`), [404], `GET deleted good ${g.id}`);
+    },
+  );
 
 const secondaryCmd = (a: { pick: number; picks: number[] }) =>
-  command('adminSecondaryOrigins', a, (m) => [...m.goods.values()].some((g) => g.link) && syncedLinks(m).length > 1, async (m, r) => {
-    const g = nth(goodsList(m).filter((x) => x.link), a.pick)!;
-    const ids = [...new Set(a.picks.map((p) => nth(syncedLinks(m), p)!.id))].filter((id) => id !== g.link).slice(0, SECOND_ORIGIN_LIMIT);
-    const res = await r.world.svc.request('PUT', `/goods/${g.id}/origins`, { secondaryOriginGoodIds: ids });
-    await goodAnswer(r, res, `secondary origins of ${g.id}`, (b) => JSON.stringify(b.secondaryOriginGoodIds) === JSON.stringify(ids));
-    g.secondary = ids;
-  });
+  command(
+    'adminSecondaryOrigins',
+    a,
+    (m) => [...m.goods.values()].some((g) => g.link) && syncedLinks(m).length > 1,
+    async (m, r) => {
+      const g = nth(
+        goodsList(m).filter((x) => x.link),
+        a.pick,
+      )!;
+      const ids = [...new Set(a.picks.map((p) => nth(syncedLinks(m), p)!.id))].filter((id) => id !== g.link).slice(0, SECOND_ORIGIN_LIMIT);
+      const res = await r.world.svc.request('PUT', `/goods/${g.id}/origins`, { secondaryOriginGoodIds: ids });
+      await goodAnswer(r, res, `secondary origins of ${g.id}`, (b) => JSON.stringify(b.secondaryOriginGoodIds) === JSON.stringify(ids));
+      g.secondary = ids;
+    },
+  );
 
 const positionCmd = (a: { picks: number[] }) =>
-  command('adminPositionGoods', a, (m) => m.positions.size > 0 && m.goods.size > 0, async (m, r) => {
-    const [pid] = [...m.positions.keys()];
-    const ids = [...new Set(a.picks.map((p) => nth(goodsList(m), p)!.id))];
-    const res = await r.world.svc.request('PATCH', `/positions/${pid}`, { goodIds: ids });
-    await writeAnswer(r, res, `position ${pid} goods`, (id) => `/positions/${id}`, (b) => JSON.stringify(b.goodIds) === JSON.stringify(ids));
-    m.positions.set(pid!, ids);
-  });
+  command(
+    'adminPositionGoods',
+    a,
+    (m) => m.positions.size > 0 && m.goods.size > 0,
+    async (m, r) => {
+      const [pid] = [...m.positions.keys()];
+      const ids = [...new Set(a.picks.map((p) => nth(goodsList(m), p)!.id))];
+      const res = await r.world.svc.request('PATCH', `/positions/${pid}`, { goodIds: ids });
+      await writeAnswer(
+        r,
+        res,
+        `position ${pid} goods`,
+        (id) => `/positions/${id}`,
+        (b) => JSON.stringify(b.goodIds) === JSON.stringify(ids),
+      );
+      m.positions.set(pid!, ids);
+    },
+  );
 
 // ------------------------------------------------------------------------------------------ vocabulary
 
 const tagRenameCmd = (a: { pick: number; n: number }) =>
-  command('adminTagRename', a, (m) => ownTags(m).length > 0, async (m, r) => {
-    const t = nth(ownTags(m), a.pick)!;
-    const name = `风格${a.n}`;
-    if ([...m.tags.values()].some((x) => x.name === name && x.dimension === null)) return;
-    const res = await r.world.svc.request('PATCH', `/tags/${t.id}`, { name });
-    await writeAnswer(r, res, `rename tag ${t.id}`, (id) => `/tags/${id}`, (b) => b.name === name);
-    t.name = name;
-  });
+  command(
+    'adminTagRename',
+    a,
+    (m) => ownTags(m).length > 0,
+    async (m, r) => {
+      const t = nth(ownTags(m), a.pick)!;
+      const name = `风格${a.n}`;
+      if ([...m.tags.values()].some((x) => x.name === name && x.dimension === null)) return;
+      const res = await r.world.svc.request('PATCH', `/tags/${t.id}`, { name });
+      await writeAnswer(
+        r,
+        res,
+        `rename tag ${t.id}`,
+        (id) => `/tags/${id}`,
+        (b) => b.name === name,
+      );
+      t.name = name;
+    },
+  );
 
 const tagDeleteCmd = (a: { pick: number; dimension: boolean }) =>
-  command('adminTagDelete', a, (m) => ownTags(m).length > 0, async (m, r) => {
-    // A dimension tag only where the model knows who uses it: a takeover naming it.
-    const manual = new Set(syncedLinks(m).flatMap((l) => l.manualTagIds ?? []));
-    const t = a.dimension ? nth(dimensionTags(m).filter((x) => manual.has(x.id)), a.pick) : nth(ownTags(m), a.pick);
-    if (!t) return;
-    const used = m.tagUsedByGoods(t.id) || manual.has(t.id);
-    const res = await r.world.svc.request('DELETE', `/tags/${t.id}`);
-    if (used) {
-      expectStatus(res, [409], `delete tag ${t.id} in use`);
-      expectThat(res.body.error.code === 'TAG.IN_USE' && res.body.error.details?.counts !== undefined, 'g', `delete of a tag in use: ${JSON.stringify(res.body)}`);
-      return;
-    }
-    expectStatus(res, [204], `delete unused tag ${t.id}`);
-    m.tags.delete(t.id);
-    m.deleted.tags.add(t.id);
-  });
+  command(
+    'adminTagDelete',
+    a,
+    (m) => ownTags(m).length > 0,
+    async (m, r) => {
+      // A dimension tag only where the model knows who uses it: a takeover naming it.
+      const manual = new Set(syncedLinks(m).flatMap((l) => l.manualTagIds ?? []));
+      const t = a.dimension
+        ? nth(
+            dimensionTags(m).filter((x) => manual.has(x.id)),
+            a.pick,
+          )
+        : nth(ownTags(m), a.pick);
+      if (!t) return;
+      const used = m.tagUsedByGoods(t.id) || manual.has(t.id);
+      const res = await r.world.svc.request('DELETE', `/tags/${t.id}`);
+      if (used) {
+        expectStatus(res, [409], `delete tag ${t.id} in use`);
+        expectThat(res.body.error.code === 'TAG.IN_USE' && res.body.error.details?.counts !== undefined, 'g', `delete of a tag in use: ${JSON.stringify(res.body)}`);
+        return;
+      }
+      expectStatus(res, [204], `delete unused tag ${t.id}`);
+      m.tags.delete(t.id);
+      m.deleted.tags.add(t.id);
+    },
+  );
 
 const categoryDeleteCmd = (a: { pick: number; own: boolean }) =>
-  command('adminCategoryDelete', a, (m) => m.categories.size > 0, async (m, r) => {
-    const usedByLinks = new Set(syncedLinks(m).map((l) => l.categoryId));
-    const usedByGoods = new Set(goodsList(m).map((g) => g.categoryId));
-    const id = a.own ? nth([...m.ownCategories].sort(compareIds), a.pick) : nth([...usedByLinks].sort(compareIds), a.pick);
-    if (!id) return;
-    const inUse = usedByLinks.has(id) || usedByGoods.has(id);
-    const res = await r.world.svc.request('DELETE', `/categories/${id}`);
-    if (inUse) {
-      expectStatus(res, [409], `delete category ${id} in use`);
-      expectThat(res.body.error.code === 'CATEGORY.IN_USE' && res.body.error.details?.counts !== undefined, 'g', `delete of a category in use: ${JSON.stringify(res.body)}`);
-      return;
-    }
-    expectStatus(res, [204], `delete unused category ${id}`);
-    m.categories.delete(id);
-    m.ownCategories.delete(id);
-    m.deleted.categories.add(id);
-  });
+  command(
+    'adminCategoryDelete',
+    a,
+    (m) => m.categories.size > 0,
+    async (m, r) => {
+      const usedByLinks = new Set(syncedLinks(m).map((l) => l.categoryId));
+      const usedByGoods = new Set(goodsList(m).map((g) => g.categoryId));
+      const id = a.own ? nth([...m.ownCategories].sort(compareIds), a.pick) : nth([...usedByLinks].sort(compareIds), a.pick);
+      if (!id) return;
+      const inUse = usedByLinks.has(id) || usedByGoods.has(id);
+      const res = await r.world.svc.request('DELETE', `/categories/${id}`);
+      if (inUse) {
+        expectStatus(res, [409], `delete category ${id} in use`);
+        expectThat(res.body.error.code === 'CATEGORY.IN_USE' && res.body.error.details?.counts !== undefined, 'g', `delete of a category in use: ${JSON.stringify(res.body)}`);
+        return;
+      }
+      expectStatus(res, [204], `delete unused category ${id}`);
+      m.categories.delete(id);
+      m.ownCategories.delete(id);
+      m.deleted.categories.add(id);
+    },
+  );
 
 const countryDeleteCmd = (a: { pick: number; own: boolean }) =>
-  command('adminCountryDelete', a, (m) => m.countries.size > 0, async (m, r) => {
-    const usedByGoods = new Set(goodsList(m).map((g) => g.countryId));
-    const parsedNames = new Set(syncedLinks(m).map((l) => (l.parsedKey ? (JSON.parse(l.parsedKey) as string[])[0] : null)));
-    const candidates = a.own ? [...m.ownCountries] : [...m.countries.keys()].filter((c) => usedByGoods.has(c) || parsedNames.has(m.countries.get(c)!));
-    const id = nth(candidates.sort(compareIds), a.pick);
-    if (!id) return;
-    const inUse = usedByGoods.has(id) || parsedNames.has(m.countries.get(id)!);
-    const res = await r.world.svc.request('DELETE', `/countries/${id}`);
-    if (inUse) {
-      expectStatus(res, [409], `delete country ${id} in use`);
-      expectThat(res.body.error.code === 'COUNTRY.IN_USE' && res.body.error.details?.counts !== undefined, 'g', `delete of a country in use: ${JSON.stringify(res.body)}`);
-      return;
-    }
-    expectStatus(res, [204], `delete unused country ${id}`);
-    m.countries.delete(id);
-    m.ownCountries.delete(id);
-    m.deleted.countries.add(id);
-  });
+  command(
+    'adminCountryDelete',
+    a,
+    (m) => m.countries.size > 0,
+    async (m, r) => {
+      const usedByGoods = new Set(goodsList(m).map((g) => g.countryId));
+      const parsedNames = new Set(syncedLinks(m).map((l) => (l.parsedKey ? (JSON.parse(l.parsedKey) as string[])[0] : null)));
+      const candidates = a.own ? [...m.ownCountries] : [...m.countries.keys()].filter((c) => usedByGoods.has(c) || parsedNames.has(m.countries.get(c)!));
+      const id = nth(candidates.sort(compareIds), a.pick);
+      if (!id) return;
+      const inUse = usedByGoods.has(id) || parsedNames.has(m.countries.get(id)!);
+      const res = await r.world.svc.request('DELETE', `/countries/${id}`);
+      if (inUse) {
+        expectStatus(res, [409], `delete country ${id} in use`);
+        expectThat(res.body.error.code === 'COUNTRY.IN_USE' && res.body.error.details?.counts !== undefined, 'g', `delete of a country in use: ${JSON.stringify(res.body)}`);
+        return;
+      }
+      expectStatus(res, [204], `delete unused country ${id}`);
+      m.countries.delete(id);
+      m.ownCountries.delete(id);
+      m.deleted.countries.add(id);
+    },
+  );
 
 // ------------------------------------------------------------------------------------------ operations
 
 const PROJECTIONS = ['catalog', 'catalog_tree', 'tags', 'positions'] as const;
 
-
 const rebuildCmd = (a: { which: number }) =>
-  command('rebuildProjection', { projection: PROJECTIONS[a.which % PROJECTIONS.length] }, () => true, async (_m, r) => {
-    await rebuild(r, [PROJECTIONS[a.which % PROJECTIONS.length]!]);
-  });
+  command(
+    'rebuildProjection',
+    { projection: PROJECTIONS[a.which % PROJECTIONS.length] },
+    () => true,
+    async (_m, r) => {
+      await rebuild(r, [PROJECTIONS[a.which % PROJECTIONS.length]!]);
+    },
+  );
 
 /** The projection workers stop and start again (a worker restart) while an administrator writes. */
 const restartCmd = (a: { pick: number }) =>
-  command('workerRestart', a, (m) => liveFamilies(m).length > 0, async (m, r) => {
-    const { engine } = r.world.svc.services;
-    await engine.stopRunners();
-    const f = nth(liveFamilies(m), a.pick)!;
-    const name = `重启后系列 ${a.pick}`;
-    // Appended while no runner applies it: answered 202 (written, read models late) after COMMAND_WAIT_MS.
-    const write = r.world.svc.request('PATCH', `/product-families/${f.id}`, { name });
-    await new Promise((res) => setTimeout(res, 100));
-    await engine.startRunners();
-    const res = await write;
-    expectStatus(res, [200, 202], `rename ${f.id} across a worker restart`);
-    if (res.status === 200) expectThat(res.body.name === name, 'g', `rename across a restart: answer ${res.body.name}`);
-    f.name = name;
-    await caughtUp(r.world.svc);
-  });
+  command(
+    'workerRestart',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const { engine } = r.world.svc.services;
+      await engine.stopRunners();
+      const f = nth(liveFamilies(m), a.pick)!;
+      const name = `重启后系列 ${a.pick}`;
+      // Appended while no runner applies it: answered 202 (written, read models late) after COMMAND_WAIT_MS.
+      const write = r.world.svc.request('PATCH', `/product-families/${f.id}`, { name });
+      await new Promise((res) => setTimeout(res, 100));
+      await engine.startRunners();
+      const res = await write;
+      expectStatus(res, [200, 202], `rename ${f.id} across a worker restart`);
+      if (res.status === 200) expectThat(res.body.name === name, 'g', `rename across a restart: answer ${res.body.name}`);
+      f.name = name;
+      await caughtUp(r.world.svc);
+    },
+  );
 
 /** The projection leader's connection killed by the server in the middle of applying an administrator's writes. */
 const killBatchCmd = (a: { pick: number }) =>
-  command('killedBatch', a, (m) => m.goods.size > 0, async (m, r) => {
-    const g = nth(goodsList(m), a.pick)!;
-    const priority = 1000 + a.pick;
-    const write = r.world.svc.request('PATCH', `/goods/${g.id}`, { goodPriority: priority });
-    await r.world.svc.db.pool.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'catalog-projection:catalog'`,
-    );
-    const res = await write;
-    expectStatus(res, [200, 202], `edit good ${g.id} while its batch is killed`);
-    if (res.status === 200) expectThat(Number(res.body.goodPriority) === priority, 'g', `edit across a killed batch: answer ${res.body.goodPriority}`);
-    g.goodPriority = priority;
-    await caughtUp(r.world.svc);
-    // An edit also brings the good's dimension tags up to its link's (src/catalog/goods/decide.ts).
-    const now = await r.world.svc.request('GET', `/goods/${g.id}`);
-    expectThat(sameTags(m, now.body.tagIds, g.tagIds.filter((t) => m.tags.get(t)?.dimension === null)), 'c', `good ${g.id}: tags ${now.body.tagIds} after a priority edit, had ${g.tagIds}`);
-    g.tagIds = now.body.tagIds;
-  });
+  command(
+    'killedBatch',
+    a,
+    (m) => m.goods.size > 0,
+    async (m, r) => {
+      const g = nth(goodsList(m), a.pick)!;
+      const priority = 1000 + a.pick;
+      const write = r.world.svc.request('PATCH', `/goods/${g.id}`, { goodPriority: priority });
+      await r.world.svc.db.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'catalog-projection:catalog'`,
+      );
+      const res = await write;
+      expectStatus(res, [200, 202], `edit good ${g.id} while its batch is killed`);
+      if (res.status === 200) expectThat(Number(res.body.goodPriority) === priority, 'g', `edit across a killed batch: answer ${res.body.goodPriority}`);
+      g.goodPriority = priority;
+      await caughtUp(r.world.svc);
+      // An edit also brings the good's dimension tags up to its link's (src/catalog/goods/decide.ts).
+      const now = await r.world.svc.request('GET', `/goods/${g.id}`);
+      expectThat(
+        sameTags(
+          m,
+          now.body.tagIds,
+          g.tagIds.filter((t) => m.tags.get(t)?.dimension === null),
+        ),
+        'c',
+        `good ${g.id}: tags ${now.body.tagIds} after a priority edit, had ${g.tagIds}`,
+      );
+      g.tagIds = now.body.tagIds;
+    },
+  );
 
 /**
  * Shoppers read the storefront through the cache between the other operations, so the cache holds
  * answers that later writes must void; each read is compared with the uncached instance (e).
  */
 const shopperCmd = (a: { pick: number }) =>
-  command('shopperReads', a, () => true, async (m, r) => {
-    const tags = ownTags(m).map((t) => `/public/goods?tagIds=${t.id}`);
-    const details = liveFamilies(m)
-      .slice(a.pick % 3, (a.pick % 3) + 3)
-      .map((f) => `/public/goods/${f.id}`);
-    await comparePublic(r.world, ['/public/goods?pageSize=100', '/public/goods?sort=PRICE_ASC&page=2&pageSize=5', '/public/home', '/public/tag-groups', '/public/categories/tree', ...tags, ...details]);
-  });
+  command(
+    'shopperReads',
+    a,
+    () => true,
+    async (m, r) => {
+      const tags = ownTags(m).map((t) => `/public/goods?tagIds=${t.id}`);
+      const details = liveFamilies(m)
+        .slice(a.pick % 3, (a.pick % 3) + 3)
+        .map((f) => `/public/goods/${f.id}`);
+      await comparePublic(r.world, [
+        '/public/goods?pageSize=100',
+        '/public/goods?sort=PRICE_ASC&page=2&pageSize=5',
+        '/public/home',
+        '/public/tag-groups',
+        '/public/categories/tree',
+        ...tags,
+        ...details,
+      ]);
+    },
+  );
 
 // ------------------------------------------------------------------------------------------ the arbitrary
 
@@ -765,7 +1086,15 @@ const pick = fc.oneof({ arbitrary: fc.nat(2), weight: 3 }, { arbitrary: fc.nat(1
 
 export function allCommands(): fc.Arbitrary<Cmd>[] {
   return [
-    fc.record({ kind: fc.constantFrom('sameProduct' as const, 'newProduct' as const, 'unparseable' as const), pick, logistics: fc.nat(5), descriptor: fc.nat(8), price: fc.integer({ min: 990, max: 9990 }) }).map(newLinkCmd),
+    fc
+      .record({
+        kind: fc.constantFrom('sameProduct' as const, 'newProduct' as const, 'unparseable' as const),
+        pick,
+        logistics: fc.nat(5),
+        descriptor: fc.nat(8),
+        price: fc.integer({ min: 990, max: 9990 }),
+      })
+      .map(newLinkCmd),
     fc.record({ pick, price: fc.integer({ min: 990, max: 9990 }) }).map(priceCmd),
     fc.record({ to: fc.constantFrom('descriptor' as const, 'otherProduct' as const, 'newProduct' as const, 'unparseable' as const), pick, pick2: pick }).map(renameCmd),
     fc.record({ pick, kind: fc.constantFrom('variantPrice' as const, 'dropColor' as const), price: fc.integer({ min: 500, max: 9990 }) }).map(detailCmd),
@@ -808,4 +1137,3 @@ export function allCommands(): fc.Arbitrary<Cmd>[] {
     fc.record({ pick }).map(killBatchCmd),
   ];
 }
-

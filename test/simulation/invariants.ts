@@ -37,7 +37,10 @@ function fail(invariant: string, message: string): never {
 export async function checkDecisions(m: Model, world: World): Promise<void> {
   const pool = world.svc.db.pool;
   const families = new Map(
-    (await pool.query(`SELECT id::text, name, locked, auto_managed FROM families`)).rows.map((r) => [r.id as string, r as { name: string; locked: boolean; auto_managed: boolean }]),
+    (await pool.query(`SELECT id::text, name, locked, auto_managed FROM families`)).rows.map((r) => [
+      r.id as string,
+      r as { name: string; locked: boolean; auto_managed: boolean },
+    ]),
   );
   const overrides = (await pool.query(`SELECT family_id::text AS f, size, color, print_count AS "printCount", craft, logistics, price::text FROM family_overrides`)).rows;
   for (const f of m.families.values()) {
@@ -61,11 +64,14 @@ export async function checkDecisions(m: Model, world: World): Promise<void> {
     if (row.tags_manual !== (l.manualTagIds !== null)) fail('c', `link ${l.id}: tags_manual ${row.tags_manual}, model ${l.manualTagIds !== null}`);
     for (const t of l.manualTagIds ?? []) {
       const tag = tagNames.get(t);
-      if (tag && !(row.tags?.[tag.dimension] ?? []).includes(tag.name)) fail('c', `link ${l.id}: the administrator's tag ${tag.name} (${tag.dimension}) is gone from ${JSON.stringify(row.tags)}`);
+      if (tag && !(row.tags?.[tag.dimension] ?? []).includes(tag.name))
+        fail('c', `link ${l.id}: the administrator's tag ${tag.name} (${tag.dimension}) is gone from ${JSON.stringify(row.tags)}`);
     }
   }
   const goods = new Map(
-    (await pool.query(`SELECT id::text, name, good_priority::int AS p, tag_ids::text[] AS tags, category_id::text AS cat, country_id::text AS country FROM goods`)).rows.map((r) => [r.id as string, r]),
+    (await pool.query(`SELECT id::text, name, good_priority::int AS p, tag_ids::text[] AS tags, category_id::text AS cat, country_id::text AS country FROM goods`)).rows.map(
+      (r) => [r.id as string, r],
+    ),
   );
   const secondary = (await pool.query(`SELECT good_id::text AS g, origin_good_id::text AS o FROM good_origin_goods ORDER BY good_id, position`)).rows;
   for (const g of m.goods.values()) {
@@ -124,7 +130,11 @@ async function checkSecondOrganise(m: Model, real: Real): Promise<void> {
   if (second.status !== 200) fail('b', `second organise: ${second.status}`);
   await caughtUp(svc);
   const appended = (await svc.db.pool.query(`SELECT stream_id, type, data FROM es_events ORDER BY tx_id, seq OFFSET $1`, [before])).rows;
-  if (appended.length) fail('b', `a second organisation appended ${appended.length} events: ${JSON.stringify(appended.slice(0, 5))}; report ${JSON.stringify({ ...second.body, unparseable: undefined, incomplete: undefined })}`);
+  if (appended.length)
+    fail(
+      'b',
+      `a second organisation appended ${appended.length} events: ${JSON.stringify(appended.slice(0, 5))}; report ${JSON.stringify({ ...second.body, unparseable: undefined, incomplete: undefined })}`,
+    );
 }
 
 /** (d) Stored aggregates equal a fresh computation from each family's members, stamps or not. */
@@ -155,7 +165,10 @@ export async function comparePublic(world: World, paths: readonly string[]): Pro
   for (const p of paths) {
     // The cache hears a commit by notification: a read right after catching up may still race it.
     for (let attempt = 0; ; attempt++) {
-      const [cached, plain] = await Promise.all([world.svc.request('GET', p, undefined, {}, { anonymous: true }), world.reader.request('GET', p, undefined, {}, { anonymous: true })]);
+      const [cached, plain] = await Promise.all([
+        world.svc.request('GET', p, undefined, {}, { anonymous: true }),
+        world.reader.request('GET', p, undefined, {}, { anonymous: true }),
+      ]);
       if (cached.status === plain.status && isDeepStrictEqual(cached.body, plain.body)) break;
       const last = `${p}: cached ${cached.status} ${JSON.stringify(cached.body).slice(0, 700)} | uncached ${plain.status} ${JSON.stringify(plain.body).slice(0, 700)}`;
       if (attempt >= 10) fail('e', last);
@@ -167,7 +180,9 @@ export async function comparePublic(world: World, paths: readonly string[]): Pro
 /** (f) No link names a family that does not exist; no read model holds a deleted id. */
 async function checkReferences(m: Model, world: World): Promise<void> {
   const pool = world.svc.db.pool;
-  const dangling = (await pool.query(`SELECT og.id::text, og.family_id::text FROM origin_goods og LEFT JOIN families f ON f.id = og.family_id WHERE og.family_id IS NOT NULL AND f.id IS NULL`)).rows;
+  const dangling = (
+    await pool.query(`SELECT og.id::text, og.family_id::text FROM origin_goods og LEFT JOIN families f ON f.id = og.family_id WHERE og.family_id IS NOT NULL AND f.id IS NULL`)
+  ).rows;
   if (dangling.length) fail('f', `links in families that do not exist: ${JSON.stringify(dangling)}`);
   for (const l of m.links.values()) {
     if (l.family && !m.liveFamily(l.family) && !isPlaceholder(l.family)) fail('f', `model: link ${l.id} in family ${l.family}, which is gone`);
@@ -207,7 +222,21 @@ async function checkReferences(m: Model, world: World): Promise<void> {
 }
 
 /** (a) Every read model equals what a rebuild from the log gives. */
-const TABLES = ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods', 'family_stamps', 'categories', 'countries', 'tags', 'tag_groups', 'positions', 'position_goods'];
+const TABLES = [
+  'origin_goods',
+  'families',
+  'family_custom_members',
+  'family_overrides',
+  'goods',
+  'good_origin_goods',
+  'family_stamps',
+  'categories',
+  'countries',
+  'tags',
+  'tag_groups',
+  'positions',
+  'position_goods',
+];
 
 async function tableRows(world: World): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};

@@ -94,7 +94,8 @@ export class Model {
 
   clone(): Model {
     const m = new Model();
-    for (const [k, v] of this.links) m.links.set(k, { ...v, supplier: { ...v.supplier }, synced: v.synced && { ...v.synced }, manualTagIds: v.manualTagIds && [...v.manualTagIds] });
+    for (const [k, v] of this.links)
+      m.links.set(k, { ...v, supplier: { ...v.supplier }, synced: v.synced && { ...v.synced }, manualTagIds: v.manualTagIds && [...v.manualTagIds] });
     for (const [k, v] of this.families) m.families.set(k, { ...v, overrides: new Map(v.overrides) });
     for (const [k, v] of this.goods) m.goods.set(k, { ...v, tagIds: [...v.tagIds], secondary: [...v.secondary] });
     for (const [k, v] of this.tags) m.tags.set(k, { ...v });
@@ -161,7 +162,11 @@ export class Model {
       m.countries.set(r.id, r.name);
       if (r.own) m.ownCountries.add(r.id);
     }
-    for (const r of (await pool.query(`SELECT p.id::text, coalesce(array_agg(pg.good_id::text ORDER BY pg.sort_order) FILTER (WHERE pg.good_id IS NOT NULL), '{}') AS goods FROM positions p LEFT JOIN position_goods pg ON pg.position_id = p.id WHERE NOT p.deleted GROUP BY p.id`)).rows) {
+    for (const r of (
+      await pool.query(
+        `SELECT p.id::text, coalesce(array_agg(pg.good_id::text ORDER BY pg.sort_order) FILTER (WHERE pg.good_id IS NOT NULL), '{}') AS goods FROM positions p LEFT JOIN position_goods pg ON pg.position_id = p.id WHERE NOT p.deleted GROUP BY p.id`,
+      )
+    ).rows) {
       m.positions.set(r.id, r.goods);
     }
     return m;
@@ -186,12 +191,18 @@ export class Model {
   }
 
   membersOf(familyId: string): string[] {
-    return [...this.links.values()].filter((l) => l.family === familyId).map((l) => l.id).sort(compareIds);
+    return [...this.links.values()]
+      .filter((l) => l.family === familyId)
+      .map((l) => l.id)
+      .sort(compareIds);
   }
 
   /** docs/domain.md, Public catalog: a family appears when it has at least one good. */
   publicFamilies(): string[] {
-    return [...this.families.values()].filter((f) => !f.gone && this.goodsOf(f.id).length > 0).map((f) => f.id).sort(compareIds);
+    return [...this.families.values()]
+      .filter((f) => !f.gone && this.goodsOf(f.id).length > 0)
+      .map((f) => f.id)
+      .sort(compareIds);
   }
 
   goodOfLink(linkId: string): MGood | undefined {
@@ -233,7 +244,15 @@ export class Model {
       else if (candidates.length === 0) {
         const placeholder = NEW + key;
         if (!this.families.has(placeholder)) {
-          this.families.set(placeholder, { id: placeholder, key, autoManaged: true, locked: false, name: `${l.synced.parts.productName} ${l.synced.parts.sku.toUpperCase()}`, gone: false, overrides: new Map() });
+          this.families.set(placeholder, {
+            id: placeholder,
+            key,
+            autoManaged: true,
+            locked: false,
+            name: `${l.synced.parts.productName} ${l.synced.parts.sku.toUpperCase()}`,
+            gone: false,
+            overrides: new Map(),
+          });
         }
         l.family = placeholder;
       }

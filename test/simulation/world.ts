@@ -208,7 +208,9 @@ async function prepareBaselineOnce(opts: WorldOptions): Promise<{ name: string; 
       for (const name of ['复古', '简约', '街头']) tags.push((await ok(svc, 'POST', '/tags', { name, groupId: group.id })).id);
       await ok(svc, 'POST', '/countries', { name: '试验国', code: 'ZZ' });
       await ok(svc, 'POST', '/categories', { name: '试验类目' });
-      const organised = (await svc.db.pool.query<{ id: string; category_id: string }>(`SELECT id::text, category_id::text FROM origin_goods WHERE family_id IS NOT NULL ORDER BY id`)).rows;
+      const organised = (
+        await svc.db.pool.query<{ id: string; category_id: string }>(`SELECT id::text, category_id::text FROM origin_goods WHERE family_id IS NOT NULL ORDER BY id`)
+      ).rows;
       const countries = (await svc.db.pool.query<{ id: string; name: string }>(`SELECT id::text, name FROM countries`)).rows;
       const goods: string[] = [];
       for (const [i, link] of organised.entries()) {

@@ -97,10 +97,14 @@ interface InPageElement {
  * failed expectation after `timeoutMs`.
  */
 export async function until<T>(read: () => Promise<T>, check: (value: T) => void, timeoutMs = 30_000): Promise<void> {
-  await eventually(async () => {
-    check(await read());
-    return true;
-  }, timeoutMs, 50);
+  await eventually(
+    async () => {
+      check(await read());
+      return true;
+    },
+    timeoutMs,
+    50,
+  );
 }
 
 /** A full-page screenshot, from the top (the sticky side bar would otherwise stay where the page was scrolled). */

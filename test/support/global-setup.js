@@ -43,9 +43,14 @@ module.exports = async function globalSetup() {
     const dir = path.join(ROOT, '.data', 'test-pg');
     const port = Number(process.env.TEST_EMBEDDED_PG_PORT || 54330);
     const server = new EmbeddedPostgres({
-      databaseDir: dir, port, user: 'postgres', password: 'catalog', persistent: true,
+      databaseDir: dir,
+      port,
+      user: 'postgres',
+      password: 'catalog',
+      persistent: true,
       createPostgresUser: require('node:os').userInfo().uid === 0,
-      onLog: () => undefined, onError: () => undefined,
+      onLog: () => undefined,
+      onError: () => undefined,
     });
     if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
     await server.start();

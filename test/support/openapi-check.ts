@@ -95,7 +95,8 @@ export function answerMismatch(apiPrefix: string, method: string, path: string, 
     if (!media.some((d) => mediaMatches(d, type))) return `${where}: answered ${type || 'no content type'}, the document says ${media.join(', ')}`;
     if (type === 'application/json') {
       const validate = checker.validator(op, status);
-      if (!validate(JSON.parse(answer.text))) return `${where}: the body does not match the document: ${JSON.stringify(validate.errors?.slice(0, 5))}; body ${answer.text.slice(0, 500)}`;
+      if (!validate(JSON.parse(answer.text)))
+        return `${where}: the body does not match the document: ${JSON.stringify(validate.errors?.slice(0, 5))}; body ${answer.text.slice(0, 500)}`;
     }
   }
   for (const [name, header] of Object.entries(documented.headers ?? {})) {

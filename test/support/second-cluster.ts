@@ -25,7 +25,9 @@ export interface Cluster {
 function systemBinaries(): string | null {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(root, versions[0], 'bin') : null;
 }
 

@@ -26,8 +26,7 @@ export const ADMIN = { username: 'admin', password: 'correct horse battery stapl
 
 /** Registers the first user (or logs in when one exists) and returns its access token. */
 async function adminSession(url: string): Promise<string> {
-  const post = (path: string) =>
-    fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const post = (path: string) => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
   await post('/auth/register');
   const login = await post('/auth/login');
   const cookie = login.headers.getSetCookie().find((c) => c.startsWith('svc_at='));

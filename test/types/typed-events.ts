@@ -45,7 +45,11 @@ export function decisions(): void {
 
 export async function commands(): Promise<void> {
   // runCommand takes the events from the stream spec: the tag decision fits the tag stream...
-  const result = await runCommand(deps, tagStream(ID), { name: 'CreateTag', actor: { by: 'system:test' }, decide: (s) => decideTag(s, { type: 'DeleteTag', tagId: ID, usage: { counts: {}, blockedBy: [] } }) });
+  const result = await runCommand(deps, tagStream(ID), {
+    name: 'CreateTag',
+    actor: { by: 'system:test' },
+    decide: (s) => decideTag(s, { type: 'DeleteTag', tagId: ID, usage: { counts: {}, blockedBy: [] } }),
+  });
   const events: TagEvent[] = result.events;
   // ...a decision returning another slice's events does not,
   const groupDecision = (): TagGroupEvent[] => [{ type: 'TagGroupDeleted', data: { tagGroupId: ID } }];

@@ -77,7 +77,7 @@ describe('config', () => {
     expect(c.trustProxy).toBe(1);
   });
 
-  it('the clients\' API bases are the build\'s unless set; a path on the same origin', () => {
+  it("the clients' API bases are the build's unless set; a path on the same origin", () => {
     expect(loadConfig({}).clientApiBases).toEqual({ admin: undefined, h5: undefined });
     expect(loadConfig({ ADMIN_API_BASE: '/api', H5_API_BASE: '/v2-api/' }).clientApiBases).toEqual({ admin: '/api', h5: '/v2-api/' });
     expect(loadConfig({ ADMIN_API_BASE: '/' }).clientApiBases.admin).toBe('/');

@@ -24,7 +24,14 @@ export const CategoryCreated = defineEvent('CategoryCreated', 1, z.object({ cate
  * Only the fields that changed are present. On a mirrored category, name, icon and parent last until
  * the supplier changes the category (the mirror then overwrites them); sortOrder is the administrators'.
  */
-export const CategoryUpdated = defineEvent('CategoryUpdated', 1, z.object({ categoryId: idSchema, ...fields }).partial().required({ categoryId: true }));
+export const CategoryUpdated = defineEvent(
+  'CategoryUpdated',
+  1,
+  z
+    .object({ categoryId: idSchema, ...fields })
+    .partial()
+    .required({ categoryId: true }),
+);
 
 /** Hidden from every list; a supplier category the supplier still lists comes back at the next synchronisation. */
 export const CategoryDeleted = defineEvent('CategoryDeleted', 1, z.object({ categoryId: idSchema }));

@@ -10,7 +10,6 @@ import { decideReorder } from '../../platform/permutation';
 import type { CategoryAdminEvent } from './admin-events';
 import { type CategoryFields, type CategoryState } from './state';
 
-
 /** The parent a command places the category under. */
 export interface ParentFacts {
   /** a live category */

@@ -37,8 +37,7 @@ export async function getCategory(db: Queryable, id: string): Promise<CategoryVi
 /** Live categories by sort order, then id; all of them, the top level (`root`) or one parent's children. */
 export async function listCategories(db: Queryable, q: ListCategoriesQuery): Promise<Page<CategoryView>> {
   const { limit, offset } = limitOffset(q);
-  const where =
-    q.parentId === undefined ? `WHERE NOT removed` : q.parentId === 'root' ? `WHERE NOT removed AND parent_id IS NULL` : `WHERE NOT removed AND parent_id = $3`;
+  const where = q.parentId === undefined ? `WHERE NOT removed` : q.parentId === 'root' ? `WHERE NOT removed AND parent_id IS NULL` : `WHERE NOT removed AND parent_id = $3`;
   const filter = q.parentId === undefined || q.parentId === 'root' ? [] : [q.parentId];
   const countWhere = where.replace('$3', '$1');
   const [rows, total] = await Promise.all([
@@ -64,9 +63,6 @@ export async function ancestorsOf(db: Queryable, id: string): Promise<string[]> 
 
 /** The live children of `parentId` (null: the top level) in their present order: sort order, then id. */
 export async function childOrder(db: Queryable, parentId: string | null): Promise<string[]> {
-  const r = await db.query<{ id: string }>(
-    `SELECT id FROM categories WHERE NOT removed AND parent_id IS NOT DISTINCT FROM $1::bigint ORDER BY sort_order, id`,
-    [parentId],
-  );
+  const r = await db.query<{ id: string }>(`SELECT id FROM categories WHERE NOT removed AND parent_id IS NOT DISTINCT FROM $1::bigint ORDER BY sort_order, id`, [parentId]);
   return r.rows.map((x) => x.id);
 }

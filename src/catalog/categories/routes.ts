@@ -56,4 +56,16 @@ export function categoryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const categoryRouteDocs = resourceDocs({ path: '/categories', one: 'category', many: 'categories', listQuery: listCategoriesQuery, createBody: createCategoryBody, updateBody: updateCategoryBody, sortBody: sortCategoriesBody, usage: 'subcategories, goods and links filed under it, public families of those goods (any but families refuses a delete)', view: categoryView, sortNotFound: 'No such parent category (CATEGORY.NOT_FOUND)', inUse: 'The category has subcategories (CATEGORY.HAS_CHILDREN), or goods or links use it (CATEGORY.IN_USE)' });
+export const categoryRouteDocs = resourceDocs({
+  path: '/categories',
+  one: 'category',
+  many: 'categories',
+  listQuery: listCategoriesQuery,
+  createBody: createCategoryBody,
+  updateBody: updateCategoryBody,
+  sortBody: sortCategoriesBody,
+  usage: 'subcategories, goods and links filed under it, public families of those goods (any but families refuses a delete)',
+  view: categoryView,
+  sortNotFound: 'No such parent category (CATEGORY.NOT_FOUND)',
+  inUse: 'The category has subcategories (CATEGORY.HAS_CHILDREN), or goods or links use it (CATEGORY.IN_USE)',
+});

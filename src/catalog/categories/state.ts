@@ -10,8 +10,7 @@ export interface CategoryFields {
 
 /** sortOrder is not kept: reorders live on the parent's order stream, so the category's own would be stale. */
 export type CategoryState =
-  | { status: 'none' }
-  | { status: 'active' | 'removed'; id: string; parentId: string | null; name: string; icon: string | null; source: 'supplier' | 'admin' };
+  { status: 'none' } | { status: 'active' | 'removed'; id: string; parentId: string | null; name: string; icon: string | null; source: 'supplier' | 'admin' };
 
 export const initialCategory = (): CategoryState => ({ status: 'none' });
 

@@ -14,7 +14,14 @@ const fields = { name: z.string().min(1), code: z.string().min(1), sortOrder: z.
 export const CountryCreated = defineEvent('CountryCreated', 1, z.object({ countryId: idSchema, ...fields }));
 
 /** Only the fields that changed are present. On a mirrored country they last until the supplier changes it. */
-export const CountryUpdated = defineEvent('CountryUpdated', 1, z.object({ countryId: idSchema, ...fields }).partial().required({ countryId: true }));
+export const CountryUpdated = defineEvent(
+  'CountryUpdated',
+  1,
+  z
+    .object({ countryId: idSchema, ...fields })
+    .partial()
+    .required({ countryId: true }),
+);
 
 /** Hidden from every list; a supplier country the supplier still lists comes back at the next synchronisation. */
 export const CountryDeleted = defineEvent('CountryDeleted', 1, z.object({ countryId: idSchema }));

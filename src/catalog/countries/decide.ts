@@ -9,7 +9,6 @@ import { decideReorder } from '../../platform/permutation';
 import type { CountryAdminEvent } from './admin-events';
 import { type CountryFields, type CountryState } from './state';
 
-
 export type CountryCommand =
   | { type: 'CreateCountry'; countryId: string; fields: CountryFields }
   | { type: 'UpdateCountry'; countryId: string; changes: Partial<CountryFields> }

@@ -59,4 +59,16 @@ export function countryRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const countryRouteDocs = resourceDocs({ path: '/countries', one: 'country', many: 'countries', listQuery: listCountriesQuery, createBody: createCountryBody, updateBody: updateCountryBody, sortBody: sortCountriesBody, usage: 'goods placed in it, links whose name names it, public families of those goods (goods or links refuse a delete)', view: countryView, taken: 'Another country has this code (COUNTRY.CODE_TAKEN)', inUse: 'Goods or links use the country (COUNTRY.IN_USE)' });
+export const countryRouteDocs = resourceDocs({
+  path: '/countries',
+  one: 'country',
+  many: 'countries',
+  listQuery: listCountriesQuery,
+  createBody: createCountryBody,
+  updateBody: updateCountryBody,
+  sortBody: sortCountriesBody,
+  usage: 'goods placed in it, links whose name names it, public families of those goods (goods or links refuse a delete)',
+  view: countryView,
+  taken: 'Another country has this code (COUNTRY.CODE_TAKEN)',
+  inUse: 'Goods or links use the country (COUNTRY.IN_USE)',
+});

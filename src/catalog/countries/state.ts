@@ -8,9 +8,7 @@ export interface CountryFields {
 }
 
 /** sortOrder is not kept: reorders live on another stream, so the country's own would be stale. */
-export type CountryState =
-  | { status: 'none' }
-  | { status: 'active' | 'removed'; id: string; name: string; code: string; source: 'supplier' | 'admin' };
+export type CountryState = { status: 'none' } | { status: 'active' | 'removed'; id: string; name: string; code: string; source: 'supplier' | 'admin' };
 
 export const initialCountry = (): CountryState => ({ status: 'none' });
 

@@ -26,9 +26,7 @@ export interface GroupingLink {
 }
 
 export type GroupDecision =
-  | { kind: 'join'; linkId: string; familyId: string }
-  | { kind: 'create'; linkId: string; key: string; name: string }
-  | { kind: 'lockedSkipped'; linkId: string; familyId: string };
+  { kind: 'join'; linkId: string; familyId: string } | { kind: 'create'; linkId: string; key: string; name: string } | { kind: 'lockedSkipped'; linkId: string; familyId: string };
 
 function byNameKey(families: readonly FamilyFacts[]): Map<string, FamilyFacts[]> {
   const byKey = new Map<string, FamilyFacts[]>();
@@ -70,8 +68,7 @@ export function decideGrouping(links: readonly GroupingLink[], families: readonl
 }
 
 export type ConsolidationDecision =
-  | { kind: 'merge'; fragmentId: string; intoFamilyId: string }
-  | { kind: 'review'; familyId: string; reason: 'HAS_GOODS' | 'HAS_OVERRIDES' | 'LOCKED' | 'MANUAL' };
+  { kind: 'merge'; fragmentId: string; intoFamilyId: string } | { kind: 'review'; familyId: string; reason: 'HAS_GOODS' | 'HAS_OVERRIDES' | 'LOCKED' | 'MANUAL' };
 
 export function decideConsolidation(families: readonly FamilyFacts[]): ConsolidationDecision[] {
   const byKey = byNameKey(families);

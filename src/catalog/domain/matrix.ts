@@ -15,15 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { LinkDetail } from './values';
 import { minMoney, normaliseMoney } from './money';
-import {
-  DIMENSIONS,
-  NO_PRINT,
-  SINGLE_SIDED,
-  distinct,
-  sortDimensionValues,
-  type Dimension,
-  type DimensionValuesInput,
-} from './tags';
+import { DIMENSIONS, NO_PRINT, SINGLE_SIDED, distinct, sortDimensionValues, type Dimension, type DimensionValuesInput } from './tags';
 
 export interface MatrixLink {
   /** Supplier id, a decimal 64-bit integer. */
@@ -216,10 +208,7 @@ export function computeFamilyMatrix(input: ComputeFamilyMatrixInput): FamilyMatr
       input.tagSortOrder,
     );
   const axes = Object.fromEntries(DIMENSIONS.map((d) => [d, axis(d)])) as Record<Dimension, string[]>;
-  const index = Object.fromEntries(DIMENSIONS.map((d) => [d, new Map(axes[d].map((v, i) => [v, i]))])) as Record<
-    Dimension,
-    Map<string, number>
-  >;
+  const index = Object.fromEntries(DIMENSIONS.map((d) => [d, new Map(axes[d].map((v, i) => [v, i]))])) as Record<Dimension, Map<string, number>>;
 
   const cells: MatrixCell[] = [...produced.entries()].map(([id, c]) => {
     const override = overrideByKey.get(id);
@@ -264,10 +253,7 @@ export interface OverrideKeyIssue {
  * be a value of its dimension in the matrix and the cell must exist; otherwise 400). Null when the
  * key names a cell; else what is wrong, for the 400 answer's details.
  */
-export function validateOverrideKey(
-  matrix: Pick<FamilyMatrix, 'sizes' | 'colors' | 'printCounts' | 'crafts' | 'logistics' | 'cells'>,
-  key: CellKey,
-): OverrideKeyIssue[] | null {
+export function validateOverrideKey(matrix: Pick<FamilyMatrix, 'sizes' | 'colors' | 'printCounts' | 'crafts' | 'logistics' | 'cells'>, key: CellKey): OverrideKeyIssue[] | null {
   const issues: OverrideKeyIssue[] = DIMENSIONS.filter((d) => !matrix[AXIS_OF[d]].includes(key[d])).map((d) => ({
     dimension: d,
     value: key[d],
@@ -433,10 +419,7 @@ export function mediaByColor(sources: readonly MediaSource[]): Record<string, Me
   return Object.fromEntries(
     [...byColor.entries()].map(([color, list]) => [
       color,
-      list
-        .sort((a, b) => a.sort - b.sort || a.encounter - b.encounter)
-        .map((m, i) => ({ id: mediaId(m.url), url: m.url, sortOrder: i })),
+      list.sort((a, b) => a.sort - b.sort || a.encounter - b.encounter).map((m, i) => ({ id: mediaId(m.url), url: m.url, sortOrder: i })),
     ]),
   );
 }
-

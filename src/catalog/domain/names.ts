@@ -22,7 +22,7 @@ const SEGMENT = /[（(][^（()）]*[)）]/g;
 export function cleanCategoryName(raw: string): string {
   let s = raw;
   // Repeat so nested brackets go from the inside out.
-  for (let prev = ''; prev !== s; ) {
+  for (let prev = ''; prev !== s;) {
     prev = s;
     s = s.replace(SEGMENT, ' ');
   }
@@ -126,7 +126,10 @@ export function readLinkName(name: string): { parsed: ParsedLinkName } | { probl
   const folded = foldWhitespace(name);
   const close = folded.search(/[)）]/);
   if (close < 0) return { problem: { part: 'logistics', reason: 'NO_LOGISTICS_BRACKET' } };
-  const segment = folded.slice(0, close + 1).replace(/\(/g, '（').replace(/\)/g, '）');
+  const segment = folded
+    .slice(0, close + 1)
+    .replace(/\(/g, '（')
+    .replace(/\)/g, '）');
   const m = /^([^（）]*)（([^（）]*)）$/.exec(segment);
   if (!m) return { problem: { part: 'logistics', reason: 'MALFORMED_FIRST_SEGMENT', text: folded.slice(0, close + 1) } };
   const country = foldWhitespace(m[1] ?? '');
@@ -154,7 +157,10 @@ export function readLinkName(name: string): { parsed: ParsedLinkName } | { probl
     parsed: {
       country,
       logistics,
-      productName: tokens.slice(0, skuAt).map((t) => t.text).join(' '),
+      productName: tokens
+        .slice(0, skuAt)
+        .map((t) => t.text)
+        .join(' '),
       sku: tokens[skuAt]!.text.toUpperCase(),
       descriptors: tokens.slice(skuAt + 1).map((t) => t.text),
     },
@@ -232,7 +238,10 @@ export function normaliseGoodName(input: string, opts: { categoryName?: string |
   if (skuAt < 0) return stripped;
 
   const sku = tokens[skuAt]!.text.toUpperCase();
-  const rest = tokens.filter((_, i) => i !== skuAt).map((t) => t.text).join(' ');
+  const rest = tokens
+    .filter((_, i) => i !== skuAt)
+    .map((t) => t.text)
+    .join(' ');
   const description = rest !== '' ? rest : descriptionFromCategory(opts.categoryName);
   return description === '' ? sku : `${description} ${sku}`;
 }
@@ -242,11 +251,7 @@ export function normaliseGoodName(input: string, opts: { categoryName?: string |
  * when the link is organised, else from the raw link name (it is not parsed here: an unorganised
  * link has no parsed columns), then normalised with the link's supplier category name.
  */
-export function goodNameFromLink(link: {
-  name: string;
-  parsed: Pick<ParsedLinkName, 'productName' | 'sku'> | null;
-  categoryName: string | null;
-}): string {
+export function goodNameFromLink(link: { name: string; parsed: Pick<ParsedLinkName, 'productName' | 'sku'> | null; categoryName: string | null }): string {
   const raw = link.parsed ? `${link.parsed.productName} ${link.parsed.sku}` : link.name;
   return normaliseGoodName(raw, { categoryName: link.categoryName });
 }

@@ -28,4 +28,3 @@ export const RANKS = `
             (CASE c.level WHEN 3 THEN c.sort_order END) NULLS LAST,
             (CASE c.level WHEN 3 THEN c.id END) NULLS LAST))::int END AS r
             FROM categories c LEFT JOIN categories cp ON cp.id = c.parent_id)`;
-

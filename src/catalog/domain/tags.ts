@@ -78,10 +78,7 @@ export interface VariantDimensions {
  *   first; none without a synced detail. Empty strings are not values.
  * Vocabulary dimensions come out in display order.
  */
-export function deriveLinkTags(
-  parsed: Pick<ParsedLinkName, 'logistics' | 'descriptors'>,
-  detail: VariantDimensions | null,
-): DerivedLinkTags {
+export function deriveLinkTags(parsed: Pick<ParsedLinkName, 'logistics' | 'descriptors'>, detail: VariantDimensions | null): DerivedLinkTags {
   const printCounts = new Set<string>();
   const crafts = new Set<string>();
   for (const descriptor of parsed.descriptors) {
@@ -113,10 +110,7 @@ export interface FilledDimensionTag {
  * they leave empty is filled from the link's derivation. `filled` lists what was added, dimension
  * by dimension in DIMENSIONS order, so the answer's `filledDimensionTags` is stable.
  */
-export function fillMissingDimensions(
-  manual: DimensionValuesInput,
-  derived: DimensionValuesInput,
-): { values: DimensionValues; filled: FilledDimensionTag[] } {
+export function fillMissingDimensions(manual: DimensionValuesInput, derived: DimensionValuesInput): { values: DimensionValues; filled: FilledDimensionTag[] } {
   const values = emptyDimensionValues();
   const filled: FilledDimensionTag[] = [];
   for (const dimension of DIMENSIONS) {
@@ -140,11 +134,7 @@ export function fillMissingDimensions(
  *   have one; equal sort orders keep first encounter), else first encounter.
  * `tagSortOrder` is keyed by tag name.
  */
-export function sortDimensionValues(
-  dimension: Dimension,
-  values: readonly string[],
-  tagSortOrder?: ReadonlyMap<string, number>,
-): string[] {
+export function sortDimensionValues(dimension: Dimension, values: readonly string[], tagSortOrder?: ReadonlyMap<string, number>): string[] {
   const unique = distinct(values);
   const rank = (value: string): number | undefined => {
     switch (dimension) {

@@ -11,9 +11,7 @@ const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal string');
 export const linkDetailSchema = z.object({
   variants: z.array(z.object({ sku: z.string(), size: z.string(), color: z.string(), price: decimalString, stock: z.number() })),
   sizeChart: z.array(z.record(z.string(), z.string())),
-  packagingSpecs: z.array(
-    z.object({ name: z.string(), weightGrams: z.number(), lengthCm: z.number(), widthCm: z.number(), heightCm: z.number() }),
-  ),
+  packagingSpecs: z.array(z.object({ name: z.string(), weightGrams: z.number(), lengthCm: z.number(), widthCm: z.number(), heightCm: z.number() })),
   options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
   media: z.array(z.object({ color: z.string(), url: z.string(), sort: z.number() })),
 });

@@ -36,4 +36,3 @@ export async function answerFamily(deps: FamilyDeps, res: Response, status: 200 
   setRevisionTag(res, body.revision);
   res.status(status).json(body);
 }
-

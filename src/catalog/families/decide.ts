@@ -38,7 +38,10 @@ export function requireFamilyTaking(s: FamilyState): void {
   if (!s.exists) throw AppError.notFound('FAMILY.NOT_FOUND', `no family ${s.id}`);
   if (s.gone?.reason === 'deleted') throw AppError.conflict('FAMILY.GONE', `family ${s.id} was deleted; it takes no members`, { state: 'deleted' });
   if (s.gone?.reason === 'merged') {
-    throw AppError.conflict('FAMILY.GONE', `family ${s.id} was merged into family ${s.gone.intoFamilyId}; add the link there`, { state: 'merged', intoFamilyId: s.gone.intoFamilyId });
+    throw AppError.conflict('FAMILY.GONE', `family ${s.id} was merged into family ${s.gone.intoFamilyId}; add the link there`, {
+      state: 'merged',
+      intoFamilyId: s.gone.intoFamilyId,
+    });
   }
 }
 

@@ -28,11 +28,7 @@ export const FamilyUnlocked = defineEvent('FamilyUnlocked', 1, z.object({ family
 /** The family's record of membership changes (the link stream holds the membership itself). */
 export const FamilyMemberAdded = defineEvent('FamilyMemberAdded', 1, z.object({ familyId: idSchema, linkId: idSchema }));
 export const FamilyMemberRemoved = defineEvent('FamilyMemberRemoved', 1, z.object({ familyId: idSchema, linkId: idSchema }));
-export const FamilyCustomMemberAdded = defineEvent(
-  'FamilyCustomMemberAdded',
-  1,
-  z.object({ familyId: idSchema, goodId: idSchema, tags: dimensionValues, price: money }),
-);
+export const FamilyCustomMemberAdded = defineEvent('FamilyCustomMemberAdded', 1, z.object({ familyId: idSchema, goodId: idSchema, tags: dimensionValues, price: money }));
 export const FamilyCustomMemberRemoved = defineEvent('FamilyCustomMemberRemoved', 1, z.object({ familyId: idSchema, goodId: idSchema }));
 export const FamilyPriceOverrideSet = defineEvent('FamilyPriceOverrideSet', 1, overrideKey.extend({ familyId: idSchema, price: money }));
 export const FamilyPriceOverrideRemoved = defineEvent('FamilyPriceOverrideRemoved', 1, overrideKey.extend({ familyId: idSchema }));

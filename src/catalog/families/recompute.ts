@@ -61,9 +61,7 @@ export async function recomputeFamilies(db: ProjectionDb, familyIds: readonly st
 export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly string[]): Promise<void> {
   if (familyIds.length === 0) return;
   const ids = [...new Set(familyIds)];
-  const held = new Set(
-    (await db.query<{ id: string }>(`SELECT id::text AS id FROM (${STAMPS}) s WHERE stored_base = base`, [ids, FAMILY_AGGREGATE_RULES])).rows.map((r) => r.id),
-  );
+  const held = new Set((await db.query<{ id: string }>(`SELECT id::text AS id FROM (${STAMPS}) s WHERE stored_base = base`, [ids, FAMILY_AGGREGATE_RULES])).rows.map((r) => r.id));
   const unproven = ids.filter((id) => !held.has(id));
   if (unproven.length) await recomputeFamilies(db, unproven);
   if (held.size === 0) return;
@@ -257,10 +255,7 @@ async function stampFamilies(db: ProjectionDb, familyIds: readonly string[]): Pr
  * family (reading every member's detail).
  */
 export async function unprovenFamilies(db: ProjectionDb): Promise<string[]> {
-  const r = await db.query<{ id: string }>(
-    `SELECT id::text AS id FROM (${stampsWhere('true', '$1')}) s WHERE stored IS DISTINCT FROM stamp ORDER BY id`,
-    [FAMILY_AGGREGATE_RULES],
-  );
+  const r = await db.query<{ id: string }>(`SELECT id::text AS id FROM (${stampsWhere('true', '$1')}) s WHERE stored IS DISTINCT FROM stamp ORDER BY id`, [FAMILY_AGGREGATE_RULES]);
   return r.rows.map((x) => x.id);
 }
 
@@ -278,13 +273,16 @@ export interface FamilyCheck {
  * recompute; the others are recomputed (`staleFamilies`). Reads only.
  */
 export async function checkFamilies(db: ProjectionDb, familyIds: readonly string[]): Promise<FamilyCheck> {
-  const stamps = await db.query<{ id: string; stored: string | null; stamp: string; stored_base: string | null; base: string }>(`SELECT id::text AS id, stored, stamp, stored_base, base FROM (${STAMPS}) s`, [
-    [...new Set(familyIds)],
-    FAMILY_AGGREGATE_RULES,
-  ]);
+  const stamps = await db.query<{ id: string; stored: string | null; stamp: string; stored_base: string | null; base: string }>(
+    `SELECT id::text AS id, stored, stamp, stored_base, base FROM (${STAMPS}) s`,
+    [[...new Set(familyIds)], FAMILY_AGGREGATE_RULES],
+  );
   const unproven = stamps.rows.filter((r) => r.stored !== r.stamp || r.stored_base !== r.base);
   if (unproven.length === 0) return { stale: [], verified: [] };
-  const stale = await staleFamilies(db, unproven.map((r) => r.id));
+  const stale = await staleFamilies(
+    db,
+    unproven.map((r) => r.id),
+  );
   const staleIds = new Set(stale.map((f) => f.id));
   return { stale, verified: unproven.filter((r) => !staleIds.has(r.id)).map((r) => ({ id: r.id, stamp: r.stamp, base: r.base })) };
 }

@@ -6,16 +6,7 @@ import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { actorOf } from '../write-answer';
-import {
-  addCustomMember,
-  createFamily,
-  deleteFamily,
-  removeCustomMember,
-  removePriceOverride,
-  setPriceOverride,
-  updateFamily,
-  type FamilyDeps,
-} from './handle';
+import { addCustomMember, createFamily, deleteFamily, removeCustomMember, removePriceOverride, setPriceOverride, updateFamily, type FamilyDeps } from './handle';
 import { listFamilies, readFamily } from './queries';
 import { withReferences } from '../references';
 import { familyUsage } from '../usage';
@@ -103,12 +94,76 @@ export function familyRoutes(deps: FamilyDeps, guard: RequestHandler): Router {
 export const familyRouteDocs: RouteDoc[] = [
   { method: 'get', path: '/product-families', summary: 'List families', auth: true, query: listFamiliesQuery, responses: { 200: pageOf(familySchema) } },
   { method: 'post', path: '/product-families', summary: 'Create a family', auth: true, etag: true, body: createFamilyBody, responses: { 201: familySchema, 202: accepted } },
-  { method: 'get', path: '/product-families/:id', summary: 'One family: members, custom members, matrix, unions, overrides', auth: true, etag: true, responses: { 200: familySchema, 404: NO_FAMILY } },
-  { method: 'get', path: '/product-families/:id/usage', summary: 'What a family holds: member links, custom members, goods, price overrides (members, custom members or goods refuse a delete)', auth: true, responses: { 200: usage, 404: NO_FAMILY } },
-  { method: 'patch', path: '/product-families/:id', summary: 'Rename or lock a family', auth: true, revision: true, etag: true, body: updateFamilyBody, responses: { 200: familySchema, 202: accepted, 404: NO_FAMILY } },
-  { method: 'delete', path: '/product-families/:id', summary: 'Delete a family without members or goods', auth: true, revision: true, responses: { 204: null, 404: NO_FAMILY, 409: 'The family still has members or goods (FAMILY.NOT_EMPTY)' } },
-  { method: 'post', path: '/product-families/:id/custom-members', summary: 'Add a custom good with its tags and price', auth: true, revision: true, etag: true, body: addCustomMemberBody, responses: { 201: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or good (GOOD.NOT_FOUND)', 409: 'The family was deleted or merged (FAMILY.GONE)' } },
-  { method: 'delete', path: '/product-families/:id/custom-members/:goodId', summary: 'Remove a custom member', auth: true, revision: true, etag: true, responses: { 200: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or custom member (FAMILY.CUSTOM_MEMBER_NOT_FOUND)' } },
-  { method: 'put', path: '/product-families/:id/price-overrides', summary: 'Set the price of one matrix cell', auth: true, revision: true, etag: true, body: setOverrideBody, responses: { 200: familySchema, 202: accepted, 404: NO_FAMILY } },
-  { method: 'delete', path: '/product-families/:id/price-overrides', summary: 'Remove the price override of one matrix cell', auth: true, revision: true, etag: true, body: removeOverrideBody, responses: { 200: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or override (FAMILY.OVERRIDE_NOT_FOUND)' } },
+  {
+    method: 'get',
+    path: '/product-families/:id',
+    summary: 'One family: members, custom members, matrix, unions, overrides',
+    auth: true,
+    etag: true,
+    responses: { 200: familySchema, 404: NO_FAMILY },
+  },
+  {
+    method: 'get',
+    path: '/product-families/:id/usage',
+    summary: 'What a family holds: member links, custom members, goods, price overrides (members, custom members or goods refuse a delete)',
+    auth: true,
+    responses: { 200: usage, 404: NO_FAMILY },
+  },
+  {
+    method: 'patch',
+    path: '/product-families/:id',
+    summary: 'Rename or lock a family',
+    auth: true,
+    revision: true,
+    etag: true,
+    body: updateFamilyBody,
+    responses: { 200: familySchema, 202: accepted, 404: NO_FAMILY },
+  },
+  {
+    method: 'delete',
+    path: '/product-families/:id',
+    summary: 'Delete a family without members or goods',
+    auth: true,
+    revision: true,
+    responses: { 204: null, 404: NO_FAMILY, 409: 'The family still has members or goods (FAMILY.NOT_EMPTY)' },
+  },
+  {
+    method: 'post',
+    path: '/product-families/:id/custom-members',
+    summary: 'Add a custom good with its tags and price',
+    auth: true,
+    revision: true,
+    etag: true,
+    body: addCustomMemberBody,
+    responses: { 201: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or good (GOOD.NOT_FOUND)', 409: 'The family was deleted or merged (FAMILY.GONE)' },
+  },
+  {
+    method: 'delete',
+    path: '/product-families/:id/custom-members/:goodId',
+    summary: 'Remove a custom member',
+    auth: true,
+    revision: true,
+    etag: true,
+    responses: { 200: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or custom member (FAMILY.CUSTOM_MEMBER_NOT_FOUND)' },
+  },
+  {
+    method: 'put',
+    path: '/product-families/:id/price-overrides',
+    summary: 'Set the price of one matrix cell',
+    auth: true,
+    revision: true,
+    etag: true,
+    body: setOverrideBody,
+    responses: { 200: familySchema, 202: accepted, 404: NO_FAMILY },
+  },
+  {
+    method: 'delete',
+    path: '/product-families/:id/price-overrides',
+    summary: 'Remove the price override of one matrix cell',
+    auth: true,
+    revision: true,
+    etag: true,
+    body: removeOverrideBody,
+    responses: { 200: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or override (FAMILY.OVERRIDE_NOT_FOUND)' },
+  },
 ];

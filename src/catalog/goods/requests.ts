@@ -18,7 +18,10 @@ const fields = {
   countryId: idSchema.nullable(),
 };
 
-export const createGoodBody = z.object({ originGoodId: idSchema.optional(), ...fields }).partial().strict();
+export const createGoodBody = z
+  .object({ originGoodId: idSchema.optional(), ...fields })
+  .partial()
+  .strict();
 /** What the create commands take (the batch and the start-up demo too): the body's fields, all optional. */
 export type CreateGoodInput = Partial<GoodFields> & { originGoodId?: string };
 

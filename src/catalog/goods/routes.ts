@@ -37,7 +37,9 @@ async function answerGood(deps: GoodDeps, res: Response, status: 200 | 201, id: 
 export function goodRoutes(
   deps: GoodDeps,
   guard: RequestHandler,
-  batch: { batchCreateGoods: (body: BatchGoodsBody, actor: Actor) => ReturnType<typeof batchCreateGoods> } = { batchCreateGoods: (body, actor) => batchCreateGoods(deps, body, actor) },
+  batch: { batchCreateGoods: (body: BatchGoodsBody, actor: Actor) => ReturnType<typeof batchCreateGoods> } = {
+    batchCreateGoods: (body, actor) => batchCreateGoods(deps, body, actor),
+  },
 ): Router {
   const r = Router();
 
@@ -100,12 +102,51 @@ export function goodRoutes(
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const goodRouteDocs: RouteDoc[] = [
   { method: 'get', path: '/goods', summary: 'List goods', auth: true, query: listGoodsQuery, responses: { 200: pageOf(good) } },
-  { method: 'post', path: '/goods', summary: 'Create a good, from a link (originGoodId) or custom', auth: true, etag: true, body: createGoodBody, responses: { 201: good, 202: accepted, 409: 'The link has a good already (GOOD.EXISTS_FOR_LINK)' } },
+  {
+    method: 'post',
+    path: '/goods',
+    summary: 'Create a good, from a link (originGoodId) or custom',
+    auth: true,
+    etag: true,
+    body: createGoodBody,
+    responses: { 201: good, 202: accepted, 409: 'The link has a good already (GOOD.EXISTS_FOR_LINK)' },
+  },
   { method: 'post', path: '/goods/batch', summary: 'Create goods in one request: from links, or full bodies', auth: true, body: batchGoodsBody, responses: { 201: batchAnswer } },
   { method: 'get', path: '/goods/tree', summary: 'Goods by country, category and family', auth: true, responses: { 200: goodsTreeSchema } },
   { method: 'get', path: '/goods/:id', summary: 'One good', auth: true, etag: true, responses: { 200: good, 404: 'No such good (GOOD.NOT_FOUND)' } },
-  { method: 'patch', path: '/goods/:id', summary: 'Change a good', auth: true, revision: true, etag: true, body: updateGoodBody, responses: { 200: good, 202: accepted, 404: 'No such good (GOOD.NOT_FOUND)' } },
-  { method: 'delete', path: '/goods/:id', summary: 'Delete a good: its link may make a new one; it leaves the home positions and families that list it', auth: true, revision: true, responses: { 204: null, 404: 'No such good (GOOD.NOT_FOUND)' } },
-  { method: 'get', path: '/goods/:id/usage', summary: 'What a delete of the good changes: the home positions and families (as a custom member) that list it, and the goods of its family', auth: true, responses: { 200: usage, 404: 'No such good (GOOD.NOT_FOUND)' } },
-  { method: 'put', path: '/goods/:id/origins', summary: "Set the good's secondary origin links", auth: true, revision: true, etag: true, body: goodOriginsBody, responses: { 200: good, 202: accepted, 404: 'No such good (GOOD.NOT_FOUND)' } },
+  {
+    method: 'patch',
+    path: '/goods/:id',
+    summary: 'Change a good',
+    auth: true,
+    revision: true,
+    etag: true,
+    body: updateGoodBody,
+    responses: { 200: good, 202: accepted, 404: 'No such good (GOOD.NOT_FOUND)' },
+  },
+  {
+    method: 'delete',
+    path: '/goods/:id',
+    summary: 'Delete a good: its link may make a new one; it leaves the home positions and families that list it',
+    auth: true,
+    revision: true,
+    responses: { 204: null, 404: 'No such good (GOOD.NOT_FOUND)' },
+  },
+  {
+    method: 'get',
+    path: '/goods/:id/usage',
+    summary: 'What a delete of the good changes: the home positions and families (as a custom member) that list it, and the goods of its family',
+    auth: true,
+    responses: { 200: usage, 404: 'No such good (GOOD.NOT_FOUND)' },
+  },
+  {
+    method: 'put',
+    path: '/goods/:id/origins',
+    summary: "Set the good's secondary origin links",
+    auth: true,
+    revision: true,
+    etag: true,
+    body: goodOriginsBody,
+    responses: { 200: good, 202: accepted, 404: 'No such good (GOOD.NOT_FOUND)' },
+  },
 ];

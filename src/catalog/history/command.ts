@@ -63,7 +63,15 @@ export function historyCommand(program: Command, withServices: <T>(fn: (s: Histo
     .option('--json', 'the HTTP answer as JSON instead of a table')
     .action(async (kind: string, id: string, o: Options) => {
       const code = await withServices(
-        (s) => printHistory(s, kind, id, o, (x) => process.stdout.write(x), (x) => process.stderr.write(x)),
+        (s) =>
+          printHistory(
+            s,
+            kind,
+            id,
+            o,
+            (x) => process.stdout.write(x),
+            (x) => process.stderr.write(x),
+          ),
         { supplier: false },
       );
       if (code) process.exitCode = code;

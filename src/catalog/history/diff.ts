@@ -115,7 +115,22 @@ export function diffLink(a: LinkView | null, b: LinkView | null) {
   });
 }
 
-const GOOD_FIELDS = ['deleted', 'name', 'description', 'image', 'goodPriority', 'tagIds', 'tagFontColor', 'categoryId', 'countryId', 'secondaryOriginGoodIds', 'familyId', 'representative', 'public', 'familyLowestPrice'] as const;
+const GOOD_FIELDS = [
+  'deleted',
+  'name',
+  'description',
+  'image',
+  'goodPriority',
+  'tagIds',
+  'tagFontColor',
+  'categoryId',
+  'countryId',
+  'secondaryOriginGoodIds',
+  'familyId',
+  'representative',
+  'public',
+  'familyLowestPrice',
+] as const;
 
 export function diffGood(a: GoodView | null, b: GoodView | null) {
   const fields = Object.fromEntries(GOOD_FIELDS.map((k) => [k, change(a?.[k] ?? null, b?.[k] ?? null)]));

@@ -7,7 +7,8 @@ interface FromTo {
   to: unknown;
 }
 const isFromTo = (v: unknown): v is FromTo => !!v && typeof v === 'object' && 'from' in v && 'to' in v;
-const show = (v: unknown): string => (v === null || v === undefined ? '-' : typeof v === 'object' ? ('goodId' in v ? String((v as { goodId: unknown }).goodId) : JSON.stringify(v)) : String(v));
+const show = (v: unknown): string =>
+  v === null || v === undefined ? '-' : typeof v === 'object' ? ('goodId' in v ? String((v as { goodId: unknown }).goodId) : JSON.stringify(v)) : String(v);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** `members +100002 -100003; cells +2 -1 ~1; lowestPrice 39.90 -> 35.00; other: mediaByColor` */
@@ -38,7 +39,19 @@ export function summariseChanges(changes: Changes): string {
 
 /** A table of history items: time, stream@revision, type, who, why, correlation id, what changed. */
 export function historyTable(items: readonly HistoryItem[]): string {
-  const rows = [['at', 'stream', 'type', 'by', 'why', 'correlation', 'changes'], ...items.map((e) => [e.at, `${e.stream}@${e.version}`, e.type, e.by, e.why, e.correlationId, summariseChanges(e.changes)])];
+  const rows = [
+    ['at', 'stream', 'type', 'by', 'why', 'correlation', 'changes'],
+    ...items.map((e) => [e.at, `${e.stream}@${e.version}`, e.type, e.by, e.why, e.correlationId, summariseChanges(e.changes)]),
+  ];
   const widths = rows[0]!.map((_, i) => (i === rows[0]!.length - 1 ? 0 : Math.max(...rows.map((r) => r[i]!.length))));
-  return rows.map((r) => r.map((c, i) => (widths[i] ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => (widths[i] ? c.padEnd(widths[i]!) : c))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -203,7 +203,15 @@ export function goodView(w: World, goodId: string) {
     public: !!family?.public,
     /** its family's lowest price: what the storefront listed for it */
     familyLowestPrice: family?.lowestPrice ?? null,
-    originGood: origin ? { id: origin.id, name: origin.name, price: origin.price, delisted: origin.delisted, variants: origin.detail?.variants.map((v) => ({ size: v.size, color: v.color, price: normaliseMoney(v.price), sku: v.sku })) ?? [] } : null,
+    originGood: origin
+      ? {
+          id: origin.id,
+          name: origin.name,
+          price: origin.price,
+          delisted: origin.delisted,
+          variants: origin.detail?.variants.map((v) => ({ size: v.size, color: v.color, price: normaliseMoney(v.price), sku: v.sku })) ?? [],
+        }
+      : null,
   };
 }
 export type GoodView = NonNullable<ReturnType<typeof goodView>>;

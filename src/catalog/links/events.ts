@@ -36,14 +36,9 @@ export const LinkMirrored = defineEvent('LinkMirrored', 2, linkFields, {
   },
 });
 
-export const LinkDelisted = defineEvent(
-  'LinkDelisted',
-  1,
-  z.object({ linkId: idSchema, reason: z.enum(['MISSING_FROM_LISTING', 'OFF_SALE', 'DETAIL_NOT_FOUND']) }),
-);
+export const LinkDelisted = defineEvent('LinkDelisted', 1, z.object({ linkId: idSchema, reason: z.enum(['MISSING_FROM_LISTING', 'OFF_SALE', 'DETAIL_NOT_FOUND']) }));
 
 export const LinkRelisted = defineEvent('LinkRelisted', 1, z.object({ linkId: idSchema }));
-
 
 // The shapes the catalog's pure rules read too (../domain/values.ts).
 export type { DimensionValues, LinkDetail } from '../domain/values';
@@ -60,11 +55,7 @@ export const LinkParsed = defineEvent(
 );
 
 /** Organisation derived the link's dimension tags from its name and detail (only while not taken over). */
-export const LinkTagsDerived = defineEvent(
-  'LinkTagsDerived',
-  1,
-  z.object({ linkId: idSchema, tags: dimensionValues, missing: z.array(dimension) }),
-);
+export const LinkTagsDerived = defineEvent('LinkTagsDerived', 1, z.object({ linkId: idSchema, tags: dimensionValues, missing: z.array(dimension) }));
 
 /** An administrator set the link's tags: from now on organisation leaves them alone. */
 export const LinkTagsTakenOver = defineEvent(

@@ -29,9 +29,7 @@ function view(index: DimensionTagIndex, g: Row, withDetail: boolean) {
     image: g.image,
     delisted: g.delisted,
     delistedReason: g.delisted_reason,
-    parsed: g.parsed_country
-      ? { country: g.parsed_country, logistics: g.parsed_logistics, productName: g.parsed_product_name, sku: g.parsed_sku }
-      : null,
+    parsed: g.parsed_country ? { country: g.parsed_country, logistics: g.parsed_logistics, productName: g.parsed_product_name, sku: g.parsed_sku } : null,
     /** not parsed: which part of the name cannot be read (null when it can, and organisation has not run since) */
     nameProblem: g.parsed_country ? null : linkNameProblem(String(g.name)),
     tags: tagsIn(index, g.tags),

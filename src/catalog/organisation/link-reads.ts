@@ -39,7 +39,7 @@ const LINK_STAMP = `md5($3::text || '#' || og.plan_inputs_md5 || '#' || ${PLAN_O
  * a run with nothing to do).
  */
 export async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<ReadLink[]> {
-  for (let after = '-1'; ; ) {
+  for (let after = '-1'; ;) {
     const r = await pool.query<{
       id: string;
       name: string;

@@ -54,9 +54,40 @@ export function organiseRunRoutes(s: OrganiseRunDeps, organiser: Pick<Organiser,
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const organiseRunRouteDocs: RouteDoc[] = [
-  { method: 'post', path: '/product-families/organize', summary: 'Organise: parse link names, derive tags, auto-group into families, recompute every family', auth: true, responses: { 200: organiseAnswer, 409: 'Organisation already running (ORGANISE.ALREADY_RUNNING)' } },
-  { method: 'get', path: '/product-families/organize/status', summary: 'The running organisation run, or else the latest, from the records of every process', auth: true, responses: { 200: organiseStatusSchema } },
-  { method: 'post', path: '/product-families/auto-group', summary: 'Only the auto-group step of organising', auth: true, responses: { 200: organiseAnswer, 409: 'Organisation already running (ORGANISE.ALREADY_RUNNING)' } },
-  { method: 'get', path: '/product-families/organize/runs', summary: 'Recorded organisation runs, newest first', auth: true, query: pageQuery, responses: { 200: pageOf(organiseRunView) } },
-  { method: 'get', path: '/product-families/organize/runs/:runId', summary: 'One recorded organisation run with its report', auth: true, responses: { 200: organiseRunWithReport, 404: 'No such run (ORGANISE.RUN_NOT_FOUND)' } },
+  {
+    method: 'post',
+    path: '/product-families/organize',
+    summary: 'Organise: parse link names, derive tags, auto-group into families, recompute every family',
+    auth: true,
+    responses: { 200: organiseAnswer, 409: 'Organisation already running (ORGANISE.ALREADY_RUNNING)' },
+  },
+  {
+    method: 'get',
+    path: '/product-families/organize/status',
+    summary: 'The running organisation run, or else the latest, from the records of every process',
+    auth: true,
+    responses: { 200: organiseStatusSchema },
+  },
+  {
+    method: 'post',
+    path: '/product-families/auto-group',
+    summary: 'Only the auto-group step of organising',
+    auth: true,
+    responses: { 200: organiseAnswer, 409: 'Organisation already running (ORGANISE.ALREADY_RUNNING)' },
+  },
+  {
+    method: 'get',
+    path: '/product-families/organize/runs',
+    summary: 'Recorded organisation runs, newest first',
+    auth: true,
+    query: pageQuery,
+    responses: { 200: pageOf(organiseRunView) },
+  },
+  {
+    method: 'get',
+    path: '/product-families/organize/runs/:runId',
+    summary: 'One recorded organisation run with its report',
+    auth: true,
+    responses: { 200: organiseRunWithReport, 404: 'No such run (ORGANISE.RUN_NOT_FOUND)' },
+  },
 ];

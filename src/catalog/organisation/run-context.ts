@@ -142,7 +142,10 @@ export class RunContext {
    * are a no-op).
    */
   async appendAll(planned: readonly Planned[]): Promise<void> {
-    for (const chunk of chunksOfWholeGroups(planned.filter((p) => p.append.events.length > 0), this.chunks.append)) {
+    for (const chunk of chunksOfWholeGroups(
+      planned.filter((p) => p.append.events.length > 0),
+      this.chunks.append,
+    )) {
       this.assertHeld();
       let pending = chunk;
       while (pending.length) {
@@ -220,7 +223,7 @@ export class RunContext {
 function chunksOfWholeGroups(planned: readonly Planned[], size: number): Planned[][] {
   const chunks: Planned[][] = [];
   let current: Planned[] = [];
-  for (let i = 0; i < planned.length; ) {
+  for (let i = 0; i < planned.length;) {
     const key = planned[i]!.group?.key;
     let j = i + 1;
     if (key !== undefined) while (j < planned.length && planned[j]!.group?.key === key) j++;

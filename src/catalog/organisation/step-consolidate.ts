@@ -34,7 +34,14 @@ export async function consolidate(ctx: RunContext): Promise<void> {
  * link moved, that link is left alone and listed, and the rest merge. Answers the links moved, or
  * null when nothing was merged.
  */
-async function merge(ctx: RunContext, fragmentId: string, intoFamilyId: string, members: readonly string[], revisions: Map<string, bigint>, attempt: number): Promise<string[] | null> {
+async function merge(
+  ctx: RunContext,
+  fragmentId: string,
+  intoFamilyId: string,
+  members: readonly string[],
+  revisions: Map<string, bigint>,
+  attempt: number,
+): Promise<string[] | null> {
   const { meta } = ctx;
   let outcome: string[] | null = [...members];
   const group = {

@@ -107,6 +107,7 @@ async function rejoin(ctx: RunContext, familyId: string, ids: readonly string[],
     ctx.touched.delete(id);
     report.lockedSkipped.push({ id, familyId });
   }
-  if ('create' in family && !exists) report.created--; // never created: no link is left to found it
+  if ('create' in family && !exists)
+    report.created--; // never created: no link is left to found it
   else if (!('create' in family)) report.attached -= still.length;
 }

@@ -4,7 +4,6 @@ import { AppError } from '../../platform/errors';
 import type { PositionEvent } from './events';
 import { type PositionFields, type PositionState } from './state';
 
-
 export type PositionCommand =
   | { type: 'CreatePosition'; positionId: string; fields: PositionFields }
   | { type: 'UpdatePosition'; positionId: string; changes: Partial<PositionFields> }

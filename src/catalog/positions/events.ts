@@ -15,7 +15,14 @@ const fields = {
 export const PositionCreated = defineEvent('PositionCreated', 1, z.object({ positionId: idSchema, ...fields }));
 
 /** Only the fields that changed are present; `goodIds` is the complete new list. */
-export const PositionUpdated = defineEvent('PositionUpdated', 1, z.object({ positionId: idSchema, ...fields }).partial().required({ positionId: true }));
+export const PositionUpdated = defineEvent(
+  'PositionUpdated',
+  1,
+  z
+    .object({ positionId: idSchema, ...fields })
+    .partial()
+    .required({ positionId: true }),
+);
 
 export const PositionDeleted = defineEvent('PositionDeleted', 1, z.object({ positionId: idSchema }));
 

@@ -47,4 +47,12 @@ export function positionRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const positionRouteDocs = resourceDocs({ path: '/positions', one: 'home position', many: 'home positions', listQuery: listPositionsQuery, createBody: createPositionBody, updateBody: updatePositionBody, view: positionView });
+export const positionRouteDocs = resourceDocs({
+  path: '/positions',
+  one: 'home position',
+  many: 'home positions',
+  listQuery: listPositionsQuery,
+  createBody: createPositionBody,
+  updateBody: updatePositionBody,
+  view: positionView,
+});

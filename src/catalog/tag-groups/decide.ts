@@ -8,7 +8,6 @@ import type { Dimension } from '../domain/tags';
 import type { TagGroupEvent } from './events';
 import { type TagGroupFields, type TagGroupState } from './state';
 
-
 export type TagGroupCommand =
   | {
       type: 'CreateTagGroup';

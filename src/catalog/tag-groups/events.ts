@@ -9,11 +9,7 @@ export const tagGroupStreamId = (id: string) => `tagGroup-${id}`;
 /** A group's dimension, or null for a group outside the price matrix (e.g. "style"). */
 export const dimensionSchema = z.enum(DIMENSIONS);
 
-export const TagGroupCreated = defineEvent(
-  'TagGroupCreated',
-  1,
-  z.object({ tagGroupId: idSchema, name: z.string().min(1), dimension: dimensionSchema.nullable() }),
-);
+export const TagGroupCreated = defineEvent('TagGroupCreated', 1, z.object({ tagGroupId: idSchema, name: z.string().min(1), dimension: dimensionSchema.nullable() }));
 
 /** Only the fields that changed are present; `dimension: null` means the group no longer has one. */
 export const TagGroupUpdated = defineEvent(

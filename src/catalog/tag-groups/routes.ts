@@ -50,4 +50,15 @@ export function tagGroupRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const tagGroupRouteDocs = resourceDocs({ path: '/tag-groups', one: 'tag group', many: 'tag groups', listQuery: listTagGroupsQuery, createBody: createTagGroupBody, updateBody: updateTagGroupBody, usage: 'its tags, and the goods, links and public families they are on (tags refuse a delete)', view: tagGroupView, taken: 'Another tag group has this name (TAG_GROUP.ALREADY_EXISTS) or carries this dimension (TAG_GROUP.DIMENSION_TAKEN)', inUse: 'The group still has tags (TAG_GROUP.HAS_TAGS)' });
+export const tagGroupRouteDocs = resourceDocs({
+  path: '/tag-groups',
+  one: 'tag group',
+  many: 'tag groups',
+  listQuery: listTagGroupsQuery,
+  createBody: createTagGroupBody,
+  updateBody: updateTagGroupBody,
+  usage: 'its tags, and the goods, links and public families they are on (tags refuse a delete)',
+  view: tagGroupView,
+  taken: 'Another tag group has this name (TAG_GROUP.ALREADY_EXISTS) or carries this dimension (TAG_GROUP.DIMENSION_TAKEN)',
+  inUse: 'The group still has tags (TAG_GROUP.HAS_TAGS)',
+});

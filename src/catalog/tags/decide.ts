@@ -11,7 +11,6 @@ import { nameKey } from '../domain/names';
 import type { TagEvent } from './events';
 import { type TagFields, type TagState } from './state';
 
-
 /** What the target group looks like: whether it exists and the name keys of its other live tags. */
 export interface GroupFacts {
   exists: boolean;

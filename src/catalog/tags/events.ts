@@ -20,7 +20,14 @@ const fields = {
 export const TagCreated = defineEvent('TagCreated', 1, z.object({ tagId: idSchema, ...fields }));
 
 /** Only the fields that changed are present (a `groupId` moves the tag to another group). */
-export const TagUpdated = defineEvent('TagUpdated', 1, z.object({ tagId: idSchema, ...fields }).partial().required({ tagId: true }));
+export const TagUpdated = defineEvent(
+  'TagUpdated',
+  1,
+  z
+    .object({ tagId: idSchema, ...fields })
+    .partial()
+    .required({ tagId: true }),
+);
 
 export const TagDeleted = defineEvent('TagDeleted', 1, z.object({ tagId: idSchema }));
 

@@ -20,9 +20,7 @@ export type CreateTagBody = z.infer<typeof createTagBody>;
 /** What the create command takes from other slices too (organisation creates derived tags): colour optional. */
 export type CreateTagInput = Omit<CreateTagBody, 'color'> & { color?: string | null };
 
-export const updateTagBody = z
-  .object({ name: nameField().optional(), groupId: idSchema.optional(), sortOrder: sortOrderField.optional(), color: colorField.optional() })
-  .strict();
+export const updateTagBody = z.object({ name: nameField().optional(), groupId: idSchema.optional(), sortOrder: sortOrderField.optional(), color: colorField.optional() }).strict();
 export type UpdateTagBody = z.infer<typeof updateTagBody>;
 
 /** The full new order of all tags. */

@@ -56,4 +56,16 @@ export function tagRoutes(deps: AdminDeps, guard: RequestHandler): Router {
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
-export const tagRouteDocs = resourceDocs({ path: '/tags', one: 'tag', many: 'tags', listQuery: listTagsQuery, createBody: createTagBody, updateBody: updateTagBody, sortBody: sortTagsBody, usage: 'goods and links that carry it, public families it is on (goods or links refuse a delete)', view: tagView, taken: 'The group has a tag of this name (TAG.NAME_TAKEN)', inUse: 'Goods or links carry the tag (TAG.IN_USE)' });
+export const tagRouteDocs = resourceDocs({
+  path: '/tags',
+  one: 'tag',
+  many: 'tags',
+  listQuery: listTagsQuery,
+  createBody: createTagBody,
+  updateBody: updateTagBody,
+  sortBody: sortTagsBody,
+  usage: 'goods and links that carry it, public families it is on (goods or links refuse a delete)',
+  view: tagView,
+  taken: 'The group has a tag of this name (TAG.NAME_TAKEN)',
+  inUse: 'Goods or links carry the tag (TAG.IN_USE)',
+});

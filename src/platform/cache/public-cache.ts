@@ -195,7 +195,18 @@ export class PublicCache {
    * `bytes`: what the entries hold now (bodies and keys); `loadedBytes`: the bodies of every load so
    * far; `evicted`: entries let go for room; `tooLarge`: answers over `maxBytes`, served but not kept.
    */
-  stats(): { entries: number; bytes: number; maxBytes: number; hits: number; misses: number; loads: number; loadedBytes: number; discardedStale: number; evicted: number; tooLarge: number } {
+  stats(): {
+    entries: number;
+    bytes: number;
+    maxBytes: number;
+    hits: number;
+    misses: number;
+    loads: number;
+    loadedBytes: number;
+    discardedStale: number;
+    evicted: number;
+    tooLarge: number;
+  } {
     return { entries: this.entries.size, bytes: this.bytes, maxBytes: this.opts.maxBytes, ...this.counters };
   }
 
@@ -232,12 +243,7 @@ export class PublicCache {
     return entry.domains.every(unchanged) && domains.every(unchanged);
   }
 
-  private async loadAndStore(
-    key: string,
-    domains: readonly CacheDomain[],
-    snapshot: Versions,
-    load: () => Promise<unknown>,
-  ): Promise<CachedResponse> {
+  private async loadAndStore(key: string, domains: readonly CacheDomain[], snapshot: Versions, load: () => Promise<unknown>): Promise<CachedResponse> {
     const generation = this.generation;
     const startedAt = this.now();
     this.counters.loads++;

@@ -122,9 +122,7 @@ function toRecorded(e: EsdbRecordedEvent): RecordedEvent {
   }
   // Events written by other tools may carry other metadata, or none: fall back rather than fail the read.
   const m: Record<string, unknown> =
-    e.metadata !== null && typeof e.metadata === 'object' && !Array.isArray(e.metadata) && !(e.metadata instanceof Uint8Array)
-      ? (e.metadata as Record<string, unknown>)
-      : {};
+    e.metadata !== null && typeof e.metadata === 'object' && !Array.isArray(e.metadata) && !(e.metadata instanceof Uint8Array) ? (e.metadata as Record<string, unknown>) : {};
   const metadata: EventMetadata = { by: text(m.by), why: text(m.why), correlationId: text(m.correlationId), at: text(m.at) };
   if (typeof m.causationId === 'string') metadata.causationId = m.causationId;
   return {
@@ -202,11 +200,7 @@ export class EventStoreDbAdapter implements EventStore {
     return new EventStoreDbAdapter(KurrentDBClient.connectionString(toClientConnectionString(url)), onWatchError);
   }
 
-  async appendToStream(
-    streamId: string,
-    events: readonly EventToAppend[],
-    opts: { expectedRevision?: ExpectedRevision } = {},
-  ): Promise<AppendResult> {
+  async appendToStream(streamId: string, events: readonly EventToAppend[], opts: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
     const expected = opts.expectedRevision ?? 'any';
     if (events.length === 0) {
       // Nothing to write: report where the stream is, as the postgres adapter does.

@@ -14,4 +14,3 @@ export function describeFence(f: FenceView): string {
       : `pid ${h.pid} (${h.state}, ${h.ageSeconds.toFixed(0)} s, application ${h.applicationName || '-'}, database ${h.database ?? '?'})`;
   return `read fence held back: ${f.heldBackEvents} committed events wait ${f.heldBackSeconds.toFixed(1)} s behind ${who}`;
 }
-

@@ -86,11 +86,7 @@ export class PostgresEventStore implements EventStore {
     private readonly listener: PgListener,
   ) {}
 
-  async appendToStream(
-    streamId: string,
-    events: readonly EventToAppend[],
-    opts: { expectedRevision?: ExpectedRevision } = {},
-  ): Promise<AppendResult> {
+  async appendToStream(streamId: string, events: readonly EventToAppend[], opts: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
     const expected = opts.expectedRevision ?? 'any';
     if (events.length === 0) {
       const rev = await this.streamRevision(streamId);
@@ -142,9 +138,7 @@ export class PostgresEventStore implements EventStore {
         ],
       );
       this.announce();
-      results = new Map(
-        res.rows.map((r) => [r.stream_id, { nextRevision: BigInt(r.next_revision), position: { commit: BigInt(r.tx_id), prepare: BigInt(r.seq) } }]),
-      );
+      results = new Map(res.rows.map((r) => [r.stream_id, { nextRevision: BigInt(r.next_revision), position: { commit: BigInt(r.tx_id), prepare: BigInt(r.seq) } }]));
     } catch (e) {
       const again = await this.explainFailedAppend(e, writes);
       results = new Map(writes.map((w, i) => [w.streamId, again[i]!]));
@@ -359,9 +353,7 @@ export class PostgresEventStore implements EventStore {
    */
   async checkLogOrder(): Promise<boolean> {
     try {
-      const r = await this.pool.query<{ before: string; after: string }>(
-        `SELECT (SELECT tx_offset FROM es_log_epoch) AS before, es_check_epoch() AS after`,
-      );
+      const r = await this.pool.query<{ before: string; after: string }>(`SELECT (SELECT tx_offset FROM es_log_epoch) AS before, es_check_epoch() AS after`);
       return r.rows[0]!.before !== r.rows[0]!.after;
     } catch (e) {
       // A schema not migrated yet (/readyz reports it): nothing can have been appended either.

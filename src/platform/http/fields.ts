@@ -30,12 +30,7 @@ const IMAGE_SOURCE = `${OWN_UPLOAD.source.slice(1, -1)}|[hH][tT][tT][pP][sS]?://
 export const IMAGE_PATTERN = `^(?:${IMAGE_SOURCE})$`;
 
 /** An image: an http(s) URL or this service's `/uploads/<generated name>`. */
-export const imageField = (max = 2000) =>
-  z
-    .string()
-    .max(max)
-    .refine(isImageUrl, { message: IMAGE_MESSAGE })
-    .meta({ pattern: IMAGE_PATTERN, description: IMAGE_MESSAGE });
+export const imageField = (max = 2000) => z.string().max(max).refine(isImageUrl, { message: IMAGE_MESSAGE }).meta({ pattern: IMAGE_PATTERN, description: IMAGE_MESSAGE });
 
 /** A category icon: the image rule, with "" (or only white space) meaning none (docs/domain.md, Category names). */
 export const iconField = (max = 1000) =>

@@ -55,5 +55,11 @@ export function healthRoutes(deps: {
 /** The operations above (src/platform/http/openapi.ts), at the root, outside API_PREFIX. */
 export const healthRouteDocs: RouteDoc[] = [
   { method: 'get', path: '/healthz', summary: 'The process answers', standalone: true, responses: { 200: liveness } },
-  { method: 'get', path: '/readyz', summary: 'The database and event store answer and the schema is current; degraded names who holds the read fence', standalone: true, responses: { 200: readiness, 503: { description: 'Not ready: `status` `not ready`, each check saying what is wrong', body: readiness, headers: ['Retry-After'] } } },
+  {
+    method: 'get',
+    path: '/readyz',
+    summary: 'The database and event store answer and the schema is current; degraded names who holds the read fence',
+    standalone: true,
+    responses: { 200: readiness, 503: { description: 'Not ready: `status` `not ready`, each check saying what is wrong', body: readiness, headers: ['Retry-After'] } },
+  },
 ];

@@ -40,7 +40,9 @@ export function idempotency(deps: IdempotencyDeps): RequestHandler {
 }
 
 async function replayOrRecord(deps: IdempotencyDeps, user: string, key: string, req: Parameters<RequestHandler>[0], res: Response): Promise<boolean> {
-  const hash = createHash('sha256').update(`${req.method} ${req.originalUrl}\n${stableJson(req.body ?? null)}`).digest('base64url');
+  const hash = createHash('sha256')
+    .update(`${req.method} ${req.originalUrl}\n${stableJson(req.body ?? null)}`)
+    .digest('base64url');
   // A key kept longer than a day starts afresh.
   const claimed = await deps.pool.query(
     `INSERT INTO idempotency_keys (user_id, key, request_hash) VALUES ($1, $2, $3)
@@ -75,16 +77,15 @@ async function replayOrRecord(deps: IdempotencyDeps, user: string, key: string, 
     if (chunk && typeof chunk !== 'function') chunks.push(toBuffer(chunk));
     const body = Buffer.concat(chunks);
     const tryAgain = res.statusCode === 503 && !body.includes('"PROJECTION.FAILED"');
-    const kept =
-      !tryAgain
-        ? deps.pool.query(`UPDATE idempotency_keys SET status = $3, content_type = $4, body = $5 WHERE user_id = $1 AND key = $2`, [
-            user,
-            key,
-            res.statusCode,
-            res.getHeader('content-type') ?? null,
-            body,
-          ])
-        : deps.pool.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2`, [user, key]);
+    const kept = !tryAgain
+      ? deps.pool.query(`UPDATE idempotency_keys SET status = $3, content_type = $4, body = $5 WHERE user_id = $1 AND key = $2`, [
+          user,
+          key,
+          res.statusCode,
+          res.getHeader('content-type') ?? null,
+          body,
+        ])
+      : deps.pool.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2`, [user, key]);
     const finish = () => end(chunk, ...rest);
     kept.then(finish, finish);
     return res;

@@ -20,17 +20,27 @@ import { idSchema } from '../ids';
 
 /** The response headers clients rely on, as the document describes them. */
 const HEADERS = {
-  ETag: { description: "The resource's revision, quoted (`\"3\"`): send it back in `If-Match`; on public reads and uploads, the content's tag for `If-None-Match`", schema: { type: 'string' } },
-  'Cache-Control': { description: 'How long the answer may be reused: public reads `public, max-age=0, must-revalidate`, uploads `public, max-age=31536000, immutable`', schema: { type: 'string' } },
+  ETag: {
+    description: 'The resource\'s revision, quoted (`"3"`): send it back in `If-Match`; on public reads and uploads, the content\'s tag for `If-None-Match`',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: 'How long the answer may be reused: public reads `public, max-age=0, must-revalidate`, uploads `public, max-age=31536000, immutable`',
+    schema: { type: 'string' },
+  },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'string', pattern: '^\\d+$' } },
-  RateLimit: { description: 'The throttle\'s remaining requests and reset (IETF draft 8)', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'The throttle\'s limit and window (IETF draft 8)', schema: { type: 'string' } },
+  RateLimit: { description: "The throttle's remaining requests and reset (IETF draft 8)", schema: { type: 'string' } },
+  'RateLimit-Policy': { description: "The throttle's limit and window (IETF draft 8)", schema: { type: 'string' } },
   'Set-Cookie': {
-    description: 'Two headers: `svc_at` (the access token, Path=/, HttpOnly, SameSite=Lax) and `svc_rt` (the refresh token, likewise); a logout or a refused refresh clears both (Max-Age=0)',
+    description:
+      'Two headers: `svc_at` (the access token, Path=/, HttpOnly, SameSite=Lax) and `svc_rt` (the refresh token, likewise); a logout or a refused refresh clears both (Max-Age=0)',
     schema: { type: 'string' },
   },
   Location: { description: 'Where the answer is', schema: { type: 'string' } },
-  'Idempotent-Replayed': { description: '`true`: the first answer to this `Idempotency-Key`, sent again (it carries the first body and status only)', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true`: the first answer to this `Idempotency-Key`, sent again (it carries the first body and status only)',
+    schema: { type: 'string', enum: ['true'] },
+  },
 } as const;
 export type ResponseHeader = keyof typeof HEADERS;
 
@@ -108,7 +118,13 @@ export const errorBody = z
   })
   .meta({
     id: 'Error',
-    example: { error: { code: 'VALIDATION_FAILED', message: 'body is invalid', details: [{ path: 'name', message: 'Too small: expected string to have >=1 characters', code: 'too_small' }] } },
+    example: {
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'body is invalid',
+        details: [{ path: 'name', message: 'Too small: expected string to have >=1 characters', code: 'too_small' }],
+      },
+    },
   });
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -117,7 +133,11 @@ const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 export const operationKey = (method: string, path: string) => `${method.toUpperCase()} ${openApiPath(path)}`;
 
 const idempotencyKey = z.object({
-  'Idempotency-Key': z.string().regex(/^[\x21-\x7e]{1,200}$/).optional().meta({ description: 'the same key and request again answer the first answer (kept a day)' }),
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/)
+    .optional()
+    .meta({ description: 'the same key and request again answer the first answer (kept a day)' }),
 });
 const ifMatch = z.object({ 'If-Match': z.string().optional().meta({ description: "the resource's revision as read (its ETag); a stale one is 409" }) });
 
@@ -129,7 +149,14 @@ function pathParams(d: RouteDoc): z.ZodObject | undefined {
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 302: 'Found', 304: 'Not modified: the `If-None-Match` tag is current' };
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  302: 'Found',
+  304: 'Not modified: the `If-None-Match` tag is current',
+};
 
 const headerObjects = (required: readonly ResponseHeader[], optional: readonly ResponseHeader[] = []) =>
   Object.fromEntries([...required.map((h) => [h, { ...HEADERS[h], required: true }]), ...optional.filter((h) => !required.includes(h)).map((h) => [h, HEADERS[h]])]);
@@ -206,7 +233,14 @@ function responsesOf(d: RouteDoc): Record<string, ResponseConfig> {
   if (d.cached) out['304'] ??= { description: STATUS_TEXT[304]!, headers: headerObjects(['ETag', 'Cache-Control']) };
   for (const [status, why] of errors) {
     if (out[status]) continue;
-    const headers = status === 429 ? headerObjects(['Retry-After'], ['RateLimit', 'RateLimit-Policy']) : status === 503 ? headerObjects(['Retry-After']) : status === 401 && d.session === 'rotate' ? headerObjects([], ['Set-Cookie']) : undefined;
+    const headers =
+      status === 429
+        ? headerObjects(['Retry-After'], ['RateLimit', 'RateLimit-Policy'])
+        : status === 503
+          ? headerObjects(['Retry-After'])
+          : status === 401 && d.session === 'rotate'
+            ? headerObjects([], ['Set-Cookie'])
+            : undefined;
     out[status] = { description: why.join('; '), content: json(errorBody), ...(headers ? { headers } : {}) };
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => Number(a) - Number(b)));
@@ -291,8 +325,20 @@ const NOT_DEVELOPMENT = 'Not mounted: NODE_ENV is not development (NOT_FOUND)';
 
 /** The operations `docsRoutes` itself serves. */
 export const docsRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/docs', summary: 'This description as a plain page (development only)', standalone: true, responses: { 200: { contentType: 'text/html', description: 'The page' }, 404: NOT_DEVELOPMENT } },
-  { method: 'get', path: '/docs/openapi.json', summary: 'This description, OpenAPI 3.1 (development only)', standalone: true, responses: { 200: openApiJson, 404: NOT_DEVELOPMENT } },
+  {
+    method: 'get',
+    path: '/docs',
+    summary: 'This description as a plain page (development only)',
+    standalone: true,
+    responses: { 200: { contentType: 'text/html', description: 'The page' }, 404: NOT_DEVELOPMENT },
+  },
+  {
+    method: 'get',
+    path: '/docs/openapi.json',
+    summary: 'This description, OpenAPI 3.1 (development only)',
+    standalone: true,
+    responses: { 200: openApiJson, 404: NOT_DEVELOPMENT },
+  },
 ];
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -307,7 +353,8 @@ export function docsRoutes(document: ReturnType<typeof openApiDocument>, opts: {
     const rows = Object.entries(document.paths ?? {})
       .flatMap(([path, item]) =>
         Object.entries(item as Record<string, { summary?: string; security?: unknown[] }>).map(
-          ([method, op]) => `<tr><td>${method.toUpperCase()}</td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(op.summary ?? '')}</td><td>${op.security ? 'yes' : ''}</td></tr>`,
+          ([method, op]) =>
+            `<tr><td>${method.toUpperCase()}</td><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(op.summary ?? '')}</td><td>${op.security ? 'yes' : ''}</td></tr>`,
         ),
       )
       .join('\n');
@@ -354,12 +401,48 @@ export function resourceDocs(r: {
   return [
     { method: 'get', path: r.path, summary: `List ${r.many}`, auth: true, query: r.listQuery, responses: { 200: pageOf(r.view) } },
     ...(r.sortBody
-      ? [{ method: 'patch', path: `${r.path}/sort`, summary: `Set the order of ${r.many} (the full new order)`, auth: true, revision: true, body: r.sortBody, responses: { 200: order, 404: r.sortNotFound } } satisfies RouteDoc]
+      ? [
+          {
+            method: 'patch',
+            path: `${r.path}/sort`,
+            summary: `Set the order of ${r.many} (the full new order)`,
+            auth: true,
+            revision: true,
+            body: r.sortBody,
+            responses: { 200: order, 404: r.sortNotFound },
+          } satisfies RouteDoc,
+        ]
       : []),
     { method: 'get', path: item, summary: `One ${r.one}`, auth: true, etag: true, responses: { 200: r.view, 404: missing } },
-    { method: 'post', path: r.path, summary: `Create a ${r.one}`, auth: true, etag: true, body: r.createBody, responses: { 201: r.view, 202: accepted, ...(r.taken ? { 409: r.taken } : {}) } },
-    { method: 'patch', path: item, summary: `Change a ${r.one}`, auth: true, revision: true, etag: true, body: r.updateBody, responses: { 200: r.view, 202: accepted, 404: missing, ...(r.taken ? { 409: r.taken } : {}) } },
-    { method: 'delete', path: item, summary: `Delete a ${r.one}`, auth: true, revision: true, responses: { 204: null, 404: missing, 409: r.inUse ?? `The ${r.one} is still in use` } },
-    ...(r.usage ? [{ method: 'get', path: `${item}/usage`, summary: `What uses a ${r.one}: ${r.usage}`, auth: true, responses: { 200: usage, 404: missing } } satisfies RouteDoc] : []),
+    {
+      method: 'post',
+      path: r.path,
+      summary: `Create a ${r.one}`,
+      auth: true,
+      etag: true,
+      body: r.createBody,
+      responses: { 201: r.view, 202: accepted, ...(r.taken ? { 409: r.taken } : {}) },
+    },
+    {
+      method: 'patch',
+      path: item,
+      summary: `Change a ${r.one}`,
+      auth: true,
+      revision: true,
+      etag: true,
+      body: r.updateBody,
+      responses: { 200: r.view, 202: accepted, 404: missing, ...(r.taken ? { 409: r.taken } : {}) },
+    },
+    {
+      method: 'delete',
+      path: item,
+      summary: `Delete a ${r.one}`,
+      auth: true,
+      revision: true,
+      responses: { 204: null, 404: missing, 409: r.inUse ?? `The ${r.one} is still in use` },
+    },
+    ...(r.usage
+      ? [{ method: 'get', path: `${item}/usage`, summary: `What uses a ${r.one}: ${r.usage}`, auth: true, responses: { 200: usage, 404: missing } } satisfies RouteDoc]
+      : []),
   ];
 }

@@ -73,7 +73,14 @@ export function throttle({ name, limit, windowMs = 60_000 }: ThrottleOptions, lo
     ...(store ? { store } : {}),
     // The library's configuration checks (e.g. X-Forwarded-For present while TRUST_PROXY is off: either a
     // client playing games or a proxy nobody told us about) go to our log, once per limiter, not stderr.
-    ...(log ? { logger: { warn: (e: unknown, m?: string) => log.warn({ err: e, limiter: name }, m ?? 'rate limiter'), error: (e: unknown, m?: string) => log.warn({ err: e, limiter: name }, m ?? 'rate limiter') } } : {}),
+    ...(log
+      ? {
+          logger: {
+            warn: (e: unknown, m?: string) => log.warn({ err: e, limiter: name }, m ?? 'rate limiter'),
+            error: (e: unknown, m?: string) => log.warn({ err: e, limiter: name }, m ?? 'rate limiter'),
+          },
+        }
+      : {}),
     windowMs,
     limit,
     identifier: name,

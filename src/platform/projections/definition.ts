@@ -93,7 +93,10 @@ export function defineBatchProjection<const Defs extends readonly EventDefinitio
 ): ProjectionDefinition {
   const { applyBatch, settle } = spec;
   return {
-    ...definitionOf(spec, spec.events.map((d) => d.type)),
+    ...definitionOf(
+      spec,
+      spec.events.map((d) => d.type),
+    ),
     applyBatch: (db, events, mode) => applyBatch(db, handled<EventUnion<Defs>>(events), mode),
     ...(settle ? { settle } : {}),
   };

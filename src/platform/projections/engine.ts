@@ -201,7 +201,6 @@ interface CheckpointRow {
   rb_started: Date | null;
 }
 
-
 type Waiter = { target: LogPosition; names: string[]; resolve: (caughtUp: boolean) => void; fail: (e: AppError) => void };
 
 /** A projection a command waits on stopped on a poison event: the command's change will not show. */

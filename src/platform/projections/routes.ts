@@ -44,7 +44,31 @@ const projectionName = z.object({ name: z.string() });
 
 /** The operations above (src/platform/http/openapi.ts); an unknown projection name is a 404. */
 export const projectionRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/projections', summary: "Each projection's position, lag, state and last error, and who holds the read fence", auth: true, responses: { 200: projectionList } },
-  { method: 'post', path: '/projections/:name/rebuild', summary: 'Rebuild a projection into shadow tables, then swap them in', auth: true, params: projectionName, responses: { 202: rebuildAnswer, 404: 'No such projection (PROJECTION.NOT_FOUND)' } },
-  { method: 'post', path: '/projections/:name/retry', summary: 'After fixing the code behind a poison event: apply it again', auth: true, params: projectionName, responses: { 200: { description: 'It was not failed: `retried` false', body: retryAnswer }, 202: { description: 'Retried: `retried` true', body: retryAnswer }, 404: 'No such projection (PROJECTION.NOT_FOUND)' } },
+  {
+    method: 'get',
+    path: '/projections',
+    summary: "Each projection's position, lag, state and last error, and who holds the read fence",
+    auth: true,
+    responses: { 200: projectionList },
+  },
+  {
+    method: 'post',
+    path: '/projections/:name/rebuild',
+    summary: 'Rebuild a projection into shadow tables, then swap them in',
+    auth: true,
+    params: projectionName,
+    responses: { 202: rebuildAnswer, 404: 'No such projection (PROJECTION.NOT_FOUND)' },
+  },
+  {
+    method: 'post',
+    path: '/projections/:name/retry',
+    summary: 'After fixing the code behind a poison event: apply it again',
+    auth: true,
+    params: projectionName,
+    responses: {
+      200: { description: 'It was not failed: `retried` false', body: retryAnswer },
+      202: { description: 'Retried: `retried` true', body: retryAnswer },
+      404: 'No such projection (PROJECTION.NOT_FOUND)',
+    },
+  },
 ];

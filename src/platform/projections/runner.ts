@@ -370,22 +370,23 @@ export class ProjectionRunner {
       if (moved.rowCount === 0) throw new StaleBatch();
       if (target.kind === 'live') await this.notify(db, last.position, handled.length ? def.domains : []);
       return true;
-    }).then((applied) => {
-      if (applied && target.kind === 'live') this.opts.onApplied?.(this.name, events.length);
-      return applied;
-    }).catch((e) => {
-      if (e instanceof StaleBatch) return false;
-      throw e;
-    });
+    })
+      .then((applied) => {
+        if (applied && target.kind === 'live') this.opts.onApplied?.(this.name, events.length);
+        return applied;
+      })
+      .catch((e) => {
+        if (e instanceof StaleBatch) return false;
+        throw e;
+      });
   }
 
   private async notify(db: pg.ClientBase, position: LogPosition, domains: readonly string[], rebuilt = false): Promise<void> {
     const versions: Record<string, string> = {};
     if (domains.length) {
-      const r = await db.query<{ domain: string; version: string }>(
-        `UPDATE cache_domains SET version = version + 1 WHERE domain = ANY($1::text[]) RETURNING domain, version`,
-        [domains],
-      );
+      const r = await db.query<{ domain: string; version: string }>(`UPDATE cache_domains SET version = version + 1 WHERE domain = ANY($1::text[]) RETURNING domain, version`, [
+        domains,
+      ]);
       for (const row of r.rows) versions[row.domain] = row.version;
     }
     const notice: ProjectionCommitNotice = { projection: this.name, position: positionToString(position), domains: versions };

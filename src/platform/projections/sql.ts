@@ -6,13 +6,7 @@ import type { ProjectionDb } from './definition';
  * revision, only if the row has not seen this revision yet. Answers whether a row changed.
  * Column names come from the handler's code, never from event data.
  */
-export async function updateGuarded(
-  db: ProjectionDb,
-  table: string,
-  id: string,
-  revision: bigint,
-  columns: Record<string, unknown>,
-): Promise<boolean> {
+export async function updateGuarded(db: ProjectionDb, table: string, id: string, revision: bigint, columns: Record<string, unknown>): Promise<boolean> {
   const set: string[] = [];
   const values: unknown[] = [id, revision.toString()];
   for (const [column, value] of Object.entries(columns)) {
@@ -69,14 +63,7 @@ function rowsFrom(types: Columns, names: readonly string[], rows: readonly (read
 }
 
 /** One INSERT of many rows; `names` orders each row's values. */
-export async function insertRows(
-  db: ProjectionDb,
-  table: string,
-  types: Columns,
-  names: readonly string[],
-  rows: readonly (readonly unknown[])[],
-  onConflict = '',
-): Promise<void> {
+export async function insertRows(db: ProjectionDb, table: string, types: Columns, names: readonly string[], rows: readonly (readonly unknown[])[], onConflict = ''): Promise<void> {
   if (rows.length === 0) return;
   const params: unknown[] = [];
   const { from, value } = rowsFrom(types, names, rows, params);
@@ -87,22 +74,12 @@ export async function insertRows(
  * One UPDATE of many rows, each row matched on `names[0]` (its key); `where` adds a condition on the
  * target `t` and the new values `u`, e.g. `t.revision < u.revision`.
  */
-export async function updateRows(
-  db: ProjectionDb,
-  table: string,
-  types: Columns,
-  names: readonly string[],
-  rows: readonly (readonly unknown[])[],
-  where = '',
-): Promise<void> {
+export async function updateRows(db: ProjectionDb, table: string, types: Columns, names: readonly string[], rows: readonly (readonly unknown[])[], where = ''): Promise<void> {
   if (rows.length === 0) return;
   const params: unknown[] = [];
   const { from, value } = rowsFrom(types, names, rows, params);
   const [key, ...set] = names;
-  await db.query(
-    `UPDATE ${table} AS t SET ${set.map((c) => `${c} = ${value(c)}`).join(', ')} FROM ${from} WHERE t.${key} = u.${key}${where ? ` AND ${where}` : ''}`,
-    params,
-  );
+  await db.query(`UPDATE ${table} AS t SET ${set.map((c) => `${c} = ${value(c)}`).join(', ')} FROM ${from} WHERE t.${key} = u.${key}${where ? ` AND ${where}` : ''}`, params);
 }
 
 /**

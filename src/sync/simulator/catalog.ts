@@ -134,9 +134,7 @@ const SKU_TOKEN = /^[A-Za-z]{0,4}\d{2,}[A-Za-z0-9-]*$/;
 function familyTraits(seed: number, family: number, kind: ProductKind): FamilyTraits {
   const rng = createRng(mixSeed(seed, STREAM_FAMILY, family));
   const def = KINDS[kind];
-  const colors = rng
-    .sample(def.colors, rng.int(2, Math.min(6, def.colors.length)))
-    .map((code) => COLORS.find((c) => c.code === code)!);
+  const colors = rng.sample(def.colors, rng.int(2, Math.min(6, def.colors.length))).map((code) => COLORS.find((c) => c.code === code)!);
   let sizes: readonly string[];
   if (def.sizes === APPAREL_SIZES) {
     // A contiguous run: most start at S, some at XS; they end at XL, 2XL or 3XL.
@@ -337,7 +335,11 @@ export class SimulatorCatalog {
     if (fields.sameProductAs !== undefined) {
       family = this.existingEntry(fields.sameProductAs).family;
     } else {
-      const sku = fields.name.split(/\s+/).find((t) => SKU_TOKEN.test(t))?.toUpperCase() ?? 'SKU';
+      const sku =
+        fields.name
+          .split(/\s+/)
+          .find((t) => SKU_TOKEN.test(t))
+          ?.toUpperCase() ?? 'SKU';
       family = this.families.length;
       const kind = STYLE_BY_ID.get(fields.categoryId)?.kind ?? 'tee';
       this.families.push(newFamily(this.seed, this.pictures, family, fields.categoryId, kind, sku));
@@ -605,4 +607,3 @@ export function generateCatalog(opts: CatalogOptions): SimulatorCatalog {
   });
   return new SimulatorCatalog(opts.seed, pictures, countries, categories, ordered, families);
 }
-

@@ -154,9 +154,21 @@ interface Colours {
 
 type View = 'front' | 'back';
 
-const NECK: Seg = { to: [505, 118], c: [[452, 160], [490, 142]] };
+const NECK: Seg = {
+  to: [505, 118],
+  c: [
+    [452, 160],
+    [490, 142],
+  ],
+};
 const neck: Seg[] = [NECK];
-const CREW: Seg = { to: [497, 116], c: [[446, 152], [482, 136]] };
+const CREW: Seg = {
+  to: [497, 116],
+  c: [
+    [446, 152],
+    [482, 136],
+  ],
+};
 const crewNeck: Seg[] = [CREW];
 
 const band = (c: Colours, y0: number, y1: number) => `<rect x="0" y="${y0}" width="${SIZE}" height="${y1 - y0}" fill="${c.shade}"/>` + ribs(c, y0, y1);
@@ -186,13 +198,50 @@ const cuff = (c: Colours, a: Pt, b: Pt) => {
 };
 
 /** A sweatshirt's body: long sleeves with rib cuffs, a crew neck (a hoodie's too, its hood drawn apart). */
-const BOXY = symmetric([400, 152], [...crewNeck, { to: [616, 150] }, { to: [704, 250] }, { to: [752, 560] }, { to: [760, 612] }, { to: [688, 622] }, { to: [680, 572] }, { to: [598, 336] }, { to: [606, 718] }, { to: [400, 722], c: [[540, 722], [460, 722]] }]);
+const BOXY = symmetric(
+  [400, 152],
+  [
+    ...crewNeck,
+    { to: [616, 150] },
+    { to: [704, 250] },
+    { to: [752, 560] },
+    { to: [760, 612] },
+    { to: [688, 622] },
+    { to: [680, 572] },
+    { to: [598, 336] },
+    { to: [606, 718] },
+    {
+      to: [400, 722],
+      c: [
+        [540, 722],
+        [460, 722],
+      ],
+    },
+  ],
+);
 /** Drawstrings, a light or a dark cord as the fabric asks. */
 const strings = (c: Colours, d: string, width = 6) => `<path d="${d}" stroke="${c.light ? '#8a8580' : '#ecebe8'}" stroke-width="${width}" stroke-linecap="round"/>`;
 
 const GARMENTS: Record<Shape, Garment> = {
   tee: {
-    outline: symmetric([400, 160], [...neck, { to: [606, 148] }, { to: [730, 262] }, { to: [666, 344] }, { to: [592, 298] }, { to: [596, 700] }, { to: [400, 716], c: [[540, 712], [460, 716]] }]),
+    outline: symmetric(
+      [400, 160],
+      [
+        ...neck,
+        { to: [606, 148] },
+        { to: [730, 262] },
+        { to: [666, 344] },
+        { to: [592, 298] },
+        { to: [596, 700] },
+        {
+          to: [400, 716],
+          c: [
+            [540, 712],
+            [460, 716],
+          ],
+        },
+      ],
+    ),
     over: (c, view) => collar(c, view, [400, 160], NECK),
     details: (c) =>
       stitch('M700 238L636 326M100 238L164 326', c) +
@@ -201,7 +250,25 @@ const GARMENTS: Record<Shape, Garment> = {
     print: { x: 400, y: 380, size: 170, back: { x: 400, y: 230, size: 60 } },
   },
   longTee: {
-    outline: symmetric([400, 160], [...neck, { to: [606, 148] }, { to: [690, 244] }, { to: [748, 566] }, { to: [682, 584] }, { to: [594, 330] }, { to: [598, 700] }, { to: [400, 716], c: [[540, 712], [460, 716]] }]),
+    outline: symmetric(
+      [400, 160],
+      [
+        ...neck,
+        { to: [606, 148] },
+        { to: [690, 244] },
+        { to: [748, 566] },
+        { to: [682, 584] },
+        { to: [594, 330] },
+        { to: [598, 700] },
+        {
+          to: [400, 716],
+          c: [
+            [540, 712],
+            [460, 716],
+          ],
+        },
+      ],
+    ),
     over: (c, view) => collar(c, view, [400, 160], NECK),
     details: (c) =>
       stitch('M742 536L677 554M58 536L123 554', c) +
@@ -240,8 +307,7 @@ const GARMENTS: Record<Shape, Garment> = {
     details: (c, view) =>
       band(c, 118, 166) +
       (view === 'front'
-        ? strings(c, 'M388 166L380 226M412 166L420 226') +
-          stitch('M268 172C286 214 300 230 330 238M532 172C514 214 500 230 470 238', c)
+        ? strings(c, 'M388 166L380 226M412 166L420 226') + stitch('M268 172C286 214 300 230 330 238M532 172C514 214 500 230 470 238', c)
         : stitch('M270 220L350 226L346 300L276 296ZM530 220L450 226L454 300L524 296Z', c)) +
       band(c, 664, 716) +
       folds(c, 'M300 360Q286 460 300 560M500 360Q514 460 500 560'),
@@ -265,7 +331,26 @@ const GARMENTS: Record<Shape, Garment> = {
     print: { x: 400, y: 520, size: 190, back: { x: 400, y: 520, size: 0 } },
   },
   backpack: {
-    outline: symmetric([400, 186], [{ to: [590, 320], c: [[486, 186], [580, 214]] }, { to: [600, 680] }, { to: [400, 724], c: [[600, 716], [560, 724]] }]),
+    outline: symmetric(
+      [400, 186],
+      [
+        {
+          to: [590, 320],
+          c: [
+            [486, 186],
+            [580, 214],
+          ],
+        },
+        { to: [600, 680] },
+        {
+          to: [400, 724],
+          c: [
+            [600, 716],
+            [560, 724],
+          ],
+        },
+      ],
+    ),
     behind: (c) => `<path d="M356 196C356 120 444 120 444 196" fill="none" stroke="${c.deep}" stroke-width="20"/>`,
     details: (c, view) =>
       view === 'front'
@@ -273,18 +358,65 @@ const GARMENTS: Record<Shape, Garment> = {
           `<rect x="262" y="452" width="276" height="222" rx="36" fill="${c.shade}" stroke="${c.line}" stroke-opacity=".5" stroke-width="3"/>` +
           `<path d="M280 482L520 482" stroke="${c.deep}" stroke-width="6"/><rect x="492" y="474" width="18" height="34" rx="4" fill="#c9c6c0"/>` +
           `<rect x="378" y="300" width="44" height="18" rx="6" fill="${c.deep}"/>`
-        : `<path d="M300 220L320 700M500 220L480 700" stroke="${c.deep}" stroke-width="44" stroke-linecap="round"/>` + `<rect x="260" y="560" width="280" height="30" rx="8" fill="${c.shade}"/>`,
+        : `<path d="M300 220L320 700M500 220L480 700" stroke="${c.deep}" stroke-width="44" stroke-linecap="round"/>` +
+          `<rect x="260" y="560" width="280" height="30" rx="8" fill="${c.shade}"/>`,
     print: { x: 400, y: 578, size: 110, back: { x: 400, y: 400, size: 0 } },
   },
   pillow: {
-    outline: symmetric([400, 188], [{ to: [652, 150], c: [[500, 188], [600, 170]] }, { to: [652, 650], c: [[628, 300], [628, 500]] }, { to: [400, 612], c: [[600, 632], [500, 612]] }]),
+    outline: symmetric(
+      [400, 188],
+      [
+        {
+          to: [652, 150],
+          c: [
+            [500, 188],
+            [600, 170],
+          ],
+        },
+        {
+          to: [652, 650],
+          c: [
+            [628, 300],
+            [628, 500],
+          ],
+        },
+        {
+          to: [400, 612],
+          c: [
+            [600, 632],
+            [500, 612],
+          ],
+        },
+      ],
+    ),
     details: (c) =>
       `<path d="M168 166C300 200 500 200 632 166M168 634C300 598 500 598 632 634M166 170C186 300 186 500 166 630M634 170C614 300 614 500 634 630" fill="none" stroke="${c.shade}" stroke-width="6"/>` +
       folds(c, 'M200 200Q260 230 300 250M600 200Q540 230 500 250M200 600Q260 570 300 550M600 600Q540 570 500 550'),
     print: { x: 400, y: 400, size: 230, back: { x: 400, y: 400, size: 0 } },
   },
   apron: {
-    outline: symmetric([400, 170], [{ to: [484, 170] }, { to: [492, 324] }, { to: [588, 372], c: [[540, 336], [576, 352]] }, { to: [604, 716] }, { to: [400, 726], c: [[540, 722], [460, 726]] }]),
+    outline: symmetric(
+      [400, 170],
+      [
+        { to: [484, 170] },
+        { to: [492, 324] },
+        {
+          to: [588, 372],
+          c: [
+            [540, 336],
+            [576, 352],
+          ],
+        },
+        { to: [604, 716] },
+        {
+          to: [400, 726],
+          c: [
+            [540, 722],
+            [460, 726],
+          ],
+        },
+      ],
+    ),
     behind: (c) =>
       `<path d="M320 176C316 56 484 56 480 176" fill="none" stroke="${c.shade}" stroke-width="16"/>` +
       `<path d="M586 364C660 372 700 430 716 500M214 364C140 372 100 430 84 500" fill="none" stroke="${c.shade}" stroke-width="16" stroke-linecap="round"/>`,
@@ -346,7 +478,10 @@ const MOTIFS: readonly ((s: number, p: string, q: string) => string)[] = [
       [-0.22, 0.22],
       [0.22, 0.22],
     ]
-      .map(([x, y], i) => `<path d="M${r1(x! * s)} ${r1(y! * s - s * 0.2)}l${r1(s * 0.2)} ${r1(s * 0.2)}l${r1(-s * 0.2)} ${r1(s * 0.2)}l${r1(-s * 0.2)} ${r1(-s * 0.2)}Z" fill="${i % 3 === 0 ? p : q}"/>`)
+      .map(
+        ([x, y], i) =>
+          `<path d="M${r1(x! * s)} ${r1(y! * s - s * 0.2)}l${r1(s * 0.2)} ${r1(s * 0.2)}l${r1(-s * 0.2)} ${r1(s * 0.2)}l${r1(-s * 0.2)} ${r1(-s * 0.2)}Z" fill="${i % 3 === 0 ? p : q}"/>`,
+      )
       .join(''),
   // lightning
   (s, p, q) =>
@@ -435,7 +570,7 @@ export function drawGarment(pic: GarmentPicture): string | null {
   const g = GARMENTS[pic.shape];
   const c = coloursOf(hex);
   const view: View = pic.view === 'back' ? 'back' : 'front';
-  const spot = view === 'back' ? g.print.back ?? { ...g.print, size: 0 } : g.print;
+  const spot = view === 'back' ? (g.print.back ?? { ...g.print, size: 0 }) : g.print;
   const [bg0, bg1] = BACKDROP[pic.view];
   // A close-up is the front seen through a smaller window around the print, fabric texture on top.
   const zoom = Math.max(g.print.size, 120) * 0.85;

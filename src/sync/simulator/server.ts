@@ -172,9 +172,7 @@ export function createSimulatorServer(opts: SimulatorServerOptions): SimulatorSe
     }
 
     const { items, lastId, more } = catalog.linksAfter(position.lastId, limit);
-    const served: unknown[] = items.map((link) =>
-      faults.malformedLinkIds.includes(link.id) ? { ...link, price: Number(link.price) } : link,
-    );
+    const served: unknown[] = items.map((link) => (faults.malformedLinkIds.includes(link.id) ? { ...link, price: Number(link.price) } : link));
     const nextCursor = more && lastId !== null ? encodeCursor(position.page + 1, lastId) : null;
 
     const removal = faults.removeLinkAfterPage;

@@ -13,18 +13,7 @@ import type { z } from 'zod';
 import { AppError, isAppError } from '../../platform/errors';
 import { isInt64 } from '../../platform/ids';
 import type { Logger } from '../../platform/log';
-import {
-  categorySchema,
-  countrySchema,
-  detailSchema,
-  goodsEnvelopeSchema,
-  linkSchema,
-  listEnvelopeSchema,
-  type Category,
-  type Country,
-  type Detail,
-  type Link,
-} from './schemas';
+import { categorySchema, countrySchema, detailSchema, goodsEnvelopeSchema, linkSchema, listEnvelopeSchema, type Category, type Country, type Detail, type Link } from './schemas';
 import { getText, TransportTimeout, type TextResponse } from './transport';
 
 export const MAX_PAGE_LIMIT = 500;
@@ -81,10 +70,7 @@ export interface DetailsReport {
   failed: { id: string; error: AppError }[];
 }
 
-type Failure =
-  | { kind: 'retryable'; reason: string; retryAfterMs?: number }
-  | { kind: 'unparseable'; reason: string }
-  | { kind: 'rejected'; status: number; body: string };
+type Failure = { kind: 'retryable'; reason: string; retryAfterMs?: number } | { kind: 'unparseable'; reason: string } | { kind: 'rejected'; status: number; body: string };
 
 type Attempt = { ok: true; body: unknown } | { ok: true; gone: true } | { ok: false; failure: Failure };
 
@@ -193,10 +179,7 @@ export class SupplierClient {
    * `onEach` that throws, stops the run: no new requests start, the running ones finish, and the
    * first such error is thrown.
    */
-  async details(
-    ids: readonly string[],
-    onEach: (id: string, detail: Detail | null) => void | Promise<void>,
-  ): Promise<DetailsReport> {
+  async details(ids: readonly string[], onEach: (id: string, detail: Detail | null) => void | Promise<void>): Promise<DetailsReport> {
     const report: DetailsReport = { fetched: 0, gone: [], failed: [] };
     let next = 0;
     // Set by the first fatal error; workers check it before each step.
@@ -239,12 +222,7 @@ export class SupplierClient {
     return report;
   }
 
-  private parsePage<E extends { items: unknown[] }, T>(
-    path: string,
-    body: unknown,
-    envelopeSchema: z.ZodType<E>,
-    itemSchema: z.ZodType<T>,
-  ): Listing<T> & { envelope: E } {
+  private parsePage<E extends { items: unknown[] }, T>(path: string, body: unknown, envelopeSchema: z.ZodType<E>, itemSchema: z.ZodType<T>): Listing<T> & { envelope: E } {
     const page = envelopeSchema.safeParse(body);
     if (!page.success) {
       throw new AppError('UPSTREAM.MALFORMED', 502, `supplier sent a malformed page for GET ${path}`, {

@@ -86,7 +86,11 @@ describe('throttles across processes', () => {
     const b = await startTestService({ db: a.db, login: false, workers: false });
     try {
       const attempt = (svc: TestService) =>
-        fetch(`${svc.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'nobody', password: 'not the password' }) });
+        fetch(`${svc.url}/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'nobody', password: 'not the password' }),
+        });
       const statuses: number[] = [];
       for (const svc of [a, b, a, b, a]) statuses.push((await attempt(svc)).status);
       expect(statuses).toEqual([401, 401, 401, 401, 401]);

@@ -53,7 +53,11 @@ describe('request logs', () => {
   });
 
   it("log a client's X-Request-Id as clientRequestId beside the server's own request id, on both paths", async () => {
-    for (const [path, status] of [['/auth/me', 401], ['/public/countries', 200], ['/public/countries', 200]] as const) {
+    for (const [path, status] of [
+      ['/auth/me', 401],
+      ['/public/countries', 200],
+      ['/public/countries', 200],
+    ] as const) {
       const r = await fetch(`${svc.url}${path}`, { headers: { 'x-request-id': 'client-trace.42' } });
       expect(r.status).toBe(status);
       const own = r.headers.get('x-request-id')!;

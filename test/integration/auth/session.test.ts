@@ -64,7 +64,14 @@ describe('auth sessions', () => {
       const a = jwt.verify(access, TEST_SECRET, { algorithms: ['HS256'], complete: true });
       const r = jwt.verify(refresh, TEST_SECRET, { algorithms: ['HS256'], complete: true });
       expect(a.header.alg).toBe('HS256');
-      expect(a.payload).toEqual({ sub: userId, tv: expect.any(Number), typ: 'access', jti: expect.stringMatching(/^[0-9a-f-]{36}$/), iat: expect.any(Number), exp: expect.any(Number) });
+      expect(a.payload).toEqual({
+        sub: userId,
+        tv: expect.any(Number),
+        typ: 'access',
+        jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        iat: expect.any(Number),
+        exp: expect.any(Number),
+      });
       const ap = a.payload as jwt.JwtPayload;
       const rp = r.payload as jwt.JwtPayload;
       expect(ap.exp! - ap.iat!).toBe(120);

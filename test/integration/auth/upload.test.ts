@@ -110,10 +110,12 @@ describe.each(['disk', 'postgres'] as const)('upload (UPLOAD_STORAGE=%s)', (stor
     const raw = (p: string) =>
       new Promise<number>((resolve, reject) => {
         // node:http sends the path as written; fetch would normalise the dots away
-        http.get(app.url + '/uploads/placeholder', { path: p }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        }).on('error', reject);
+        http
+          .get(app.url + '/uploads/placeholder', { path: p }, (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          })
+          .on('error', reject);
       });
     for (const p of [
       '/uploads/../package.json',

@@ -29,7 +29,7 @@ describe('admin catalog projections', () => {
 
   async function history(prefixes: readonly string[]): Promise<RecordedEvent[]> {
     const all: RecordedEvent[] = [];
-    for (let after = START; ; ) {
+    for (let after = START; ;) {
       const page = await svc.services.store.readAll({ after, limit: 500, streamPrefixes: prefixes });
       if (page.length === 0) return all;
       all.push(...page);
@@ -54,7 +54,11 @@ describe('admin catalog projections', () => {
     await api('DELETE', `/tags/${tags[1].id}`);
     await api('PATCH', '/tags/sort', { ids: [tags[0].id, tags[2].id, tags[3].id] });
     // Positions place goods that exist.
-    const [g11, g12, g13] = [(await api('POST', '/goods', { name: 'G11' })).id, (await api('POST', '/goods', { name: 'G12' })).id, (await api('POST', '/goods', { name: 'G13' })).id];
+    const [g11, g12, g13] = [
+      (await api('POST', '/goods', { name: 'G11' })).id,
+      (await api('POST', '/goods', { name: 'G12' })).id,
+      (await api('POST', '/goods', { name: 'G13' })).id,
+    ];
     const p = await api('POST', '/positions', { name: 'Home', goodIds: [g11, g12] });
     await api('PATCH', `/positions/${p.id}`, { goodIds: [g13, g11], sortOrder: 2 });
     const q = await api('POST', '/positions', { name: 'Gone', goodIds: [g11] });

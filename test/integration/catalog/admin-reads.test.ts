@@ -21,7 +21,15 @@ afterAll(async () => {
   await svc?.close();
 });
 
-interface FamilyItem { id: string; name: string; locked: boolean; autoManaged: boolean; memberCount: number; lowestPrice: string | null; country: { id: string | null; name: string } | null }
+interface FamilyItem {
+  id: string;
+  name: string;
+  locked: boolean;
+  autoManaged: boolean;
+  memberCount: number;
+  lowestPrice: string | null;
+  country: { id: string | null; name: string } | null;
+}
 
 describe('GET /overview', () => {
   it('counts families, goods, links and the vocabulary as the read models hold them', async () => {
@@ -115,12 +123,27 @@ describe('GET /product-families', () => {
     expect(inCountry.items.every((f) => f.country?.id === country.id)).toBe(true);
 
     const locked = await list('&locked=true');
-    expect(locked.items.map((f) => f.id).sort()).toEqual(all.filter((f) => f.locked).map((f) => f.id).sort());
+    expect(locked.items.map((f) => f.id).sort()).toEqual(
+      all
+        .filter((f) => f.locked)
+        .map((f) => f.id)
+        .sort(),
+    );
     const manual = await list('&manual=true');
-    expect(manual.items.map((f) => f.id).sort()).toEqual(all.filter((f) => !f.autoManaged).map((f) => f.id).sort());
+    expect(manual.items.map((f) => f.id).sort()).toEqual(
+      all
+        .filter((f) => !f.autoManaged)
+        .map((f) => f.id)
+        .sort(),
+    );
     expect(manual.total).toBeGreaterThan(0);
     const unpriced = await list('&priced=false');
-    expect(unpriced.items.map((f) => f.id).sort()).toEqual(all.filter((f) => f.lowestPrice === null).map((f) => f.id).sort());
+    expect(unpriced.items.map((f) => f.id).sort()).toEqual(
+      all
+        .filter((f) => f.lowestPrice === null)
+        .map((f) => f.id)
+        .sort(),
+    );
     expect((await list('&priced=true')).total + unpriced.total).toBe(all.length);
     // Filters add up: manual and unpriced.
     expect((await list('&manual=true&priced=false')).total).toBe(all.filter((f) => !f.autoManaged && f.lowestPrice === null).length);
@@ -155,7 +178,13 @@ describe('GET /product-families', () => {
 
 describe('GET /goods', () => {
   it('gives each good its own price and whether the storefront shows it', async () => {
-    const goods = (await svc.request('GET', '/goods?pageSize=1000')).body.items as { id: string; price: string | null; public: boolean; familyId: string | null; originGoodId: string | null }[];
+    const goods = (await svc.request('GET', '/goods?pageSize=1000')).body.items as {
+      id: string;
+      price: string | null;
+      public: boolean;
+      familyId: string | null;
+      originGoodId: string | null;
+    }[];
     const rows = await svc.db.pool.query<{ id: string; price: string | null; family_id: string | null }>(
       `SELECT g.id::text AS id, og.price::text AS price, g.family_id::text AS family_id FROM goods g LEFT JOIN origin_goods og ON og.id = g.origin_good_id`,
     );
@@ -171,12 +200,18 @@ describe('GET /goods', () => {
 describe('GET /origin-goods', () => {
   it('lists the links a category, a country or a tag is used by, as many as the usage counts', async () => {
     const total = async (q: string) => (await svc.request('GET', `/origin-goods?pageSize=1${q}`)).body.total as number;
-    const category = (await svc.db.pool.query<{ id: string }>('SELECT category_id::text AS id FROM origin_goods WHERE category_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')).rows[0]!.id;
+    const category = (
+      await svc.db.pool.query<{ id: string }>('SELECT category_id::text AS id FROM origin_goods WHERE category_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')
+    ).rows[0]!.id;
     const country = (await svc.request('GET', '/countries?pageSize=1000')).body.items[0].id as string;
     const tags = (await svc.request('GET', '/tags?pageSize=1000')).body.items as { id: string; groupId: string | null }[];
     const groups = (await svc.request('GET', '/tag-groups?pageSize=100')).body.items as { id: string; dimension: string | null }[];
     const sizeTag = tags.find((t) => groups.find((g) => g.id === t.groupId)?.dimension === 'size')!;
-    for (const [kind, id, q] of [['categories', category, `&categoryId=${category}`], ['countries', country, `&countryId=${country}`], ['tags', sizeTag.id, `&tagId=${sizeTag.id}`]] as const) {
+    for (const [kind, id, q] of [
+      ['categories', category, `&categoryId=${category}`],
+      ['countries', country, `&countryId=${country}`],
+      ['tags', sizeTag.id, `&tagId=${sizeTag.id}`],
+    ] as const) {
       const usage = (await svc.request('GET', `/${kind}/${id}/usage`)).body;
       expect(usage.counts.links).toBeGreaterThan(0);
       expect(await total(q)).toBe(usage.counts.links);
@@ -216,7 +251,9 @@ describe('GET /goods/tree', () => {
     const loose = (await svc.request('GET', '/origin-goods?organised=false&pageSize=100')).body.items.find((l: { good: unknown; delisted: boolean }) => !l.good && !l.delisted);
     const family = (await svc.request('GET', '/product-families?pageSize=1&sort=MEMBERS_DESC')).body.items[0];
     expect((await svc.request('POST', `/product-families/${family.id}/members`, { originGoodId: loose.id })).status).toBe(201);
-    const tree = (await svc.request('GET', '/goods/tree')).body.items as { categories: { items: { kind: string; id: string; memberCount?: number; configurationCount?: number }[] }[] }[];
+    const tree = (await svc.request('GET', '/goods/tree')).body.items as {
+      categories: { items: { kind: string; id: string; memberCount?: number; configurationCount?: number }[] }[];
+    }[];
     const nodes = tree.flatMap((c) => c.categories.flatMap((g) => g.items.filter((n) => n.kind === 'family')));
     expect(nodes.length).toBeGreaterThan(5);
     const members = new Map(

@@ -45,7 +45,15 @@ function generateHistory(seed: number, steps: number): Pending[][] {
     logistics: rnd() < 0.9 ? [pick(LOGISTICS)] : [],
   });
   const detail = (link: string) => ({
-    variants: SIZES.flatMap((size) => COLORS.filter(() => rnd() < 0.7).map((color) => ({ sku: `${link}-${size}-${color}`, size, color, price: `${20 + Math.floor(rnd() * 30)}.${pick(['00', '50', '90'])}`, stock: Math.floor(rnd() * 100) }))),
+    variants: SIZES.flatMap((size) =>
+      COLORS.filter(() => rnd() < 0.7).map((color) => ({
+        sku: `${link}-${size}-${color}`,
+        size,
+        color,
+        price: `${20 + Math.floor(rnd() * 30)}.${pick(['00', '50', '90'])}`,
+        stock: Math.floor(rnd() * 100),
+      })),
+    ),
     sizeChart: SIZES.map((size) => ({ size, chest: String(90 + Math.floor(rnd() * 20)) })),
     packagingSpecs: [{ name: '单件', weightGrams: 150 + Math.floor(rnd() * 50), lengthCm: 30, widthCm: 25, heightCm: 2 }],
     options: [{ name: '领标', values: ['有', '无'].filter(() => rnd() < 0.7) }, ...(rnd() < 0.5 ? [{ name: '包装', values: ['OPP袋'] }] : [])],
@@ -101,8 +109,17 @@ function generateHistory(seed: number, steps: number): Pending[][] {
     } else if (r < 0.32) {
       const t = tags();
       const missing = (['craft', 'logistics'] as const).filter((d) => t[d].length === 0);
-      const parsed = { linkId: link, country: '美国', logistics: pick(LOGISTICS), productName: '纯棉短袖T恤', sku: `G${5000 + (Number(link) % 3)}`, familyNameKey: `美国|纯棉短袖T恤|G${5000 + (Number(link) % 3)}` };
-      appends.push(rnd() < 0.5 ? [ev('LinkParsed', parsed), ev('LinkTagsDerived', { linkId: link, tags: t, missing })] : [ev('LinkTagsDerived', { linkId: link, tags: t, missing })]);
+      const parsed = {
+        linkId: link,
+        country: '美国',
+        logistics: pick(LOGISTICS),
+        productName: '纯棉短袖T恤',
+        sku: `G${5000 + (Number(link) % 3)}`,
+        familyNameKey: `美国|纯棉短袖T恤|G${5000 + (Number(link) % 3)}`,
+      };
+      appends.push(
+        rnd() < 0.5 ? [ev('LinkParsed', parsed), ev('LinkTagsDerived', { linkId: link, tags: t, missing })] : [ev('LinkTagsDerived', { linkId: link, tags: t, missing })],
+      );
     } else if (r < 0.36) {
       appends.push([ev('LinkTagsTakenOver', { linkId: link, tags: tags(), filled: [{ dimension: 'logistics', value: '包邮' }] })]);
     } else if (r < 0.38) {
@@ -122,7 +139,19 @@ function generateHistory(seed: number, steps: number): Pending[][] {
       const f = pick(familyIds);
       if (familyState.get(f) === 'none') {
         familyState.set(f, 'live');
-        appends.push([{ stream: `family-${f}`, type: 'FamilyCreated', data: { familyId: f, name: `系列 ${f.slice(-1)}`, familyNameKey: rnd() < 0.7 ? `美国|纯棉短袖T恤|G${5000 + (Number(f) % 3)}` : null, autoManaged: rnd() < 0.7, locked: false } }]);
+        appends.push([
+          {
+            stream: `family-${f}`,
+            type: 'FamilyCreated',
+            data: {
+              familyId: f,
+              name: `系列 ${f.slice(-1)}`,
+              familyNameKey: rnd() < 0.7 ? `美国|纯棉短袖T恤|G${5000 + (Number(f) % 3)}` : null,
+              autoManaged: rnd() < 0.7,
+              locked: false,
+            },
+          },
+        ]);
       } else if (familyState.get(f) === 'live') {
         const k = rnd();
         const fe = (type: string, data: Record<string, unknown>): Pending => ({ stream: `family-${f}`, type, data: { familyId: f, ...data } });
@@ -130,7 +159,9 @@ function generateHistory(seed: number, steps: number): Pending[][] {
         else if (k < 0.35) appends.push([fe(rnd() < 0.5 ? 'FamilyLocked' : 'FamilyUnlocked', {})]);
         else if (k < 0.65) {
           const key = { size: pick(SIZES), color: pick(COLORS), printCount: '单面印花', craft: pick(CRAFTS), logistics: pick(LOGISTICS) };
-          appends.push([rnd() < 0.7 ? fe('FamilyPriceOverrideSet', { ...key, price: `${10 + Math.floor(rnd() * 90)}.${pick(['00', '5', '99'])}` }) : fe('FamilyPriceOverrideRemoved', key)]);
+          appends.push([
+            rnd() < 0.7 ? fe('FamilyPriceOverrideSet', { ...key, price: `${10 + Math.floor(rnd() * 90)}.${pick(['00', '5', '99'])}` }) : fe('FamilyPriceOverrideRemoved', key),
+          ]);
         } else if (k < 0.9) {
           const custom = goodIds.find((g) => goodState.get(g) === 'live' && customOf.has(g) && customOf.get(g) === f);
           if (custom) {
@@ -164,7 +195,7 @@ function generateHistory(seed: number, steps: number): Pending[][] {
       const g = pick(goodIds);
       const ge = (type: string, data: Record<string, unknown>): Pending => ({ stream: `good-${g}`, type, data: { goodId: g, ...data } });
       if (goodState.get(g) === 'none') {
-        const origin = rnd() < 0.6 ? links.find((l) => linkState.get(l)?.mirrored && !linkState.get(l)!.good) ?? null : null;
+        const origin = rnd() < 0.6 ? (links.find((l) => linkState.get(l)?.mirrored && !linkState.get(l)!.good) ?? null) : null;
         if (origin) {
           appends.push([{ stream: `link-${origin}`, type: 'LinkGoodAssigned', data: { linkId: origin, goodId: g } }]);
           linkState.get(origin)!.good = g;
@@ -193,14 +224,30 @@ function generateHistory(seed: number, steps: number): Pending[][] {
   // Whatever the dice said: a family deleted and one merged, an override and goods that stay.
   const extra = (n: number) => String(9_000_000_000_100 + n);
   const survivor = liveFamilies()[0] ?? extra(0);
-  if (!liveFamilies().length) appends.push([{ stream: `family-${survivor}`, type: 'FamilyCreated', data: { familyId: survivor, name: '留下', familyNameKey: null, autoManaged: false, locked: false } }]);
-  for (const [n, end] of [[1, 'FamilyDeleted'], [2, 'FamilyMergedInto']] as const) {
+  if (!liveFamilies().length)
+    appends.push([{ stream: `family-${survivor}`, type: 'FamilyCreated', data: { familyId: survivor, name: '留下', familyNameKey: null, autoManaged: false, locked: false } }]);
+  for (const [n, end] of [
+    [1, 'FamilyDeleted'],
+    [2, 'FamilyMergedInto'],
+  ] as const) {
     const f = extra(n);
     appends.push([{ stream: `family-${f}`, type: 'FamilyCreated', data: { familyId: f, name: `临时 ${n}`, familyNameKey: null, autoManaged: true, locked: false } }]);
-    appends.push([{ stream: `family-${f}`, type: 'FamilyPriceOverrideSet', data: { familyId: f, size: 'S', color: '黑色', printCount: '单面印花', craft: '直喷', logistics: '包邮', price: '9.90' } }]);
+    appends.push([
+      {
+        stream: `family-${f}`,
+        type: 'FamilyPriceOverrideSet',
+        data: { familyId: f, size: 'S', color: '黑色', printCount: '单面印花', craft: '直喷', logistics: '包邮', price: '9.90' },
+      },
+    ]);
     appends.push([{ stream: `family-${f}`, type: end, data: end === 'FamilyDeleted' ? { familyId: f } : { familyId: f, intoFamilyId: survivor } }]);
   }
-  appends.push([{ stream: `family-${survivor}`, type: 'FamilyPriceOverrideSet', data: { familyId: survivor, size: 'M', color: '白色', printCount: '单面印花', craft: '烫画', logistics: '不包邮', price: '19.90' } }]);
+  appends.push([
+    {
+      stream: `family-${survivor}`,
+      type: 'FamilyPriceOverrideSet',
+      data: { familyId: survivor, size: 'M', color: '白色', printCount: '单面印花', craft: '烫画', logistics: '不包邮', price: '19.90' },
+    },
+  ]);
   const lastGood = String(8_000_000_000_100);
   appends.push([{ stream: `good-${lastGood}`, type: 'GoodCreated', data: { goodId: lastGood, ...goodFields(true), originGoodId: null } }]);
   return appends;
@@ -225,11 +272,17 @@ describe('catalog projection: set-based batches', () => {
     for (const append of generateHistory(7, 1500)) {
       const byStream = new Map<string, Pending[]>();
       for (const p of append) byStream.set(p.stream, [...(byStream.get(p.stream) ?? []), p]);
-      for (const [stream, list] of byStream) last = (await built.store.appendToStream(stream, list.map((p) => registry.encode(p.type, p.data, meta)))).position;
+      for (const [stream, list] of byStream)
+        last = (
+          await built.store.appendToStream(
+            stream,
+            list.map((p) => registry.encode(p.type, p.data, meta)),
+          )
+        ).position;
     }
     // Read up to the last append: another transaction on the server can hold readers back a while.
     const recorded: RecordedEvent[] = [];
-    for (let after = START; comparePositions(after, last) < 0; ) {
+    for (let after = START; comparePositions(after, last) < 0;) {
       const page = await built.store.readAll({ after, limit: 1000, streamPrefixes: def.streamPrefixes });
       if (page.length === 0) await new Promise((r) => setTimeout(r, 50));
       recorded.push(...page);
@@ -268,9 +321,16 @@ describe('catalog projection: set-based batches', () => {
           const stored = (await aggregates(schema)).rows[0]!.h;
           await client.query('BEGIN');
           await client.query(`SELECT set_config('search_path', $1, true)`, [`${schema}, public`]);
-          await recomputeFamilies(client, (await client.query<{ id: string }>(`SELECT id FROM families`)).rows.map((r) => r.id));
-          const recomputed = (await client.query<{ h: string }>(`SELECT md5(string_agg(concat_ws('|', id, member_count, good_count, representative_good_id, variants, size_chart, packaging_specs, options,
-                                       price_matrix, conflicts, lowest_price, media_by_color), ',' ORDER BY id)) AS h FROM families`)).rows[0]!.h;
+          await recomputeFamilies(
+            client,
+            (await client.query<{ id: string }>(`SELECT id FROM families`)).rows.map((r) => r.id),
+          );
+          const recomputed = (
+            await client.query<{
+              h: string;
+            }>(`SELECT md5(string_agg(concat_ws('|', id, member_count, good_count, representative_good_id, variants, size_chart, packaging_specs, options,
+                                       price_matrix, conflicts, lowest_price, media_by_color), ',' ORDER BY id)) AS h FROM families`)
+          ).rows[0]!.h;
           await client.query('ROLLBACK');
           if (recomputed !== stored) throw new Error(`after the batch ending with ${batch.at(-1)?.type} ${JSON.stringify(batch.at(-1)?.data)}, a family's aggregates are stale`);
         }
@@ -300,11 +360,15 @@ describe('catalog projection: set-based batches', () => {
   });
 
   it('one batch of everything, random batches and one event at a time give the same rows; families are recomputed', async () => {
-    const oneByOne = await project('cp_one', events.map((e) => [e]), true);
+    const oneByOne = await project(
+      'cp_one',
+      events.map((e) => [e]),
+      true,
+    );
     const whole = await project('cp_whole', [events]);
     const rnd = mulberry32(99);
     const random: DecodedEvent[][] = [];
-    for (let i = 0; i < events.length; ) {
+    for (let i = 0; i < events.length;) {
       const n = 1 + Math.floor(rnd() * 60);
       random.push(events.slice(i, i + n));
       i += n;
@@ -320,10 +384,13 @@ describe('catalog projection: set-based batches', () => {
   }, 240_000); // three full projections, one of them an event at a time with a recompute check after each: minutes on a busy machine
 
   it('a rebuild that defers the aggregates to the end of its replay and then settles them gives the same rows', async () => {
-    const oneByOne = await project('cp_one_ref', events.map((e) => [e]));
+    const oneByOne = await project(
+      'cp_one_ref',
+      events.map((e) => [e]),
+    );
     const rnd = mulberry32(5);
     const batches: DecodedEvent[][] = [];
-    for (let i = 0; i < events.length; ) {
+    for (let i = 0; i < events.length;) {
       const n = 1 + Math.floor(rnd() * 200);
       batches.push(events.slice(i, i + n));
       i += n;
@@ -411,7 +478,18 @@ describe('catalog projection: set-based batches', () => {
         revision: 0n,
         position: { commit: last.position.commit + BigInt(n), prepare: 0n },
         type: 'GoodCreated',
-        data: { goodId: String(7_000_000_000_000 + n), originGoodId: link, name: `新商品 ${n}`, description: null, image: null, goodPriority: 0, tagIds: [], tagFontColor: null, categoryId: null, countryId: null },
+        data: {
+          goodId: String(7_000_000_000_000 + n),
+          originGoodId: link,
+          name: `新商品 ${n}`,
+          description: null,
+          image: null,
+          goodPriority: 0,
+          tagIds: [],
+          tagFontColor: null,
+          categoryId: null,
+          countryId: null,
+        },
         metadata: eventMetadata('system:test', 'CreateGood'),
       });
       const apply = async (e: DecodedEvent) => {
@@ -442,6 +520,11 @@ describe('catalog projection: set-based batches', () => {
   it('a batch applied twice, or each event twice, changes nothing the second time', async () => {
     const once = await project('cp_once', [events]);
     expect(await project('cp_twice', [events, events])).toEqual(once);
-    expect(await project('cp_each_twice', events.flatMap((e) => [[e], [e]]))).toEqual(once);
+    expect(
+      await project(
+        'cp_each_twice',
+        events.flatMap((e) => [[e], [e]]),
+      ),
+    ).toEqual(once);
   });
 });

@@ -2,7 +2,17 @@
 import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 import { eventually } from '../../support/eventually';
 
-type Category = { id: string; parentId: string | null; name: string; icon: string | null; effectiveIcon: string | null; sortOrder: number; level: number; source: string; revision: string };
+type Category = {
+  id: string;
+  parentId: string | null;
+  name: string;
+  icon: string | null;
+  effectiveIcon: string | null;
+  sortOrder: number;
+  level: number;
+  source: string;
+  revision: string;
+};
 
 describe('administrators manage categories', () => {
   let svc: TestService;
@@ -113,11 +123,11 @@ describe('administrators manage categories', () => {
     expect((await api('GET', `/categories/${under.id}`)).body).toMatchObject({ parentId: target.id, level: target.level + 1 });
   });
 
-  describe('PATCH /categories/sort: one parent\'s full new order in one request', () => {
+  describe("PATCH /categories/sort: one parent's full new order in one request", () => {
     const children = async (parentId: string) => ((await api('GET', `/categories?parentId=${parentId}`)).body.items as Category[]).map((c) => c.id);
     const treeOrder = async () => (await svc.request('GET', '/public/tree-order')).body as { categories: Record<string, string[]> };
 
-    it('saves the order as one CategoriesReordered on the parent\'s order stream; lists and /public/tree-order follow at once', async () => {
+    it("saves the order as one CategoriesReordered on the parent's order stream; lists and /public/tree-order follow at once", async () => {
       const parent = await create({ name: 'sorted parent' });
       const [a, b, c] = [await create({ name: 'a', parentId: parent.id }), await create({ name: 'b', parentId: parent.id }), await create({ name: 'c', parentId: parent.id })];
       expect(await children(parent.id)).toEqual([a.id, b.id, c.id]);
@@ -147,7 +157,7 @@ describe('administrators manage categories', () => {
       expect(await children('root')).toEqual(reversed);
     });
 
-    it('a single sortOrder edit after a reorder lands, even back to the value the category\'s own stream last recorded', async () => {
+    it("a single sortOrder edit after a reorder lands, even back to the value the category's own stream last recorded", async () => {
       const parent = await create({ name: 'edit after reorder' });
       const a = await create({ name: 'a', parentId: parent.id }); // its stream records sortOrder 0
       const b = await create({ name: 'b', parentId: parent.id });
@@ -159,7 +169,7 @@ describe('administrators manage categories', () => {
       expect((await api('GET', `/categories/${a.id}`)).body.sortOrder).toBe(0);
     });
 
-    it('an order that is not exactly the parent\'s live children is 400 CATEGORIES.NOT_A_PERMUTATION and changes nothing; an unknown parent is 404', async () => {
+    it("an order that is not exactly the parent's live children is 400 CATEGORIES.NOT_A_PERMUTATION and changes nothing; an unknown parent is 404", async () => {
       const parent = await create({ name: 'strict parent' });
       const [a, b] = [await create({ name: 'x', parentId: parent.id }), await create({ name: 'y', parentId: parent.id })];
       const elsewhere = await create({ name: 'elsewhere' });

@@ -68,7 +68,10 @@ describe('family members', () => {
       expect(a.status === 201 || a.status === 202).toBe(true);
       if (a.status === 201) expect(memberIds(a.body)).toEqual([linkId]);
     }
-    const joined = await svc.db.pool.query(`SELECT count(*)::int AS n FROM es_events WHERE stream_id = $1 AND type = 'LinkJoinedFamily' AND data->>'familyId' = $2`, [`link-${linkId}`, family.id]);
+    const joined = await svc.db.pool.query(`SELECT count(*)::int AS n FROM es_events WHERE stream_id = $1 AND type = 'LinkJoinedFamily' AND data->>'familyId' = $2`, [
+      `link-${linkId}`,
+      family.id,
+    ]);
     expect(joined.rows[0].n).toBe(1);
   });
 
@@ -95,7 +98,10 @@ describe('family members', () => {
     expect([r.status, r.body.error.code]).toEqual([409, 'FAMILY.GONE']);
     expect(r.body.error.message).toMatch(/deleted/);
     expect((await svc.db.pool.query(`SELECT family_id::text FROM origin_goods WHERE id = $1`, [linkId])).rows[0].family_id).toBe(before);
-    const linkEvents = await svc.db.pool.query(`SELECT count(*)::int AS n FROM es_events WHERE stream_id = $1 AND type IN ('LinkJoinedFamily', 'LinkLeftFamily') AND metadata->>'why' = 'AddFamilyMember'`, [`link-${linkId}`]);
+    const linkEvents = await svc.db.pool.query(
+      `SELECT count(*)::int AS n FROM es_events WHERE stream_id = $1 AND type IN ('LinkJoinedFamily', 'LinkLeftFamily') AND metadata->>'why' = 'AddFamilyMember'`,
+      [`link-${linkId}`],
+    );
     expect(linkEvents.rows[0].n).toBe(0);
   });
 

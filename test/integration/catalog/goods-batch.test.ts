@@ -17,7 +17,8 @@ describe('POST /goods/batch', () => {
   beforeAll(async () => {
     sim = await startSimulator({ links: 120, seed: 3 });
     svc = await startTestService({ env: { UPSTREAM_URL: sim.url, COMMAND_WAIT_MS: '2000' } });
-    for (const kind of ['categories', 'origin_goods', 'details'] as const) expect((await (await svc.services.sync.start(kind, { by: 'system:test' })).finished).state).toBe('succeeded');
+    for (const kind of ['categories', 'origin_goods', 'details'] as const)
+      expect((await (await svc.services.sync.start(kind, { by: 'system:test' })).finished).state).toBe('succeeded');
     expect((await svc.request('POST', '/product-families/organize')).status).toBe(200);
     links = (await svc.db.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE family_id IS NOT NULL ORDER BY id`)).rows.map((r) => r.id);
     expect(links.length).toBeGreaterThan(40);
@@ -67,11 +68,9 @@ describe('POST /goods/batch', () => {
     await svc.services.engine.stopRunners();
     const stream = linkStreamId(claimed);
     const goodId = '7000000000000001';
-    await svc.services.store.appendToStream(
-      stream,
-      [svc.services.registry.encode('LinkGoodAssigned', { linkId: claimed, goodId }, eventMetadata('user:other', 'CreateGood'))],
-      { expectedRevision: (await svc.services.store.streamRevision(stream))! },
-    );
+    await svc.services.store.appendToStream(stream, [svc.services.registry.encode('LinkGoodAssigned', { linkId: claimed, goodId }, eventMetadata('user:other', 'CreateGood'))], {
+      expectedRevision: (await svc.services.store.streamRevision(stream))!,
+    });
     const batch = svc.request('POST', '/goods/batch', { originGoodIds: [claimed, free] });
     await new Promise((r) => setTimeout(r, 300));
     await svc.services.engine.startRunners();

@@ -22,7 +22,13 @@ describe('creating a good from a link', () => {
     const linkId = '1001';
     await svc.services.store.appendToStream(
       `link-${linkId}`,
-      [svc.services.registry.encode('LinkMirrored', { linkId, name: '美国（包邮）纯棉短袖T恤 G5000 直喷', categoryId: null, craftLabel: null, price: '39.90', image: null, status: 'ON_SALE', supplierUpdatedAt: null }, eventMetadata('system:test', 'Test'))],
+      [
+        svc.services.registry.encode(
+          'LinkMirrored',
+          { linkId, name: '美国（包邮）纯棉短袖T恤 G5000 直喷', categoryId: null, craftLabel: null, price: '39.90', image: null, status: 'ON_SALE', supplierUpdatedAt: null },
+          eventMetadata('system:test', 'Test'),
+        ),
+      ],
       { expectedRevision: 'no_stream' },
     );
     await eventually(async () => ((await svc.db.pool.query(`SELECT 1 FROM origin_goods WHERE id = $1`, [linkId])).rowCount ? true : null), 20_000);

@@ -53,7 +53,11 @@ describe('the history of a family with many members', () => {
         streamId: `link-${id}`,
         expectedRevision: 'no_stream',
         events: [
-          s.registry.encode('LinkMirrored', { linkId: id, name: `美国（包邮）T恤 G5000 直喷 ${i}`, categoryId: null, craftLabel: null, price, image: null, status: 'ON_SALE', supplierUpdatedAt: null }, sync),
+          s.registry.encode(
+            'LinkMirrored',
+            { linkId: id, name: `美国（包邮）T恤 G5000 直喷 ${i}`, categoryId: null, craftLabel: null, price, image: null, status: 'ON_SALE', supplierUpdatedAt: null },
+            sync,
+          ),
           s.registry.encode('LinkDetailSynced', { linkId: id, detail }, sync),
         ],
       });
@@ -75,7 +79,15 @@ describe('the history of a family with many members', () => {
         expectedRevision: 1n,
         events: [
           s.registry.encode('LinkParsed', { linkId: linkId(i), country: '美国', logistics: '包邮', productName: 'T恤', sku: 'G5000', familyNameKey: '美国T恤G5000' }, organise),
-          s.registry.encode('LinkTagsDerived', { linkId: linkId(i), tags: { size: ['S', 'M', 'L'], color: [`色${i % 7}`, `色${(i + 1) % 7}`], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] }, missing: [] }, organise),
+          s.registry.encode(
+            'LinkTagsDerived',
+            {
+              linkId: linkId(i),
+              tags: { size: ['S', 'M', 'L'], color: [`色${i % 7}`, `色${(i + 1) % 7}`], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] },
+              missing: [],
+            },
+            organise,
+          ),
           s.registry.encode('LinkJoinedFamily', { linkId: linkId(i), familyId: FAMILY }, organise),
         ],
       })),

@@ -58,7 +58,8 @@ describe('history of families, goods and links (what the public saw, when, and w
     expect(members.length).toBeGreaterThanOrEqual(2);
     cheapLink = members[0]!;
     leaving = members.find((m) => m !== cheapLink)!;
-    secondary = (await svc.db.pool.query(`SELECT id FROM origin_goods WHERE family_id IS DISTINCT FROM $1 AND detail IS NOT NULL AND NOT delisted ORDER BY id LIMIT 1`, [fid])).rows[0].id;
+    secondary = (await svc.db.pool.query(`SELECT id FROM origin_goods WHERE family_id IS DISTINCT FROM $1 AND detail IS NOT NULL AND NOT delisted ORDER BY id LIMIT 1`, [fid]))
+      .rows[0].id;
 
     await mark('organised');
     const good = await svc.request('POST', '/goods', { originGoodId: cheapLink });
@@ -106,7 +107,13 @@ describe('history of families, goods and links (what the public saw, when, and w
   it("lists the family's own events and the link and good events that changed it, each with who, why, correlation id and time", async () => {
     const items = await history(`/product-families/${fid}/history`);
     for (const e of items) {
-      expect(e).toMatchObject({ position: expect.stringMatching(/^\d+\/\d+$/), version: expect.stringMatching(/^\d+$/), by: expect.any(String), why: expect.any(String), correlationId: expect.any(String) });
+      expect(e).toMatchObject({
+        position: expect.stringMatching(/^\d+\/\d+$/),
+        version: expect.stringMatching(/^\d+$/),
+        by: expect.any(String),
+        why: expect.any(String),
+        correlationId: expect.any(String),
+      });
       expect(new Date(e.at).toISOString()).toBe(e.at);
     }
     // Oldest first, in log order.
@@ -151,7 +158,9 @@ describe('history of families, goods and links (what the public saw, when, and w
     expect(takenOver[0]!.changes!.cells.removed.length).toBeGreaterThan(0);
     const restored = of(`link-${cheapLink}`, 'LinkTagsRestored');
     expect(restored).toHaveLength(1);
-    expect(restored[0]!.changes!.cells.added).toEqual(expect.arrayContaining(takenOver[0]!.changes!.cells.removed.map((c: Cell) => expect.objectContaining({ size: c.size, color: c.color }))));
+    expect(restored[0]!.changes!.cells.added).toEqual(
+      expect.arrayContaining(takenOver[0]!.changes!.cells.removed.map((c: Cell) => expect.objectContaining({ size: c.size, color: c.color }))),
+    );
 
     const origins = of(`good-${goodId}`, 'GoodOriginsSet');
     expect(origins).toHaveLength(1);
@@ -184,7 +193,10 @@ describe('history of families, goods and links (what the public saw, when, and w
     expect((await then('takenOver')).priceMatrix.cells.length).toBeLessThan(repriced.priceMatrix.cells.length);
     expect((await then('restored')).priceMatrix.cells.length).toBe(repriced.priceMatrix.cells.length);
     // The merged secondary origin's media joined the family's media.
-    const urls = (f: { mediaByColor: Record<string, { url: string }[]> }) => Object.values(f.mediaByColor).flat().map((m) => m.url);
+    const urls = (f: { mediaByColor: Record<string, { url: string }[]> }) =>
+      Object.values(f.mediaByColor)
+        .flat()
+        .map((m) => m.url);
     const secondaryUrls = (await get(`/origin-goods/${secondary}`)).detail.media.map((m: { url: string }) => m.url);
     expect(urls(await then('restored'))).not.toEqual(expect.arrayContaining(secondaryUrls));
     expect(urls(await then('merged'))).toEqual(expect.arrayContaining(secondaryUrls));
@@ -194,7 +206,23 @@ describe('history of families, goods and links (what the public saw, when, and w
     // Now, the replay equals the read model field for field.
     const now = await then('left');
     const current = await get(`/product-families/${fid}`);
-    for (const k of ['name', 'memberCount', 'goodCount', 'representativeGoodId', 'lowestPrice', 'priceMatrix', 'invalidOverrides', 'conflicts', 'variants', 'sizeChart', 'packagingSpecs', 'options', 'mediaByColor', 'overrides', 'customMembers']) {
+    for (const k of [
+      'name',
+      'memberCount',
+      'goodCount',
+      'representativeGoodId',
+      'lowestPrice',
+      'priceMatrix',
+      'invalidOverrides',
+      'conflicts',
+      'variants',
+      'sizeChart',
+      'packagingSpecs',
+      'options',
+      'mediaByColor',
+      'overrides',
+      'customMembers',
+    ]) {
       expect([k, now[k]]).toEqual([k, current[k]]);
     }
     expect(now.members).toEqual(current.members);
@@ -209,7 +237,22 @@ describe('history of families, goods and links (what the public saw, when, and w
     for (const { id } of families) {
       const replayed = (await get(`/product-families/${id}/history?at=${now}`)).family;
       const current = await get(`/product-families/${id}`);
-      for (const k of ['name', 'locked', 'members', 'memberCount', 'goodCount', 'representativeGoodId', 'lowestPrice', 'priceMatrix', 'conflicts', 'variants', 'sizeChart', 'packagingSpecs', 'options', 'mediaByColor']) {
+      for (const k of [
+        'name',
+        'locked',
+        'members',
+        'memberCount',
+        'goodCount',
+        'representativeGoodId',
+        'lowestPrice',
+        'priceMatrix',
+        'conflicts',
+        'variants',
+        'sizeChart',
+        'packagingSpecs',
+        'options',
+        'mediaByColor',
+      ]) {
         expect([id, k, replayed[k]]).toEqual([id, k, current[k]]);
       }
     }
@@ -341,7 +384,7 @@ describe('history of families, goods and links (what the public saw, when, and w
     expect(takeovers.at(-1)).toMatchObject({ by: me, why: 'UpdateLinkTags', changes: null });
     // The service's own events and its runs' that moved nothing stay out: every listed event of
     // another stream either changed something or was a person's own command.
-    for (const e of items) if (e.stream !== `family-${fid}` && e.changes === null) expect([e.type, e.by, e.why]).toEqual([e.type, me, expect.not.stringMatching(/^(Sync|Organise)/)]);
+    for (const e of items)
+      if (e.stream !== `family-${fid}` && e.changes === null) expect([e.type, e.by, e.why]).toEqual([e.type, me, expect.not.stringMatching(/^(Sync|Organise)/)]);
   });
-
 });

@@ -45,9 +45,7 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect(example.id).toBe('100001');
 
     // Links of one product (same country + name + SKU, any logistics) share one family.
-    const keys = await svc.db.pool.query(
-      `SELECT family_name_key, count(DISTINCT family_id) AS families FROM origin_goods WHERE family_name_key IS NOT NULL GROUP BY 1`,
-    );
+    const keys = await svc.db.pool.query(`SELECT family_name_key, count(DISTINCT family_id) AS families FROM origin_goods WHERE family_name_key IS NOT NULL GROUP BY 1`);
     expect(keys.rows.every((k) => Number(k.families) === 1)).toBe(true);
     const unparsedGrouped = await svc.db.pool.query(`SELECT count(*)::int AS n FROM origin_goods WHERE parsed_country IS NULL AND family_id IS NOT NULL`);
     expect(unparsedGrouped.rows[0].n).toBe(0);
@@ -94,11 +92,11 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect(f.memberCount).toBeGreaterThan(0);
     expect(f.priceMatrix.cells.length).toBeGreaterThan(0);
     expect(f.priceMatrix.crafts).toContain('直喷');
-    expect(f.lowestPrice).toBe(
-      f.priceMatrix.cells.map((c: { price: string }) => c.price).sort((a: string, b: string) => Number(a) - Number(b))[0],
-    );
+    expect(f.lowestPrice).toBe(f.priceMatrix.cells.map((c: { price: string }) => c.price).sort((a: string, b: string) => Number(a) - Number(b))[0]);
     expect(f.variants.length).toBeGreaterThan(0);
-    const urls = Object.values(f.mediaByColor as Record<string, { url: string }[]>).flat().map((m) => m.url);
+    const urls = Object.values(f.mediaByColor as Record<string, { url: string }[]>)
+      .flat()
+      .map((m) => m.url);
     expect(new Set(urls).size).toBe(urls.length);
   });
 
@@ -290,9 +288,16 @@ describe('organisation and families over HTTP (simulator → sync → organise �
     expect(og.headers.get('etag')).toBe(`"${og.body.revision}"`);
     const stale = { 'if-match': `"${Number(og.body.revision) - 1}"` };
     const before = Number((await svc.db.pool.query(`SELECT count(*) AS n FROM es_events`)).rows[0].n);
-    for (const [method, path, body] of [['POST', '/origin-goods/100002/tags/restore-auto', undefined], ['PUT', '/origin-goods/100002/tags', { tagIds: [] }]] as const) {
+    for (const [method, path, body] of [
+      ['POST', '/origin-goods/100002/tags/restore-auto', undefined],
+      ['PUT', '/origin-goods/100002/tags', { tagIds: [] }],
+    ] as const) {
       const r = await svc.request(method, path, body, stale);
-      expect([path, r.status, r.body.error]).toEqual([path, 409, expect.objectContaining({ code: 'EVENT_STORE.WRONG_REVISION', details: expect.objectContaining({ resource: 'origin good 100002' }) })]);
+      expect([path, r.status, r.body.error]).toEqual([
+        path,
+        409,
+        expect.objectContaining({ code: 'EVENT_STORE.WRONG_REVISION', details: expect.objectContaining({ resource: 'origin good 100002' }) }),
+      ]);
     }
     expect(Number((await svc.db.pool.query(`SELECT count(*) AS n FROM es_events`)).rows[0].n)).toBe(before);
     expect((await svc.request('POST', '/origin-goods/100002/tags/restore-auto', undefined, { 'if-match': `"${og.body.revision}"` })).status).toBe(200);

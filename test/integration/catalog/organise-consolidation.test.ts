@@ -113,8 +113,19 @@ describe('organisation over time', () => {
     const enc = (type: string, data: unknown) => svc.services.registry.encode(type, data, meta);
     const revision = async (s: string) => (await svc.services.store.streamRevision(s)) ?? ('no_stream' as const);
     await svc.services.store.appendToStreams([
-      { streamId: `family-${id}`, expectedRevision: 'no_stream', events: [enc('FamilyCreated', { familyId: id, name: `碎片 ${id}`, familyNameKey: key, autoManaged: true, locked: false }), ...linkIds.map((linkId) => enc('FamilyMemberAdded', { familyId: id, linkId }))] },
-      { streamId: `family-${targetId}`, expectedRevision: await revision(`family-${targetId}`), events: linkIds.map((linkId) => enc('FamilyMemberRemoved', { familyId: targetId, linkId })) },
+      {
+        streamId: `family-${id}`,
+        expectedRevision: 'no_stream',
+        events: [
+          enc('FamilyCreated', { familyId: id, name: `碎片 ${id}`, familyNameKey: key, autoManaged: true, locked: false }),
+          ...linkIds.map((linkId) => enc('FamilyMemberAdded', { familyId: id, linkId })),
+        ],
+      },
+      {
+        streamId: `family-${targetId}`,
+        expectedRevision: await revision(`family-${targetId}`),
+        events: linkIds.map((linkId) => enc('FamilyMemberRemoved', { familyId: targetId, linkId })),
+      },
       ...(await Promise.all(
         linkIds.map(async (linkId) => ({
           streamId: `link-${linkId}`,
@@ -187,7 +198,9 @@ describe('organisation over time', () => {
       // A sync rewrites the link (same data): its stream moves, its family does not.
       async () => {
         const rev = await svc.services.store.streamRevision(`link-${linkId}`);
-        await svc.services.store.appendToStream(`link-${linkId}`, [svc.services.registry.encode('LinkMirrored', { ...mirrored, craftLabel: '改' }, meta)], { expectedRevision: rev! });
+        await svc.services.store.appendToStream(`link-${linkId}`, [svc.services.registry.encode('LinkMirrored', { ...mirrored, craftLabel: '改' }, meta)], {
+          expectedRevision: rev!,
+        });
       },
       // ...and before organisation appends again, an administrator locks the family.
       { streamId: `family-${a!.family_id}`, meanwhile: async () => void (await ok('PATCH', `/product-families/${a!.family_id}`, { locked: true })) },
@@ -219,8 +232,19 @@ describe('organisation over time', () => {
     const rev = async (s: string) => (await svc.services.store.streamRevision(s)) ?? ('no_stream' as const);
     // As before the rule: a family created, a link moved into it, the family deleted with the link still there.
     await svc.services.store.appendToStreams([
-      { streamId: `family-${orphanage}`, expectedRevision: 'no_stream', events: [enc('FamilyCreated', { familyId: orphanage, name: '旧系列', familyNameKey: null, autoManaged: false, locked: true }), enc('FamilyMemberAdded', { familyId: orphanage, linkId })] },
-      { streamId: `link-${linkId}`, expectedRevision: await rev(`link-${linkId}`), events: [enc('LinkLeftFamily', { linkId, familyId: a!.family_id }), enc('LinkJoinedFamily', { linkId, familyId: orphanage })] },
+      {
+        streamId: `family-${orphanage}`,
+        expectedRevision: 'no_stream',
+        events: [
+          enc('FamilyCreated', { familyId: orphanage, name: '旧系列', familyNameKey: null, autoManaged: false, locked: true }),
+          enc('FamilyMemberAdded', { familyId: orphanage, linkId }),
+        ],
+      },
+      {
+        streamId: `link-${linkId}`,
+        expectedRevision: await rev(`link-${linkId}`),
+        events: [enc('LinkLeftFamily', { linkId, familyId: a!.family_id }), enc('LinkJoinedFamily', { linkId, familyId: orphanage })],
+      },
       { streamId: `family-${a!.family_id}`, expectedRevision: await rev(`family-${a!.family_id}`), events: [enc('FamilyMemberRemoved', { familyId: a!.family_id, linkId })] },
     ]);
     await svc.services.store.appendToStream(`family-${orphanage}`, [enc('FamilyDeleted', { familyId: orphanage })], { expectedRevision: 1n });

@@ -111,7 +111,9 @@ describe('organisation runs, read from any process', () => {
 
   it('a run whose process died reads as failed, and the next run records it so', async () => {
     // As a process that stopped mid-run leaves it: running, and no session holding the lock.
-    await a.db.pool.query(`INSERT INTO organise_runs (id, kind, state, phase, started_by, started_at) VALUES (42, 'organise', 'running', 'group', 'user:gone', now() + interval '1 hour')`);
+    await a.db.pool.query(
+      `INSERT INTO organise_runs (id, kind, state, phase, started_by, started_at) VALUES (42, 'organise', 'running', 'group', 'user:gone', now() + interval '1 hour')`,
+    );
     const st = (await b.request('GET', '/product-families/organize/status')).body;
     expect(st).toMatchObject({ runId: '42', state: 'failed', error: expect.stringMatching(/abandoned/) });
     expect((await a.request('GET', '/product-families/organize/runs/42')).body).toMatchObject({ state: 'failed', report: null });

@@ -78,14 +78,22 @@ describe('planner statistics after bulk steps', () => {
     const before = await analysed();
     const at = (await svc.request('GET', '/projections')).body.items.find((p: { name: string }) => p.name === 'catalog').lastRebuildAt;
     expect((await svc.request('POST', '/projections/catalog/rebuild')).status).toBe(202);
-    await eventually(async () => {
-      const p = (await svc.request('GET', '/projections')).body.items.find((x: { name: string }) => x.name === 'catalog');
-      return p.state === 'running' && p.lastRebuildAt !== at;
-    }, 120_000, 100);
-    const after = await eventually(async () => {
-      const a = await analysed();
-      return ['origin_goods', 'families', 'goods'].every((t) => time(a.get(t)?.last_analyze) > time(before.get(t)?.last_analyze)) ? a : null;
-    }, 20_000, 100);
+    await eventually(
+      async () => {
+        const p = (await svc.request('GET', '/projections')).body.items.find((x: { name: string }) => x.name === 'catalog');
+        return p.state === 'running' && p.lastRebuildAt !== at;
+      },
+      120_000,
+      100,
+    );
+    const after = await eventually(
+      async () => {
+        const a = await analysed();
+        return ['origin_goods', 'families', 'goods'].every((t) => time(a.get(t)?.last_analyze) > time(before.get(t)?.last_analyze)) ? a : null;
+      },
+      20_000,
+      100,
+    );
     expect(after!.size).toBe(4);
   });
 });

@@ -11,7 +11,11 @@ describe('administrators manage positions', () => {
 
   beforeAll(async () => {
     svc = await startTestService();
-    [G1, G2, G3] = (await Promise.all(['位置商品 A1', '位置商品 A2', '位置商品 A3'].map(async (name) => (await api('POST', '/goods', { name })).body.id as string))) as [string, string, string];
+    [G1, G2, G3] = (await Promise.all(['位置商品 A1', '位置商品 A2', '位置商品 A3'].map(async (name) => (await api('POST', '/goods', { name })).body.id as string))) as [
+      string,
+      string,
+      string,
+    ];
   });
   afterAll(async () => {
     await expectNoFailedProjections(svc);
@@ -26,7 +30,10 @@ describe('administrators manage positions', () => {
     const list = await api('GET', '/positions');
     expect(list.body).toEqual({ items: [r.body], total: 1, page: 1, pageSize: 50 });
     const rows = await svc.db.pool.query(`SELECT good_id, sort_order FROM position_goods WHERE position_id = $1 ORDER BY sort_order`, [r.body.id]);
-    expect(rows.rows).toEqual([{ good_id: G2, sort_order: 0 }, { good_id: G1, sort_order: 1 }]);
+    expect(rows.rows).toEqual([
+      { good_id: G2, sort_order: 0 },
+      { good_id: G1, sort_order: 1 },
+    ]);
   });
 
   it('PATCH takes the same fields, partially; the goods list is replaced whole', async () => {

@@ -95,7 +95,11 @@ describe('deleting what is still referenced', () => {
     const fromLink = await ok('POST', '/goods', { originGoodId: linkId });
     const custom = await ok('POST', '/goods', { name: '定制 TB01' });
     const family = await ok('POST', '/product-families', { name: '定制系列' });
-    await ok('POST', `/product-families/${family.id}/custom-members`, { goodId: custom.id, tags: { size: ['M'], color: ['白色'], printCount: ['单面印花'], craft: ['烫画'], logistics: ['包邮'] }, price: '19.90' });
+    await ok('POST', `/product-families/${family.id}/custom-members`, {
+      goodId: custom.id,
+      tags: { size: ['M'], color: ['白色'], printCount: ['单面印花'], craft: ['烫画'], logistics: ['包邮'] },
+      price: '19.90',
+    });
     const home = await ok('POST', '/positions', { name: '首页', goodIds: [fromLink.id, custom.id] });
     const other = await ok('POST', '/positions', { name: '热卖', goodIds: [custom.id] });
 
@@ -126,7 +130,9 @@ describe('deleting what is still referenced', () => {
       const category = await ok('POST', '/categories', { name: `竞争类目 ${round}`, parentId: null });
       const good = await ok('POST', '/goods', { name: `竞争 G${5000 + round}` });
       const [patch, del] = await Promise.all([api('PATCH', `/goods/${good.id}`, { categoryId: category.id }), api('DELETE', `/categories/${category.id}`)]);
-      const row = (await svc.db.pool.query(`SELECT g.category_id::text AS c, cat.removed FROM goods g LEFT JOIN categories cat ON cat.id = g.category_id WHERE g.id = $1`, [good.id])).rows[0];
+      const row = (
+        await svc.db.pool.query(`SELECT g.category_id::text AS c, cat.removed FROM goods g LEFT JOIN categories cat ON cat.id = g.category_id WHERE g.id = $1`, [good.id])
+      ).rows[0];
       // Either the move won (the delete then found the good: 409) or the delete did (the move then named nothing: 400).
       if (del.status === 204) {
         expect([round, patch.status, patch.body.error?.code, row.c]).toEqual([round, 400, 'UNKNOWN_REFERENCE', null]);

@@ -8,8 +8,18 @@ import { startSimulator, type RunningSimulator } from '../../../src/sync/simulat
 import { eventually } from '../../support/eventually';
 import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
 
-interface Variant { size: string; color: string; price: string; sku: string }
-interface Detail { variants: Variant[]; sizeChart: Record<string, string>[]; packagingSpecs: { name: string }[]; options: { name: string; values: string[] }[] }
+interface Variant {
+  size: string;
+  color: string;
+  price: string;
+  sku: string;
+}
+interface Detail {
+  variants: Variant[];
+  sizeChart: Record<string, string>[];
+  packagingSpecs: { name: string }[];
+  options: { name: string; values: string[] }[];
+}
 
 describe('secondary origins and the full recompute', () => {
   let sim: RunningSimulator;
@@ -105,10 +115,7 @@ describe('secondary origins and the full recompute', () => {
     expect(noop.body).toMatchObject({ parsed: 0, derived: 0, attached: 0, created: 0, merged: 0, repaired: 0 });
     expect(await events()).toBe(quiet);
 
-    await svc.db.pool.query(
-      `UPDATE families SET lowest_price = 0.01, variants = '[]', price_matrix = '{}', options = '[]', member_count = 0 WHERE id = $1`,
-      [familyId],
-    );
+    await svc.db.pool.query(`UPDATE families SET lowest_price = 0.01, variants = '[]', price_matrix = '{}', options = '[]', member_count = 0 WHERE id = $1`, [familyId]);
     const before = await events();
     const r = await svc.request('POST', '/product-families/organize');
     expect(r.status).toBe(200);

@@ -61,7 +61,10 @@ describe('the catalog command', () => {
     expect(sync.stdout).toMatch(/"state": "succeeded"/);
     const tail = await catalog(['events', 'tail', '--from-start', '--prefix', 'country-', '--limit', '2'], { DATABASE_URL: db.url, SIMULATOR_LINKS: '50' });
     expect(tail.code).toBe(0);
-    const lines = tail.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = tail.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ type: 'CountryMirrored', metadata: { why: 'SyncCategories' } });
   });

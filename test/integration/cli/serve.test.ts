@@ -62,11 +62,7 @@ describe('serve, as a new user starts it', () => {
     const lines = parsed();
     const messages = lines.map((l) => l.msg);
     expect(messages).toEqual(
-      expect.arrayContaining([
-        `admin:      ${origin}/admin/`,
-        `storefront: ${origin}/v2/h5/`,
-        `no administrator yet: create the first administrator at ${origin}/admin/`,
-      ]),
+      expect.arrayContaining([`admin:      ${origin}/admin/`, `storefront: ${origin}/v2/h5/`, `no administrator yet: create the first administrator at ${origin}/admin/`]),
     );
     // in that order, once the service listens
     const at = (m: string) => messages.indexOf(m);
@@ -78,7 +74,8 @@ describe('serve, as a new user starts it', () => {
     const ready = parsed().find((l) => /^demo ready: /.test(l.msg))!;
     const m = /^demo ready: (\d+) families, (\d+) goods$/.exec(ready.msg)!;
     expect(m).not.toBeNull();
-    const counts = (await db.pool.query<{ families: number; goods: number }>(`SELECT (SELECT count(*) FROM families)::int AS families, (SELECT count(*) FROM goods)::int AS goods`)).rows[0]!;
+    const counts = (await db.pool.query<{ families: number; goods: number }>(`SELECT (SELECT count(*) FROM families)::int AS families, (SELECT count(*) FROM goods)::int AS goods`))
+      .rows[0]!;
     expect([Number(m[1]), Number(m[2])]).toEqual([counts.families, counts.goods]);
     expect(counts.families).toBeGreaterThan(5);
     expect(counts.goods).toBeGreaterThan(counts.families);
@@ -157,7 +154,20 @@ describe('serve, as a new user starts it', () => {
       expect(await r.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="(800|256)" height="(800|256)"/);
     }
     // each colour's media show that colour (the address names it)
-    const codes: Record<string, string> = { 黑色: 'BLK', 白色: 'WHT', 灰色: 'GRY', 藏青: 'NVY', 红色: 'RED', 军绿: 'OLV', 卡其: 'KHK', 粉色: 'PNK', 宝蓝: 'RBL', 酒红: 'MRN', 米白: 'CRM', 浅蓝: 'LBL' };
+    const codes: Record<string, string> = {
+      黑色: 'BLK',
+      白色: 'WHT',
+      灰色: 'GRY',
+      藏青: 'NVY',
+      红色: 'RED',
+      军绿: 'OLV',
+      卡其: 'KHK',
+      粉色: 'PNK',
+      宝蓝: 'RBL',
+      酒红: 'MRN',
+      米白: 'CRM',
+      浅蓝: 'LBL',
+    };
     for (const [colour, images] of Object.entries(detail.mediaByColor)) for (const m of images) expect(m.url).toContain(`-${codes[colour]}-`);
     // a page loads them by the dozen: their lines stay at debug
     expect(svc.lines().filter((l) => l.includes('/demo-pictures/'))).toEqual([]);

@@ -75,7 +75,9 @@ describe('catalog users', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/admin\s+ADMIN/);
     const json = await catalog(h, ['users', 'list', '--json']);
-    expect(JSON.parse(json.stdout)).toEqual([{ id: expect.stringMatching(/^\d+$/), username: 'admin', role: 'ADMIN', createdAt: expect.any(String), updatedAt: expect.any(String) }]);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { id: expect.stringMatching(/^\d+$/), username: 'admin', role: 'ADMIN', createdAt: expect.any(String), updatedAt: expect.any(String) },
+    ]);
     expect(json.stdout).not.toMatch(/argon2|password/i);
   });
 

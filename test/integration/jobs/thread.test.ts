@@ -79,13 +79,17 @@ describe('the jobs thread', () => {
     // Ended from outside, as an out-of-memory or a native crash would end it.
     await (thread as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
     expect(await settled).toMatchObject({ code: 'JOBS.UNAVAILABLE', status: 503 });
-    const report = await eventually(async () => {
-      try {
-        return await thread.organise('system:test');
-      } catch {
-        return null;
-      }
-    }, 60_000, 250);
+    const report = await eventually(
+      async () => {
+        try {
+          return await thread.organise('system:test');
+        } catch {
+          return null;
+        }
+      },
+      60_000,
+      250,
+    );
     expect(report!.created).toBe(0);
   });
 });

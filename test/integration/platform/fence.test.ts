@@ -38,7 +38,10 @@ describe('a held-back read fence', () => {
     // Appended; its projection cannot show it yet (202) or, had the fence been quick, did (201).
     expect([201, 202]).toContain(created.status);
 
-    type Status = { fence: { heldBackEvents: number; heldBackSeconds: number; holder: { pid: number; state: string; applicationName: string } | null }; items: { name: string; lagEvents: number }[] };
+    type Status = {
+      fence: { heldBackEvents: number; heldBackSeconds: number; holder: { pid: number; state: string; applicationName: string } | null };
+      items: { name: string; lagEvents: number }[];
+    };
     const status = (await eventually(async () => {
       const s = (await svc.request('GET', '/projections')).body as Status;
       // Other tests' transactions on the same server may be older for a moment; this one stays.
@@ -55,7 +58,9 @@ describe('a held-back read fence', () => {
     expect(body.checks.fence).toContain(`pid ${stuckPid}`);
     expect(body.checks.fence).toContain('report-left-open');
 
-    const cli = await run(process.execPath, [BIN, 'projections', 'status'], { env: { PATH: process.env.PATH!, LOG_LEVEL: 'warn', DATABASE_URL: svc.db.url, UPSTREAM_URL: 'http://127.0.0.1:9' } });
+    const cli = await run(process.execPath, [BIN, 'projections', 'status'], {
+      env: { PATH: process.env.PATH!, LOG_LEVEL: 'warn', DATABASE_URL: svc.db.url, UPSTREAM_URL: 'http://127.0.0.1:9' },
+    });
     expect(cli.stdout).toMatch(new RegExp(`read fence held back: \\d+ committed events wait [\\d.]+ s behind pid ${stuckPid} \\(idle in transaction`));
 
     await stuck.query('ROLLBACK');

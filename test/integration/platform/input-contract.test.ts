@@ -59,12 +59,17 @@ describe('bad input is a 4xx with a code; a write answers its own result', () =>
   });
 
   describe('values the storefront shows', () => {
-    it('images: http(s) URLs or this service\'s uploads; anything else 400', async () => {
+    it("images: http(s) URLs or this service's uploads; anything else 400", async () => {
       for (const image of ['javascript:alert(1)', 'data:text/html,<b>x</b>', 'file:///etc/passwd', '//evil.example/x.png', 'x.png', 'https://a.example/"onerror=x']) {
         const r = await api('POST', '/goods', { name: '图片检查', image });
         expect([image, r.status, r.body.error?.code]).toEqual([image, 400, 'VALIDATION_FAILED']);
       }
-      for (const image of ['https://img.example.com/a.png', 'http://img.example.com:8080/a.jpg?v=1', '/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.png', '/v2-api/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.webp']) {
+      for (const image of [
+        'https://img.example.com/a.png',
+        'http://img.example.com:8080/a.jpg?v=1',
+        '/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.png',
+        '/v2-api/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.webp',
+      ]) {
         const r = await api('POST', '/goods', { name: '图片检查', image });
         expect([image, r.status, r.body.image]).toEqual([image, 201, image]);
       }
@@ -114,7 +119,11 @@ describe('bad input is a 4xx with a code; a write answers its own result', () =>
     it('unknown category, country or tags on a good (batch too): 400 UNKNOWN_REFERENCE naming the field', async () => {
       const good = await newGood('引用检查');
       const before = await events();
-      for (const [field, body] of [['categoryId', { categoryId: unknown }], ['countryId', { countryId: unknown }], ['tagIds', { tagIds: [unknown] }]] as const) {
+      for (const [field, body] of [
+        ['categoryId', { categoryId: unknown }],
+        ['countryId', { countryId: unknown }],
+        ['tagIds', { tagIds: [unknown] }],
+      ] as const) {
         const patch = await api('PATCH', `/goods/${good.id}`, body);
         expect([field, patch.status, patch.body.error]).toEqual([field, 400, expect.objectContaining({ code: 'UNKNOWN_REFERENCE', details: { field, missing: [unknown] } })]);
         const create = await api('POST', '/goods', { name: '引用检查 2', ...body });

@@ -28,12 +28,29 @@ const cell = { size: 'M', color: '黑色', printCount: '单面印花', craft: '�
 const tags = { size: ['M'], color: ['黑色'], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] };
 
 const ROUTES: Route[] = [
-  { method: 'GET', path: () => '/public/goods', query: (i) => ({ keyword: '商品', page: 1, pageSize: 5, sort: 'PRICE_ASC', countryId: i.country, categoryId: i.category, tagIds: i.tag }) },
+  {
+    method: 'GET',
+    path: () => '/public/goods',
+    query: (i) => ({ keyword: '商品', page: 1, pageSize: 5, sort: 'PRICE_ASC', countryId: i.country, categoryId: i.category, tagIds: i.tag }),
+  },
   { method: 'GET', path: (i) => `/public/goods/${i.family}`, query: () => ({}) },
   { method: 'GET', path: () => '/public/home' },
   { method: 'GET', path: () => '/goods', query: (i) => ({ keyword: 'x', page: 1, pageSize: 10, countryId: i.country, categoryId: i.category, custom: 'true', ids: i.good }) },
   { method: 'GET', path: (i) => `/goods/${i.good}` },
-  { method: 'POST', path: () => '/goods', body: (i) => ({ name: '生成 商品', description: 'd', image: 'https://img.example.com/a.png', goodPriority: 3, tagIds: [i.tag], tagFontColor: '#123456', categoryId: i.category, countryId: i.country }) },
+  {
+    method: 'POST',
+    path: () => '/goods',
+    body: (i) => ({
+      name: '生成 商品',
+      description: 'd',
+      image: 'https://img.example.com/a.png',
+      goodPriority: 3,
+      tagIds: [i.tag],
+      tagFontColor: '#123456',
+      categoryId: i.category,
+      countryId: i.country,
+    }),
+  },
   { method: 'PATCH', path: (i) => `/goods/${i.good}`, body: (i) => ({ name: '生成 改名', goodPriority: 1, tagIds: [i.tag], categoryId: i.category, image: null }) },
   { method: 'POST', path: () => '/goods/batch', body: (i) => ({ goods: [{ name: '批量 生成', categoryId: i.category }] }) },
   { method: 'PUT', path: (i) => `/goods/${i.good}/origins`, body: () => ({ secondaryOriginGoodIds: [] }) },
@@ -132,7 +149,12 @@ describe('generated input over every route', () => {
       let url = path;
       let body: unknown;
       if (route.body) body = input;
-      else if (input && Object.keys(input).length) url += '?' + Object.entries(input).map(([k, v]) => `${escape(k)}=${escape(text(v))}`).join('&');
+      else if (input && Object.keys(input).length)
+        url +=
+          '?' +
+          Object.entries(input)
+            .map(([k, v]) => `${escape(k)}=${escape(text(v))}`)
+            .join('&');
       const answers: { status: number; code?: string }[] = [];
       for (let n = 0; n < 2; n++) {
         const before = await events();
@@ -147,7 +169,8 @@ describe('generated input over every route', () => {
         else outcome.ok++;
       }
       // A refusal does not depend on anything the first request could have changed.
-      if (answers[0]!.status >= 400 || route.method === 'GET') expect({ url, body: JSON.stringify(body), second: answers[1] }).toEqual({ url, body: JSON.stringify(body), second: answers[0] });
+      if (answers[0]!.status >= 400 || route.method === 'GET')
+        expect({ url, body: JSON.stringify(body), second: answers[1] }).toEqual({ url, body: JSON.stringify(body), second: answers[0] });
     }
     expect(outcome.requests).toBe(RUNS * 2);
     expect(outcome.refused).toBeGreaterThan(0);
@@ -157,9 +180,24 @@ describe('generated input over every route', () => {
   });
 });
 
-
 /** The multipart body of an upload, mutated the ways a hostile or broken client sends one. */
-const MULTIPART_CASES = ['valid', 'no boundary', 'mismatched boundary', 'boundary in quotes, body without', 'truncated', 'empty', 'random bytes', 'NUL in the filename', 'lone surrogate bytes in the filename', '100 KB part header', '100 KB of headers', 'no header end', 'no final boundary', 'second file', 'other field'] as const;
+const MULTIPART_CASES = [
+  'valid',
+  'no boundary',
+  'mismatched boundary',
+  'boundary in quotes, body without',
+  'truncated',
+  'empty',
+  'random bytes',
+  'NUL in the filename',
+  'lone surrogate bytes in the filename',
+  '100 KB part header',
+  '100 KB of headers',
+  'no header end',
+  'no final boundary',
+  'second file',
+  'other field',
+] as const;
 const multipartCase = fc.record({
   kind: fc.constantFrom(...MULTIPART_CASES),
   cut: fc.nat(),
@@ -285,7 +323,8 @@ describe('generated input below JSON: multipart, raw bytes, query keys, request 
       seen.add(c.kind);
       const got = { kind: c.kind, bytes: body.length, status: r.status, code: r.body?.error?.code ?? null, stored };
       if (c.kind === 'valid') expect(got).toEqual({ ...got, status: 201, code: null, stored: 1 });
-      else if (c.kind === 'truncated' || c.kind === 'random bytes') expect(got).toEqual({ ...got, status: r.status === 201 ? 201 : expect.toBeA4xx(), code: r.status === 201 ? null : expect.any(String), stored: r.status === 201 ? 1 : 0 });
+      else if (c.kind === 'truncated' || c.kind === 'random bytes')
+        expect(got).toEqual({ ...got, status: r.status === 201 ? 201 : expect.toBeA4xx(), code: r.status === 201 ? null : expect.any(String), stored: r.status === 201 ? 1 : 0 });
       else expect(got).toEqual({ ...got, status: expect.toBeA4xx(), code: expect.any(String), stored: 0 });
     }
     expect(seen.size).toBe(MULTIPART_CASES.length);
@@ -306,7 +345,14 @@ describe('generated input below JSON: multipart, raw bytes, query keys, request 
       const sent = Buffer.concat([json.subarray(0, at), NOT_UTF8[c.bytes]!, json.subarray(at + RAW.length)]);
       const before = await events();
       const r = await raw(route.method, route.path(ids), 'application/json', sent);
-      const got = { route: `${route.method} ${route.path(ids)}`, field, bytes: NOT_UTF8[c.bytes]!.toString('hex'), status: r.status, code: r.body?.error?.code, appended: (await events()) - before };
+      const got = {
+        route: `${route.method} ${route.path(ids)}`,
+        field,
+        bytes: NOT_UTF8[c.bytes]!.toString('hex'),
+        status: r.status,
+        code: r.body?.error?.code,
+        appended: (await events()) - before,
+      };
       expect(got).toEqual({ ...got, status: 400, code: 'REQUEST.INVALID_TEXT', appended: 0 });
     }
   });
@@ -326,7 +372,10 @@ describe('generated input below JSON: multipart, raw bytes, query keys, request 
   });
 
   it('a query key on a route that takes none is a 400, `__proto__`, repeated and empty keys included, on the fast lane too', async () => {
-    const query = fc.array(fc.tuple(fc.constantFrom('x', '__proto__', 'constructor', 'page', 'a[b]', '', 'toString', 'hasOwnProperty'), fc.constantFrom('1', '', '{}', '__proto__')), { minLength: 1, maxLength: 3 });
+    const query = fc.array(
+      fc.tuple(fc.constantFrom('x', '__proto__', 'constructor', 'page', 'a[b]', '', 'toString', 'hasOwnProperty'), fc.constantFrom('1', '', '{}', '__proto__')),
+      { minLength: 1, maxLength: 3 },
+    );
     const cases = fc.sample(fc.record({ route: fc.nat({ max: NO_QUERY.length - 1 }), query, repeat: fc.boolean() }), { seed: SEED, numRuns: 80 });
     for (const c of cases) {
       const path = NO_QUERY[c.route]!(ids);

@@ -39,10 +39,9 @@ async function dumpAndRestore(from: string, to: string): Promise<void> {
           [t],
         )
       ).rows.map((c) => `"${c.name}"`);
-      await target.query(
-        `INSERT INTO "${t}" (${columns.join(', ')}) OVERRIDING SYSTEM VALUE SELECT ${columns.join(', ')} FROM json_populate_recordset(NULL::"${t}", $1::json)`,
-        [rows.rows[0]!.rows],
-      );
+      await target.query(`INSERT INTO "${t}" (${columns.join(', ')}) OVERRIDING SYSTEM VALUE SELECT ${columns.join(', ')} FROM json_populate_recordset(NULL::"${t}", $1::json)`, [
+        rows.rows[0]!.rows,
+      ]);
     }
     await target.query(`SELECT setval(pg_get_serial_sequence('es_events', 'seq'), (SELECT max(seq) FROM es_events))`);
     await target.query('COMMIT');

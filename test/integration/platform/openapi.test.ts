@@ -27,8 +27,7 @@ const BIN = path.resolve(__dirname, '../../../bin/catalog.js');
 const STOREFRONT_API_BASE = '/v2-api';
 
 type Doc = ReturnType<typeof apiDocument>;
-const documented = (doc: Doc) =>
-  new Set(Object.entries(doc.paths ?? {}).flatMap(([p, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${p}`)));
+const documented = (doc: Doc) => new Set(Object.entries(doc.paths ?? {}).flatMap(([p, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${p}`)));
 
 /**
  * The operations the app serves, as `METHOD /path/{param}`. The built browser clients' pages
@@ -73,7 +72,14 @@ describe('the OpenAPI description', () => {
     const doc = apiDocument(apiPrefix);
     expect(mismatch(app, doc, apiPrefix)).toEqual({ undocumented: [], notMounted: [] });
     // Not vacuous: the admin API, the storefront, the root routes and the docs themselves are in it.
-    for (const k of [`PATCH ${apiPrefix}/goods/{id}`, `GET ${apiPrefix}/public/goods/{goodId}`, `DELETE ${apiPrefix}/product-families/{id}/members/{originGoodId}`, 'GET /readyz', 'GET /metrics', `GET ${apiPrefix}/docs`]) {
+    for (const k of [
+      `PATCH ${apiPrefix}/goods/{id}`,
+      `GET ${apiPrefix}/public/goods/{goodId}`,
+      `DELETE ${apiPrefix}/product-families/{id}/members/{originGoodId}`,
+      'GET /readyz',
+      'GET /metrics',
+      `GET ${apiPrefix}/docs`,
+    ]) {
       expect(documented(doc).has(k)).toBe(true);
     }
   });
@@ -116,7 +122,13 @@ describe('the OpenAPI description', () => {
     for (const [p, item] of Object.entries(doc.paths)) {
       const names = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
       for (const op of Object.values(item)) {
-        expect({ p, params: (op.parameters ?? []).filter((x: any) => x.in === 'path').map((x: any) => x.name).sort() }).toEqual({ p, params: names });
+        expect({
+          p,
+          params: (op.parameters ?? [])
+            .filter((x: any) => x.in === 'path')
+            .map((x: any) => x.name)
+            .sort(),
+        }).toEqual({ p, params: names });
         expect(Object.keys(op.responses).length).toBeGreaterThan(1);
       }
     }

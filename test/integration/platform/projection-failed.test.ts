@@ -17,9 +17,7 @@ describe('a command waiting on a stopped projection', () => {
     const group = await svc.request('POST', '/tag-groups', { name: '尺寸' });
     expect(group.status).toBe(201);
     // The state a poison event leaves (the runner records it the same way).
-    await svc.db.pool.query(
-      `UPDATE projection_checkpoints SET state = 'failed', last_error = '{"message":"cannot apply","type":"TagGroupUpdated"}' WHERE name = 'tags'`,
-    );
+    await svc.db.pool.query(`UPDATE projection_checkpoints SET state = 'failed', last_error = '{"message":"cannot apply","type":"TagGroupUpdated"}' WHERE name = 'tags'`);
     const renamed = await svc.request('PATCH', `/tag-groups/${group.body.id}`, { name: '尺码' });
     expect(renamed.status).toBe(503);
     expect(renamed.body.error).toMatchObject({ code: 'PROJECTION.FAILED', message: expect.stringContaining('tags') });

@@ -56,10 +56,14 @@ describe('scale-out: two api processes and a worker on one database', () => {
   }
 
   const ready = (url: string, p: Proc) =>
-    eventually(async () => {
-      if (p.child.exitCode !== null) throw new Error(`exited with ${p.child.exitCode}: ${p.stderr()}`);
-      return (await fetch(`${url}/readyz`).catch(() => null))?.ok ?? false;
-    }, 90_000, 100);
+    eventually(
+      async () => {
+        if (p.child.exitCode !== null) throw new Error(`exited with ${p.child.exitCode}: ${p.stderr()}`);
+        return (await fetch(`${url}/readyz`).catch(() => null))?.ok ?? false;
+      },
+      90_000,
+      100,
+    );
 
   async function stop(p: Proc): Promise<void> {
     if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
@@ -100,12 +104,16 @@ describe('scale-out: two api processes and a worker on one database', () => {
     await Promise.all([ready(a.url, a), ready(b.url, b)]);
 
     // The schedule: claimed by the worker alone, one claim and at most one run per tick.
-    const claims = await eventually(async () => {
-      const r = await db.pool.query<{ claim: string; claimed_by: string; run_id: string | null; outcome: string | null; due_at: Date }>(
-        `SELECT claim, claimed_by, run_id, outcome, due_at FROM schedule_claims ORDER BY due_at`,
-      );
-      return r.rows.length >= 3 && r.rows.every((c) => c.outcome) ? r.rows : null;
-    }, 60_000, 200).then((rows) => rows!);
+    const claims = await eventually(
+      async () => {
+        const r = await db.pool.query<{ claim: string; claimed_by: string; run_id: string | null; outcome: string | null; due_at: Date }>(
+          `SELECT claim, claimed_by, run_id, outcome, due_at FROM schedule_claims ORDER BY due_at`,
+        );
+        return r.rows.length >= 3 && r.rows.every((c) => c.outcome) ? r.rows : null;
+      },
+      60_000,
+      200,
+    ).then((rows) => rows!);
     expect(new Set(claims.map((c) => c.claimed_by))).toEqual(new Set([expect.stringMatching(new RegExp(`:${worker.child.pid}$`))]));
     for (const c of claims) {
       expect(c.claim).toBe(`categories:${c.due_at.toISOString()}`);
@@ -127,7 +135,10 @@ describe('scale-out: two api processes and a worker on one database', () => {
     const post = (url: string, p: string, body: unknown) => fetch(url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await post(a.url, '/auth/register', ADMIN)).status).toBe(201);
     const login = await post(b.url, '/auth/login', ADMIN);
-    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('svc_at='))!.split(';')[0]!;
+    const cookie = login.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('svc_at='))!
+      .split(';')[0]!;
     const form = new FormData();
     form.append('file', new Blob([IMAGES.png]), 'a.png');
     const uploaded = await fetch(a.url + '/upload', { method: 'POST', body: form, headers: { cookie } });

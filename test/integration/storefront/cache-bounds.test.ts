@@ -47,7 +47,45 @@ const TRICKY_NAMES = [
   'Kelvin K',
   'ﬁne cotton',
 ];
-const TRICKY_KEYWORDS = ['İ', 'i', 'I', 'ı', 'İstanbul', 'istanbul', 'ß', 'ẞ', 'SS', 'ss', 'ΟΔΟΣ', 'οδος', 'οδοσ', 'Σ', 'ς', 'σ', 'Ｔ', 'ｔ', 'ＧＯＬＤ', 'ｇｏｌｄ', 'Ж', 'ж', 'Ǆ', 'ǅ', 'ǆ', 'K', 'k', 'K', 'ﬁ', 'FI', 'fi', 'T恤', 't恤', 'Ｔ恤', 'G5000', 'g5000', 'ｇ５０００'];
+const TRICKY_KEYWORDS = [
+  'İ',
+  'i',
+  'I',
+  'ı',
+  'İstanbul',
+  'istanbul',
+  'ß',
+  'ẞ',
+  'SS',
+  'ss',
+  'ΟΔΟΣ',
+  'οδος',
+  'οδοσ',
+  'Σ',
+  'ς',
+  'σ',
+  'Ｔ',
+  'ｔ',
+  'ＧＯＬＤ',
+  'ｇｏｌｄ',
+  'Ж',
+  'ж',
+  'Ǆ',
+  'ǅ',
+  'ǆ',
+  'K',
+  'k',
+  'K',
+  'ﬁ',
+  'FI',
+  'fi',
+  'T恤',
+  't恤',
+  'Ｔ恤',
+  'G5000',
+  'g5000',
+  'ｇ５０００',
+];
 
 describe('the public cache: keywords folded as the database matches them, bytes bounded', () => {
   let cat: Catalog;
@@ -69,7 +107,8 @@ describe('the public cache: keywords folded as the database matches them, bytes 
       return svc.request('GET', path, undefined, {}, { anonymous: true });
     }
   };
-  const listed = async (keyword: string, sort: (typeof SORTS)[number]) => (await wholeList(svc, `keyword=${encodeURIComponent(keyword)}&sort=${sort}`)).items.map((i) => i.goodId as string);
+  const listed = async (keyword: string, sort: (typeof SORTS)[number]) =>
+    (await wholeList(svc, `keyword=${encodeURIComponent(keyword)}&sort=${sort}`)).items.map((i) => i.goodId as string);
 
   beforeAll(async () => {
     cat = await populatedCatalog({ links: 400, env: { PUBLIC_CACHE_MAX_BYTES: String(BUDGET) } });
@@ -84,7 +123,7 @@ describe('the public cache: keywords folded as the database matches them, bytes 
     await cat?.close();
   });
 
-  it("keys a keyword by its pattern as the database lowers it: variants share an entry exactly when ILIKE answers them alike", async () => {
+  it('keys a keyword by its pattern as the database lowers it: variants share an entry exactly when ILIKE answers them alike', async () => {
     const names = (await q<{ n: string }>(`SELECT f.name AS n FROM families f UNION SELECT g.name FROM goods g`)).map((r) => r.n);
     // The fold ILIKE applies to the pattern: on a UTF-8 database it lowers both sides with lower().
     const byFold = new Map<string, string[]>();
@@ -95,7 +134,8 @@ describe('the public cache: keywords folded as the database matches them, bytes 
       byFold.set(db!.lowered, [...(byFold.get(db!.lowered) ?? []), k]);
     }
     // Sharing by it is sound: keywords with one fold match the same names, name by name, in the database.
-    const matches = async (k: string) => (await q<{ m: boolean }>(`SELECT n ILIKE $1 AS m FROM unnest($2::text[]) WITH ORDINALITY AS t(n, o) ORDER BY o`, [likePattern(k), names])).map((r) => r.m);
+    const matches = async (k: string) =>
+      (await q<{ m: boolean }>(`SELECT n ILIKE $1 AS m FROM unnest($2::text[]) WITH ORDINALITY AS t(n, o) ORDER BY o`, [likePattern(k), names])).map((r) => r.m);
     for (const group of byFold.values()) {
       const first = await matches(group[0]!);
       for (const k of group.slice(1)) expect([group[0], k, await matches(k)]).toEqual([group[0], k, first]);
@@ -129,7 +169,11 @@ describe('the public cache: keywords folded as the database matches them, bytes 
       for (let len = 1; len <= 3; len++) for (let i = 0; i + len <= n.length; i++) seen.add(n.slice(i, i + len).toLowerCase());
       for (const s of seen) if (s.trim() === s && s.trim()) counts.set(s, (counts.get(s) ?? 0) + 1);
     }
-    const keywords = [...counts].filter(([, c]) => c >= names.length / 30).sort((a, b) => b[1] - a[1]).slice(0, 200).map(([s]) => s);
+    const keywords = [...counts]
+      .filter(([, c]) => c >= names.length / 30)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 200)
+      .map(([s]) => s);
     expect(keywords.length).toBeGreaterThanOrEqual(100);
 
     const baseline = await bufferBytes();
@@ -152,7 +196,9 @@ describe('the public cache: keywords folded as the database matches them, bytes 
     const stats = svc.services.cache.stats();
     // What the flood made the cache load: every distinct list once (the keyword's own spelling aside).
     const loaded = stats.loadedBytes - loadedBefore;
-    process.stdout.write(`cache bounds: ${requests} lists, ${Math.round(loaded / 1024)} KB loaded; Buffers grew at most ${Math.round(worst / 1024)} KB over the start; the cache held at most ${Math.round(heldMost / 1024)} KB (budget ${BUDGET / 1024} KB); ${JSON.stringify(stats)}\n`);
+    process.stdout.write(
+      `cache bounds: ${requests} lists, ${Math.round(loaded / 1024)} KB loaded; Buffers grew at most ${Math.round(worst / 1024)} KB over the start; the cache held at most ${Math.round(heldMost / 1024)} KB (budget ${BUDGET / 1024} KB); ${JSON.stringify(stats)}\n`,
+    );
     expect(requests).toBe(keywords.length * SORTS.length);
     // Measured, not assumed: the process's Buffer memory after a full collection stayed near the budget ...
     expect(worst).toBeLessThan(BUDGET + 3 * 1024 * 1024);

@@ -26,8 +26,7 @@ describe('public cache coherence', () => {
   };
   /** Public families with their first matrix cell, each used by one test only. */
   let families: { id: string; cell: Record<string, string> }[] = [];
-  const setPrice = (f: { id: string; cell: Record<string, string> }, price: string) =>
-    ok('PUT', `/product-families/${f.id}/price-overrides`, { ...f.cell, price });
+  const setPrice = (f: { id: string; cell: Record<string, string> }, price: string) => ok('PUT', `/product-families/${f.id}/price-overrides`, { ...f.cell, price });
 
   beforeAll(async () => {
     cat = await populatedCatalog({ links: 150, seed: 5 });

@@ -108,7 +108,10 @@ describe('public storefront reads over HTTP', () => {
     const byDefault = (await wholeList(svc)).items;
     expect(byDefault[byDefault.length - 1].countryId).toBeNull();
     expect(byDefault.some((i) => i.categoryId === '202')).toBe(true);
-    const prices = (await wholeList(svc, 'sort=PRICE_ASC')).items.map((i) => i.price).filter((p) => p !== null).map(Number);
+    const prices = (await wholeList(svc, 'sort=PRICE_ASC')).items
+      .map((i) => i.price)
+      .filter((p) => p !== null)
+      .map(Number);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
   });
 
@@ -272,7 +275,10 @@ describe('public storefront reads over HTTP', () => {
   });
 
   it('answers mediaByColor as {id, url, sortOrder} images, one per URL, merged from secondary origins', async () => {
-    const urlsOf = (media: Record<string, { url: string }[]>) => Object.values(media).flat().map((m) => m.url);
+    const urlsOf = (media: Record<string, { url: string }[]>) =>
+      Object.values(media)
+        .flat()
+        .map((m) => m.url);
     const [family] = await familiesWithGoods(2);
     const before = (await publicGet(svc, `/public/goods/${family!.id}`)).body.mediaByColor as Record<string, { id: string; url: string; sortOrder: number }[]>;
     expect(urlsOf(before).length).toBeGreaterThan(0);
@@ -354,7 +360,12 @@ describe('public storefront reads over HTTP', () => {
     const shown = groups.flatMap((g: any) => g.tags);
     expect(shown.length).toBe(tagCounts.length);
     for (const t of shown) expect([t.id, t.familyCount]).toEqual([t.id, tagCounts.find((c) => c.id === t.id)!.n]);
-    expect(groups.find((g: any) => g.id === group.id)).toEqual({ id: group.id, name: '只在自定义商品上', dimension: null, tags: [{ id: lonely.id, name: '孤单', sortOrder: lonely.sortOrder, familyCount: 0 }] });
+    expect(groups.find((g: any) => g.id === group.id)).toEqual({
+      id: group.id,
+      name: '只在自定义商品上',
+      dimension: null,
+      tags: [{ id: lonely.id, name: '孤单', sortOrder: lonely.sortOrder, familyCount: 0 }],
+    });
     expect(groups.find((g: any) => g.dimension === 'size').tags.some((t: any) => t.familyCount > 0)).toBe(true);
 
     // Countries and the tree order: by sortOrder (the set-up reversed them), then id.
@@ -418,7 +429,11 @@ describe('public storefront reads over HTTP', () => {
     await ok('PUT', `/product-families/${family!.id}/price-overrides`, { ...cell, price: '0.01' });
     const d = await changed(`/public/goods/${family!.id}`);
     expect(d.lowestPrice).toBe('0.01');
-    expect(d.priceMatrix.cells.find((c: any) => c.size === cell.size && c.color === cell.color && c.printCount === cell.printCount && c.craft === cell.craft && c.logistics === cell.logistics).price).toBe('0.01');
+    expect(
+      d.priceMatrix.cells.find(
+        (c: any) => c.size === cell.size && c.color === cell.color && c.printCount === cell.printCount && c.craft === cell.craft && c.logistics === cell.logistics,
+      ).price,
+    ).toBe('0.01');
     expect((await publicGet(svc, '/public/goods?sort=PRICE_ASC&pageSize=1')).body.items[0]).toMatchObject({ goodId: family!.id, price: '0.01' });
     const tree = await changed('/public/categories/tree');
     expect(tree.items.map((n: any) => n.lowestPrice)).toContain('0.01');

@@ -34,10 +34,12 @@ describe('the scheduler', () => {
   let svc: TestService;
   let schedule: { stop(): void } | null = null;
   const claims = async (job: string) =>
-    (await svc.db.pool.query<{ due_at: Date; outcome: string | null; run_id: string | null; attempts: number; claimed_by: string; error: string | null }>(
-      `SELECT due_at, outcome, run_id, attempts, claimed_by, error FROM schedule_claims WHERE job = $1 ORDER BY due_at`,
-      [job],
-    )).rows;
+    (
+      await svc.db.pool.query<{ due_at: Date; outcome: string | null; run_id: string | null; attempts: number; claimed_by: string; error: string | null }>(
+        `SELECT due_at, outcome, run_id, attempts, claimed_by, error FROM schedule_claims WHERE job = $1 ORDER BY due_at`,
+        [job],
+      )
+    ).rows;
   const claimAt = async (job: string, at: number) => (await claims(job)).find((c) => c.due_at.getTime() === at);
 
   beforeAll(async () => {
@@ -55,10 +57,14 @@ describe('the scheduler', () => {
     await sleep(tick - 300 - Date.now());
     // Blocked from before the tick until 2.5 s after it (node-cron's default gives a tick about 1 s).
     busy(tick + 2500);
-    const claim = await eventually(async () => {
-      const c = await claimAt('categories', tick);
-      return c?.outcome ? c : null;
-    }, 20_000, 100);
+    const claim = await eventually(
+      async () => {
+        const c = await claimAt('categories', tick);
+        return c?.outcome ? c : null;
+      },
+      20_000,
+      100,
+    );
     expect(claim).toMatchObject({ outcome: 'started', run_id: expect.any(String), attempts: 1 });
     const run = await svc.db.pool.query(`SELECT kind, started_by FROM sync_runs WHERE id::text = $1`, [claim!.run_id]);
     expect(run.rows).toEqual([{ kind: 'categories', started_by: 'system:sync' }]);
@@ -74,14 +80,20 @@ describe('the scheduler', () => {
     busy(tick + 5600);
     const missed = await eventually(() => claimAt('categories', tick), 20_000, 100);
     expect(missed).toMatchObject({ outcome: 'missed', run_id: null, error: 'the worker was busy past the next tick' });
-    const next = await eventually(async () => {
-      const c = await claimAt('categories', tick + 5000);
-      return c?.outcome ? c : null;
-    }, 20_000, 100);
+    const next = await eventually(
+      async () => {
+        const c = await claimAt('categories', tick + 5000);
+        return c?.outcome ? c : null;
+      },
+      20_000,
+      100,
+    );
     expect(next!.outcome).toBe('started');
 
     const view = await svc.request('GET', '/sync/schedule');
-    expect(view.body.categories.recent).toContainEqual(expect.objectContaining({ dueAt: new Date(tick).toISOString(), outcome: 'missed', detail: 'the worker was busy past the next tick' }));
+    expect(view.body.categories.recent).toContainEqual(
+      expect.objectContaining({ dueAt: new Date(tick).toISOString(), outcome: 'missed', detail: 'the worker was busy past the next tick' }),
+    );
     expect(view.body.categories.lastRun).toMatchObject({ outcome: 'started' });
     expect(new Date(view.body.categories.lastRun.dueAt).getTime()).toBeGreaterThanOrEqual(tick + 5000);
 
@@ -101,11 +113,18 @@ describe('the scheduler', () => {
          ($3, 'details', $4, 'gone-host:2', now() - interval '5 minutes', 'failed', 'connect ECONNREFUSED')`,
       [`goods:${dueGoods.toISOString()}`, dueGoods, `details:${dueDetails.toISOString()}`, dueDetails],
     );
-    for (const [job, due] of [['goods', dueGoods], ['details', dueDetails]] as const) {
-      const claim = await eventually(async () => {
-        const c = await claimAt(job, due.getTime());
-        return c?.outcome === 'started' ? c : null;
-      }, 20_000, 100);
+    for (const [job, due] of [
+      ['goods', dueGoods],
+      ['details', dueDetails],
+    ] as const) {
+      const claim = await eventually(
+        async () => {
+          const c = await claimAt(job, due.getTime());
+          return c?.outcome === 'started' ? c : null;
+        },
+        20_000,
+        100,
+      );
       expect(claim).toMatchObject({ outcome: 'started', attempts: 2, error: null, claimed_by: expect.stringMatching(new RegExp(`:${process.pid}$`)) });
       const run = await svc.db.pool.query(`SELECT kind FROM sync_runs WHERE id::text = $1`, [claim!.run_id]);
       expect(run.rows).toEqual([{ kind: job === 'goods' ? 'origin_goods' : 'details' }]);

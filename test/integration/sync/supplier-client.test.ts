@@ -156,7 +156,10 @@ describe('SupplierClient against the simulator', () => {
 
   it('runs at most `concurrency` detail requests at once', async () => {
     sim.faults.latencyMs = 100; // long enough for the requests of one round to overlap
-    const ids = sim.catalog.links().slice(0, 24).map((l) => l.id);
+    const ids = sim.catalog
+      .links()
+      .slice(0, 24)
+      .map((l) => l.id);
     const seen: string[] = [];
     const report = await client({ concurrency: 4 }).details(ids, (id, detail) => {
       expect(detail?.id).toBe(id);
@@ -180,7 +183,10 @@ describe('SupplierClient against the simulator', () => {
   });
 
   it('stops the detail run when onEach throws, and throws that error', async () => {
-    const ids = sim.catalog.links().slice(0, 50).map((l) => l.id);
+    const ids = sim.catalog
+      .links()
+      .slice(0, 50)
+      .map((l) => l.id);
     let calls = 0;
     const failure = new Error('database down');
     await expect(
@@ -264,9 +270,7 @@ describe('SupplierClient against answers the simulator never gives', () => {
   });
 
   it('fails a page with the wrong envelope at once with UPSTREAM.MALFORMED (502)', async () => {
-    const server = await scriptedServer([
-      (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"next":null}'),
-    ]);
+    const server = await scriptedServer([(res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"next":null}')]);
     try {
       const error = await rejection(new SupplierClient({ baseUrl: server.url }).goodsPage(null, 10));
       expect(error).toMatchObject({ code: 'UPSTREAM.MALFORMED', status: 502 });
@@ -277,9 +281,7 @@ describe('SupplierClient against answers the simulator never gives', () => {
   });
 
   it('treats a missing nextCursor as a malformed page, not as the last page', async () => {
-    const server = await scriptedServer([
-      (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'),
-    ]);
+    const server = await scriptedServer([(res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}')]);
     try {
       await expect(new SupplierClient({ baseUrl: server.url }).goodsPage(null, 10)).rejects.toMatchObject({ code: 'UPSTREAM.MALFORMED' });
     } finally {

@@ -32,7 +32,10 @@ describe('synchronisation guardrails', () => {
   it('a pass missing more than the share delists nothing and is held; confirmed, it delists', async () => {
     const listed = Number((await svc.db.pool.query(`SELECT count(*) AS n FROM origin_goods WHERE NOT delisted`)).rows[0].n);
     const before = await delisted();
-    const gone = sim.catalog.links().filter((l) => l.status === 'ON_SALE').slice(0, 30);
+    const gone = sim.catalog
+      .links()
+      .filter((l) => l.status === 'ON_SALE')
+      .slice(0, 30);
     for (const l of gone) sim.catalog.removeLink(l.id);
     const held = await finished((await svc.request('POST', '/sync/origin-goods')).body.runId);
     expect(held.state).toBe('held');

@@ -197,9 +197,9 @@ describe('a retried synchronisation does not duplicate events', () => {
       expect((await (await svc.services.sync.start('origin_goods', { by: 'system:test' })).finished).state).toBe('succeeded');
       const perStream = async () =>
         new Map(
-          (await svc.db.pool.query<{ stream_id: string; types: string[] }>(`SELECT stream_id, array_agg(type ORDER BY revision) AS types FROM es_events GROUP BY stream_id`)).rows.map(
-            (r) => [r.stream_id, r.types],
-          ),
+          (
+            await svc.db.pool.query<{ stream_id: string; types: string[] }>(`SELECT stream_id, array_agg(type ORDER BY revision) AS types FROM es_events GROUP BY stream_id`)
+          ).rows.map((r) => [r.stream_id, r.types]),
         );
       const before = await perStream();
       const [a, b] = sim.catalog.links().filter((l) => l.status === 'ON_SALE');

@@ -52,7 +52,16 @@ describe('the served browser clients', () => {
       querySelector: (sel) => {
         const name = /meta\[name="([^"]+)"\]/.exec(sel)![1];
         const m = new RegExp(`<meta name="${name}" content="([^"]*)"`).exec(html);
-        return m ? { getAttribute: () => m[1]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') } : null;
+        return m
+          ? {
+              getAttribute: () =>
+                m[1]!
+                  .replace(/&quot;/g, '"')
+                  .replace(/&lt;/g, '<')
+                  .replace(/&gt;/g, '>')
+                  .replace(/&amp;/g, '&'),
+            }
+          : null;
       },
     });
 

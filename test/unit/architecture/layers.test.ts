@@ -64,7 +64,8 @@ describe('the import graph', () => {
     const found = edges.filter(
       (e) =>
         internal(e) &&
-        ((/^web\/(admin|h5)\//.test(e.from) && !e.to.startsWith(layerOf(e.from)) && !shared(e.to)) || (!e.from.startsWith('web/') && e.to.startsWith('web/') && !e.to.startsWith('web/shared/'))),
+        ((/^web\/(admin|h5)\//.test(e.from) && !e.to.startsWith(layerOf(e.from)) && !shared(e.to)) ||
+          (!e.from.startsWith('web/') && e.to.startsWith('web/') && !e.to.startsWith('web/shared/'))),
     );
     expect(show(found)).toEqual([]);
     expect(edges.some((e) => e.from.startsWith('web/admin/') && e.to.startsWith('src/contract/'))).toBe(true);

@@ -26,10 +26,13 @@ describe('tokens', () => {
     ['alg none', () => jwt.sign(claims(), '', { algorithm: 'none' })],
     ['HS384 with the right secret', () => jwt.sign(claims(), SECRET, { algorithm: 'HS384' })],
     ['a wrong secret', () => jwt.sign(claims(), 'x'.repeat(40), { algorithm: 'HS256' })],
-    ['no exp', () => {
-      const { exp: _none, ...rest } = claims();
-      return jwt.sign(rest, SECRET, { algorithm: 'HS256' });
-    }],
+    [
+      'no exp',
+      () => {
+        const { exp: _none, ...rest } = claims();
+        return jwt.sign(rest, SECRET, { algorithm: 'HS256' });
+      },
+    ],
     ['an expired exp', () => signer.sign(claims({ iat: now - 120, exp: now - 60 }))],
     ['a non-uuid jti', () => jwt.sign({ ...claims(), jti: 'abc' }, SECRET, { algorithm: 'HS256' })],
     ['a non-numeric sub', () => jwt.sign({ ...claims(), sub: 'admin' }, SECRET, { algorithm: 'HS256' })],

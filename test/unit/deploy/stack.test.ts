@@ -79,7 +79,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('publishes only the proxy', () => {
-    const published = Object.entries(services).filter(([, s]) => s.ports?.length).map(([n]) => n);
+    const published = Object.entries(services)
+      .filter(([, s]) => s.ports?.length)
+      .map(([n]) => n);
     expect(published).toEqual(['proxy']);
     expect(services.proxy!.ports).toEqual(['8080:80']);
   });
@@ -192,7 +194,9 @@ describe('Dockerfile', () => {
 
   it("the README's set-up names the Node version that engines and the image name", () => {
     const engines = /^\^(\d+)\.(\d+)\.\d+$/.exec(JSON.parse(read('package.json')).engines.node as string)!;
-    const setUp = read('README.md').split(/^## /m).find((s) => s.startsWith('Set-up'))!;
+    const setUp = read('README.md')
+      .split(/^## /m)
+      .find((s) => s.startsWith('Set-up'))!;
     // A new user reads which Node to install before the first command.
     expect(setUp.split('```')[0]).toContain(`Node.js ${engines[1]} (${engines[1]}.${engines[2]} or a later ${engines[1]}.x`);
     expect(setUp).toContain(`runs Node ${froms[0]!.replace(/^node:(\d+\.\d+\.\d+).*$/, '$1')}`);

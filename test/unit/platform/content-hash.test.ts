@@ -5,7 +5,11 @@ import { sameContent, stableJson, stableJsonByHand } from '../../../src/platform
 const reordered = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.map(reordered);
   if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v as Record<string, unknown>).reverse().map(([k, x]) => [k, reordered(x)]));
+  return Object.fromEntries(
+    Object.entries(v as Record<string, unknown>)
+      .reverse()
+      .map(([k, x]) => [k, reordered(x)]),
+  );
 };
 
 describe('sameContent says what comparing stableJson texts says', () => {

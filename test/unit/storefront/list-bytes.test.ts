@@ -59,7 +59,10 @@ describe('the public list written from kept items (src/storefront/list-bytes.ts)
     await items.write(s.list(['1', '2', '3']), TAGS, true, s.read);
     const renamed = new TagDictionary([tag('1', '白色', 0), tag('2', 'XL', 1)]);
     const list = await items.write(s.list(['1', '2', '3']), renamed, true, s.read);
-    expect(s.reads).toEqual([['1', '2', '3'], ['1', '2', '3']]);
+    expect(s.reads).toEqual([
+      ['1', '2', '3'],
+      ['1', '2', '3'],
+    ]);
     expect(JSON.parse(list.body.toString('utf8'))[0].tags).toEqual([
       { id: '1', name: '白色' },
       { id: '2', name: 'XL' },

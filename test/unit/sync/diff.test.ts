@@ -1,14 +1,4 @@
-import {
-  diffCategory,
-  diffCountry,
-  diffDetail,
-  diffLink,
-  emptyLinkMirror,
-  evolveLinkMirror,
-  linkMirrorData,
-  linksToDelist,
-  type LinkMirrorState,
-} from '../../../src/sync/diff';
+import { diffCategory, diffCountry, diffDetail, diffLink, emptyLinkMirror, evolveLinkMirror, linkMirrorData, linksToDelist, type LinkMirrorState } from '../../../src/sync/diff';
 import { linkMirrorHash } from '../../../src/catalog/links/mirror';
 import { contentHash } from '../../../src/platform/content-hash';
 import { syncEventId } from '../../../src/sync/event-ids';

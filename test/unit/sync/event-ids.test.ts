@@ -31,7 +31,10 @@ describe('stableJson', () => {
         fc.dictionary(fc.string({ unit: 'binary' }), tie('value'), { maxKeys: 6 }),
       ),
     })).value;
-    fc.assert(fc.property(withUndefined, (v) => expect(stableJson(v)).toBe(reference(v))), { numRuns: 2000 });
+    fc.assert(
+      fc.property(withUndefined, (v) => expect(stableJson(v)).toBe(reference(v))),
+      { numRuns: 2000 },
+    );
   });
 
   it('sorts keys whatever their insertion order, and its hashes and event ids do not move', () => {

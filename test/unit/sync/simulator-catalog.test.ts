@@ -22,7 +22,12 @@ function parseLinkName(name: string) {
   const folded = name.replace(/\s+/g, ' ').trim();
   const close = folded.search(/[)）]/);
   if (close < 0) return null;
-  const first = /^(.+)（(.+)）$/.exec(folded.slice(0, close + 1).replace(/\(/g, '（').replace(/\)/g, '）'));
+  const first = /^(.+)（(.+)）$/.exec(
+    folded
+      .slice(0, close + 1)
+      .replace(/\(/g, '（')
+      .replace(/\)/g, '）'),
+  );
   if (!first) return null;
   const [productName, sku, ...descriptors] = folded.slice(close + 1).split(' ');
   if (!productName || !sku || !SKU.test(sku)) return null;
@@ -50,7 +55,9 @@ describe('simulator catalog generation', () => {
 
   it('has exactly the requested number of links, numbered from 100001', () => {
     for (const n of [0, 3, 5, 6, 1000]) {
-      const ids = generateCatalog({ links: n, seed: 9 }).links().map((l) => l.id);
+      const ids = generateCatalog({ links: n, seed: 9 })
+        .links()
+        .map((l) => l.id);
       expect(ids).toEqual(Array.from({ length: n }, (_, i) => String(100001 + i)));
     }
     expect(links).toHaveLength(20_000);
@@ -95,9 +102,7 @@ describe('simulator catalog generation', () => {
   it('has countries with ids 1..N and the expected codes', () => {
     const countries = catalog.countries();
     expect(countries.map((c) => c.id)).toEqual(countries.map((_, i) => String(i + 1)));
-    expect(countries.slice(0, 7).map((c) => `${c.name} ${c.code}`)).toEqual([
-      '美国 US', '英国 GB', '德国 DE', '法国 FR', '加拿大 CA', '澳大利亚 AU', '日本 JP',
-    ]);
+    expect(countries.slice(0, 7).map((c) => `${c.name} ${c.code}`)).toEqual(['美国 US', '英国 GB', '德国 DE', '法国 FR', '加拿大 CA', '澳大利亚 AU', '日本 JP']);
   });
 
   it('has a three-level category tree in shuffled order, with icons present, empty and absent', () => {
@@ -125,9 +130,7 @@ describe('simulator catalog generation', () => {
 
     const ok = parsed.flatMap((p) => (p.parts ? [p.parts] : []));
     expect(new Set(ok.map((p) => p.logistics))).toEqual(new Set(['包邮', '不包邮', '海运']));
-    expect(new Set(ok.map((p) => p.descriptor))).toEqual(
-      new Set(['直喷双面', '直喷单面', '直喷', '烫画', '烫画双面', '光板', '热转印单面', '热转印', '单面', '双面', '']),
-    );
+    expect(new Set(ok.map((p) => p.descriptor))).toEqual(new Set(['直喷双面', '直喷单面', '直喷', '烫画', '烫画双面', '光板', '热转印单面', '热转印', '单面', '双面', '']));
     for (const sku of ['G5000', 'G18500', 'TB01', 'DT6000-2', '18500']) expect(ok.some((p) => p.sku === sku)).toBe(true);
     expect(names.some((n) => /\s[a-z]+\d{2,}/.test(n))).toBe(true); // a lower-case style code
     expect(names.some((n) => /\S {2}\S/.test(n))).toBe(true); // doubled white space
@@ -161,9 +164,7 @@ describe('simulator catalog generation', () => {
     expect(details.every((d) => d.variants.length > 0 && d.sizeChart.length > 0 && d.packagingSpecs.length > 0)).toBe(true);
     const colours = new Set(details.flatMap((d) => d.variants.map((v) => v.color)));
     for (const c of ['黑色', '白色', '灰色', '藏青', '红色']) expect(colours.has(c)).toBe(true);
-    expect(new Set(details.flatMap((d) => d.variants.map((v) => v.size)))).toEqual(
-      new Set(['XS', 'S', 'M', 'L', 'XL', '2XL', '3XL', '均码', '40x40cm', '45x45cm', '50x50cm']),
-    );
+    expect(new Set(details.flatMap((d) => d.variants.map((v) => v.size)))).toEqual(new Set(['XS', 'S', 'M', 'L', 'XL', '2XL', '3XL', '均码', '40x40cm', '45x45cm', '50x50cm']));
     const differing = sample.filter((l, i) => details[i]!.variants.some((v) => v.price !== l.price));
     expect(differing.length).toBeGreaterThan(0);
     expect(differing.length).toBeLessThan(sample.length);
@@ -215,7 +216,12 @@ describe('simulator catalog mutations', () => {
     const catalog = generateCatalog({ links: 50, seed: 4 });
     const added = catalog.addLink({ name: '美国（海运）纯棉短袖T恤 G5000 光板', categoryId: '301', price: '19.90', sameProductAs: '100001' });
     expect(added.id).toBe('100051');
-    expect(catalog.links().map((l) => l.id).at(-1)).toBe('100051');
+    expect(
+      catalog
+        .links()
+        .map((l) => l.id)
+        .at(-1),
+    ).toBe('100051');
     const sharedUrls = new Set(catalog.detail('100001')!.media.map((m) => m.url));
     expect(catalog.detail('100051')!.media.some((m) => sharedUrls.has(m.url))).toBe(true);
 
@@ -277,7 +283,12 @@ describe('supplier changes as data (src/sync/simulator/mutations.ts)', () => {
     const listing = c.link('100002');
     const v = before.variants[0]!;
     applySupplierChange(c, { kind: 'detail', linkId: '100002', change: { kind: 'variantPrice', size: v.size, color: v.color, price: '99.90' } });
-    expect(c.detail('100002')!.variants.filter((x) => x.size === v.size && x.color === v.color).map((x) => x.price)).toEqual(['99.90']);
+    expect(
+      c
+        .detail('100002')!
+        .variants.filter((x) => x.size === v.size && x.color === v.color)
+        .map((x) => x.price),
+    ).toEqual(['99.90']);
     expect(c.detail('100002')!.variants.filter((x) => x.price !== '99.90')).toEqual(before.variants.filter((x) => !(x.size === v.size && x.color === v.color)));
     applySupplierChange(c, { kind: 'detail', linkId: '100002', change: { kind: 'dropColor', color: v.color } });
     const after = c.detail('100002')!;

@@ -60,7 +60,12 @@ describe('the simulator pictures', () => {
       expect(wellFormed(svg!)).toBe(true);
     }
     // top-level categories all have an icon, so the storefront's first row is pictures, not letters
-    expect(catalog.categories().filter((c) => c.parentId === null).every((c) => c.icon && isImageUrl(c.icon))).toBe(true);
+    expect(
+      catalog
+        .categories()
+        .filter((c) => c.parentId === null)
+        .every((c) => c.icon && isImageUrl(c.icon)),
+    ).toBe(true);
   });
 
   it("shows the link's kind of product, each media entry in its own colour", () => {
@@ -86,7 +91,7 @@ describe('the simulator pictures', () => {
     expect(checked).toBeGreaterThan(500);
   });
 
-  it("gives nearly every link a main picture in a colour it sells", () => {
+  it('gives nearly every link a main picture in a colour it sells', () => {
     // One of the family's colours: an offer may come without it (the supplier drops a colour now and then).
     const sample = links.slice(0, 1000);
     const selling = sample.filter((l) => {
@@ -97,7 +102,15 @@ describe('the simulator pictures', () => {
   });
 
   it('names no drawing for an unknown shape, colour or path', () => {
-    for (const path of ['/goods/f1/robot-BLK.svg', '/goods/f1/tee-XXX.svg', '/goods/f1/tee-BLK.png', '/media/f1/tee-BLK.svg', '/icons/tee-.svg', '/../etc/passwd', '/goods/f1/tee-BLK.svg/..']) {
+    for (const path of [
+      '/goods/f1/robot-BLK.svg',
+      '/goods/f1/tee-XXX.svg',
+      '/goods/f1/tee-BLK.png',
+      '/media/f1/tee-BLK.svg',
+      '/icons/tee-.svg',
+      '/../etc/passwd',
+      '/goods/f1/tee-BLK.svg/..',
+    ]) {
       expect(pictureAt(path)).toBeNull();
     }
   });

@@ -6,7 +6,14 @@
 import type { PublicCell, PublicPriceMatrix } from '../../../src/contract/storefront';
 import { DIMENSIONS, changeNotice, isChosen, keepsOthers, pick, startChoice, valuesOf, type Choice } from '../../../web/h5/src/pages/detail-choice';
 
-const cell = (size: string, color: string, printCount: string, craft: string, logistics: string, price: string): PublicCell => ({ size, color, printCount, craft, logistics, price });
+const cell = (size: string, color: string, printCount: string, craft: string, logistics: string, price: string): PublicCell => ({
+  size,
+  color,
+  printCount,
+  craft,
+  logistics,
+  price,
+});
 
 // A T-shirt: 不打印 (placeholder 单面印花) is the cheapest; 双面印花 only with 直喷 and 不包邮; 黑色 only in M.
 const cells: PublicCell[] = [

@@ -121,7 +121,11 @@ describe('the storefront retrier', () => {
     let release!: () => void;
     const { env, reads, r } = harness(() => serverError);
     const slow = new Retrier<void>(
-      () => new Promise<void>((res) => { reads.push(env.now); release = res; }),
+      () =>
+        new Promise<void>((res) => {
+          reads.push(env.now);
+          release = res;
+        }),
       { started: () => undefined, succeeded: () => undefined, failed: () => undefined },
       env,
     );

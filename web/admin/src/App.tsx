@@ -83,7 +83,12 @@ export function App() {
     document.title = `${page.label} · 商品目录后台`;
     setMenuOpen(false);
   }, [page.path]);
-  if (user === undefined) return <main className="center muted" role="status">正在恢复登录…</main>;
+  if (user === undefined)
+    return (
+      <main className="center muted" role="status">
+        正在恢复登录…
+      </main>
+    );
   if (user === null)
     return (
       <>
@@ -98,7 +103,16 @@ export function App() {
   );
   return (
     <div className="layout">
-      <a className="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>跳到正文</a>
+      <a
+        className="skip"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        跳到正文
+      </a>
       <header className="side">
         <div className="brand-row">
           <span className="brand">商品目录后台</span>
@@ -110,7 +124,9 @@ export function App() {
           {navLink(OVERVIEW)}
           {GROUPS.map((g) => (
             <div key={g.label} className="nav-group" role="group" aria-labelledby={`nav-group-${g.label}`}>
-              <div className="nav-group-label" id={`nav-group-${g.label}`}>{g.label}</div>
+              <div className="nav-group-label" id={`nav-group-${g.label}`}>
+                {g.label}
+              </div>
               {g.pages.map(navLink)}
             </div>
           ))}
@@ -185,12 +201,27 @@ function Login({ onLoggedIn }: { onLoggedIn: (u: User) => void }) {
           aria-describedby={mode === 'register' ? hintId : undefined}
           required
         />
-        {mode === 'register' && <span id={hintId} className="muted">至少 12 个字符</span>}
-        {error && <div className="error" role="alert">{error}</div>}
+        {mode === 'register' && (
+          <span id={hintId} className="muted">
+            至少 12 个字符
+          </span>
+        )}
+        {error && (
+          <div className="error" role="alert">
+            {error}
+          </div>
+        )}
         <button type="submit" disabled={busy}>
           {mode === 'login' ? '登录' : busy ? '正在创建…' : '创建并登录'}
         </button>
-        <button type="button" className="link" onClick={() => { setError(''); setMode(mode === 'login' ? 'register' : 'login'); }}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            setError('');
+            setMode(mode === 'login' ? 'register' : 'login');
+          }}
+        >
           {mode === 'login' ? '首次使用？创建管理员' : '已有账号？去登录'}
         </button>
       </form>

@@ -94,7 +94,7 @@ describe('projection runner', () => {
     await runner(tallyProjection({ slowMs: 1 }), 9).start();
     let kills = 0;
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     // Terminate the runner's connection while its batch transactions are open.
     while (!(await caughtUp()) && kills < 25) {
       await new Promise((r) => setTimeout(r, 5 + rnd() * 40));
@@ -110,10 +110,7 @@ describe('projection runner', () => {
     expect(afterCrashes.log).toHaveLength(400);
     expect(afterCrashes.tally.reduce((a, r) => a + Number(r.total), 0)).toBe(sum);
 
-    const engine = new ProjectionEngine(
-      { pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 100, pollMs: 50 },
-      [tallyProjection()],
-    );
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 100, pollMs: 50 }, [tallyProjection()]);
     const before = (await checkpoint()).last_rebuild_at;
     await engine.requestRebuild('tally');
     await eventually(async () => (await checkpoint()).last_rebuild_at !== before, 60_000);
@@ -146,10 +143,9 @@ describe('projection runner', () => {
     await es.store.appendToStream('tally-x', [poison]);
     await appended(appendTallies(es.store, 3, 10, 5));
     let broken = true;
-    const engine = new ProjectionEngine(
-      { pool: db.pool, store: es.store, registry, databaseUrl: db.url, log, batchSize: 50, pollMs: 50 },
-      [tallyProjection({ poison: () => broken })],
-    );
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry, databaseUrl: db.url, log, batchSize: 50, pollMs: 50 }, [
+      tallyProjection({ poison: () => broken }),
+    ]);
     await engine.startRunners();
     try {
       await eventually(async () => (await checkpoint()).state === 'failed');
@@ -261,10 +257,9 @@ describe('projection runner', () => {
 
   it('a migration that changes a table while a rebuild runs restarts the rebuild: the new shape is what gets swapped in', async () => {
     await appended(appendTallies(es.store, 40));
-    const engine = new ProjectionEngine(
-      { pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 5, pollMs: 20 },
-      [tallyProjection({ slowMs: 5 })],
-    );
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 5, pollMs: 20 }, [
+      tallyProjection({ slowMs: 5 }),
+    ]);
     await engine.startRunners();
     try {
       await eventually(caughtUp);
@@ -289,10 +284,9 @@ describe('projection runner', () => {
     await db.pool.query(`ALTER TABLE t_tally ADD COLUMN doubled integer GENERATED ALWAYS AS (total * 2) STORED`);
     try {
       await appended(appendTallies(es.store, 40));
-      const engine = new ProjectionEngine(
-        { pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 5, pollMs: 20 },
-        [tallyProjection({ slowMs: 5 })],
-      );
+      const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 5, pollMs: 20 }, [
+        tallyProjection({ slowMs: 5 }),
+      ]);
       await engine.startRunners();
       try {
         await eventually(caughtUp);
@@ -320,9 +314,7 @@ describe('projection runner', () => {
 
   it('a swap that cannot have the live tables (a long read holds them) gives up after its lock timeout and tries again', async () => {
     await appended(appendTallies(es.store, 10));
-    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 50, pollMs: 20 }, [
-      tallyProjection(),
-    ]);
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 50, pollMs: 20 }, [tallyProjection()]);
     await engine.startRunners();
     const reader = await db.pool.connect();
     try {
@@ -352,17 +344,15 @@ describe('projection runner', () => {
     const notices: ProjectionCommitNotice[] = [];
     notifications.onCommit((n) => notices.push(n));
     await notifications.start();
-    const engine = new ProjectionEngine(
-      { pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 10, pollMs: 20 },
-      [tallyProjection({ slowMs: 10 })],
-    );
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 10, pollMs: 20 }, [
+      tallyProjection({ slowMs: 10 }),
+    ]);
     await engine.startRunners();
     try {
       await eventually(caughtUp);
       await engine.requestRebuild('tally');
       expect((await engine.status())[0]!.state).toBe('rebuilding');
-      const shadowExists = async () =>
-        (await db.pool.query(`SELECT to_regclass('rebuild_tally.t_tally_log') AS t`)).rows[0].t !== null;
+      const shadowExists = async () => (await db.pool.query(`SELECT to_regclass('rebuild_tally.t_tally_log') AS t`)).rows[0].t !== null;
       const liveCount = async () => (await db.pool.query(`SELECT count(*)::int AS n FROM t_tally_log`)).rows[0].n as number;
       await eventually(shadowExists, 10_000, 5);
       // While the shadow fills, the live table answers and keeps taking new events.

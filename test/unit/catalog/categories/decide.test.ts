@@ -30,7 +30,10 @@ describe('category decisions', () => {
     });
 
     it('an unknown parent is 400 CATEGORY.UNKNOWN_PARENT', () => {
-      spec.given([]).when({ type: 'CreateCategory', categoryId: C, fields, parent: { exists: false, ancestors: [] } }).thenFails('CATEGORY.UNKNOWN_PARENT', 400);
+      spec
+        .given([])
+        .when({ type: 'CreateCategory', categoryId: C, fields, parent: { exists: false, ancestors: [] } })
+        .thenFails('CATEGORY.UNKNOWN_PARENT', 400);
     });
   });
 
@@ -43,7 +46,10 @@ describe('category decisions', () => {
     });
 
     it('moving under itself or under one of its descendants is 400 CATEGORY.PARENT_CYCLE', () => {
-      spec.given([created]).when({ type: 'UpdateCategory', categoryId: C, changes: { parentId: C }, parent: liveParent }).thenFails('CATEGORY.PARENT_CYCLE', 400);
+      spec
+        .given([created])
+        .when({ type: 'UpdateCategory', categoryId: C, changes: { parentId: C }, parent: liveParent })
+        .thenFails('CATEGORY.PARENT_CYCLE', 400);
       spec
         .given([created])
         .when({ type: 'UpdateCategory', categoryId: C, changes: { parentId: CHILD }, parent: { exists: true, ancestors: [C, PARENT] } })
@@ -72,7 +78,10 @@ describe('category decisions', () => {
     });
 
     it('an unknown, deleted or upstream-removed category is 404 CATEGORY.NOT_FOUND', () => {
-      spec.given([]).when({ type: 'UpdateCategory', categoryId: C, changes: { name: 'x' }, parent: null }).thenFails('CATEGORY.NOT_FOUND', 404);
+      spec
+        .given([])
+        .when({ type: 'UpdateCategory', categoryId: C, changes: { name: 'x' }, parent: null })
+        .thenFails('CATEGORY.NOT_FOUND', 404);
       spec
         .given([created, { type: 'CategoryDeleted', data: { categoryId: C } }])
         .when({ type: 'UpdateCategory', categoryId: C, changes: { name: 'x' }, parent: null })
@@ -92,20 +101,32 @@ describe('category decisions', () => {
 
   describe('delete', () => {
     it('a category without children is deleted', () => {
-      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, usage: used({}) }).then([{ type: 'CategoryDeleted', data: { categoryId: C } }]);
+      spec
+        .given([created])
+        .when({ type: 'DeleteCategory', categoryId: C, usage: used({}) })
+        .then([{ type: 'CategoryDeleted', data: { categoryId: C } }]);
     });
 
     it('a category with children is 409 CATEGORY.HAS_CHILDREN', () => {
-      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, usage: used({ children: 2 }) }).thenFails('CATEGORY.HAS_CHILDREN', 409);
+      spec
+        .given([created])
+        .when({ type: 'DeleteCategory', categoryId: C, usage: used({ children: 2 }) })
+        .thenFails('CATEGORY.HAS_CHILDREN', 409);
     });
 
     it('a category goods or links are filed under is 409 CATEGORY.IN_USE, with the counts', () => {
-      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, usage: used({ goods: 3, families: 2 }) }).thenFails('CATEGORY.IN_USE', 409);
-      spec.given([created]).when({ type: 'DeleteCategory', categoryId: C, usage: used({ links: 1 }) }).thenFails('CATEGORY.IN_USE', 409);
+      spec
+        .given([created])
+        .when({ type: 'DeleteCategory', categoryId: C, usage: used({ goods: 3, families: 2 }) })
+        .thenFails('CATEGORY.IN_USE', 409);
+      spec
+        .given([created])
+        .when({ type: 'DeleteCategory', categoryId: C, usage: used({ links: 1 }) })
+        .thenFails('CATEGORY.IN_USE', 409);
     });
   });
 
-  describe('order of a parent\'s children', () => {
+  describe("order of a parent's children", () => {
     const [A, B, D] = ['1125899906842628101', '1125899906842628102', '1125899906842628103'];
 
     it('a permutation of the live children is one CategoriesReordered naming the parent', () => {

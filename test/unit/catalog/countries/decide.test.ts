@@ -12,7 +12,10 @@ const unused = { counts: { goods: 0, links: 0, families: 0 }, blockedBy: [] };
 
 describe('country decisions', () => {
   it('given nothing, an administrator creates a country', () => {
-    spec.given([]).when({ type: 'CreateCountry', countryId: C, fields: { name: '美国', code: 'US', sortOrder: 0 } }).then([created]);
+    spec
+      .given([])
+      .when({ type: 'CreateCountry', countryId: C, fields: { name: '美国', code: 'US', sortOrder: 0 } })
+      .then([created]);
   });
 
   it('an update records only what changed, but a requested sortOrder always', () => {
@@ -20,7 +23,10 @@ describe('country decisions', () => {
       .given([created])
       .when({ type: 'UpdateCountry', countryId: C, changes: { name: '美国', code: 'USA', sortOrder: 0 } })
       .then([{ type: 'CountryUpdated', data: { countryId: C, code: 'USA', sortOrder: 0 } }]);
-    spec.given([created]).when({ type: 'UpdateCountry', countryId: C, changes: { name: '美国' } }).then([]);
+    spec
+      .given([created])
+      .when({ type: 'UpdateCountry', countryId: C, changes: { name: '美国' } })
+      .then([]);
   });
 
   it('a mirrored supplier country can be edited and deleted too', () => {
@@ -28,7 +34,10 @@ describe('country decisions', () => {
       .given([mirrored])
       .when({ type: 'UpdateCountry', countryId: '7', changes: { name: 'United Kingdom' } })
       .then([{ type: 'CountryUpdated', data: { countryId: '7', name: 'United Kingdom' } }]);
-    spec.given([mirrored]).when({ type: 'DeleteCountry', countryId: '7', usage: unused }).then([{ type: 'CountryDeleted', data: { countryId: '7' } }]);
+    spec
+      .given([mirrored])
+      .when({ type: 'DeleteCountry', countryId: '7', usage: unused })
+      .then([{ type: 'CountryDeleted', data: { countryId: '7' } }]);
   });
 
   it('a country goods or links still use is 409 COUNTRY.IN_USE naming the counts, and nothing is appended', () => {
@@ -43,7 +52,10 @@ describe('country decisions', () => {
       .given([mirrored, { type: 'CountryRemovedUpstream', data: { countryId: '7' } }])
       .when({ type: 'UpdateCountry', countryId: '7', changes: { name: 'x' } })
       .thenFails('COUNTRY.NOT_FOUND', 404);
-    spec.given([created, { type: 'CountryDeleted', data: { countryId: C } }]).when({ type: 'DeleteCountry', countryId: C, usage: unused }).thenFails('COUNTRY.NOT_FOUND', 404);
+    spec
+      .given([created, { type: 'CountryDeleted', data: { countryId: C } }])
+      .when({ type: 'DeleteCountry', countryId: C, usage: unused })
+      .thenFails('COUNTRY.NOT_FOUND', 404);
     spec.given([]).when({ type: 'DeleteCountry', countryId: C, usage: unused }).thenFails('COUNTRY.NOT_FOUND', 404);
   });
 

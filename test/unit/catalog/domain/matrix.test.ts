@@ -25,8 +25,7 @@ import type { DimensionValuesInput } from '../../../../src/catalog/domain/tags';
 
 type Variant = [size: string, color: string, price: string];
 const detail = (variants: Variant[], extra: Partial<LinkDetail> = {}): LinkDetail => ({
-  variants: variants.map(([size, color, price]) => ({ sku: `SKU-${size}-${color}`, size, color, price, stock: 10 }),
-  ),
+  variants: variants.map(([size, color, price]) => ({ sku: `SKU-${size}-${color}`, size, color, price, stock: 10 })),
   sizeChart: [],
   packagingSpecs: [],
   options: [],
@@ -145,10 +144,7 @@ describe('the family price matrix (docs/domain.md, Price matrix)', () => {
   });
 
   it('given overlapping links, then only the overlapping cells conflict and the rest are added', () => {
-    const m = matrix([
-      link('2', { tags: { ...TEE, size: ['M', 'L'] }, listPrice: '41' }),
-      link('1', { tags: { ...TEE, size: ['S', 'M'] }, listPrice: '40' }),
-    ]);
+    const m = matrix([link('2', { tags: { ...TEE, size: ['M', 'L'] }, listPrice: '41' }), link('1', { tags: { ...TEE, size: ['S', 'M'] }, listPrice: '40' })]);
     expect(cellsOf(m)).toEqual(['S 黑色 单面印花 直喷 包邮 40.00', 'M 黑色 单面印花 直喷 包邮 40.00', 'L 黑色 单面印花 直喷 包邮 41.00']);
     expect(m.conflicts.map((c) => [c.key.size, 'linkId' in c ? c.linkId : c.goodId])).toEqual([['M', '2']]);
   });
@@ -180,9 +176,7 @@ describe('the family price matrix (docs/domain.md, Price matrix)', () => {
   });
 
   describe('overrides', () => {
-    const family = [
-      link('1', { tags: { size: ['M', 'L'], color: ['黑色'], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮', '不包邮'] }, listPrice: '39.90' }),
-    ];
+    const family = [link('1', { tags: { size: ['M', 'L'], color: ['黑色'], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮', '不包邮'] }, listPrice: '39.90' })];
     const M_FREE = key('M', '黑色', '单面印花', '直喷', '包邮');
 
     it('given an override of an existing cell, then it replaces the price and keeps the base price', () => {
@@ -220,13 +214,9 @@ describe('the family price matrix (docs/domain.md, Price matrix)', () => {
     });
 
     it('given an override whose five values exist but whose cell does not, then it is invalid', () => {
-      const m = matrix(
-        [
-          link('1', { tags: { ...TEE, size: ['M'], logistics: ['包邮'] } }),
-          link('2', { tags: { ...TEE, size: ['L'], logistics: ['不包邮'] } }),
-        ],
-        { overrides: [override(key('M', '黑色', '单面印花', '直喷', '不包邮'), '1')] },
-      );
+      const m = matrix([link('1', { tags: { ...TEE, size: ['M'], logistics: ['包邮'] } }), link('2', { tags: { ...TEE, size: ['L'], logistics: ['不包邮'] } })], {
+        overrides: [override(key('M', '黑色', '单面印花', '直喷', '不包邮'), '1')],
+      });
       expect(m.sizes).toEqual(['M', 'L']);
       expect(m.logistics).toEqual(['不包邮', '包邮']);
       expect(m.invalidOverrides).toHaveLength(1);
@@ -278,10 +268,7 @@ describe('the family price matrix (docs/domain.md, Price matrix)', () => {
 
     it('given a tag sort order, then sizes and colours follow it, values without one after in first-encounter order', () => {
       const m = matrix(
-        [
-          link('1', { tags: { ...TEE, size: ['XL', 'Free', 'S'], color: ['白色', '粉色', '黑色'] } }),
-          link('2', { tags: { ...TEE, size: ['M', 'One'], color: ['灰色'] } }),
-        ],
+        [link('1', { tags: { ...TEE, size: ['XL', 'Free', 'S'], color: ['白色', '粉色', '黑色'] } }), link('2', { tags: { ...TEE, size: ['M', 'One'], color: ['灰色'] } })],
         {
           tagSortOrder: new Map([
             ['S', 1],
@@ -350,10 +337,7 @@ describe('the family price matrix (docs/domain.md, Price matrix)', () => {
 });
 
 describe('override keys checked for a 400 (docs/domain.md, Price matrix)', () => {
-  const m = matrix([
-    link('1', { tags: { ...TEE, size: ['M'], logistics: ['包邮'] } }),
-    link('2', { tags: { ...TEE, size: ['L'], logistics: ['不包邮'] } }),
-  ]);
+  const m = matrix([link('1', { tags: { ...TEE, size: ['M'], logistics: ['包邮'] } }), link('2', { tags: { ...TEE, size: ['L'], logistics: ['不包邮'] } })]);
 
   it.each([
     { given: 'an existing cell', k: key('M', '黑色', '单面印花', '直喷', '包邮'), issues: null },
@@ -449,7 +433,14 @@ describe('unions of the family (docs/domain.md, Unions and media)', () => {
 
   it('given options, then one per name in first-encounter order, the values of every link once each', () => {
     const withOptions = [
-      link('10', { detail: detail([], { options: [{ name: '包装', values: ['简装'] }, { name: '领标', values: ['无', '有'] }] }) }),
+      link('10', {
+        detail: detail([], {
+          options: [
+            { name: '包装', values: ['简装'] },
+            { name: '领标', values: ['无', '有'] },
+          ],
+        }),
+      }),
       link('9', { detail: detail([], { options: [{ name: '领标', values: ['有'] }] }) }),
       link('8', { delisted: true, detail: detail([], { options: [{ name: '抽绳', values: ['有'] }] }) }),
     ];
@@ -468,7 +459,14 @@ describe('unions of the family (docs/domain.md, Unions and media)', () => {
             ['M', '黑色', '1'], // the member link '9' has it: its variant stays
             ['XXL', '红色', '45'],
           ],
-          { sizeChart: [chart('M', '1'), chart('XXL', '120')], packagingSpecs: [spec('单件', 1), spec('箱', 9000)], options: [{ name: '领标', values: ['无'] }, { name: '抽绳', values: ['有'] }] },
+          {
+            sizeChart: [chart('M', '1'), chart('XXL', '120')],
+            packagingSpecs: [spec('单件', 1), spec('箱', 9000)],
+            options: [
+              { name: '领标', values: ['无'] },
+              { name: '抽绳', values: ['有'] },
+            ],
+          },
         ),
       },
       { id: '4', detail: null },
@@ -498,8 +496,7 @@ describe('unions of the family (docs/domain.md, Unions and media)', () => {
 
 describe('media by colour (docs/domain.md, Unions and media)', () => {
   const media = (color: string, url: string, sort: number) => ({ color, url, sort });
-  const expectedId = (url: string) =>
-    ((1n << 62n) + BigInt(`0x${createHash('sha256').update(url).digest('hex').slice(0, 15)}`)).toString();
+  const expectedId = (url: string) => ((1n << 62n) + BigInt(`0x${createHash('sha256').update(url).digest('hex').slice(0, 15)}`)).toString();
 
   it('given a URL, then its media id is 2^62 + the first 60 bits of sha256(url), a decimal 64-bit id', () => {
     const url = 'https://img.example.com/goods/f1/black-1.jpg';

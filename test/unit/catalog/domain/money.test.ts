@@ -20,12 +20,9 @@ describe('money is an exact decimal string (docs/domain.md, Identifiers and mone
     expect(normaliseMoney(amount)).toBe(stored);
   });
 
-  it.each(['1.23456', 'abc', '', '1e3', '.5', '5.', ' 5', '1,5', '+5', '0x10'])(
-    'given %j, when stored, then it is refused with a 400 (not rounded, not guessed)',
-    (amount) => {
-      expect(() => normaliseMoney(amount)).toThrow(expect.objectContaining({ status: 400 }));
-    },
-  );
+  it.each(['1.23456', 'abc', '', '1e3', '.5', '5.', ' 5', '1,5', '+5', '0x10'])('given %j, when stored, then it is refused with a 400 (not rounded, not guessed)', (amount) => {
+    expect(() => normaliseMoney(amount)).toThrow(expect.objectContaining({ status: 400 }));
+  });
 
   it.each([
     ['39.90', true],

@@ -252,14 +252,10 @@ describe('family name key: country + product name + SKU', () => {
   });
 
   it('given white space inside the parts, then it is folded', () => {
-    expect(familyNameKey({ country: ' 美国 ', productName: '纯棉  短袖T恤', sku: 'g5000' })).toBe(
-      familyNameKey({ country: '美国', productName: '纯棉 短袖T恤', sku: 'G5000' }),
-    );
+    expect(familyNameKey({ country: ' 美国 ', productName: '纯棉  短袖T恤', sku: 'g5000' })).toBe(familyNameKey({ country: '美国', productName: '纯棉 短袖T恤', sku: 'G5000' }));
   });
 
   it('given parts that would run together under a plain separator, then the keys stay distinct', () => {
-    expect(familyNameKey({ country: 'a|b', productName: 'c', sku: 'G5000' })).not.toBe(
-      familyNameKey({ country: 'a', productName: 'b|c', sku: 'G5000' }),
-    );
+    expect(familyNameKey({ country: 'a|b', productName: 'c', sku: 'G5000' })).not.toBe(familyNameKey({ country: 'a', productName: 'b|c', sku: 'G5000' }));
   });
 });

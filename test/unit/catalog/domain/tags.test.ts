@@ -251,12 +251,9 @@ describe('display order of dimension values', () => {
     { dimension: 'printCount', given: ['双面印花', '双面印花', '单面印花'], sorted: ['单面印花', '双面印花'] },
     { dimension: 'size', given: ['XL', 'S', 'M', 'S'], sorted: ['XL', 'S', 'M'] },
     { dimension: 'color', given: ['白色', '黑色'], sorted: ['白色', '黑色'] },
-  ] as const)(
-    'rule 1: given $dimension values $given and no tag sort order, then they are ordered $sorted (unknown after, first encounter)',
-    ({ dimension, given, sorted }) => {
-      expect(sortDimensionValues(dimension, given)).toEqual(sorted);
-    },
-  );
+  ] as const)('rule 1: given $dimension values $given and no tag sort order, then they are ordered $sorted (unknown after, first encounter)', ({ dimension, given, sorted }) => {
+    expect(sortDimensionValues(dimension, given)).toEqual(sorted);
+  });
 
   const tagSortOrder = new Map([
     ['S', 1],
@@ -272,10 +269,7 @@ describe('display order of dimension values', () => {
     { dimension: 'color', given: ['红色', '灰色', '白色', '黑色'], sorted: ['黑色', '红色', '白色', '灰色'] },
     // the tag sort order is for sizes and colours; the vocabulary dimensions keep the display order
     { dimension: 'logistics', given: ['包邮', '海运', '不包邮'], sorted: ['不包邮', '包邮', '海运'] },
-  ] as const)(
-    'given $dimension values $given and a tag sort order, then they are ordered $sorted (sort order, then first encounter)',
-    ({ dimension, given, sorted }) => {
-      expect(sortDimensionValues(dimension, given, tagSortOrder)).toEqual(sorted);
-    },
-  );
+  ] as const)('given $dimension values $given and a tag sort order, then they are ordered $sorted (sort order, then first encounter)', ({ dimension, given, sorted }) => {
+    expect(sortDimensionValues(dimension, given, tagSortOrder)).toEqual(sorted);
+  });
 });

@@ -35,9 +35,18 @@ describe('family decisions', () => {
 
   describe('update', () => {
     it('records only what changed: a rename, a lock, an unlock', () => {
-      spec.given([created]).when({ type: 'UpdateFamily', changes: { name: 'Sweat', locked: true } }).then([{ type: 'FamilyRenamed', data: { familyId: F, name: 'Sweat' } }]);
-      spec.given([created]).when({ type: 'UpdateFamily', changes: { locked: false } }).then([unlocked]);
-      spec.given([created, unlocked]).when({ type: 'UpdateFamily', changes: { locked: true } }).then([{ type: 'FamilyLocked', data: { familyId: F } }]);
+      spec
+        .given([created])
+        .when({ type: 'UpdateFamily', changes: { name: 'Sweat', locked: true } })
+        .then([{ type: 'FamilyRenamed', data: { familyId: F, name: 'Sweat' } }]);
+      spec
+        .given([created])
+        .when({ type: 'UpdateFamily', changes: { locked: false } })
+        .then([unlocked]);
+      spec
+        .given([created, unlocked])
+        .when({ type: 'UpdateFamily', changes: { locked: true } })
+        .then([{ type: 'FamilyLocked', data: { familyId: F } }]);
       spec
         .given([created, unlocked])
         .when({ type: 'UpdateFamily', changes: { name: 'Sweat', locked: true } })
@@ -48,12 +57,18 @@ describe('family decisions', () => {
     });
 
     it('its own name and lock again append nothing', () => {
-      spec.given([created]).when({ type: 'UpdateFamily', changes: { name: 'Hoodie', locked: true } }).then([]);
+      spec
+        .given([created])
+        .when({ type: 'UpdateFamily', changes: { name: 'Hoodie', locked: true } })
+        .then([]);
     });
 
     it('a family never created, deleted or merged away is 404 FAMILY.NOT_FOUND', () => {
       for (const given of [[], [created, deleted], [created, merged]]) {
-        spec.given(given).when({ type: 'UpdateFamily', changes: { name: 'x' } }).thenFails('FAMILY.NOT_FOUND', 404);
+        spec
+          .given(given)
+          .when({ type: 'UpdateFamily', changes: { name: 'x' } })
+          .thenFails('FAMILY.NOT_FOUND', 404);
       }
     });
   });
@@ -86,7 +101,10 @@ describe('family decisions', () => {
     });
 
     it('removes a custom member; a good that is none is 404 FAMILY.CUSTOM_MEMBER_NOT_FOUND', () => {
-      spec.given([created, customAdded]).when({ type: 'RemoveCustomMember', goodId: G }).then([{ type: 'FamilyCustomMemberRemoved', data: { familyId: F, goodId: G } }]);
+      spec
+        .given([created, customAdded])
+        .when({ type: 'RemoveCustomMember', goodId: G })
+        .then([{ type: 'FamilyCustomMemberRemoved', data: { familyId: F, goodId: G } }]);
       spec.given([created]).when({ type: 'RemoveCustomMember', goodId: G }).thenFails('FAMILY.CUSTOM_MEMBER_NOT_FOUND', 404);
     });
 
@@ -125,11 +143,17 @@ describe('family decisions', () => {
     });
 
     it('the family is checked before the key: a missing family is 404 whatever the key', () => {
-      spec.given([]).when({ type: 'SetPriceOverride', key, price: '30.00', issues: [{}] }).thenFails('FAMILY.NOT_FOUND', 404);
+      spec
+        .given([])
+        .when({ type: 'SetPriceOverride', key, price: '30.00', issues: [{}] })
+        .thenFails('FAMILY.NOT_FOUND', 404);
     });
 
     it('removes an override; a key without one is 404 FAMILY.OVERRIDE_NOT_FOUND', () => {
-      spec.given([created, overrideSet]).when({ type: 'RemovePriceOverride', key }).then([{ type: 'FamilyPriceOverrideRemoved', data: { familyId: F, ...key } }]);
+      spec
+        .given([created, overrideSet])
+        .when({ type: 'RemovePriceOverride', key })
+        .then([{ type: 'FamilyPriceOverrideRemoved', data: { familyId: F, ...key } }]);
       spec.given([created]).when({ type: 'RemovePriceOverride', key }).thenFails('FAMILY.OVERRIDE_NOT_FOUND', 404);
       spec
         .given([created, overrideSet])
@@ -140,8 +164,14 @@ describe('family decisions', () => {
 
   describe('membership records', () => {
     it('the family records a link joining or leaving it: the link’s stream has decided the move', () => {
-      spec.given([created]).when({ type: 'RecordMemberAdded', linkId: L }).then([{ type: 'FamilyMemberAdded', data: { familyId: F, linkId: L } }]);
-      spec.given([created]).when({ type: 'RecordMemberRemoved', linkId: L }).then([{ type: 'FamilyMemberRemoved', data: { familyId: F, linkId: L } }]);
+      spec
+        .given([created])
+        .when({ type: 'RecordMemberAdded', linkId: L })
+        .then([{ type: 'FamilyMemberAdded', data: { familyId: F, linkId: L } }]);
+      spec
+        .given([created])
+        .when({ type: 'RecordMemberRemoved', linkId: L })
+        .then([{ type: 'FamilyMemberRemoved', data: { familyId: F, linkId: L } }]);
     });
   });
 });

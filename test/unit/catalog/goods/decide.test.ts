@@ -19,13 +19,27 @@ const customCreated = {
 } satisfies GoodEvent;
 const fromLink = {
   type: 'GoodCreated',
-  data: { goodId: G, originGoodId: L, name: '双面绒卫衣 G18000', description: null, image: 'a.jpg', goodPriority: 0, tagIds: [T1], tagFontColor: null, categoryId: C, countryId: null },
+  data: {
+    goodId: G,
+    originGoodId: L,
+    name: '双面绒卫衣 G18000',
+    description: null,
+    image: 'a.jpg',
+    goodPriority: 0,
+    tagIds: [T1],
+    tagFontColor: null,
+    categoryId: C,
+    countryId: null,
+  },
 } satisfies GoodEvent;
 const deleted = { type: 'GoodDeleted', data: { goodId: G } } satisfies GoodEvent;
 describe('good decisions', () => {
   describe('create', () => {
     it('a custom good takes its own fields, defaults for the rest', () => {
-      spec.given([]).when({ type: 'CreateGood', fields: { name: 'Mug' }, link: null }).then([customCreated]);
+      spec
+        .given([])
+        .when({ type: 'CreateGood', fields: { name: 'Mug' }, link: null })
+        .then([customCreated]);
     });
 
     it('a good from a link takes the link’s name, image, category and tags where it gives none', () => {
@@ -51,7 +65,10 @@ describe('good decisions', () => {
     });
 
     it('a good that exists is 409 GOOD.EXISTS', () => {
-      spec.given([customCreated]).when({ type: 'CreateGood', fields: { name: 'Mug' }, link: null }).thenFails('GOOD.EXISTS', 409);
+      spec
+        .given([customCreated])
+        .when({ type: 'CreateGood', fields: { name: 'Mug' }, link: null })
+        .thenFails('GOOD.EXISTS', 409);
     });
   });
 
@@ -61,7 +78,10 @@ describe('good decisions', () => {
         .given([customCreated])
         .when({ type: 'UpdateGood', changes: { name: 'Mug', description: 'Tall' }, link: null })
         .then([{ type: 'GoodUpdated', data: { goodId: G, description: 'Tall' } }]);
-      spec.given([customCreated]).when({ type: 'UpdateGood', changes: { name: 'Mug' }, link: null }).then([]);
+      spec
+        .given([customCreated])
+        .when({ type: 'UpdateGood', changes: { name: 'Mug' }, link: null })
+        .then([]);
     });
 
     it('a good from a link keeps the link’s tags whatever the patch', () => {
@@ -69,12 +89,21 @@ describe('good decisions', () => {
         .given([fromLink])
         .when({ type: 'UpdateGood', changes: { tagIds: [T2] }, link })
         .then([{ type: 'GoodUpdated', data: { goodId: G, tagIds: [T2, T1] } }]);
-      spec.given([fromLink]).when({ type: 'UpdateGood', changes: { tagIds: [] }, link }).then([]);
+      spec
+        .given([fromLink])
+        .when({ type: 'UpdateGood', changes: { tagIds: [] }, link })
+        .then([]);
     });
 
     it('an unknown or deleted good is 404 GOOD.NOT_FOUND', () => {
-      spec.given([]).when({ type: 'UpdateGood', changes: { name: 'x' }, link: null }).thenFails('GOOD.NOT_FOUND', 404);
-      spec.given([customCreated, deleted]).when({ type: 'UpdateGood', changes: { name: 'x' }, link: null }).thenFails('GOOD.NOT_FOUND', 404);
+      spec
+        .given([])
+        .when({ type: 'UpdateGood', changes: { name: 'x' }, link: null })
+        .thenFails('GOOD.NOT_FOUND', 404);
+      spec
+        .given([customCreated, deleted])
+        .when({ type: 'UpdateGood', changes: { name: 'x' }, link: null })
+        .thenFails('GOOD.NOT_FOUND', 404);
     });
   });
 
@@ -91,7 +120,10 @@ describe('good decisions', () => {
     });
 
     it('the primary origin as a secondary one is 400 GOOD.PRIMARY_AS_SECONDARY', () => {
-      spec.given([fromLink]).when({ type: 'SetGoodOrigins', secondaryOriginGoodIds: [L2, L] }).thenFails('GOOD.PRIMARY_AS_SECONDARY', 400);
+      spec
+        .given([fromLink])
+        .when({ type: 'SetGoodOrigins', secondaryOriginGoodIds: [L2, L] })
+        .thenFails('GOOD.PRIMARY_AS_SECONDARY', 400);
     });
 
     it('a link the read model does not know is 400 GOOD.UNKNOWN_ORIGIN naming it', () => {

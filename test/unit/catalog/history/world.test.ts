@@ -63,8 +63,36 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     expect(before.lowestPrice).toBe('20.00');
 
     // Two goods: the later one with the same priority is the representative; a higher priority wins.
-    applyEvent(w, ev('good-7', 'GoodCreated', { goodId: '7', originGoodId: '100001', name: 'T恤 G5000', description: null, image: null, goodPriority: 0, tagIds: [], tagFontColor: null, categoryId: null, countryId: null }));
-    applyEvent(w, ev('good-8', 'GoodCreated', { goodId: '8', originGoodId: '100002', name: '白T恤 G5000', description: null, image: null, goodPriority: 0, tagIds: [], tagFontColor: '#fff', categoryId: null, countryId: null }));
+    applyEvent(
+      w,
+      ev('good-7', 'GoodCreated', {
+        goodId: '7',
+        originGoodId: '100001',
+        name: 'T恤 G5000',
+        description: null,
+        image: null,
+        goodPriority: 0,
+        tagIds: [],
+        tagFontColor: null,
+        categoryId: null,
+        countryId: null,
+      }),
+    );
+    applyEvent(
+      w,
+      ev('good-8', 'GoodCreated', {
+        goodId: '8',
+        originGoodId: '100002',
+        name: '白T恤 G5000',
+        description: null,
+        image: null,
+        goodPriority: 0,
+        tagIds: [],
+        tagFontColor: '#fff',
+        categoryId: null,
+        countryId: null,
+      }),
+    );
     const published = familyView(w, '1')!;
     expect(published).toMatchObject({ public: true, goodCount: 2, representativeGoodId: '8', representative: { goodId: '8', name: '白T恤 G5000', tagFontColor: '#fff' } });
     expect(diffFamily(before, published)).toMatchObject({ public: { from: false, to: true }, goods: { added: ['7', '8'], removed: [] }, representative: { from: null } });
@@ -77,7 +105,11 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     const plain = familyView(w, '1')!;
     applyEvent(w, ev('good-7', 'GoodOriginsSet', { goodId: '7', secondaryOriginGoodIds: ['100009'] }));
     const merged = familyView(w, '1')!;
-    expect(Object.values(merged.mediaByColor).flat().map((m) => m.url)).toEqual(['https://img/a.jpg', 'https://img/z.jpg']);
+    expect(
+      Object.values(merged.mediaByColor)
+        .flat()
+        .map((m) => m.url),
+    ).toEqual(['https://img/a.jpg', 'https://img/z.jpg']);
     // Its media join the family's; never its cells: the matrix comes from member links only.
     expect(diffFamily(plain, merged)!.other).toContain('mediaByColor');
     expect(diffFamily(plain, merged)!.cells).toBeUndefined();
@@ -95,12 +127,31 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     // A member leaves: its good leaves with it, and the representative falls back.
     applyEvent(w, ev('link-100001', 'LinkLeftFamily', { linkId: '100001', familyId: '1' }));
     const left = familyView(w, '1')!;
-    expect(diffFamily(repriced, left)).toMatchObject({ members: { added: [], removed: ['100001'] }, goods: { removed: ['7'] }, representative: { to: { goodId: '8' } }, lowestPrice: { to: '30.00' } });
+    expect(diffFamily(repriced, left)).toMatchObject({
+      members: { added: [], removed: ['100001'] },
+      goods: { removed: ['7'] },
+      representative: { to: { goodId: '8' } },
+      lowestPrice: { to: '30.00' },
+    });
     expect(goodView(w, '7')).toMatchObject({ familyId: null, public: false, representative: false });
     expect(goodView(w, '8')).toMatchObject({ familyId: '1', public: true, representative: true, familyLowestPrice: '30.00' });
 
     // A custom good as a custom member: in the family's goods, its cells at its own price.
-    applyEvent(w, ev('good-9', 'GoodCreated', { goodId: '9', originGoodId: null, name: '定制 G5000', description: null, image: null, goodPriority: 0, tagIds: [], tagFontColor: null, categoryId: null, countryId: null }));
+    applyEvent(
+      w,
+      ev('good-9', 'GoodCreated', {
+        goodId: '9',
+        originGoodId: null,
+        name: '定制 G5000',
+        description: null,
+        image: null,
+        goodPriority: 0,
+        tagIds: [],
+        tagFontColor: null,
+        categoryId: null,
+        countryId: null,
+      }),
+    );
     applyEvent(w, ev('family-1', 'FamilyCustomMemberAdded', { familyId: '1', goodId: '9', tags: { ...tags(['金色']), size: ['M'] }, price: '9.90' }));
     expect(familyView(w, '1')).toMatchObject({ goodCount: 2, lowestPrice: '9.90', customMembers: [{ goodId: '9', price: '9.90' }] });
     expect(goodView(w, '9')).toMatchObject({ familyId: '1', public: true, familyLowestPrice: '9.90' });
@@ -124,7 +175,19 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     joinTo3('200001');
     joinTo3('200002');
     const good = (id: string, link: string, extra: Record<string, unknown> = {}) =>
-      ev(`good-${id}`, 'GoodCreated', { goodId: id, originGoodId: link, name: '卫衣 G5000', description: null, image: null, goodPriority: 0, tagIds: [], tagFontColor: null, categoryId: null, countryId: null, ...extra });
+      ev(`good-${id}`, 'GoodCreated', {
+        goodId: id,
+        originGoodId: link,
+        name: '卫衣 G5000',
+        description: null,
+        image: null,
+        goodPriority: 0,
+        tagIds: [],
+        tagFontColor: null,
+        categoryId: null,
+        countryId: null,
+        ...extra,
+      });
     applyEvent(w, good('31', '200001'));
     const first = familyView(w, '3')!;
     expect(first.representative).toMatchObject({ goodId: '31', name: '卫衣 G5000' });
@@ -136,7 +199,10 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     expect(diffFamily(first, second)!.representative).toBeUndefined();
     // Its image differs from the one before: that is a change, naming both goods.
     applyEvent(w, ev('good-32', 'GoodUpdated', { goodId: '32', image: 'https://img.example.com/b.jpg' }));
-    expect(diffFamily(first, familyView(w, '3'))!.representative).toMatchObject({ from: { goodId: '31', image: null }, to: { goodId: '32', image: 'https://img.example.com/b.jpg' } });
+    expect(diffFamily(first, familyView(w, '3'))!.representative).toMatchObject({
+      from: { goodId: '31', image: null },
+      to: { goodId: '32', image: 'https://img.example.com/b.jpg' },
+    });
   });
 
   it('the representative: highest priority, then newest, then lowest id', () => {
@@ -162,13 +228,36 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     // "39.9" and "39.90" are the same price.
     expect(diffVariants([{ size: 'M', color: 'x', price: '39.9' }], [{ size: 'M', color: 'x', price: '39.90' }]).priceChanged).toEqual([]);
     const cell = { size: 'M', color: 'x', printCount: 'p', craft: 'c', logistics: 'l' };
-    expect(diffCells([{ ...cell, price: '1.00' }], [{ ...cell, price: '2.00' }, { ...cell, color: 'y', price: '3.00' }])).toEqual({
+    expect(
+      diffCells(
+        [{ ...cell, price: '1.00' }],
+        [
+          { ...cell, price: '2.00' },
+          { ...cell, color: 'y', price: '3.00' },
+        ],
+      ),
+    ).toEqual({
       added: [{ ...cell, color: 'y', price: '3.00' }],
       removed: [],
       changed: [{ ...cell, from: '1.00', to: '2.00' }],
     });
-    expect(summariseChanges({ members: { added: ['1'], removed: ['2', '3'] }, lowestPrice: { from: null, to: '1.00' }, other: ['name'] })).toBe('members +1 -2 -3; lowestPrice - -> 1.00; other: name');
-    const table = historyTable([{ position: '1/0', stream: 'family-1', version: '0', type: 'FamilyCreated', at: '2026-01-01T00:00:00.000Z', by: 'u1', why: 'CreateFamily', correlationId: 'c', data: {}, changes: null }]);
+    expect(summariseChanges({ members: { added: ['1'], removed: ['2', '3'] }, lowestPrice: { from: null, to: '1.00' }, other: ['name'] })).toBe(
+      'members +1 -2 -3; lowestPrice - -> 1.00; other: name',
+    );
+    const table = historyTable([
+      {
+        position: '1/0',
+        stream: 'family-1',
+        version: '0',
+        type: 'FamilyCreated',
+        at: '2026-01-01T00:00:00.000Z',
+        by: 'u1',
+        why: 'CreateFamily',
+        correlationId: 'c',
+        data: {},
+        changes: null,
+      },
+    ]);
     expect(table.split('\n')[1]).toBe('2026-01-01T00:00:00.000Z  family-1@0  FamilyCreated  u1  CreateFamily  c');
   });
 });

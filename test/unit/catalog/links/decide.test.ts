@@ -84,7 +84,10 @@ describe('link decisions', () => {
 
   describe('family', () => {
     it('a link joins a family, leaving the one it was in', () => {
-      spec.given([mirrored]).when({ type: 'MoveLinkToFamily', linkId: L, familyId: F1 }).then([joined(F1)]);
+      spec
+        .given([mirrored])
+        .when({ type: 'MoveLinkToFamily', linkId: L, familyId: F1 })
+        .then([joined(F1)]);
       spec
         .given([mirrored, joined(F1)])
         .when({ type: 'MoveLinkToFamily', linkId: L, familyId: F2 })
@@ -92,8 +95,14 @@ describe('link decisions', () => {
     });
 
     it('null takes it out of any family; its own family again appends nothing', () => {
-      spec.given([mirrored, joined(F1)]).when({ type: 'MoveLinkToFamily', linkId: L, familyId: null }).then([{ type: 'LinkLeftFamily', data: { linkId: L, familyId: F1 } }]);
-      spec.given([mirrored, joined(F1)]).when({ type: 'MoveLinkToFamily', linkId: L, familyId: F1 }).then([]);
+      spec
+        .given([mirrored, joined(F1)])
+        .when({ type: 'MoveLinkToFamily', linkId: L, familyId: null })
+        .then([{ type: 'LinkLeftFamily', data: { linkId: L, familyId: F1 } }]);
+      spec
+        .given([mirrored, joined(F1)])
+        .when({ type: 'MoveLinkToFamily', linkId: L, familyId: F1 })
+        .then([]);
       spec.given([mirrored]).when({ type: 'MoveLinkToFamily', linkId: L, familyId: null }).then([]);
     });
 
@@ -111,7 +120,10 @@ describe('link decisions', () => {
     });
 
     it('a deleted good releases its claim; another good’s claim stays', () => {
-      spec.given([mirrored, assigned]).when({ type: 'UnassignGood', linkId: L, goodId: G }).then([{ type: 'LinkGoodUnassigned', data: { linkId: L, goodId: G } }]);
+      spec
+        .given([mirrored, assigned])
+        .when({ type: 'UnassignGood', linkId: L, goodId: G })
+        .then([{ type: 'LinkGoodUnassigned', data: { linkId: L, goodId: G } }]);
       spec.given([mirrored, assigned]).when({ type: 'UnassignGood', linkId: L, goodId: '1125899906842628002' }).then([]);
       spec.given([mirrored]).when({ type: 'UnassignGood', linkId: L, goodId: G }).then([]);
     });

@@ -25,7 +25,10 @@ describe('position decisions', () => {
       .given([created])
       .when({ type: 'UpdatePosition', positionId: P, changes: { name: 'Hot', goodIds: ['12', '11'] } })
       .then([{ type: 'PositionUpdated', data: { positionId: P, goodIds: ['12', '11'] } }]);
-    spec.given([created]).when({ type: 'UpdatePosition', positionId: P, changes: { goodIds: ['11', '12'], sortOrder: 0 } }).then([]);
+    spec
+      .given([created])
+      .when({ type: 'UpdatePosition', positionId: P, changes: { goodIds: ['11', '12'], sortOrder: 0 } })
+      .then([]);
   });
 
   it('the state follows updates', () => {
@@ -33,11 +36,20 @@ describe('position decisions', () => {
   });
 
   it('an unknown or deleted position is 404 POSITION.NOT_FOUND', () => {
-    spec.given([]).when({ type: 'UpdatePosition', positionId: P, changes: { name: 'x' } }).thenFails('POSITION.NOT_FOUND', 404);
-    spec.given([created, { type: 'PositionDeleted', data: { positionId: P } }]).when({ type: 'DeletePosition', positionId: P }).thenFails('POSITION.NOT_FOUND', 404);
+    spec
+      .given([])
+      .when({ type: 'UpdatePosition', positionId: P, changes: { name: 'x' } })
+      .thenFails('POSITION.NOT_FOUND', 404);
+    spec
+      .given([created, { type: 'PositionDeleted', data: { positionId: P } }])
+      .when({ type: 'DeletePosition', positionId: P })
+      .thenFails('POSITION.NOT_FOUND', 404);
   });
 
   it('a live position is deleted', () => {
-    spec.given([created]).when({ type: 'DeletePosition', positionId: P }).then([{ type: 'PositionDeleted', data: { positionId: P } }]);
+    spec
+      .given([created])
+      .when({ type: 'DeletePosition', positionId: P })
+      .then([{ type: 'PositionDeleted', data: { positionId: P } }]);
   });
 });

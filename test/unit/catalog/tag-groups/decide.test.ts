@@ -70,7 +70,10 @@ describe('tag group decisions', () => {
     });
 
     it('an unknown or deleted group is 404 TAG_GROUP.NOT_FOUND', () => {
-      spec.given([]).when({ type: 'UpdateTagGroup', tagGroupId: G, changes: { name: 'x' }, dimensionHolder: null }).thenFails('TAG_GROUP.NOT_FOUND', 404);
+      spec
+        .given([])
+        .when({ type: 'UpdateTagGroup', tagGroupId: G, changes: { name: 'x' }, dimensionHolder: null })
+        .thenFails('TAG_GROUP.NOT_FOUND', 404);
       spec
         .given([created(), { type: 'TagGroupDeleted', data: { tagGroupId: G } }])
         .when({ type: 'UpdateTagGroup', tagGroupId: G, changes: { name: 'x' }, dimensionHolder: null })
@@ -80,7 +83,10 @@ describe('tag group decisions', () => {
 
   describe('delete', () => {
     it('an empty group is deleted', () => {
-      spec.given([created()]).when({ type: 'DeleteTagGroup', tagGroupId: G, tagCount: 0 }).then([{ type: 'TagGroupDeleted', data: { tagGroupId: G } }]);
+      spec
+        .given([created()])
+        .when({ type: 'DeleteTagGroup', tagGroupId: G, tagCount: 0 })
+        .then([{ type: 'TagGroupDeleted', data: { tagGroupId: G } }]);
     });
 
     it('a group with tags is refused with 409 TAG_GROUP.HAS_TAGS', () => {

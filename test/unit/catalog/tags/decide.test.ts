@@ -28,7 +28,10 @@ describe('tag decisions', () => {
     });
 
     it('an unknown group is 400 TAG.UNKNOWN_GROUP', () => {
-      spec.given([]).when({ type: 'CreateTag', tagId: T, fields, group: { exists: false, otherNames: [] } }).thenFails('TAG.UNKNOWN_GROUP', 400);
+      spec
+        .given([])
+        .when({ type: 'CreateTag', tagId: T, fields, group: { exists: false, otherNames: [] } })
+        .thenFails('TAG.UNKNOWN_GROUP', 400);
     });
   });
 
@@ -70,7 +73,10 @@ describe('tag decisions', () => {
     });
 
     it('an unknown or deleted tag is 404 TAG.NOT_FOUND', () => {
-      spec.given([]).when({ type: 'UpdateTag', tagId: T, changes: { name: 'x' }, group: freeGroup }).thenFails('TAG.NOT_FOUND', 404);
+      spec
+        .given([])
+        .when({ type: 'UpdateTag', tagId: T, changes: { name: 'x' }, group: freeGroup })
+        .thenFails('TAG.NOT_FOUND', 404);
       spec
         .given([created, { type: 'TagDeleted', data: { tagId: T } }])
         .when({ type: 'UpdateTag', tagId: T, changes: { name: 'x' }, group: freeGroup })
@@ -80,9 +86,18 @@ describe('tag decisions', () => {
 
   describe('delete', () => {
     it('deletes a live tag, and a deleted one is 404', () => {
-      spec.given([created]).when({ type: 'DeleteTag', tagId: T, usage: unused }).then([{ type: 'TagDeleted', data: { tagId: T } }]);
-      spec.given([created, { type: 'TagDeleted', data: { tagId: T } }]).when({ type: 'DeleteTag', tagId: T, usage: unused }).thenFails('TAG.NOT_FOUND', 404);
-      spec.given([created]).when({ type: 'DeleteTag', tagId: T, usage: { counts: { goods: 0, links: 361, families: 0 }, blockedBy: ['links'] } }).thenFails('TAG.IN_USE', 409);
+      spec
+        .given([created])
+        .when({ type: 'DeleteTag', tagId: T, usage: unused })
+        .then([{ type: 'TagDeleted', data: { tagId: T } }]);
+      spec
+        .given([created, { type: 'TagDeleted', data: { tagId: T } }])
+        .when({ type: 'DeleteTag', tagId: T, usage: unused })
+        .thenFails('TAG.NOT_FOUND', 404);
+      spec
+        .given([created])
+        .when({ type: 'DeleteTag', tagId: T, usage: { counts: { goods: 0, links: 361, families: 0 }, blockedBy: ['links'] } })
+        .thenFails('TAG.IN_USE', 409);
     });
   });
 

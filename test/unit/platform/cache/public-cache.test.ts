@@ -3,14 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { ifNoneMatchMatches, sendCached } from '../../../../src/platform/cache/http';
-import {
-  CACHE_DOMAINS,
-  isCacheDomain,
-  PublicCache,
-  serialise,
-  type CachedResponse,
-  type PublicCacheOptions,
-} from '../../../../src/platform/cache/public-cache';
+import { CACHE_DOMAINS, isCacheDomain, PublicCache, serialise, type CachedResponse, type PublicCacheOptions } from '../../../../src/platform/cache/public-cache';
 
 /** A loader the test settles by hand, so "during the load" is a real, controllable moment. */
 function deferred<T>() {
@@ -408,7 +401,18 @@ describe('PublicCache', () => {
       expect(calls).toHaveLength(4);
       expect(a).toEqual(serialise({ name: 'list', call: 1 }));
       expect(json(b)).toEqual({ name: 'list', call: 2 });
-      expect(cache.stats()).toEqual({ entries: 0, bytes: 0, maxBytes: 1024 * 1024, hits: 0, misses: 4, loads: 4, loadedBytes: a.body.length * 4, discardedStale: 0, evicted: 0, tooLarge: 0 });
+      expect(cache.stats()).toEqual({
+        entries: 0,
+        bytes: 0,
+        maxBytes: 1024 * 1024,
+        hits: 0,
+        misses: 4,
+        loads: 4,
+        loadedBytes: a.body.length * 4,
+        discardedStale: 0,
+        evicted: 0,
+        tooLarge: 0,
+      });
     });
 
     it('passes a loader rejection through', async () => {

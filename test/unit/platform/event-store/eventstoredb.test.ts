@@ -330,10 +330,7 @@ describe('EventStoreDbAdapter: appending', () => {
     ['DeadlineExceededError', new DeadlineExceededError(undefined, 'deadline exceeded')],
     ['a failed cluster discovery', new Error('Failed to discover after 10 attempts.')],
     // What the real client throws from an append when nothing listens: its server-features call is not converted.
-    [
-      'a raw gRPC UNAVAILABLE',
-      Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established' }),
-    ],
+    ['a raw gRPC UNAVAILABLE', Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established' })],
   ])('%s is a 503 UNAVAILABLE', async (_name, failure) => {
     fake.appendFailure = failure;
     const err = await store.appendToStream('good-1', [ev()]).catch((e: unknown) => e);
@@ -394,7 +391,10 @@ describe('EventStoreDbAdapter: reading a stream', () => {
   });
 
   it('reads forwards from START by default, backwards from END, from a revision, with a count', async () => {
-    await store.appendToStream('good-1', [0, 1, 2, 3, 4, 5].map((i) => ev('Step', { i })));
+    await store.appendToStream(
+      'good-1',
+      [0, 1, 2, 3, 4, 5].map((i) => ev('Step', { i })),
+    );
     expect((await store.readStream('good-1')).map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
     expect(fake.readStreamCalls.at(-1)!.options).toEqual({ direction: FORWARDS, fromRevision: ESDB_START });
     expect((await store.readStream('good-1', { direction: 'backwards', maxCount: 3 })).map((e) => e.revision)).toEqual([5n, 4n, 3n]);

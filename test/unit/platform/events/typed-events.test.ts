@@ -10,12 +10,16 @@ const root = path.resolve(__dirname, '../../../..');
 const file = path.join(root, 'test/types/typed-events.ts');
 
 function parsedConfig(): ts.ParsedCommandLine {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    path.join(root, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error('tsconfig.json does not parse');
   return parsed;
 }

@@ -79,9 +79,7 @@ describe('the OpenAPI document', () => {
 
   it('bounds ids to 64 bits, as parseId does', () => {
     const id = op('GET /goods/{id}').parameters!.find((p) => p.in === 'path').schema.pattern as string;
-    fc.assert(
-      fc.property(fc.oneof(fc.bigInt({ min: 0n, max: (1n << 64n) }).map(String), fc.stringMatching(/^[0-9]{1,21}$/)), (v) => pattern(id).test(v) === isInt64(v)),
-    );
+    fc.assert(fc.property(fc.oneof(fc.bigInt({ min: 0n, max: 1n << 64n }).map(String), fc.stringMatching(/^[0-9]{1,21}$/)), (v) => pattern(id).test(v) === isInt64(v)));
     for (const v of ['0', '9223372036854775807']) expect(pattern(id).test(v)).toBe(true);
     for (const v of ['9223372036854775808', '10000000000000000000', '01', '-1']) expect(pattern(id).test(v)).toBe(false);
     expect(decimalsUpTo('120')).toBe('^(?:0|[1-9]\\d{0,1}|1[0-1]\\d{1}|120)$');
@@ -95,7 +93,12 @@ describe('the OpenAPI document', () => {
     expect(visibleName(5).safeParse('\u200b').success).toBe(false);
 
     const image = pattern(good.image.pattern);
-    const images = ['https://cdn.example.com/a.png', 'http://h/x?y=1', '/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.png', '/v2-api/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.webp'];
+    const images = [
+      'https://cdn.example.com/a.png',
+      'http://h/x?y=1',
+      '/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.png',
+      '/v2-api/uploads/0f8fad5b-d9cb-469f-a165-70867728950e.webp',
+    ];
     const refused = ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'https://user:pw@h/x', '//h/x', 'https://h/a b', 'ftp://h/x', '/uploads/../x.png'];
     for (const v of [...images, ...refused]) expect([v, image.test(v)]).toEqual([v, isImageUrl(v)]);
     expect(imageField().safeParse('javascript:alert(1)').success).toBe(false);
@@ -107,12 +110,18 @@ describe('the OpenAPI document', () => {
 
 describe('the integration tests’ check of every answer against the document (test/support/openapi-check.ts)', () => {
   const jsonHeaders = (extra: Record<string, string> = {}) => new Headers({ 'content-type': 'application/json; charset=utf-8', ...extra });
-  const answer = (status: number, body: unknown, extra: Record<string, string> = {}) => ({ status, headers: jsonHeaders(extra), text: body === undefined ? '' : JSON.stringify(body) });
+  const answer = (status: number, body: unknown, extra: Record<string, string> = {}) => ({
+    status,
+    headers: jsonHeaders(extra),
+    text: body === undefined ? '' : JSON.stringify(body),
+  });
   const node = { id: '1', name: 'T', icon: null, sortOrder: 1, familyCount: 2, lowestPrice: '3.00', children: [] };
 
   it('passes what the document describes, under any prefix and the /v2-api alias', () => {
     expect(answerMismatch('', 'GET', '/goods/tree', answer(200, { items: [] }))).toBeNull();
-    expect(answerMismatch('/api', 'GET', '/v2-api/public/categories/tree?x=1', answer(200, { items: [{ ...node, children: [node] }] }, { etag: '"a"', 'cache-control': 'public' }))).toBeNull();
+    expect(
+      answerMismatch('/api', 'GET', '/v2-api/public/categories/tree?x=1', answer(200, { items: [{ ...node, children: [node] }] }, { etag: '"a"', 'cache-control': 'public' })),
+    ).toBeNull();
     expect(answerMismatch('', 'GET', '/public/home', { status: 304, headers: new Headers({ etag: '"a"', 'cache-control': 'public' }), text: '' })).toBeNull();
     expect(answerMismatch('', 'POST', '/auth/login', answer(415, { error: { code: 'REQUEST.UNSUPPORTED_MEDIA_TYPE', message: 'send JSON' } }))).toBeNull();
     // Not an operation: not checked.
@@ -122,7 +131,9 @@ describe('the integration tests’ check of every answer against the document (t
   it('names an undocumented status, a body off its schema, a missing header, a body where none is described', () => {
     expect(answerMismatch('', 'GET', '/goods/123', answer(418, {}))).toMatch(/GET \/goods\/123 → 418 .*lists 200, 400/);
     expect(answerMismatch('', 'GET', '/goods/tree', answer(200, { itemz: [] }))).toMatch(/does not match.*items/);
-    expect(answerMismatch('', 'GET', '/public/categories/tree', answer(200, { items: [{ ...node, children: [{ ...node, lowestPrice: 3 }] }] }, { etag: '"a"', 'cache-control': 'x' }))).toMatch(/children\/0\/lowestPrice/);
+    expect(
+      answerMismatch('', 'GET', '/public/categories/tree', answer(200, { items: [{ ...node, children: [{ ...node, lowestPrice: 3 }] }] }, { etag: '"a"', 'cache-control': 'x' })),
+    ).toMatch(/children\/0\/lowestPrice/);
     expect(answerMismatch('', 'POST', '/auth/login', answer(400, { error: { code: 'NO.SUCH_CODE', message: 'x' } }))).toMatch(/error\/code/);
     expect(answerMismatch('', 'GET', '/goods/1', answer(404, { error: { code: 'GOOD.NOT_FOUND', message: 'x' } }))).toBeNull();
     expect(answerMismatch('', 'GET', '/public/home', answer(200, { positions: [] }))).toMatch(/always carries ETag/);

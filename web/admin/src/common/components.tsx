@@ -4,14 +4,22 @@ import type { Page } from '../../../../src/contract/page';
 import { errorText } from './error-text';
 
 export function ErrorLine({ error, testId }: { error: string; testId?: string }) {
-  return error ? <div className="error" role="alert" data-testid={testId}>{error}</div> : null;
+  return error ? (
+    <div className="error" role="alert" data-testid={testId}>
+      {error}
+    </div>
+  ) : null;
 }
 
 /** An action's outcome: its error (an alert) or its success (a polite status). */
 export function Status({ a, testId }: { a: { error: string; message: string }; testId?: string }) {
   return (
     <span className="status" role="status" data-testid={testId}>
-      {a.error && <span className="error" role="alert">{a.error}</span>}
+      {a.error && (
+        <span className="error" role="alert">
+          {a.error}
+        </span>
+      )}
       {a.message && <span className="ok">{a.message}</span>}
     </span>
   );
@@ -19,7 +27,11 @@ export function Status({ a, testId }: { a: { error: string; message: string }; t
 
 /** The message of a field, next to it (the field names it with aria-describedby). */
 export function FieldError({ id, message }: { id: string; message?: string | undefined }) {
-  return message ? <span id={id} className="field-error" role="alert">{message}</span> : null;
+  return message ? (
+    <span id={id} className="field-error" role="alert">
+      {message}
+    </span>
+  ) : null;
 }
 
 /** A button that is on or off (a filter, a tab, a choice): its state is `aria-pressed`. */
@@ -36,7 +48,9 @@ export function Tabs<K extends string>({ value, onChange, tabs, label }: { value
   return (
     <div className="row tabs" role="group" aria-label={label}>
       {tabs.map(([k, l]) => (
-        <Toggle key={k} on={value === k} onClick={() => onChange(k)}>{l}</Toggle>
+        <Toggle key={k} on={value === k} onClick={() => onChange(k)}>
+          {l}
+        </Toggle>
       ))}
     </div>
   );
@@ -55,15 +69,31 @@ export function Pager({ page, setPage, list, unit = '个' }: { page: number; set
   const valid = Number.isInteger(target) && target >= 1 && target <= pages;
   return (
     <nav className="row pager" aria-label="分页" data-testid="pager">
-      <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>上一页</button>
-      <span>第 {page} 页 / 共 {pages} 页 · {list.total} {unit}</span>
-      <button type="button" className="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>下一页</button>
+      <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+        上一页
+      </button>
+      <span>
+        第 {page} 页 / 共 {pages} 页 · {list.total} {unit}
+      </span>
+      <button type="button" className="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+        下一页
+      </button>
       {pages > 2 && (
-        <form className="row" onSubmit={(e) => { e.preventDefault(); if (valid && target !== page) setPage(target); }}>
-          <label htmlFor={id} className="inline">跳到第</label>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (valid && target !== page) setPage(target);
+          }}
+        >
+          <label htmlFor={id} className="inline">
+            跳到第
+          </label>
           <input id={id} className="page-input" inputMode="numeric" value={jump} onChange={(e) => setJump(e.target.value.trim())} aria-invalid={!valid} data-testid="page-jump" />
           <span>页</span>
-          <button type="submit" className="secondary" disabled={!valid || target === page}>跳转</button>
+          <button type="submit" className="secondary" disabled={!valid || target === page}>
+            跳转
+          </button>
         </form>
       )}
     </nav>
@@ -71,11 +101,32 @@ export function Pager({ page, setPage, list, unit = '个' }: { page: number; set
 }
 
 /** The keyword search above a list: submitting goes back to page 1. */
-export function KeywordSearch({ keyword, setKeyword, onSearch, label = '关键词', placeholder }: { keyword: string; setKeyword: (v: string) => void; onSearch: () => void; label?: string; placeholder?: string }) {
+export function KeywordSearch({
+  keyword,
+  setKeyword,
+  onSearch,
+  label = '关键词',
+  placeholder,
+}: {
+  keyword: string;
+  setKeyword: (v: string) => void;
+  onSearch: () => void;
+  label?: string;
+  placeholder?: string;
+}) {
   const id = useId();
   return (
-    <form className="row" role="search" onSubmit={(e) => { e.preventDefault(); onSearch(); }}>
-      <label htmlFor={id} className="inline">{label}</label>
+    <form
+      className="row"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch();
+      }}
+    >
+      <label htmlFor={id} className="inline">
+        {label}
+      </label>
       <input id={id} type="search" placeholder={placeholder} value={keyword} onChange={(e) => setKeyword(e.target.value)} />
       <button type="submit">搜索</button>
     </form>
@@ -87,7 +138,14 @@ export function KeywordSearch({ keyword, setKeyword, onSearch, label = '关键�
  * `search` answers the candidates for a keyword; `exclude` hides those already chosen.
  */
 export function SearchPicker<T extends { id: string }>({
-  search, onPick, render, exclude = [], placeholder = '关键词', label, testId, disabled,
+  search,
+  onPick,
+  render,
+  exclude = [],
+  placeholder = '关键词',
+  label,
+  testId,
+  disabled,
 }: {
   search: (keyword: string) => Promise<T[]>;
   onPick: (item: T) => void;
@@ -117,10 +175,21 @@ export function SearchPicker<T extends { id: string }>({
   const shown = results?.filter((r) => !exclude.includes(r.id));
   return (
     <div className="picker" data-testid={testId}>
-      <form className="row" role="search" onSubmit={(e) => { e.preventDefault(); void run(); }}>
-        <label htmlFor={id} className="visually-hidden">{label}</label>
+      <form
+        className="row"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run();
+        }}
+      >
+        <label htmlFor={id} className="visually-hidden">
+          {label}
+        </label>
         <input id={id} type="search" placeholder={placeholder} value={keyword} onChange={(e) => setKeyword(e.target.value)} style={{ flex: 1 }} />
-        <button type="submit" className="secondary" disabled={busy || disabled}>搜索</button>
+        <button type="submit" className="secondary" disabled={busy || disabled}>
+          搜索
+        </button>
       </form>
       <ErrorLine error={error} />
       {shown && (
@@ -129,7 +198,17 @@ export function SearchPicker<T extends { id: string }>({
           {shown.map((r) => (
             <li key={r.id} className="row">
               <span style={{ flex: 1 }}>{render(r)}</span>
-              <button type="button" className="secondary" disabled={disabled} onClick={() => { onPick(r); setResults((xs) => (xs && xs.length > 1 ? xs : null)); }}>添加</button>
+              <button
+                type="button"
+                className="secondary"
+                disabled={disabled}
+                onClick={() => {
+                  onPick(r);
+                  setResults((xs) => (xs && xs.length > 1 ? xs : null));
+                }}
+              >
+                添加
+              </button>
             </li>
           ))}
         </ul>
@@ -147,14 +226,22 @@ export function Stat({ value, label, href, tone, testId }: { value: React.ReactN
     </>
   );
   return href ? (
-    <a className={`stat ${tone ?? ''}`} href={href} data-testid={testId}>{body}</a>
+    <a className={`stat ${tone ?? ''}`} href={href} data-testid={testId}>
+      {body}
+    </a>
   ) : (
-    <span className={`stat ${tone ?? ''}`} data-testid={testId}>{body}</span>
+    <span className={`stat ${tone ?? ''}`} data-testid={testId}>
+      {body}
+    </span>
   );
 }
 
 /** A loading line for a region that has nothing to show yet. */
-export const Loading = ({ text = '加载中…' }: { text?: string }) => <div className="muted" role="status">{text}</div>;
+export const Loading = ({ text = '加载中…' }: { text?: string }) => (
+  <div className="muted" role="status">
+    {text}
+  </div>
+);
 
 /** A link (货源) as lists name it: its name, and whether it is delisted or not organised yet. */
 export const LinkName = ({ link }: { link: { name: string; delisted: boolean; parsed: unknown } }) => (
@@ -168,6 +255,9 @@ export const LinkName = ({ link }: { link: { name: string; delisted: boolean; pa
 /** A filter the address applies (a country, a category, a tag…), named, with × to lift it. */
 export const ScopeChip = ({ text, onClear, testId }: { text: string; onClear: () => void; testId: string }) => (
   <span className="badge blue" data-testid={testId}>
-    {text} <button type="button" className="link" aria-label={`取消筛选 ${text}`} onClick={onClear}>×</button>
+    {text}{' '}
+    <button type="button" className="link" aria-label={`取消筛选 ${text}`} onClick={onClear}>
+      ×
+    </button>
   </span>
 );

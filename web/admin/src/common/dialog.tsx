@@ -39,8 +39,12 @@ export function confirmDialog(o: ConfirmOptions): Promise<boolean> {
       <h2 id="dialog-title">{o.title}</h2>
       {o.body && <div className="dialog-body">{o.body}</div>}
       <div className="row dialog-actions">
-        <button type="button" className="secondary" data-autofocus onClick={() => close(false)}>{o.cancel ?? '取消'}</button>
-        <button type="button" className={o.danger ? 'danger-solid' : ''} onClick={() => close(true)}>{o.confirm ?? '确定'}</button>
+        <button type="button" className="secondary" data-autofocus onClick={() => close(false)}>
+          {o.cancel ?? '取消'}
+        </button>
+        <button type="button" className={o.danger ? 'danger-solid' : ''} onClick={() => close(true)}>
+          {o.confirm ?? '确定'}
+        </button>
       </div>
     </>
   ));

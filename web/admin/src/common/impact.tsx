@@ -86,7 +86,10 @@ function ImpactBody({ kind, id, name, close }: { kind: UsageKind; id: string; na
   const [error, setError] = useState('');
   useEffect(() => {
     let live = true;
-    api.get<Usage>(`/${kind}/${id}/usage`).then((u) => live && setUsage(u), (e) => live && setError(errorText(e)));
+    api.get<Usage>(`/${kind}/${id}/usage`).then(
+      (u) => live && setUsage(u),
+      (e) => live && setError(errorText(e)),
+    );
     return () => {
       live = false;
     };
@@ -127,7 +130,9 @@ function ImpactBody({ kind, id, name, close }: { kind: UsageKind; id: string; na
         </div>
       )}
       <div className="row dialog-actions">
-        <button type="button" className="secondary" data-autofocus onClick={() => close(false)}>{refused ? '知道了' : '取消'}</button>
+        <button type="button" className="secondary" data-autofocus onClick={() => close(false)}>
+          {refused ? '知道了' : '取消'}
+        </button>
         {!refused && (
           <button type="button" className="danger-solid" disabled={!usage} onClick={() => close(true)} data-testid="impact-confirm">
             确认删除

@@ -60,7 +60,11 @@ export function MasterList<T extends { id: string }>(props: {
     <section className="card list" aria-label={props.label} data-testid={props.testId}>
       {props.toolbar}
       <div className="list-state" aria-live="polite">
-        {list.loading && <span className="loading" data-testid="list-loading">正在加载…</span>}
+        {list.loading && (
+          <span className="loading" data-testid="list-loading">
+            正在加载…
+          </span>
+        )}
       </div>
       <ErrorLine error={list.error} />
       <div className="scroll" tabIndex={0} role="region" aria-label={props.label}>
@@ -68,31 +72,64 @@ export function MasterList<T extends { id: string }>(props: {
           <caption className="visually-hidden">{props.label}</caption>
           <thead>
             <tr>
-              {pick && <th scope="col"><span className="visually-hidden">选择</span></th>}
+              {pick && (
+                <th scope="col">
+                  <span className="visually-hidden">选择</span>
+                </th>
+              )}
               <th scope="col">{props.primaryLabel}</th>
-              {columns.map((c) => <th scope="col" key={c.label} className={c.className}>{c.label}</th>)}
+              {columns.map((c) => (
+                <th scope="col" key={c.label} className={c.className}>
+                  {c.label}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody onKeyDown={onKeyDown}>
-            {list.data && items.length === 0 && <tr><td colSpan={span} className="muted">{props.empty}</td></tr>}
-            {!list.data && !list.error && <tr><td colSpan={span} className="muted">加载中…</td></tr>}
+            {list.data && items.length === 0 && (
+              <tr>
+                <td colSpan={span} className="muted">
+                  {props.empty}
+                </td>
+              </tr>
+            )}
+            {!list.data && !list.error && (
+              <tr>
+                <td colSpan={span} className="muted">
+                  加载中…
+                </td>
+              </tr>
+            )}
             {items.map((x) => {
               const selected = x.id === props.selectedId || (pick?.has(x) ?? false);
               return (
                 <tr key={x.id} data-testid={props.rowTestId} data-id={x.id} className={selected ? 'selected' : undefined} onClick={(e) => onRowClick(e, x)}>
                   {pick && (
                     <td className="pick">
-                      <input type="checkbox" data-row-focus aria-label={`选择 ${pick.name(x)}`} disabled={!pick.can(x)} checked={pick.has(x)} onChange={(e) => pick.toggle(x, e.target.checked)} />
+                      <input
+                        type="checkbox"
+                        data-row-focus
+                        aria-label={`选择 ${pick.name(x)}`}
+                        disabled={!pick.can(x)}
+                        checked={pick.has(x)}
+                        onChange={(e) => pick.toggle(x, e.target.checked)}
+                      />
                     </td>
                   )}
                   <td className="primary">
                     {hrefOf ? (
-                      <a href={hrefOf(x)} data-row-focus aria-current={x.id === props.selectedId ? 'true' : undefined}>{props.primary(x)}</a>
+                      <a href={hrefOf(x)} data-row-focus aria-current={x.id === props.selectedId ? 'true' : undefined}>
+                        {props.primary(x)}
+                      </a>
                     ) : (
                       props.primary(x)
                     )}
                   </td>
-                  {columns.map((c) => <td key={c.label} className={c.className}>{c.render(x)}</td>)}
+                  {columns.map((c) => (
+                    <td key={c.label} className={c.className}>
+                      {c.render(x)}
+                    </td>
+                  ))}
                 </tr>
               );
             })}
@@ -113,7 +150,11 @@ export function MasterDetail({ list, detail, selected, backHref }: { list: React
     <div className={selected ? 'grid2 has-selection' : 'grid2'}>
       <div className="master">{list}</div>
       <div className="detail">
-        {selected && <a className="back-to-list" href={backHref}>← 返回列表</a>}
+        {selected && (
+          <a className="back-to-list" href={backHref}>
+            ← 返回列表
+          </a>
+        )}
         {detail}
       </div>
     </div>

@@ -38,7 +38,10 @@ export function useNames(kind: NameKind, ids: readonly string[]): Record<string,
   useEffect(() => {
     let live = true;
     const wanted = [...new Set(ids)];
-    fetchNames(kind, wanted.filter((id) => !nameCache.has(nameKey(kind, id))));
+    fetchNames(
+      kind,
+      wanted.filter((id) => !nameCache.has(nameKey(kind, id))),
+    );
     void Promise.allSettled(wanted.map((id) => nameCache.get(nameKey(kind, id))!)).then((rs) => {
       if (!live) return;
       const known: Record<string, string> = {};

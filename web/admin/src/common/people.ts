@@ -35,7 +35,10 @@ export function useActor(): (by: string | null | undefined) => string {
   const [names, setNames] = useState<Map<string, string> | null>(null);
   useEffect(() => {
     let live = true;
-    loadUsers().then((m) => live && setNames(m), () => live && setNames(new Map()));
+    loadUsers().then(
+      (m) => live && setNames(m),
+      () => live && setNames(new Map()),
+    );
     return () => {
       live = false;
     };

@@ -19,7 +19,11 @@ export function scheduleText(cron: string | null): string {
   if (!num(m) || !num(h)) return '按自定义计划运行';
   const time = `${pad(h)}:${pad(m)}`;
   if (dom === '*' && dow === '*') return `每天 ${time}`;
-  if (dom === '*' && /^[0-7](,[0-7])*$/.test(dow)) return `每周${dow.split(',').map((d) => WEEKDAY[Number(d)]).join('、')} ${time}`;
+  if (dom === '*' && /^[0-7](,[0-7])*$/.test(dow))
+    return `每周${dow
+      .split(',')
+      .map((d) => WEEKDAY[Number(d)])
+      .join('、')} ${time}`;
   if (dow === '*' && /^\d{1,2}$/.test(dom)) return `每月 ${Number(dom)} 日 ${time}`;
   return '按自定义计划运行';
 }

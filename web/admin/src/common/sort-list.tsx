@@ -21,7 +21,19 @@ function moveTo<T>(xs: T[], from: number, to: number): T[] {
  * A list reordered with the ↑/↓ buttons or by dragging a row by its handle (HTML5 drag and drop);
  * either way `onOrder` receives the full new order, once per move.
  */
-export function SortList<T extends { id: string; name: string }>({ items, onOrder, busy, testId, extra }: { items: T[]; onOrder: (next: T[], moved: [number, number]) => void; busy: boolean; testId: string; extra?: (x: T) => React.ReactNode }) {
+export function SortList<T extends { id: string; name: string }>({
+  items,
+  onOrder,
+  busy,
+  testId,
+  extra,
+}: {
+  items: T[];
+  onOrder: (next: T[], moved: [number, number]) => void;
+  busy: boolean;
+  testId: string;
+  extra?: (x: T) => React.ReactNode;
+}) {
   const [dragging, setDragging] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
   // A row drags only when the drag began on its handle: the rest of the row stays selectable text.
@@ -36,14 +48,23 @@ export function SortList<T extends { id: string; name: string }>({ items, onOrde
       document.removeEventListener('mouseup', release);
     };
   }, []);
-  const end = () => { setDragging(null); setOver(null); fromHandle.current = false; };
+  const end = () => {
+    setDragging(null);
+    setOver(null);
+    fromHandle.current = false;
+  };
   const drop = (to: number) => {
     const from = dragging;
     end();
     if (from === null || from === to || busy) return;
     onOrder(moveTo(items, from, to), [from, to]);
   };
-  if (items.length === 0) return <p className="muted" data-testid={testId}>没有可排序的项目</p>;
+  if (items.length === 0)
+    return (
+      <p className="muted" data-testid={testId}>
+        没有可排序的项目
+      </p>
+    );
   return (
     <table data-testid={testId} className="sortable">
       <caption className="visually-hidden">当前顺序</caption>
@@ -53,24 +74,53 @@ export function SortList<T extends { id: string; name: string }>({ items, onOrde
             key={x.id}
             data-id={x.id}
             draggable={!busy}
-            className={[dragging === i ? 'dragging' : '', over === i && dragging !== null && dragging !== i ? (dragging < i ? 'drop-below' : 'drop-above') : ''].join(' ').trim() || undefined}
+            className={
+              [dragging === i ? 'dragging' : '', over === i && dragging !== null && dragging !== i ? (dragging < i ? 'drop-below' : 'drop-above') : ''].join(' ').trim() ||
+              undefined
+            }
             onDragStart={(e) => {
-              if (!fromHandle.current) { e.preventDefault(); return; }
+              if (!fromHandle.current) {
+                e.preventDefault();
+                return;
+              }
               e.dataTransfer.effectAllowed = 'move';
               e.dataTransfer.setData('text/plain', x.id);
               setDragging(i);
             }}
-            onDragOver={(e) => { if (dragging === null) return; e.preventDefault(); e.dataTransfer.dropEffect = 'move'; if (over !== i) setOver(i); }}
-            onDrop={(e) => { e.preventDefault(); drop(i); }}
+            onDragOver={(e) => {
+              if (dragging === null) return;
+              e.preventDefault();
+              e.dataTransfer.dropEffect = 'move';
+              if (over !== i) setOver(i);
+            }}
+            onDrop={(e) => {
+              e.preventDefault();
+              drop(i);
+            }}
             onDragEnd={end}
           >
             <td style={{ width: 64, whiteSpace: 'nowrap' }} className="muted">
-              <span className="handle" data-testid="drag-handle" title="拖动以排序" aria-hidden="true" onMouseDown={() => (fromHandle.current = true)}>⠿</span> {i + 1}
+              <span className="handle" data-testid="drag-handle" title="拖动以排序" aria-hidden="true" onMouseDown={() => (fromHandle.current = true)}>
+                ⠿
+              </span>{' '}
+              {i + 1}
             </td>
-            <td>{x.name} {extra?.(x)}</td>
+            <td>
+              {x.name} {extra?.(x)}
+            </td>
             <td style={{ width: 110, whiteSpace: 'nowrap' }}>
-              <button type="button" className="secondary" aria-label={`上移 ${x.name}`} disabled={busy || i === 0} onClick={() => onOrder(move(items, i, -1), [i, i - 1])}>↑</button>{' '}
-              <button type="button" className="secondary" aria-label={`下移 ${x.name}`} disabled={busy || i === items.length - 1} onClick={() => onOrder(move(items, i, 1), [i, i + 1])}>↓</button>
+              <button type="button" className="secondary" aria-label={`上移 ${x.name}`} disabled={busy || i === 0} onClick={() => onOrder(move(items, i, -1), [i, i - 1])}>
+                ↑
+              </button>{' '}
+              <button
+                type="button"
+                className="secondary"
+                aria-label={`下移 ${x.name}`}
+                disabled={busy || i === items.length - 1}
+                onClick={() => onOrder(move(items, i, 1), [i, i + 1])}
+              >
+                ↓
+              </button>
             </td>
           </tr>
         ))}

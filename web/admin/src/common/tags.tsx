@@ -6,9 +6,10 @@ import { bySortOrder } from './order';
 let cache: Promise<{ tags: TagView[]; groups: TagGroupView[] }> | null = null;
 export function loadTagVocabulary(force = false) {
   if (force || !cache) {
-    cache = Promise.all([api.get<{ items: TagView[] }>('/tags?pageSize=1000'), api.get<{ items: TagGroupView[] }>('/tag-groups?pageSize=1000')]).then(
-      ([t, g]) => ({ tags: t.items, groups: g.items }),
-    );
+    cache = Promise.all([api.get<{ items: TagView[] }>('/tags?pageSize=1000'), api.get<{ items: TagGroupView[] }>('/tag-groups?pageSize=1000')]).then(([t, g]) => ({
+      tags: t.items,
+      groups: g.items,
+    }));
     cache.catch(() => (cache = null));
   }
   return cache;
@@ -25,7 +26,12 @@ export function useTags() {
 /** Tag checkboxes grouped by tag group, each group a fieldset named by it. */
 export function TagPicker({ value, onChange }: { value: string[]; onChange: (ids: string[]) => void }) {
   const v = useTags();
-  if (!v) return <div className="muted" role="status">正在加载标签…</div>;
+  if (!v)
+    return (
+      <div className="muted" role="status">
+        正在加载标签…
+      </div>
+    );
   const groups = [...v.groups, { id: '', name: '未分组', dimension: null, tagCount: 0 }];
   return (
     <div>
@@ -37,11 +43,7 @@ export function TagPicker({ value, onChange }: { value: string[]; onChange: (ids
             <legend style={{ minWidth: 64, fontWeight: 600, float: 'left' }}>{g.name}</legend>
             {tags.map((t) => (
               <label key={t.id} className="check">
-                <input
-                  type="checkbox"
-                  checked={value.includes(t.id)}
-                  onChange={(e) => onChange(e.target.checked ? [...value, t.id] : value.filter((x) => x !== t.id))}
-                />
+                <input type="checkbox" checked={value.includes(t.id)} onChange={(e) => onChange(e.target.checked ? [...value, t.id] : value.filter((x) => x !== t.id))} />
                 {t.name}
               </label>
             ))}

@@ -20,7 +20,10 @@ export function usePlaces() {
   const [v, setV] = useState<{ countries: CountryView[]; categories: CategoryView[] } | null>(null);
   useEffect(() => {
     let live = true;
-    loadPlaces().then((x) => live && setV(x), () => undefined);
+    loadPlaces().then(
+      (x) => live && setV(x),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

@@ -49,7 +49,9 @@ export function BatchGoodsPage() {
     <div className="toolbar">
       <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索货源" placeholder="货源名称" onSearch={search} />
       <span className="inline">
-        <label htmlFor={orgId} className="inline">整理状态</label>
+        <label htmlFor={orgId} className="inline">
+          整理状态
+        </label>
         <select id={orgId} data-testid="batch-organised" value={organised} onChange={(e) => setParams({ organised: e.target.value, page: null })}>
           <option value="">全部</option>
           <option value="true">已整理</option>
@@ -57,9 +59,15 @@ export function BatchGoodsPage() {
         </select>
       </span>
       <div className="row">
-        <button type="button" className="secondary" disabled={free.length === 0} onClick={() => free.forEach((l) => toggle(l, true))}>全选本页可创建的货源</button>
-        <button type="button" className="secondary" disabled={selected.size === 0} onClick={() => setSelected(new Map())}>清空选择</button>
-        <button type="button" data-testid="batch-create" disabled={a.busy || selected.size === 0} onClick={create}>为选中的 {selected.size} 个货源创建商品</button>
+        <button type="button" className="secondary" disabled={free.length === 0} onClick={() => free.forEach((l) => toggle(l, true))}>
+          全选本页可创建的货源
+        </button>
+        <button type="button" className="secondary" disabled={selected.size === 0} onClick={() => setSelected(new Map())}>
+          清空选择
+        </button>
+        <button type="button" data-testid="batch-create" disabled={a.busy || selected.size === 0} onClick={create}>
+          为选中的 {selected.size} 个货源创建商品
+        </button>
         <Status a={a} />
       </div>
     </div>
@@ -68,7 +76,19 @@ export function BatchGoodsPage() {
     <>
       {result && (
         <div data-testid="batch-result" className="card" role="status">
-          <div>已创建 <b data-testid="batch-created-count">{result.created.length}</b> 个商品{result.created.length > 0 && <>：{result.created.map((id) => <a key={id} href={hrefOf('goods', { id })} style={{ marginRight: 6 }}>{created[id] ?? '…'}</a>)}</>}</div>
+          <div>
+            已创建 <b data-testid="batch-created-count">{result.created.length}</b> 个商品
+            {result.created.length > 0 && (
+              <>
+                ：
+                {result.created.map((id) => (
+                  <a key={id} href={hrefOf('goods', { id })} style={{ marginRight: 6 }}>
+                    {created[id] ?? '…'}
+                  </a>
+                ))}
+              </>
+            )}
+          </div>
           {result.skipped.length > 0 && (
             <ul data-testid="batch-skipped">
               {result.skipped.map((s) => (
@@ -101,7 +121,23 @@ export function BatchGoodsPage() {
         <section className="card" data-testid="batch-selection" aria-label="已选择的货源">
           <h2 style={{ marginTop: 0 }}>已选择 {selected.size} 个货源</h2>
           {[...selected].map(([id, name]) => (
-            <span key={id} className="badge blue" data-id={id}>{name} <button type="button" className="link" aria-label={`取消选择 ${name}`} onClick={() => setSelected((m) => { const n = new Map(m); n.delete(id); return n; })}>×</button></span>
+            <span key={id} className="badge blue" data-id={id}>
+              {name}{' '}
+              <button
+                type="button"
+                className="link"
+                aria-label={`取消选择 ${name}`}
+                onClick={() =>
+                  setSelected((m) => {
+                    const n = new Map(m);
+                    n.delete(id);
+                    return n;
+                  })
+                }
+              >
+                ×
+              </button>
+            </span>
           ))}
         </section>
       )}

@@ -22,19 +22,30 @@ export function IconInput({ value, onChange, testId, error }: { value: string; o
   return (
     <div className="row" data-testid={testId}>
       {value ? <img className="thumb" src={value} alt="图标预览" data-testid={`${testId}-preview`} /> : <div className="thumb" style={{ width: 48, height: 48 }} />}
-      <label style={{ flex: 1, minWidth: 200 }}>图标地址（留空为无图标，沿用上级的）<input name="icon" value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-err` : undefined} /></label>
-      <label>上传图标
-        <input ref={file} type="file" data-testid={`${testId}-upload`} accept="image/png,image/jpeg,image/webp,image/gif" disabled={up.busy} onChange={(e) => {
-          const f = e.target.files?.[0];
-          if (!f) return;
-          void up.run(async () => {
-            try {
-              onChange((await api.upload('/upload', f)).url);
-            } finally {
-              if (file.current) file.current.value = '';
-            }
-          }, '已上传，保存后生效');
-        }} />
+      <label style={{ flex: 1, minWidth: 200 }}>
+        图标地址（留空为无图标，沿用上级的）
+        <input name="icon" value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-err` : undefined} />
+      </label>
+      <label>
+        上传图标
+        <input
+          ref={file}
+          type="file"
+          data-testid={`${testId}-upload`}
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          disabled={up.busy}
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (!f) return;
+            void up.run(async () => {
+              try {
+                onChange((await api.upload('/upload', f)).url);
+              } finally {
+                if (file.current) file.current.value = '';
+              }
+            }, '已上传，保存后生效');
+          }}
+        />
       </label>
       <Status a={up} />
       <FieldError id={`${id}-err`} message={error} />
@@ -48,7 +59,10 @@ export function CategoriesPage() {
   const rows = useMemo(() => treeOrder(list.data?.items ?? []), [list.data]);
   const [editing, setEditing] = useState<string | null>(null);
   const del = useAction();
-  const changed = () => { list.reload(); void loadPlaces(true); };
+  const changed = () => {
+    list.reload();
+    void loadPlaces(true);
+  };
   const remove = async (c: CategoryView) => {
     if (!(await confirmDelete('categories', c.id, c.name))) return;
     await del.run(async () => {
@@ -64,35 +78,69 @@ export function CategoriesPage() {
         <Status a={del} testId="categories-status" />
         {!list.data && !list.error && <Loading />}
         <div className="scroll" tabIndex={0} role="region" aria-label="类目">
-        <table data-testid="categories">
-          <caption className="visually-hidden">类目</caption>
-          <thead><tr><th scope="col">图标</th><th scope="col">类目</th><th scope="col">层级</th><th scope="col">来源</th><th scope="col"><span className="visually-hidden">操作</span></th></tr></thead>
-          <tbody>
-            {list.data?.items.length === 0 && <tr><td colSpan={5} className="muted">还没有类目</td></tr>}
-            {rows.map(({ c, depth }) =>
-              editing === c.id ? (
-                <tr key={c.id} data-testid="category-row" data-id={c.id} className="selected">
-                  <td colSpan={5}>
-                    <CategoryEditor c={c} onDone={(saved) => { setEditing(null); if (saved) changed(); }} />
+          <table data-testid="categories">
+            <caption className="visually-hidden">类目</caption>
+            <thead>
+              <tr>
+                <th scope="col">图标</th>
+                <th scope="col">类目</th>
+                <th scope="col">层级</th>
+                <th scope="col">来源</th>
+                <th scope="col">
+                  <span className="visually-hidden">操作</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data?.items.length === 0 && (
+                <tr>
+                  <td colSpan={5} className="muted">
+                    还没有类目
                   </td>
                 </tr>
-              ) : (
-                <tr key={c.id} data-testid="category-row" data-id={c.id}>
-                  <td style={{ width: 60 }}>
-                    {c.effectiveIcon ? <img className="thumb" src={c.effectiveIcon} alt={c.icon ? `${c.name}的图标` : `${c.name}沿用上级的图标`} style={{ opacity: c.icon ? 1 : 0.5 }} /> : <span className="muted">—</span>}
-                  </td>
-                  <td style={{ paddingLeft: 8 + depth * 24 }}><span data-testid="category-name">{c.name}</span></td>
-                  <td>{LEVEL[c.level] ?? ''}</td>
-                  <td>{c.source === 'supplier' ? <span className="badge">供应商</span> : <span className="badge blue">后台创建</span>}</td>
-                  <td style={{ width: 150 }}><div className="row" style={{ justifyContent: 'flex-end' }}>
-                    <button type="button" className="secondary" disabled={del.busy} onClick={() => setEditing(c.id)} aria-label={`编辑类目 ${c.name}`}>编辑</button>
-                    <button type="button" className="danger" disabled={del.busy} onClick={() => void remove(c)} aria-label={`删除类目 ${c.name}`}>删除</button>
-                  </div></td>
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
+              )}
+              {rows.map(({ c, depth }) =>
+                editing === c.id ? (
+                  <tr key={c.id} data-testid="category-row" data-id={c.id} className="selected">
+                    <td colSpan={5}>
+                      <CategoryEditor
+                        c={c}
+                        onDone={(saved) => {
+                          setEditing(null);
+                          if (saved) changed();
+                        }}
+                      />
+                    </td>
+                  </tr>
+                ) : (
+                  <tr key={c.id} data-testid="category-row" data-id={c.id}>
+                    <td style={{ width: 60 }}>
+                      {c.effectiveIcon ? (
+                        <img className="thumb" src={c.effectiveIcon} alt={c.icon ? `${c.name}的图标` : `${c.name}沿用上级的图标`} style={{ opacity: c.icon ? 1 : 0.5 }} />
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                    <td style={{ paddingLeft: 8 + depth * 24 }}>
+                      <span data-testid="category-name">{c.name}</span>
+                    </td>
+                    <td>{LEVEL[c.level] ?? ''}</td>
+                    <td>{c.source === 'supplier' ? <span className="badge">供应商</span> : <span className="badge blue">后台创建</span>}</td>
+                    <td style={{ width: 150 }}>
+                      <div className="row" style={{ justifyContent: 'flex-end' }}>
+                        <button type="button" className="secondary" disabled={del.busy} onClick={() => setEditing(c.id)} aria-label={`编辑类目 ${c.name}`}>
+                          编辑
+                        </button>
+                        <button type="button" className="danger" disabled={del.busy} onClick={() => void remove(c)} aria-label={`删除类目 ${c.name}`}>
+                          删除
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
         </div>
       </div>
     </>
@@ -106,29 +154,46 @@ function NewCategory({ parents, onCreated }: { parents: { c: CategoryView; depth
   const a = useAction();
   useUnsavedEdits(form.name.trim() !== '' || form.icon !== '');
   return (
-    <form className="card" data-testid="new-category" onSubmit={(e) => {
-      e.preventDefault();
-      void a.run(async () => {
-        await api.request('POST', '/categories', { name: form.name, parentId: form.parentId || null, icon: form.icon || null });
-        setForm({ name: '', parentId: form.parentId, icon: '' });
-        setMade((n) => n + 1);
-        onCreated();
-      }, '已创建类目');
-    }}>
+    <form
+      className="card"
+      data-testid="new-category"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void a.run(async () => {
+          await api.request('POST', '/categories', { name: form.name, parentId: form.parentId || null, icon: form.icon || null });
+          setForm({ name: '', parentId: form.parentId, icon: '' });
+          setMade((n) => n + 1);
+          onCreated();
+        }, '已创建类目');
+      }}
+    >
       <h2 style={{ marginTop: 0 }}>新建类目</h2>
       <div className="row">
-        <label>名称<input name="category-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} aria-invalid={a.fields.name ? true : undefined} /></label>
-        <label>上级类目
+        <label>
+          名称
+          <input name="category-name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} aria-invalid={a.fields.name ? true : undefined} />
+        </label>
+        <label>
+          上级类目
           <select name="category-parent" value={form.parentId} onChange={(e) => setForm({ ...form, parentId: e.target.value })}>
             <option value="">（作为大类）</option>
-            {parents.filter(({ c }) => c.level < 3).map(({ c, depth }) => <option key={c.id} value={c.id}>{'　'.repeat(depth)}{c.name}</option>)}
+            {parents
+              .filter(({ c }) => c.level < 3)
+              .map(({ c, depth }) => (
+                <option key={c.id} value={c.id}>
+                  {'　'.repeat(depth)}
+                  {c.name}
+                </option>
+              ))}
           </select>
         </label>
       </div>
       <FieldError id="new-category-name-err" message={a.fields.name} />
       <IconInput key={made} value={form.icon} onChange={(icon) => setForm((f) => ({ ...f, icon }))} testId="new-category-icon" error={a.fields.icon} />
       <div className="row" style={{ marginTop: 8 }}>
-        <button type="submit" disabled={a.busy || !form.name.trim()}>创建类目</button>
+        <button type="submit" disabled={a.busy || !form.name.trim()}>
+          创建类目
+        </button>
         <Status a={a} />
       </div>
     </form>
@@ -145,22 +210,33 @@ function CategoryEditor({ c, onDone }: { c: CategoryView; onDone: (changed: bool
   if (icon !== (c.icon ?? '')) patch.icon = icon || null;
   useUnsavedEdits(Object.keys(patch).length > 0);
   return (
-    <form data-testid="category-editor" className="inset" onSubmit={(e) => {
-      e.preventDefault();
-      void a.run(async () => {
-        await api.request('PATCH', `/categories/${c.id}`, patch);
-        onDone(true);
-      });
-    }}>
+    <form
+      data-testid="category-editor"
+      className="inset"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void a.run(async () => {
+          await api.request('PATCH', `/categories/${c.id}`, patch);
+          onDone(true);
+        });
+      }}
+    >
       <div className="row">
         <span className="muted">编辑类目「{c.name}」</span>
-        <label style={{ flexDirection: 'row', alignItems: 'center' }}>名称<input name="edit-category-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus aria-invalid={a.fields.name ? true : undefined} /></label>
+        <label style={{ flexDirection: 'row', alignItems: 'center' }}>
+          名称
+          <input name="edit-category-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus aria-invalid={a.fields.name ? true : undefined} />
+        </label>
         <FieldError id={`cat-${c.id}-name-err`} message={a.fields.name} />
       </div>
       <IconInput value={icon} onChange={setIcon} testId="category-icon" error={a.fields.icon} />
       <div className="row" style={{ marginTop: 8 }}>
-        <button type="submit" disabled={a.busy || !name.trim() || Object.keys(patch).length === 0}>保存类目</button>
-        <button type="button" className="secondary" onClick={() => onDone(false)}>取消</button>
+        <button type="submit" disabled={a.busy || !name.trim() || Object.keys(patch).length === 0}>
+          保存类目
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone(false)}>
+          取消
+        </button>
         <Status a={a} />
       </div>
     </form>

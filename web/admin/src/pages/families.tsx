@@ -53,21 +53,39 @@ export function FamiliesPage() {
     <div className="toolbar" data-testid="family-filters">
       <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索系列" placeholder="按名称搜索" onSearch={search} />
       <span className="inline">
-        <label htmlFor={countryId} className="inline">国家</label>
+        <label htmlFor={countryId} className="inline">
+          国家
+        </label>
         <select id={countryId} data-testid="family-country" value={params.get('country') ?? ''} onChange={(e) => setParams({ country: e.target.value, page: null })}>
           <option value="">全部</option>
-          {places?.countries.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+          {places?.countries.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
         </select>
       </span>
       <div className="row" role="group" aria-label="筛选">
-        <Toggle on={flag('locked')} onClick={() => setParams({ locked: flag('locked') ? null : '1', page: null })} testId="filter-locked">已锁定</Toggle>
-        <Toggle on={flag('manual')} onClick={() => setParams({ manual: flag('manual') ? null : '1', page: null })} testId="filter-manual">手动系列</Toggle>
-        <Toggle on={flag('unpriced')} onClick={() => setParams({ unpriced: flag('unpriced') ? null : '1', page: null })} testId="filter-unpriced">未定价</Toggle>
+        <Toggle on={flag('locked')} onClick={() => setParams({ locked: flag('locked') ? null : '1', page: null })} testId="filter-locked">
+          已锁定
+        </Toggle>
+        <Toggle on={flag('manual')} onClick={() => setParams({ manual: flag('manual') ? null : '1', page: null })} testId="filter-manual">
+          手动系列
+        </Toggle>
+        <Toggle on={flag('unpriced')} onClick={() => setParams({ unpriced: flag('unpriced') ? null : '1', page: null })} testId="filter-unpriced">
+          未定价
+        </Toggle>
       </div>
       <span className="inline">
-        <label htmlFor={sortId} className="inline">排序</label>
+        <label htmlFor={sortId} className="inline">
+          排序
+        </label>
         <select id={sortId} data-testid="family-sort" value={params.get('sort') ?? ''} onChange={(e) => setParams({ sort: e.target.value, page: null })}>
-          {SORTS.map(([k, l]) => <option key={k} value={k}>{l}</option>)}
+          {SORTS.map(([k, l]) => (
+            <option key={k} value={k}>
+              {l}
+            </option>
+          ))}
         </select>
       </span>
     </div>
@@ -76,40 +94,57 @@ export function FamiliesPage() {
     <MasterDetail
       selected={!!selected}
       backHref={listHref}
-      list={<>
-        <MasterList<FamilyItem>
-          label="商品系列列表"
-          testId="family-list"
-          rowTestId="family-row"
-          list={list}
-          page={page}
-          setPage={setPage}
-          toolbar={toolbar}
-          primaryLabel="系列"
-          primary={(f) => (
-            <>
-              {f.name}
-              {f.locked && <span className="badge amber">已锁定</span>}
-              {!f.autoManaged && <span className="badge">手动</span>}
-              {f.lowestPrice === null && <span className="badge red">未定价</span>}
-            </>
-          )}
-          columns={[
-            { label: '国家', render: (f) => f.country?.name ?? <span className="muted">—</span> },
-            { label: '货源', render: (f) => f.memberCount },
-            { label: '最低价', render: (f) => showPrice(f.lowestPrice) },
-          ]}
-          hrefOf={(f) => itemHref(f.id)}
-          selectedId={selected}
-          empty={q || params.get('country') || flag('locked') || flag('manual') || flag('unpriced') ? '没有符合条件的系列' : '还没有商品系列：先整理货源'}
-        />
-        <NewFamily onCreated={(id) => { list.reload(); void navigate(itemHref(id), { force: true }); }} />
-      </>}
-      detail={selected ? (
-        <FamilyDetail key={selected} id={selected} onChanged={list.reload} onDeleted={() => { list.reload(); setParams({ id: null, tab: null }, { force: true }); }} />
-      ) : (
-        <div className="card muted">在左侧选择一个系列，查看价格表、货源和历史记录</div>
-      )}
+      list={
+        <>
+          <MasterList<FamilyItem>
+            label="商品系列列表"
+            testId="family-list"
+            rowTestId="family-row"
+            list={list}
+            page={page}
+            setPage={setPage}
+            toolbar={toolbar}
+            primaryLabel="系列"
+            primary={(f) => (
+              <>
+                {f.name}
+                {f.locked && <span className="badge amber">已锁定</span>}
+                {!f.autoManaged && <span className="badge">手动</span>}
+                {f.lowestPrice === null && <span className="badge red">未定价</span>}
+              </>
+            )}
+            columns={[
+              { label: '国家', render: (f) => f.country?.name ?? <span className="muted">—</span> },
+              { label: '货源', render: (f) => f.memberCount },
+              { label: '最低价', render: (f) => showPrice(f.lowestPrice) },
+            ]}
+            hrefOf={(f) => itemHref(f.id)}
+            selectedId={selected}
+            empty={q || params.get('country') || flag('locked') || flag('manual') || flag('unpriced') ? '没有符合条件的系列' : '还没有商品系列：先整理货源'}
+          />
+          <NewFamily
+            onCreated={(id) => {
+              list.reload();
+              void navigate(itemHref(id), { force: true });
+            }}
+          />
+        </>
+      }
+      detail={
+        selected ? (
+          <FamilyDetail
+            key={selected}
+            id={selected}
+            onChanged={list.reload}
+            onDeleted={() => {
+              list.reload();
+              setParams({ id: null, tab: null }, { force: true });
+            }}
+          />
+        ) : (
+          <div className="card muted">在左侧选择一个系列，查看价格表、货源和历史记录</div>
+        )
+      }
     />
   );
 }
@@ -120,20 +155,34 @@ function NewFamily({ onCreated }: { onCreated: (id: string) => void }) {
   const id = useId();
   useUnsavedEdits(name.trim() !== '');
   return (
-    <form className="card" onSubmit={(e) => {
-      e.preventDefault();
-      void a.run(async () => {
-        const f = await api.request<Family>('POST', '/product-families', { name });
-        setName('');
-        if (f?.id) onCreated(f.id);
-      }, '已创建');
-    }}>
+    <form
+      className="card"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void a.run(async () => {
+          const f = await api.request<Family>('POST', '/product-families', { name });
+          setName('');
+          if (f?.id) onCreated(f.id);
+        }, '已创建');
+      }}
+    >
       <h2>新建手动系列</h2>
       <p className="muted">手动系列由你维护，整理货源时不会改动它。</p>
       <div className="row">
-        <label htmlFor={id} className="visually-hidden">系列名称</label>
-        <input id={id} placeholder="系列名称" value={name} onChange={(e) => setName(e.target.value)} aria-invalid={a.fields.name ? true : undefined} aria-describedby={a.fields.name ? `${id}-err` : undefined} />
-        <button type="submit" disabled={!name.trim() || a.busy}>创建</button>
+        <label htmlFor={id} className="visually-hidden">
+          系列名称
+        </label>
+        <input
+          id={id}
+          placeholder="系列名称"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          aria-invalid={a.fields.name ? true : undefined}
+          aria-describedby={a.fields.name ? `${id}-err` : undefined}
+        />
+        <button type="submit" disabled={!name.trim() || a.busy}>
+          创建
+        </button>
         <FieldError id={`${id}-err`} message={a.fields.name} />
         <Status a={a} />
       </div>
@@ -152,38 +201,121 @@ function FamilyDetail({ id, onChanged, onDeleted }: { id: string; onChanged: () 
   const [typed, setName] = useState<string | null>(null);
   const nameId = useId();
   useUnsavedEdits(!!f.data && typed !== null && typed !== f.data.name);
-  if (f.error) return <div className="card"><ErrorLine error={f.error} /></div>;
-  if (!f.data) return <div className="card"><Loading /></div>;
+  if (f.error)
+    return (
+      <div className="card">
+        <ErrorLine error={f.error} />
+      </div>
+    );
+  if (!f.data)
+    return (
+      <div className="card">
+        <Loading />
+      </div>
+    );
   const fam = f.data;
   const name = typed ?? fam.name;
-  const reload = () => new Promise<void>((resolve) => { f.reload(); onChanged(); resolve(); });
+  const reload = () =>
+    new Promise<void>((resolve) => {
+      f.reload();
+      onChanged();
+      resolve();
+    });
   return (
     <section className="card" data-testid="family-detail" aria-label={`系列「${fam.name}」`}>
-      <form className="row" onSubmit={(e) => { e.preventDefault(); void a.run(async () => { await api.request('PATCH', `/product-families/${id}`, { name }); setName(null); await reload(); }, '已重命名'); }}>
-        <label htmlFor={nameId} className="visually-hidden">系列名称</label>
-        <input id={nameId} name="family-name" value={name} onChange={(e) => setName(e.target.value)} style={{ fontWeight: 600, minWidth: 240, flex: 1 }}
-          aria-invalid={a.fields.name ? true : undefined} aria-describedby={a.fields.name ? `${nameId}-err` : undefined} />
-        {fam.locked && <span className="badge amber" data-testid="family-locked">已锁定</span>}
-        <button type="submit" className="secondary" disabled={a.busy || !name.trim() || name === fam.name}>重命名</button>
-        <button type="button" className="secondary" data-testid="toggle-lock" aria-pressed={fam.locked} disabled={a.busy}
-          onClick={() => a.run(async () => { await api.request('PATCH', `/product-families/${id}`, { locked: !fam.locked }); await reload(); }, fam.locked ? '已解锁' : '已锁定')}>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void a.run(async () => {
+            await api.request('PATCH', `/product-families/${id}`, { name });
+            setName(null);
+            await reload();
+          }, '已重命名');
+        }}
+      >
+        <label htmlFor={nameId} className="visually-hidden">
+          系列名称
+        </label>
+        <input
+          id={nameId}
+          name="family-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          style={{ fontWeight: 600, minWidth: 240, flex: 1 }}
+          aria-invalid={a.fields.name ? true : undefined}
+          aria-describedby={a.fields.name ? `${nameId}-err` : undefined}
+        />
+        {fam.locked && (
+          <span className="badge amber" data-testid="family-locked">
+            已锁定
+          </span>
+        )}
+        <button type="submit" className="secondary" disabled={a.busy || !name.trim() || name === fam.name}>
+          重命名
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          data-testid="toggle-lock"
+          aria-pressed={fam.locked}
+          disabled={a.busy}
+          onClick={() =>
+            a.run(
+              async () => {
+                await api.request('PATCH', `/product-families/${id}`, { locked: !fam.locked });
+                await reload();
+              },
+              fam.locked ? '已解锁' : '已锁定',
+            )
+          }
+        >
           {fam.locked ? '解锁' : '锁定'}
         </button>
-        <button type="button" className="danger" disabled={a.busy} onClick={async () => {
-          if (!(await confirmDelete('product-families', id, fam.name))) return;
-          await a.run(async () => { await api.request('DELETE', `/product-families/${id}`); onDeleted(); });
-        }}>删除</button>
+        <button
+          type="button"
+          className="danger"
+          disabled={a.busy}
+          onClick={async () => {
+            if (!(await confirmDelete('product-families', id, fam.name))) return;
+            await a.run(async () => {
+              await api.request('DELETE', `/product-families/${id}`);
+              onDeleted();
+            });
+          }}
+        >
+          删除
+        </button>
         <FieldError id={`${nameId}-err`} message={a.fields.name} />
       </form>
       <Status a={a} testId="family-status" />
       <dl className="kv" data-testid="family-facts">
-        <dt>国家</dt><dd>{fam.country?.name ?? '—'}</dd>
-        <dt>类型</dt><dd>{fam.autoManaged ? '自动系列（由整理货源维护）' : '手动系列'}{fam.locked ? '，已锁定：整理货源不会改动它' : ''}</dd>
-        <dt>货源</dt><dd>{fam.memberCount} 个</dd>
-        <dt>商品</dt><dd>{fam.goodCount} 个{fam.goodCount > 0 ? '，店铺中在售' : '，店铺中不显示'}</dd>
-        <dt>最低价</dt><dd>{showPrice(fam.lowestPrice)}</dd>
+        <dt>国家</dt>
+        <dd>{fam.country?.name ?? '—'}</dd>
+        <dt>类型</dt>
+        <dd>
+          {fam.autoManaged ? '自动系列（由整理货源维护）' : '手动系列'}
+          {fam.locked ? '，已锁定：整理货源不会改动它' : ''}
+        </dd>
+        <dt>货源</dt>
+        <dd>{fam.memberCount} 个</dd>
+        <dt>商品</dt>
+        <dd>
+          {fam.goodCount} 个{fam.goodCount > 0 ? '，店铺中在售' : '，店铺中不显示'}
+        </dd>
+        <dt>最低价</dt>
+        <dd>{showPrice(fam.lowestPrice)}</dd>
       </dl>
-      <Tabs<Tab> label="系列的内容" value={tab} onChange={(t) => setParams({ tab: t === 'matrix' ? null : t }, { replace: true })} tabs={[['matrix', '价格表'], ['members', '货源与成员'], ['history', '历史记录']]} />
+      <Tabs<Tab>
+        label="系列的内容"
+        value={tab}
+        onChange={(t) => setParams({ tab: t === 'matrix' ? null : t }, { replace: true })}
+        tabs={[
+          ['matrix', '价格表'],
+          ['members', '货源与成员'],
+          ['history', '历史记录'],
+        ]}
+      />
       {tab === 'matrix' && <FamilyMatrix fam={fam} onChanged={reload} />}
       {tab === 'members' && <Members fam={fam} onChanged={reload} />}
       {tab === 'history' && <FamilyHistory key={fam.revision ?? ''} id={id} />}
@@ -213,15 +345,25 @@ function RemoveMemberBody({ fam, link, close }: { fam: Family; link: { id: strin
       {!facts && !error && <Loading />}
       {facts && (
         <ul className="impact" data-testid="impact-lines">
-          <li data-testid="impact-members">系列将剩 {Math.max(0, members - 1)} 个货源（现有 {members} 个），它的规格不再计入价格表</li>
+          <li data-testid="impact-members">
+            系列将剩 {Math.max(0, members - 1)} 个货源（现有 {members} 个），它的规格不再计入价格表
+          </li>
           {facts.good && <li data-testid="impact-good">它的商品「{facts.good.name}」也会离开此系列</li>}
-          {facts.good && goods === 1 && <li className="blocking" data-testid="impact-public">这是系列唯一的商品：系列将从店铺下架</li>}
+          {facts.good && goods === 1 && (
+            <li className="blocking" data-testid="impact-public">
+              这是系列唯一的商品：系列将从店铺下架
+            </li>
+          )}
           {fam.autoManaged && <li>下次整理货源时，它可能按名称重新归入某个系列</li>}
         </ul>
       )}
       <div className="row dialog-actions">
-        <button type="button" className="secondary" data-autofocus onClick={() => close(false)}>取消</button>
-        <button type="button" className="danger-solid" disabled={!facts} onClick={() => close(true)} data-testid="impact-confirm">移出系列</button>
+        <button type="button" className="secondary" data-autofocus onClick={() => close(false)}>
+          取消
+        </button>
+        <button type="button" className="danger-solid" disabled={!facts} onClick={() => close(true)} data-testid="impact-confirm">
+          移出系列
+        </button>
       </div>
     </div>
   );
@@ -244,10 +386,18 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => Promise<voi
   const priceId = useId();
   useUnsavedEdits(good !== null || price !== '' || linkId !== '');
   const addLink = (lid: string) =>
-    a.run(async () => { await api.request('POST', `/product-families/${fam.id}/members`, { originGoodId: lid }); setLinkId(''); await onChanged(); }, '已加入货源');
+    a.run(async () => {
+      await api.request('POST', `/product-families/${fam.id}/members`, { originGoodId: lid });
+      setLinkId('');
+      await onChanged();
+    }, '已加入货源');
   const remove = async (m: { id: string; name: string }) => {
     const yes = await openDialog('移出货源', (close) => <RemoveMemberBody fam={fam} link={m} close={close} />);
-    if (yes) await a.run(async () => { await api.request('DELETE', `/product-families/${fam.id}/members/${m.id}`); await onChanged(); }, '已移出货源');
+    if (yes)
+      await a.run(async () => {
+        await api.request('DELETE', `/product-families/${fam.id}/members/${m.id}`);
+        await onChanged();
+      }, '已移出货源');
   };
   const incomplete = (['size', 'color', 'craft', 'logistics'] as const).filter((d) => tags[d].length === 0);
   const problem = priceProblem(price);
@@ -256,7 +406,10 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => Promise<voi
     c.run(async () => {
       // The API wants all five dimensions, each an array (possibly empty), and the price as a decimal string.
       await api.request('POST', `/product-families/${fam.id}/custom-members`, { goodId: good!.id, tags, price });
-      setGood(null); setTags(noValues()); setPrice(''); setPriceTouched(false);
+      setGood(null);
+      setTags(noValues());
+      setPrice('');
+      setPriceTouched(false);
       await onChanged();
     }, '已添加自定义成员');
   return (
@@ -265,19 +418,39 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => Promise<voi
       <div className="scroll" tabIndex={0} role="region" aria-label="系列中的货源">
         <table data-testid="link-members">
           <caption className="visually-hidden">系列中的货源</caption>
-          <thead><tr><th scope="col">货源</th><th scope="col">状态</th><th scope="col"><span className="visually-hidden">操作</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">货源</th>
+              <th scope="col">状态</th>
+              <th scope="col">
+                <span className="visually-hidden">操作</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
-            {fam.members?.length === 0 && <tr><td colSpan={3} className="muted">系列中还没有货源</td></tr>}
+            {fam.members?.length === 0 && (
+              <tr>
+                <td colSpan={3} className="muted">
+                  系列中还没有货源
+                </td>
+              </tr>
+            )}
             {fam.members?.map((m) => (
               <tr key={m.id} data-testid="link-member" data-id={m.id}>
-                <td><a href={hrefOf('links', { id: m.id })}>{m.name}</a></td>
+                <td>
+                  <a href={hrefOf('links', { id: m.id })}>{m.name}</a>
+                </td>
                 <td>
                   {m.delisted && <span className="badge red">已下架</span>}
                   {m.tagsManual && <span className="badge amber">手动规格标签</span>}
                   {(m.missing?.length ?? 0) > 0 && <span className="badge red">缺{m.missing!.map((d) => DIM_LABEL[d as Dimension] ?? d).join('、')}</span>}
                   {!m.delisted && !m.tagsManual && !(m.missing?.length ?? 0) && <span className="muted">正常</span>}
                 </td>
-                <td><button type="button" className="danger" disabled={a.busy} aria-label={`移出货源 ${m.name}`} onClick={() => void remove(m)}>移出</button></td>
+                <td>
+                  <button type="button" className="danger" disabled={a.busy} aria-label={`移出货源 ${m.name}`} onClick={() => void remove(m)}>
+                    移出
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -292,14 +465,31 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => Promise<voi
             disabled={a.busy}
             exclude={memberIds}
             search={async (k) => (await api.get<Page<Link>>(`/origin-goods?pageSize=20${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
-            render={(l) => <>{l.name}{l.family && <span className="badge">已在其他系列</span>}{l.delisted && <span className="badge red">已下架</span>}</>}
+            render={(l) => (
+              <>
+                {l.name}
+                {l.family && <span className="badge">已在其他系列</span>}
+                {l.delisted && <span className="badge red">已下架</span>}
+              </>
+            )}
             onPick={(l) => void addLink(l.id)}
           />
         </div>
-        <form className="row" style={{ flex: 1, flexWrap: 'nowrap' }} onSubmit={(e) => { e.preventDefault(); if (linkId.trim()) void addLink(linkId.trim()); }}>
-          <label htmlFor={linkIdField} className="visually-hidden">货源编号</label>
+        <form
+          className="row"
+          style={{ flex: 1, flexWrap: 'nowrap' }}
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (linkId.trim()) void addLink(linkId.trim());
+          }}
+        >
+          <label htmlFor={linkIdField} className="visually-hidden">
+            货源编号
+          </label>
           <input id={linkIdField} placeholder="或输入货源编号" value={linkId} onChange={(e) => setLinkId(e.target.value)} style={{ width: 150 }} />
-          <button type="submit" disabled={!linkId.trim() || a.busy}>加入货源</button>
+          <button type="submit" disabled={!linkId.trim() || a.busy}>
+            加入货源
+          </button>
         </form>
       </div>
       <Status a={a} testId="members-status" />
@@ -308,24 +498,65 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => Promise<voi
       <div className="scroll" tabIndex={0} role="region" aria-label="自定义成员">
         <table data-testid="custom-members">
           <caption className="visually-hidden">系列的自定义成员</caption>
-          <thead><tr><th scope="col">商品</th><th scope="col">规格</th><th scope="col">价格</th><th scope="col"><span className="visually-hidden">操作</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">商品</th>
+              <th scope="col">规格</th>
+              <th scope="col">价格</th>
+              <th scope="col">
+                <span className="visually-hidden">操作</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
-            {fam.customMembers?.length === 0 && <tr><td colSpan={4} className="muted">没有自定义成员</td></tr>}
+            {fam.customMembers?.length === 0 && (
+              <tr>
+                <td colSpan={4} className="muted">
+                  没有自定义成员
+                </td>
+              </tr>
+            )}
             {fam.customMembers?.map((m) => (
               <tr key={m.goodId} data-testid="custom-member" data-id={m.goodId}>
-                <td><a href={hrefOf('goods', { id: m.goodId })}>{goodNames[m.goodId] ?? '…'}</a></td>
-                <td>{DIMENSIONS.map((d) => <span key={d} className="badge">{DIM_LABEL[d]}：{fmtValues(m.tags[d] ?? [])}</span>)}</td>
+                <td>
+                  <a href={hrefOf('goods', { id: m.goodId })}>{goodNames[m.goodId] ?? '…'}</a>
+                </td>
+                <td>
+                  {DIMENSIONS.map((d) => (
+                    <span key={d} className="badge">
+                      {DIM_LABEL[d]}：{fmtValues(m.tags[d] ?? [])}
+                    </span>
+                  ))}
+                </td>
                 <td>{showPrice(m.price)}</td>
-                <td><button type="button" className="danger" disabled={c.busy} aria-label={`移除自定义成员 ${goodNames[m.goodId] ?? ''}`} onClick={async () => {
-                  const cells = (fam.priceMatrix?.cells.length ?? 0);
-                  const yes = await confirmDialog({
-                    title: `移除自定义成员「${goodNames[m.goodId] ?? ''}」？`,
-                    body: <p data-testid="impact-lines">它的规格（{DIMENSIONS.map((d) => fmtValues(m.tags[d] ?? [])).join(' / ')}）将不再计入价格表（现有 {cells} 个规格）；商品本身不会被删除。</p>,
-                    confirm: '移除',
-                    danger: true,
-                  });
-                  if (yes) await c.run(async () => { await api.request('DELETE', `/product-families/${fam.id}/custom-members/${m.goodId}`); await onChanged(); }, '已移除自定义成员');
-                }}>移除</button></td>
+                <td>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={c.busy}
+                    aria-label={`移除自定义成员 ${goodNames[m.goodId] ?? ''}`}
+                    onClick={async () => {
+                      const cells = fam.priceMatrix?.cells.length ?? 0;
+                      const yes = await confirmDialog({
+                        title: `移除自定义成员「${goodNames[m.goodId] ?? ''}」？`,
+                        body: (
+                          <p data-testid="impact-lines">
+                            它的规格（{DIMENSIONS.map((d) => fmtValues(m.tags[d] ?? [])).join(' / ')}）将不再计入价格表（现有 {cells} 个规格）；商品本身不会被删除。
+                          </p>
+                        ),
+                        confirm: '移除',
+                        danger: true,
+                      });
+                      if (yes)
+                        await c.run(async () => {
+                          await api.request('DELETE', `/product-families/${fam.id}/custom-members/${m.goodId}`);
+                          await onChanged();
+                        }, '已移除自定义成员');
+                    }}
+                  >
+                    移除
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -337,7 +568,12 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => Promise<voi
         <div className="row">
           <b style={{ minWidth: 64 }}>商品</b>
           {good ? (
-            <span data-testid="custom-good">{good.name} <button type="button" className="link" onClick={() => setGood(null)}>更换</button></span>
+            <span data-testid="custom-good">
+              {good.name}{' '}
+              <button type="button" className="link" onClick={() => setGood(null)}>
+                更换
+              </button>
+            </span>
           ) : (
             <div style={{ flex: 1 }}>
               <SearchPicker<Good>
@@ -347,34 +583,60 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => Promise<voi
                 exclude={customIds}
                 search={async (k) => (await api.get<Page<Good>>(`/goods?custom=true&pageSize=50${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
                 render={(g) => <>{g.name}</>}
-                onPick={(g) => { rememberName('goods', g.id, g.name); setGood(g); }}
+                onPick={(g) => {
+                  rememberName('goods', g.id, g.name);
+                  setGood(g);
+                }}
               />
             </div>
           )}
         </div>
         {!values && <Loading text="正在加载规格…" />}
-        {values && DIMENSIONS.map((d) => (
-          <fieldset key={d} className="row plain" style={{ marginTop: 4 }} data-testid={`custom-${d}`}>
-            <legend style={{ minWidth: 64, fontWeight: 600, float: 'left' }}>{DIM_LABEL[d]}</legend>
-            {values[d].length === 0 && <span className="muted">（这个规格还没有标签，请先在「标签」中添加）</span>}
-            {values[d].map((v) => (
-              <label key={v} className="check">
-                <input type="checkbox" checked={tags[d].includes(v)} onChange={(e) => setTags({ ...tags, [d]: e.target.checked ? [...tags[d], v] : tags[d].filter((x) => x !== v) })} />
-                {v}
-              </label>
-            ))}
-          </fieldset>
-        ))}
-        {c.fields.tags && <span className="field-error" role="alert">{c.fields.tags}</span>}
+        {values &&
+          DIMENSIONS.map((d) => (
+            <fieldset key={d} className="row plain" style={{ marginTop: 4 }} data-testid={`custom-${d}`}>
+              <legend style={{ minWidth: 64, fontWeight: 600, float: 'left' }}>{DIM_LABEL[d]}</legend>
+              {values[d].length === 0 && <span className="muted">（这个规格还没有标签，请先在「标签」中添加）</span>}
+              {values[d].map((v) => (
+                <label key={v} className="check">
+                  <input
+                    type="checkbox"
+                    checked={tags[d].includes(v)}
+                    onChange={(e) => setTags({ ...tags, [d]: e.target.checked ? [...tags[d], v] : tags[d].filter((x) => x !== v) })}
+                  />
+                  {v}
+                </label>
+              ))}
+            </fieldset>
+          ))}
+        {c.fields.tags && (
+          <span className="field-error" role="alert">
+            {c.fields.tags}
+          </span>
+        )}
         <div className="row" style={{ marginTop: 8 }}>
-          <label htmlFor={priceId} style={{ minWidth: 64, fontWeight: 600, color: 'inherit' }}>价格</label>
-          <input id={priceId} name="custom-price" placeholder="如 39.90" inputMode="decimal" value={price} onChange={(e) => setPrice(e.target.value.trim())} onBlur={() => setPriceTouched(true)} style={{ width: 120 }}
-            aria-invalid={priceMessage ? true : undefined} aria-describedby={priceMessage ? `${priceId}-err` : undefined} />
+          <label htmlFor={priceId} style={{ minWidth: 64, fontWeight: 600, color: 'inherit' }}>
+            价格
+          </label>
+          <input
+            id={priceId}
+            name="custom-price"
+            placeholder="如 39.90"
+            inputMode="decimal"
+            value={price}
+            onChange={(e) => setPrice(e.target.value.trim())}
+            onBlur={() => setPriceTouched(true)}
+            style={{ width: 120 }}
+            aria-invalid={priceMessage ? true : undefined}
+            aria-describedby={priceMessage ? `${priceId}-err` : undefined}
+          />
           <FieldError id={`${priceId}-err`} message={priceMessage ?? undefined} />
         </div>
         {good && incomplete.length > 0 && <p className="muted">还没有选择{incomplete.map((d) => DIM_LABEL[d]).join('、')}：这个成员不会生成价格。</p>}
         <div className="row" style={{ marginTop: 8 }}>
-          <button type="button" disabled={c.busy || !good || problem !== null} onClick={addCustom}>添加自定义成员</button>
+          <button type="button" disabled={c.busy || !good || problem !== null} onClick={addCustom}>
+            添加自定义成员
+          </button>
           <Status a={c} testId="custom-status" />
         </div>
       </div>

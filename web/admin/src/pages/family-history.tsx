@@ -11,33 +11,108 @@ import { DIM_LABEL, type Dimension } from '../common/tags';
 
 /** What happened, by event type (the family's, and its links' and goods' that changed it). */
 const EVENT_LABEL: Record<string, string> = {
-  FamilyCreated: '创建', FamilyRenamed: '重命名', FamilyLocked: '锁定', FamilyUnlocked: '解锁', FamilyMemberAdded: '记录加入的货源', FamilyMemberRemoved: '记录移除的货源',
-  FamilyCustomMemberAdded: '加入自定义成员', FamilyCustomMemberRemoved: '移除自定义成员', FamilyPriceOverrideSet: '设置手动价格', FamilyPriceOverrideRemoved: '恢复自动价格',
-  FamilyMergedInto: '并入其他系列', FamilyDeleted: '删除', FamilyRecomputed: '校正系列数据',
-  LinkJoinedFamily: '货源加入', LinkLeftFamily: '货源离开', LinkMirrored: '货源信息更新', LinkDetailSynced: '货源详情更新', LinkDelisted: '货源下架', LinkRelisted: '货源重新上架',
-  LinkParsed: '识别货源名称', LinkTagsDerived: '生成规格标签', LinkTagsTakenOver: '手动设置规格标签', LinkTagsRestored: '恢复自动规格标签', LinkGoodAssigned: '货源建成商品',
-  GoodCreated: '新建商品', GoodUpdated: '修改商品', GoodOriginsSet: '修改合并货源', GoodDeleted: '删除商品',
+  FamilyCreated: '创建',
+  FamilyRenamed: '重命名',
+  FamilyLocked: '锁定',
+  FamilyUnlocked: '解锁',
+  FamilyMemberAdded: '记录加入的货源',
+  FamilyMemberRemoved: '记录移除的货源',
+  FamilyCustomMemberAdded: '加入自定义成员',
+  FamilyCustomMemberRemoved: '移除自定义成员',
+  FamilyPriceOverrideSet: '设置手动价格',
+  FamilyPriceOverrideRemoved: '恢复自动价格',
+  FamilyMergedInto: '并入其他系列',
+  FamilyDeleted: '删除',
+  FamilyRecomputed: '校正系列数据',
+  LinkJoinedFamily: '货源加入',
+  LinkLeftFamily: '货源离开',
+  LinkMirrored: '货源信息更新',
+  LinkDetailSynced: '货源详情更新',
+  LinkDelisted: '货源下架',
+  LinkRelisted: '货源重新上架',
+  LinkParsed: '识别货源名称',
+  LinkTagsDerived: '生成规格标签',
+  LinkTagsTakenOver: '手动设置规格标签',
+  LinkTagsRestored: '恢复自动规格标签',
+  LinkGoodAssigned: '货源建成商品',
+  GoodCreated: '新建商品',
+  GoodUpdated: '修改商品',
+  GoodOriginsSet: '修改合并货源',
+  GoodDeleted: '删除商品',
 };
 
 /** Why: the command or run recorded with the event. */
 const WHY_LABEL: Record<string, string> = {
-  Organise: '整理货源', AutoGroup: '自动分组',
-  CreateFamily: '新建系列', UpdateFamily: '修改系列', DeleteFamily: '删除系列', AddFamilyMember: '添加货源', RemoveFamilyMember: '移除货源',
-  AddCustomMember: '添加自定义成员', RemoveCustomMember: '移除自定义成员', SetPriceOverride: '设置手动价格', RemovePriceOverride: '恢复自动价格',
-  UpdateLinkTags: '修改规格标签', RestoreAutoLinkTags: '恢复自动规格标签',
-  CreateGood: '新建商品', CreateGoods: '批量创建商品', UpdateGood: '修改商品', DeleteGood: '删除商品', SetGoodOrigins: '修改合并货源',
-  SyncCategories: '同步类目', SyncOriginGoods: '同步货源', SyncDetails: '同步货源详情', SyncDetail: '同步货源详情',
-  SortCategories: '类目排序', SortCountries: '国家排序', SortTags: '标签排序', RecomputeFamilies: '校正系列数据',
+  Organise: '整理货源',
+  AutoGroup: '自动分组',
+  CreateFamily: '新建系列',
+  UpdateFamily: '修改系列',
+  DeleteFamily: '删除系列',
+  AddFamilyMember: '添加货源',
+  RemoveFamilyMember: '移除货源',
+  AddCustomMember: '添加自定义成员',
+  RemoveCustomMember: '移除自定义成员',
+  SetPriceOverride: '设置手动价格',
+  RemovePriceOverride: '恢复自动价格',
+  UpdateLinkTags: '修改规格标签',
+  RestoreAutoLinkTags: '恢复自动规格标签',
+  CreateGood: '新建商品',
+  CreateGoods: '批量创建商品',
+  UpdateGood: '修改商品',
+  DeleteGood: '删除商品',
+  SetGoodOrigins: '修改合并货源',
+  SyncCategories: '同步类目',
+  SyncOriginGoods: '同步货源',
+  SyncDetails: '同步货源详情',
+  SyncDetail: '同步货源详情',
+  SortCategories: '类目排序',
+  SortCountries: '国家排序',
+  SortTags: '标签排序',
+  RecomputeFamilies: '校正系列数据',
 };
 
 /** Parts of a family, a link or a good, named as the pages name them. */
 const FIELD_LABEL: Record<string, string> = {
-  name: '名称', locked: '锁定', autoManaged: '管理方式', gone: '删除或合并', customMembers: '自定义成员', overrides: '手动价格', variants: '规格',
-  sizeChart: '尺码表', packagingSpecs: '包装规格', options: '选项', mediaByColor: '各颜色的图片', familyNameKey: '系列归类依据',
-  price: '价格', delisted: '下架', parsed: '名称识别结果', tags: '规格标签', tagsManual: '手动规格标签', familyId: '所属系列', goodId: '商品',
-  detail: '详情', media: '图片', image: '图片', description: '描述', goodPriority: '优先级', tagIds: '标签', tagFontColor: '标签颜色',
-  categoryId: '类目', countryId: '国家', secondaryOriginGoodIds: '合并货源', representative: '代表商品', public: '店铺展示', familyLowestPrice: '系列最低价',
-  deleted: '删除', originPrice: '货源价格', originVariants: '货源规格', existed: '存在', members: '货源', goods: '商品', cells: '价格表', lowestPrice: '最低价',
+  name: '名称',
+  locked: '锁定',
+  autoManaged: '管理方式',
+  gone: '删除或合并',
+  customMembers: '自定义成员',
+  overrides: '手动价格',
+  variants: '规格',
+  sizeChart: '尺码表',
+  packagingSpecs: '包装规格',
+  options: '选项',
+  mediaByColor: '各颜色的图片',
+  familyNameKey: '系列归类依据',
+  price: '价格',
+  delisted: '下架',
+  parsed: '名称识别结果',
+  tags: '规格标签',
+  tagsManual: '手动规格标签',
+  familyId: '所属系列',
+  goodId: '商品',
+  detail: '详情',
+  media: '图片',
+  image: '图片',
+  description: '描述',
+  goodPriority: '优先级',
+  tagIds: '标签',
+  tagFontColor: '标签颜色',
+  categoryId: '类目',
+  countryId: '国家',
+  secondaryOriginGoodIds: '合并货源',
+  representative: '代表商品',
+  public: '店铺展示',
+  familyLowestPrice: '系列最低价',
+  deleted: '删除',
+  originPrice: '货源价格',
+  originVariants: '货源规格',
+  existed: '存在',
+  members: '货源',
+  goods: '商品',
+  cells: '价格表',
+  lowestPrice: '最低价',
 };
 
 type FromTo<T = unknown> = { from: T; to: T };
@@ -64,7 +139,10 @@ function namedIds(items: readonly HistoryItem[]): { links: string[]; goods: stri
 }
 
 const someNames = (ids: readonly string[], names: Record<string, string>) => {
-  const shown = ids.slice(0, 3).map((id) => `「${names[id] ?? '…'}」`).join('、');
+  const shown = ids
+    .slice(0, 3)
+    .map((id) => `「${names[id] ?? '…'}」`)
+    .join('、');
   return ids.length > 3 ? `${shown} 等 ${ids.length} 个` : shown;
 };
 
@@ -84,8 +162,13 @@ function describeChanges(c: Changes, n: { links: Record<string, string>; goods: 
   if (g?.removed.length) parts.push(`移除商品${someNames(g.removed, n.goods)}`);
   const cells = c.cells as { added: unknown[]; removed: unknown[]; changed: { size: string; color: string; from: string; to: string }[] } | undefined;
   if (cells) {
-    const bits = [len(cells.added) ? `新增 ${len(cells.added)} 个规格` : '', len(cells.removed) ? `减少 ${len(cells.removed)} 个规格` : '', len(cells.changed) ? `${len(cells.changed)} 个规格改价` : ''].filter(Boolean);
-    if (len(cells.changed) === 1) bits[bits.length - 1] = `${cells.changed[0]!.size} / ${cells.changed[0]!.color} 改价 ${showPrice(cells.changed[0]!.from)} → ${showPrice(cells.changed[0]!.to)}`;
+    const bits = [
+      len(cells.added) ? `新增 ${len(cells.added)} 个规格` : '',
+      len(cells.removed) ? `减少 ${len(cells.removed)} 个规格` : '',
+      len(cells.changed) ? `${len(cells.changed)} 个规格改价` : '',
+    ].filter(Boolean);
+    if (len(cells.changed) === 1)
+      bits[bits.length - 1] = `${cells.changed[0]!.size} / ${cells.changed[0]!.color} 改价 ${showPrice(cells.changed[0]!.from)} → ${showPrice(cells.changed[0]!.to)}`;
     if (bits.length) parts.push(`价格表${bits.join('，')}`);
   }
   const low = c.lowestPrice as FromTo<string | null> | undefined;
@@ -128,7 +211,12 @@ function describeData(e: HistoryItem, goods: Record<string, string>): string {
     case 'FamilyCustomMemberAdded':
     case 'FamilyCustomMemberRemoved': {
       const tags = d.tags as Record<string, string[]> | undefined;
-      const dims = tags ? Object.entries(tags).filter(([, v]) => v.length).map(([k, v]) => `${DIM_LABEL[k as Dimension] ?? k} ${v.join('/')}`).join('，') : '';
+      const dims = tags
+        ? Object.entries(tags)
+            .filter(([, v]) => v.length)
+            .map(([k, v]) => `${DIM_LABEL[k as Dimension] ?? k} ${v.join('/')}`)
+            .join('，')
+        : '';
       return [`「${goods[String(d.goodId)] ?? '…'}」`, dims, d.price ? showPrice(String(d.price)) : ''].filter(Boolean).join('：');
     }
     default:
@@ -145,7 +233,8 @@ function collapse(items: readonly HistoryItem[]): Row[] {
   const out: Row[] = [];
   for (const item of items) {
     const last = out[out.length - 1];
-    if (last && item.changes === null && last.item.changes === null && !last.item.runChanges && last.item.type === item.type && last.item.correlationId === item.correlationId) last.count++;
+    if (last && item.changes === null && last.item.changes === null && !last.item.runChanges && last.item.type === item.type && last.item.correlationId === item.correlationId)
+      last.count++;
     else out.push({ item, count: 1 });
   }
   return out;
@@ -155,7 +244,9 @@ function collapse(items: readonly HistoryItem[]): Row[] {
 export function FamilyHistory({ id }: { id: string }) {
   const h = useLoad<{ items: HistoryItem[]; total: number }>(`/product-families/${id}/history`);
   const [at, setAt] = useState<string | null>(null);
-  const snap = useLoad<{ at: string; family: Family & { public?: boolean; representative?: { name: string } | null } }>(at ? `/product-families/${id}/history?at=${encodeURIComponent(at)}` : null);
+  const snap = useLoad<{ at: string; family: Family & { public?: boolean; representative?: { name: string } | null } }>(
+    at ? `/product-families/${id}/history?at=${encodeURIComponent(at)}` : null,
+  );
   const actor = useActor();
   const items = h.data?.items ?? [];
   const ids = useMemo(() => namedIds(items), [h.data]);
@@ -169,7 +260,18 @@ export function FamilyHistory({ id }: { id: string }) {
       <div className="scroll" tabIndex={0} role="region" aria-label="历史记录">
         <table data-testid="family-history" className="history">
           <caption className="visually-hidden">系列的历史记录</caption>
-          <thead><tr><th scope="col">时间</th><th scope="col">操作</th><th scope="col">操作人</th><th scope="col">原因</th><th scope="col">店铺看到的变化</th><th scope="col"><span className="visually-hidden">查看</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">时间</th>
+              <th scope="col">操作</th>
+              <th scope="col">操作人</th>
+              <th scope="col">原因</th>
+              <th scope="col">店铺看到的变化</th>
+              <th scope="col">
+                <span className="visually-hidden">查看</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {rows.map(({ item: e, count }) => {
               const changes = describeChanges(e.changes, { links, goods });
@@ -178,7 +280,10 @@ export function FamilyHistory({ id }: { id: string }) {
               return (
                 <tr key={e.position} data-testid="history-row" className={e.at === at ? 'selected' : ''}>
                   <td style={{ whiteSpace: 'nowrap' }}>{fmtTime(e.at)}</td>
-                  <td data-testid="history-type">{EVENT_LABEL[e.type] ?? '其他更改'}{count > 1 && <span className="muted"> ×{count}</span>}</td>
+                  <td data-testid="history-type">
+                    {EVENT_LABEL[e.type] ?? '其他更改'}
+                    {count > 1 && <span className="muted"> ×{count}</span>}
+                  </td>
                   <td data-testid="history-by">{actor(e.by)}</td>
                   <td data-testid="history-why">{WHY_LABEL[e.why] ?? '其他操作'}</td>
                   <td data-testid="history-changes">
@@ -191,7 +296,11 @@ export function FamilyHistory({ id }: { id: string }) {
                       </div>
                     )}
                   </td>
-                  <td style={{ whiteSpace: 'nowrap' }}><button type="button" className="link" onClick={() => setAt(e.at)}>查看此时的系列</button></td>
+                  <td style={{ whiteSpace: 'nowrap' }}>
+                    <button type="button" className="link" onClick={() => setAt(e.at)}>
+                      查看此时的系列
+                    </button>
+                  </td>
                 </tr>
               );
             })}
@@ -204,9 +313,14 @@ export function FamilyHistory({ id }: { id: string }) {
           <ErrorLine error={snap.error} />
           {snap.data && snap.data.at === new Date(at).toISOString() ? (
             <p>
-              名称：<b data-testid="snapshot-name">{snap.data.family.name}</b> · <span data-testid="snapshot-locked">{snap.data.family.locked ? '锁定' : '未锁定'}</span> · 货源 {snap.data.family.members?.length ?? 0} 个 · 自定义成员 {snap.data.family.customMembers?.length ?? 0} 个 · 价格表 {snap.data.family.priceMatrix?.cells.length ?? 0} 个规格 · 手动价格 {snap.data.family.overrides?.length ?? 0} 个 · 最低价 <span data-testid="snapshot-lowest">{snap.data.family.lowestPrice ?? '—'}</span> · {snap.data.family.public ? `店铺中展示（代表商品「${snap.data.family.representative?.name ?? '—'}」）` : '店铺中未展示'}
+              名称：<b data-testid="snapshot-name">{snap.data.family.name}</b> · <span data-testid="snapshot-locked">{snap.data.family.locked ? '锁定' : '未锁定'}</span> · 货源{' '}
+              {snap.data.family.members?.length ?? 0} 个 · 自定义成员 {snap.data.family.customMembers?.length ?? 0} 个 · 价格表 {snap.data.family.priceMatrix?.cells.length ?? 0}{' '}
+              个规格 · 手动价格 {snap.data.family.overrides?.length ?? 0} 个 · 最低价 <span data-testid="snapshot-lowest">{snap.data.family.lowestPrice ?? '—'}</span> ·{' '}
+              {snap.data.family.public ? `店铺中展示（代表商品「${snap.data.family.representative?.name ?? '—'}」）` : '店铺中未展示'}
             </p>
-          ) : !snap.error && <Loading />}
+          ) : (
+            !snap.error && <Loading />
+          )}
         </div>
       )}
     </div>

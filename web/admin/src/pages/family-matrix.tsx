@@ -44,9 +44,13 @@ export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () =>
       <div className="row" style={{ margin: '12px 0' }}>
         {(['printCount', 'craft', 'logistics'] as const).map((d) => (
           <span key={d} className="inline">
-            <label htmlFor={`${selectId}-${d}`} className="inline">{DIM_LABEL[d]}</label>
+            <label htmlFor={`${selectId}-${d}`} className="inline">
+              {DIM_LABEL[d]}
+            </label>
             <select id={`${selectId}-${d}`} data-testid={`matrix-${d}`} value={pick[d]} onChange={(e) => setPick({ ...pick, [d]: e.target.value })}>
-              {dims[d].map((v) => <option key={v}>{v}</option>)}
+              {dims[d].map((v) => (
+                <option key={v}>{v}</option>
+              ))}
             </select>
           </span>
         ))}
@@ -55,8 +59,19 @@ export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () =>
       <p className="muted">在格子里改价后按回车（或点到别处）即保存为手动价格；橙色格子是手动价格，点 × 恢复自动计算的价格，按 Esc 取消正在输入的内容。</p>
       <div className="scroll" tabIndex={0} role="region" aria-label="价格表">
         <table className="matrix">
-          <caption className="visually-hidden">价格表：{pick.printCount} · {pick.craft} · {pick.logistics}</caption>
-          <thead><tr><th scope="col">尺码 \ 颜色</th>{dims.color.map((c) => <th scope="col" key={c}>{c}</th>)}</tr></thead>
+          <caption className="visually-hidden">
+            价格表：{pick.printCount} · {pick.craft} · {pick.logistics}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">尺码 \ 颜色</th>
+              {dims.color.map((c) => (
+                <th scope="col" key={c}>
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
           <tbody>
             {dims.size.map((s) => (
               <tr key={s}>
@@ -77,20 +92,32 @@ export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () =>
                           disabled={a.busy}
                           onSet={async (price) => {
                             let failure = '';
-                            const ok = await a.run(async () => {
-                              try {
-                                await api.request('PUT', `/product-families/${fam.id}/price-overrides`, { ...k, price });
-                              } catch (e) {
-                                failure = fieldErrors(e).price ?? errorText(e);
-                                throw e;
-                              }
-                              await onChanged();
-                            }, `已保存 ${s} / ${c} 的手动价格 ${showPrice(price)}`);
+                            const ok = await a.run(
+                              async () => {
+                                try {
+                                  await api.request('PUT', `/product-families/${fam.id}/price-overrides`, { ...k, price });
+                                } catch (e) {
+                                  failure = fieldErrors(e).price ?? errorText(e);
+                                  throw e;
+                                }
+                                await onChanged();
+                              },
+                              `已保存 ${s} / ${c} 的手动价格 ${showPrice(price)}`,
+                            );
                             return ok ? null : failure;
                           }}
-                          onClear={() => a.run(async () => { await api.request('DELETE', `/product-families/${fam.id}/price-overrides`, k); await onChanged(); }, `已恢复 ${s} / ${c} 的自动价格`)}
+                          onClear={() =>
+                            a.run(async () => {
+                              await api.request('DELETE', `/product-families/${fam.id}/price-overrides`, k);
+                              await onChanged();
+                            }, `已恢复 ${s} / ${c} 的自动价格`)
+                          }
                         />
-                      ) : <span className="muted" aria-label={`${label(s, c)}：没有这个规格`}>—</span>}
+                      ) : (
+                        <span className="muted" aria-label={`${label(s, c)}：没有这个规格`}>
+                          —
+                        </span>
+                      )}
                     </td>
                   );
                 })}
@@ -100,13 +127,24 @@ export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () =>
         </table>
       </div>
       {(fam.invalidOverrides?.length ?? 0) > 0 && (
-        <p className="error">失效的手动价格（对应的规格已不存在）：{fam.invalidOverrides!.map((o) => `${o.size} / ${o.color} / ${o.printCount} / ${o.craft} / ${o.logistics} ${showPrice(o.price)}`).join('；')}</p>
+        <p className="error">
+          失效的手动价格（对应的规格已不存在）：
+          {fam.invalidOverrides!.map((o) => `${o.size} / ${o.color} / ${o.printCount} / ${o.craft} / ${o.logistics} ${showPrice(o.price)}`).join('；')}
+        </p>
       )}
     </div>
   );
 }
 
-function PriceCell({ price, overridden, disabled, onSet, onClear, testId, label }: {
+function PriceCell({
+  price,
+  overridden,
+  disabled,
+  onSet,
+  onClear,
+  testId,
+  label,
+}: {
   price: string;
   overridden: boolean;
   disabled: boolean;
@@ -150,16 +188,30 @@ function PriceCell({ price, overridden, disabled, onSet, onClear, testId, label 
           value={v}
           disabled={disabled}
           inputMode="decimal"
-          onChange={(e) => { setV(e.target.value); if (msg?.kind === 'error') setMsg(null); }}
+          onChange={(e) => {
+            setV(e.target.value);
+            if (msg?.kind === 'error') setMsg(null);
+          }}
           onBlur={() => void commit()}
           onKeyDown={(e) => {
             if (e.key === 'Enter') void commit();
-            if (e.key === 'Escape') { setV(price); setMsg(null); }
+            if (e.key === 'Escape') {
+              setV(price);
+              setMsg(null);
+            }
           }}
         />
-        {overridden && <button type="button" className="link" aria-label={`${label}：恢复自动价格`} title="恢复自动价格" data-testid={`${testId}-clear`} onClick={onClear}>×</button>}
+        {overridden && (
+          <button type="button" className="link" aria-label={`${label}：恢复自动价格`} title="恢复自动价格" data-testid={`${testId}-clear`} onClick={onClear}>
+            ×
+          </button>
+        )}
       </span>
-      {msg && <span id={msgId} className={`cell-msg ${msg.kind}`} role={msg.kind === 'error' ? 'alert' : undefined} data-testid={`${testId}-msg`}>{msg.text}</span>}
+      {msg && (
+        <span id={msgId} className={`cell-msg ${msg.kind}`} role={msg.kind === 'error' ? 'alert' : undefined} data-testid={`${testId}-msg`}>
+          {msg.text}
+        </span>
+      )}
     </span>
   );
 }

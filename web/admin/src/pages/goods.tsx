@@ -29,12 +29,22 @@ export function GoodsPage() {
   const { country, category } = usePlaces();
   const scoped = FILTERS.filter((f) => params.get(f));
   const scopeText = (f: (typeof FILTERS)[number]) =>
-    f === 'countryId' ? `国家：${country(params.get(f)) || '…'}` : f === 'categoryId' ? `类目：${category(params.get(f)) || '…'}` : f === 'familyId' ? '同一系列的商品' : params.get(f) === 'true' ? '自定义商品' : '来自货源的商品';
+    f === 'countryId'
+      ? `国家：${country(params.get(f)) || '…'}`
+      : f === 'categoryId'
+        ? `类目：${category(params.get(f)) || '…'}`
+        : f === 'familyId'
+          ? '同一系列的商品'
+          : params.get(f) === 'true'
+            ? '自定义商品'
+            : '来自货源的商品';
   const toolbar = (
     <div className="toolbar">
       <div className="row" style={{ justifyContent: 'space-between', width: '100%' }}>
         <KeywordSearch keyword={keyword} setKeyword={setKeyword} label="搜索商品" placeholder="商品名称" onSearch={search} />
-        <button type="button" className={selected === 'new' ? '' : 'secondary'} data-testid="new-good-open" onClick={() => void navigate(itemHref('new'))}>新建自定义商品</button>
+        <button type="button" className={selected === 'new' ? '' : 'secondary'} data-testid="new-good-open" onClick={() => void navigate(itemHref('new'))}>
+          新建自定义商品
+        </button>
       </div>
       <GoodsListControls tagIds={tagIds} sort={sort} onChange={(t, s2) => setParams({ tagIds: t.join(','), sort: s2, page: null })} />
       {scoped.map((f) => (
@@ -46,38 +56,63 @@ export function GoodsPage() {
     <MasterDetail
       selected={!!selected}
       backHref={listHref}
-      list={<MasterList<Good>
-        label="商品列表"
-        testId="good-list"
-        rowTestId="good-row"
-        list={list}
-        page={page}
-        setPage={setPage}
-        toolbar={toolbar}
-        primaryLabel="商品"
-        primary={(g) => (
-          <span className="good-cell">
-            {g.image ? <img className="thumb small" src={g.image} alt="" /> : <span className="thumb small" style={{ width: 36, height: 36, display: 'inline-block', background: '#e4e7eb', borderRadius: 4 }} />}
-            <span>{g.name}{!g.originGoodId && <span className="badge amber">自定义</span>}</span>
-          </span>
-        )}
-        columns={[
-          { label: '价格', render: (g) => showPrice(g.price) },
-          { label: '国家', className: 'hide-narrow', render: (g) => country(g.countryId) || <span className="muted">—</span> },
-          { label: '类目', className: 'hide-narrow', render: (g) => category(g.categoryId) || <span className="muted">—</span> },
-          { label: '店铺', render: (g) => (g.public ? <span className="badge green">在售</span> : <span className="badge">未展示</span>) },
-        ]}
-        hrefOf={(g) => itemHref(g.id)}
-        selectedId={selected}
-        empty={q || tagIds.length || scoped.length ? '没有符合条件的商品' : '还没有商品'}
-      />}
-      detail={selected === 'new' ? (
-        <NewGood onCreated={(id) => { list.reload(); void navigate(itemHref(id), { replace: true, force: true }); }} onCancel={() => setParams({ id: null })} />
-      ) : selected ? (
-        <GoodEditor key={selected} id={selected} onSaved={list.reload} onDeleted={() => { list.reload(); setParams({ id: null }, { force: true }); }} />
-      ) : (
-        <div className="card muted">选择一个商品进行编辑，或新建自定义商品</div>
-      )}
+      list={
+        <MasterList<Good>
+          label="商品列表"
+          testId="good-list"
+          rowTestId="good-row"
+          list={list}
+          page={page}
+          setPage={setPage}
+          toolbar={toolbar}
+          primaryLabel="商品"
+          primary={(g) => (
+            <span className="good-cell">
+              {g.image ? (
+                <img className="thumb small" src={g.image} alt="" />
+              ) : (
+                <span className="thumb small" style={{ width: 36, height: 36, display: 'inline-block', background: '#e4e7eb', borderRadius: 4 }} />
+              )}
+              <span>
+                {g.name}
+                {!g.originGoodId && <span className="badge amber">自定义</span>}
+              </span>
+            </span>
+          )}
+          columns={[
+            { label: '价格', render: (g) => showPrice(g.price) },
+            { label: '国家', className: 'hide-narrow', render: (g) => country(g.countryId) || <span className="muted">—</span> },
+            { label: '类目', className: 'hide-narrow', render: (g) => category(g.categoryId) || <span className="muted">—</span> },
+            { label: '店铺', render: (g) => (g.public ? <span className="badge green">在售</span> : <span className="badge">未展示</span>) },
+          ]}
+          hrefOf={(g) => itemHref(g.id)}
+          selectedId={selected}
+          empty={q || tagIds.length || scoped.length ? '没有符合条件的商品' : '还没有商品'}
+        />
+      }
+      detail={
+        selected === 'new' ? (
+          <NewGood
+            onCreated={(id) => {
+              list.reload();
+              void navigate(itemHref(id), { replace: true, force: true });
+            }}
+            onCancel={() => setParams({ id: null })}
+          />
+        ) : selected ? (
+          <GoodEditor
+            key={selected}
+            id={selected}
+            onSaved={list.reload}
+            onDeleted={() => {
+              list.reload();
+              setParams({ id: null }, { force: true });
+            }}
+          />
+        ) : (
+          <div className="card muted">选择一个商品进行编辑，或新建自定义商品</div>
+        )
+      }
     />
   );
 }
@@ -89,25 +124,46 @@ function ImageField({ image, onChange, error }: { image: string | null; onChange
   const id = useId();
   return (
     <div className="row" style={{ alignItems: 'flex-start', flexWrap: 'nowrap' }}>
-      {image ? <img className="thumb" data-testid="good-image" src={image} alt="商品图片预览" style={{ width: 96, height: 96 }} /> : <div className="thumb" style={{ width: 96, height: 96 }} />}
+      {image ? (
+        <img className="thumb" data-testid="good-image" src={image} alt="商品图片预览" style={{ width: 96, height: 96 }} />
+      ) : (
+        <div className="thumb" style={{ width: 96, height: 96 }} />
+      )}
       <div style={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 8, minWidth: 0 }}>
         <label htmlFor={`${id}-url`}>图片地址</label>
-        <input id={`${id}-url`} name="image" value={image ?? ''} onChange={(e) => onChange(e.target.value || null)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-err` : undefined} />
+        <input
+          id={`${id}-url`}
+          name="image"
+          value={image ?? ''}
+          onChange={(e) => onChange(e.target.value || null)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-err` : undefined}
+        />
         <FieldError id={`${id}-err`} message={error} />
         <label htmlFor={`${id}-file`}>上传图片（png、jpg、webp、gif）</label>
-        <input id={`${id}-file`} ref={file} type="file" data-testid="good-upload" accept="image/png,image/jpeg,image/webp,image/gif" disabled={up.busy} onChange={(e) => {
-          const f = e.target.files?.[0];
-          if (!f) return;
-          void up.run(async () => {
-            try {
-              const r = await api.upload('/upload', f);
-              onChange(r.url);
-            } finally {
-              if (file.current) file.current.value = '';
-            }
-          }, '已上传，保存后生效');
-        }} />
-        <div data-testid="upload-status"><Status a={up} /></div>
+        <input
+          id={`${id}-file`}
+          ref={file}
+          type="file"
+          data-testid="good-upload"
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          disabled={up.busy}
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (!f) return;
+            void up.run(async () => {
+              try {
+                const r = await api.upload('/upload', f);
+                onChange(r.url);
+              } finally {
+                if (file.current) file.current.value = '';
+              }
+            }, '已上传，保存后生效');
+          }}
+        />
+        <div data-testid="upload-status">
+          <Status a={up} />
+        </div>
       </div>
     </div>
   );
@@ -115,45 +171,70 @@ function ImageField({ image, onChange, error }: { image: string | null; onChange
 
 function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onCancel: () => void }) {
   const [form, setForm] = useState({
-    name: '', goodPriority: '0', image: null as string | null, description: '', tagIds: [] as string[],
-    categoryId: null as string | null, countryId: null as string | null, tagFontColor: null as string | null,
+    name: '',
+    goodPriority: '0',
+    image: null as string | null,
+    description: '',
+    tagIds: [] as string[],
+    categoryId: null as string | null,
+    countryId: null as string | null,
+    tagFontColor: null as string | null,
   });
   const a = useAction();
   const id = useId();
   useUnsavedEdits(form.name.trim() !== '' || form.description !== '' || form.image !== null);
-  const create = () => a.run(async () => {
-    const g = await api.request<Good>('POST', '/goods', {
-      name: form.name.trim(),
-      goodPriority: Number(form.goodPriority) || 0,
-      image: form.image,
-      description: form.description || null,
-      tagIds: form.tagIds,
-      categoryId: form.categoryId,
-      countryId: form.countryId,
-      tagFontColor: form.tagFontColor,
+  const create = () =>
+    a.run(async () => {
+      const g = await api.request<Good>('POST', '/goods', {
+        name: form.name.trim(),
+        goodPriority: Number(form.goodPriority) || 0,
+        image: form.image,
+        description: form.description || null,
+        tagIds: form.tagIds,
+        categoryId: form.categoryId,
+        countryId: form.countryId,
+        tagFontColor: form.tagFontColor,
+      });
+      rememberName('goods', g.id, g.name);
+      setForm((f) => ({ ...f, name: '', description: '', image: null }));
+      onCreated(g.id);
     });
-    rememberName('goods', g.id, g.name);
-    setForm((f) => ({ ...f, name: '', description: '', image: null }));
-    onCreated(g.id);
-  });
   return (
     <section className="card" data-testid="new-good" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>新建自定义商品</h2>
       <p className="muted">自定义商品没有货源，可以作为商品系列的自定义成员。</p>
       <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
-        <label>名称<input name="name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} aria-invalid={a.fields.name ? true : undefined} /></label>
+        <label>
+          名称
+          <input name="name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} aria-invalid={a.fields.name ? true : undefined} />
+        </label>
         <FieldError id={`${id}-name`} message={a.fields.name} />
-        <label>优先级（越大越靠前）<input name="goodPriority" type="number" value={form.goodPriority} onChange={(e) => setForm({ ...form, goodPriority: e.target.value })} /></label>
+        <label>
+          优先级（越大越靠前）
+          <input name="goodPriority" type="number" value={form.goodPriority} onChange={(e) => setForm({ ...form, goodPriority: e.target.value })} />
+        </label>
         <ImageField image={form.image} onChange={(image) => setForm((f) => ({ ...f, image }))} error={a.fields.image} />
-        <label>描述<textarea rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} /></label>
+        <label>
+          描述
+          <textarea rows={2} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
+        </label>
       </div>
       <h3>标签</h3>
       <TagPicker value={form.tagIds} onChange={(tagIds) => setForm({ ...form, tagIds })} />
       <h3>国家、类目与标签颜色</h3>
-      <PlacementFields value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }} tagIds={form.tagIds} errors={a.fields} onChange={(p) => setForm((f) => ({ ...f, ...p }))} />
+      <PlacementFields
+        value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }}
+        tagIds={form.tagIds}
+        errors={a.fields}
+        onChange={(p) => setForm((f) => ({ ...f, ...p }))}
+      />
       <div className="row" style={{ marginTop: 12 }}>
-        <button type="button" disabled={a.busy || !form.name.trim() || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={create}>创建</button>
-        <button type="button" className="secondary" onClick={onCancel}>取消</button>
+        <button type="button" disabled={a.busy || !form.name.trim() || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={create}>
+          创建
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          取消
+        </button>
         <Status a={a} />
       </div>
     </section>
@@ -180,14 +261,30 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
   const secondary = g.data?.secondaryOriginGoodIds ?? [];
   const names = useNames('origin-goods', secondary);
   useUnsavedEdits(!!form && !!g.data && differs(form, g.data));
-  if (g.error) return <div className="card"><ErrorLine error={g.error} /></div>;
-  if (!form || !g.data) return <div className="card"><Loading /></div>;
+  if (g.error)
+    return (
+      <div className="card">
+        <ErrorLine error={g.error} />
+      </div>
+    );
+  if (!form || !g.data)
+    return (
+      <div className="card">
+        <Loading />
+      </div>
+    );
   const saved = g.data;
   const save = () =>
     a.run(async () => {
       const r = await api.request<Good>('PATCH', `/goods/${id}`, {
-        name: form.name, description: form.description, image: form.image, goodPriority: Number(form.goodPriority) || 0, tagIds: form.tagIds,
-        categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor,
+        name: form.name,
+        description: form.description,
+        image: form.image,
+        goodPriority: Number(form.goodPriority) || 0,
+        tagIds: form.tagIds,
+        categoryId: form.categoryId,
+        countryId: form.countryId,
+        tagFontColor: form.tagFontColor,
       });
       if (r && typeof r === 'object' && 'id' in r) {
         // Saved: the form shows the good as the server keeps it (names normalised).
@@ -198,28 +295,73 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
       onSaved();
     }, '已保存');
   // PUT /goods/:id/origins takes the full list of secondary links and answers the good as saved.
-  const setOrigins = (ids: string[], ok: string) =>
-    o.run(async () => g.setData(await api.request<Good>('PUT', `/goods/${id}/origins`, { secondaryOriginGoodIds: ids })), ok);
+  const setOrigins = (ids: string[], ok: string) => o.run(async () => g.setData(await api.request<Good>('PUT', `/goods/${id}/origins`, { secondaryOriginGoodIds: ids })), ok);
   const imageUnsaved = form.image !== saved.image;
   return (
     <section className="card" data-testid="good-editor" aria-label={`编辑商品「${saved.name}」`}>
-      <h2>编辑商品 {!saved.originGoodId && <span className="badge amber">自定义</span>} {saved.public ? <span className="badge green">店铺中在售</span> : <span className="badge">店铺中未展示</span>}</h2>
+      <h2>
+        编辑商品 {!saved.originGoodId && <span className="badge amber">自定义</span>}{' '}
+        {saved.public ? <span className="badge green">店铺中在售</span> : <span className="badge">店铺中未展示</span>}
+      </h2>
       <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
-        <label>名称<input name="name" value={form.name} onChange={(e) => { const name = e.target.value; setForm((f) => f && { ...f, name }); }} aria-invalid={a.fields.name ? true : undefined} /></label>
+        <label>
+          名称
+          <input
+            name="name"
+            value={form.name}
+            onChange={(e) => {
+              const name = e.target.value;
+              setForm((f) => f && { ...f, name });
+            }}
+            aria-invalid={a.fields.name ? true : undefined}
+          />
+        </label>
         <FieldError id={`${id}-name-err`} message={a.fields.name} />
-        <label>优先级（越大越靠前）<input name="goodPriority" type="number" value={form.goodPriority} onChange={(e) => { const v = e.target.value; setForm((f) => f && { ...f, goodPriority: v as unknown as number }); }} /></label>
+        <label>
+          优先级（越大越靠前）
+          <input
+            name="goodPriority"
+            type="number"
+            value={form.goodPriority}
+            onChange={(e) => {
+              const v = e.target.value;
+              setForm((f) => f && { ...f, goodPriority: v as unknown as number });
+            }}
+          />
+        </label>
         <FieldError id={`${id}-prio-err`} message={a.fields.goodPriority} />
         <ImageField image={form.image} onChange={(image) => setForm((f) => f && { ...f, image })} error={a.fields.image} />
         {imageUnsaved && <span className="muted">图片已更改，尚未保存</span>}
       </div>
-      <label style={{ marginTop: 8 }}>描述<textarea rows={3} value={form.description ?? ''} onChange={(e) => { const description = e.target.value || null; setForm((f) => f && { ...f, description }); }} /></label>
+      <label style={{ marginTop: 8 }}>
+        描述
+        <textarea
+          rows={3}
+          value={form.description ?? ''}
+          onChange={(e) => {
+            const description = e.target.value || null;
+            setForm((f) => f && { ...f, description });
+          }}
+        />
+      </label>
       <h3>标签</h3>
       <TagPicker value={form.tagIds} onChange={(tagIds) => setForm((f) => f && { ...f, tagIds })} />
       <h3>国家、类目与标签颜色</h3>
-      <PlacementFields value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }} tagIds={form.tagIds} errors={a.fields} onChange={(p) => setForm((f) => f && { ...f, ...p })} />
+      <PlacementFields
+        value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }}
+        tagIds={form.tagIds}
+        errors={a.fields}
+        onChange={(p) => setForm((f) => f && { ...f, ...p })}
+      />
       <div className="row" style={{ marginTop: 12 }}>
-        <button type="button" disabled={a.busy || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={save} data-testid="good-save">保存</button>
-        {differs(form, saved) && <button type="button" className="secondary" onClick={() => setForm(saved)}>放弃修改</button>}
+        <button type="button" disabled={a.busy || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={save} data-testid="good-save">
+          保存
+        </button>
+        {differs(form, saved) && (
+          <button type="button" className="secondary" onClick={() => setForm(saved)}>
+            放弃修改
+          </button>
+        )}
         <Status a={a} testId="good-status" />
       </div>
       <h3>合并的货源</h3>
@@ -227,14 +369,42 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
         <div className="muted">主货源：{saved.originGood ? <a href={hrefOf('links', { id: saved.originGood.id })}>{saved.originGood.name}</a> : '无（自定义商品）'}</div>
         <table style={{ margin: '8px 0' }}>
           <caption className="visually-hidden">合并的货源</caption>
-          <thead><tr><th scope="col">合并货源</th><th scope="col"><span className="visually-hidden">操作</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">合并货源</th>
+              <th scope="col">
+                <span className="visually-hidden">操作</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
-            {secondary.length === 0 && <tr><td colSpan={2} className="muted">没有合并的货源</td></tr>}
+            {secondary.length === 0 && (
+              <tr>
+                <td colSpan={2} className="muted">
+                  没有合并的货源
+                </td>
+              </tr>
+            )}
             {secondary.map((lid) => (
               <tr key={lid} data-testid="secondary-origin" data-id={lid}>
-                <td><a href={hrefOf('links', { id: lid })}>{names[lid] ?? '…'}</a></td>
+                <td>
+                  <a href={hrefOf('links', { id: lid })}>{names[lid] ?? '…'}</a>
+                </td>
                 <td style={{ width: 70 }}>
-                  <button type="button" className="danger" disabled={o.busy} aria-label={`移除合并货源 ${names[lid] ?? ''}`} onClick={() => setOrigins(secondary.filter((x) => x !== lid), '已移除合并货源')}>移除</button>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={o.busy}
+                    aria-label={`移除合并货源 ${names[lid] ?? ''}`}
+                    onClick={() =>
+                      setOrigins(
+                        secondary.filter((x) => x !== lid),
+                        '已移除合并货源',
+                      )
+                    }
+                  >
+                    移除
+                  </button>
                 </td>
               </tr>
             ))}
@@ -249,19 +419,35 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
               disabled={o.busy}
               exclude={[...secondary, ...(saved.originGoodId ? [saved.originGoodId] : [])]}
               search={async (k) => (await api.get<Page<Link>>(`/origin-goods?pageSize=20${k ? `&keyword=${encodeURIComponent(k)}` : ''}`)).items}
-              render={(l) => <>{l.name}{l.delisted && <span className="badge red">已下架</span>}</>}
-              onPick={(l) => { rememberName('origin-goods', l.id, l.name); void setOrigins([...secondary, l.id], '已合并货源'); }}
+              render={(l) => (
+                <>
+                  {l.name}
+                  {l.delisted && <span className="badge red">已下架</span>}
+                </>
+              )}
+              onPick={(l) => {
+                rememberName('origin-goods', l.id, l.name);
+                void setOrigins([...secondary, l.id], '已合并货源');
+              }}
             />
           </div>
-          <form className="row" style={{ flex: 1, flexWrap: 'nowrap' }} onSubmit={(e) => {
-            e.preventDefault();
-            const lid = originId.trim();
-            // Cleared only once added: after an error the id stays to be corrected.
-            if (lid) void setOrigins([...secondary, lid], '已合并货源').then((ok) => ok && setOriginId(''));
-          }}>
-            <label htmlFor={originField} className="visually-hidden">货源编号</label>
+          <form
+            className="row"
+            style={{ flex: 1, flexWrap: 'nowrap' }}
+            onSubmit={(e) => {
+              e.preventDefault();
+              const lid = originId.trim();
+              // Cleared only once added: after an error the id stays to be corrected.
+              if (lid) void setOrigins([...secondary, lid], '已合并货源').then((ok) => ok && setOriginId(''));
+            }}
+          >
+            <label htmlFor={originField} className="visually-hidden">
+              货源编号
+            </label>
             <input id={originField} placeholder="或输入货源编号" value={originId} onChange={(e) => setOriginId(e.target.value)} style={{ width: 150 }} />
-            <button type="submit" className="secondary" disabled={o.busy || !originId.trim()}>按编号合并</button>
+            <button type="submit" className="secondary" disabled={o.busy || !originId.trim()}>
+              按编号合并
+            </button>
           </form>
         </div>
         <Status a={o} />

@@ -155,15 +155,26 @@ export function OrganisePage() {
   return (
     <>
       <div className="card">
-        <p className="muted" style={{ marginTop: 0 }}>整理货源会识别每个货源的名称、生成规格标签，并把同款货源归入同一个商品系列；已锁定和手动的系列不会被改动。</p>
+        <p className="muted" style={{ marginTop: 0 }}>
+          整理货源会识别每个货源的名称、生成规格标签，并把同款货源归入同一个商品系列；已锁定和手动的系列不会被改动。
+        </p>
         <div className="row">
           <button type="button" disabled={running || !statusLoaded} onClick={() => start('/product-families/organize', '整理完成')}>
             {running ? '整理中…' : '开始整理'}
           </button>
-          <button type="button" className="secondary" disabled={running || !statusLoaded} onClick={async () => {
-            const yes = await confirmDialog({ title: '只做自动分组？', body: '只把已识别名称的货源归入系列，不重新识别名称、不生成标签，也不合并零散的系列。通常请用「开始整理」。', confirm: '只做自动分组' });
-            if (yes) await start('/product-families/auto-group', '分组完成');
-          }}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={running || !statusLoaded}
+            onClick={async () => {
+              const yes = await confirmDialog({
+                title: '只做自动分组？',
+                body: '只把已识别名称的货源归入系列，不重新识别名称、不生成标签，也不合并零散的系列。通常请用「开始整理」。',
+                confirm: '只做自动分组',
+              });
+              if (yes) await start('/product-families/auto-group', '分组完成');
+            }}
+          >
             仅自动分组
           </button>
           <Status a={a} />
@@ -171,32 +182,60 @@ export function OrganisePage() {
       </div>
       {starting ? (
         <div className="card" data-testid="organise-status">
-          <h2>正在整理… <StateBadge s="running" /></h2>
+          <h2>
+            正在整理… <StateBadge s="running" />
+          </h2>
           <div className="muted">等待本次整理开始</div>
         </div>
-      ) : status && status.state !== 'idle' && (
-        <div className="card" data-testid="organise-status" data-started-at={status.startedAt ?? undefined}>
-          <h2>
-            {status.state === 'running' ? `正在${PHASE[status.phase ?? ''] ?? '整理'}` : '上次整理'} <StateBadge s={status.state} />
-          </h2>
-          <ProgressBar done={status.done} total={status.total} running={status.state === 'running'} testId="organise-progress" />
-          <div className="muted">开始 {fmtTime(status.startedAt)} · 结束 {fmtTime(status.finishedAt)} · 发起 {actor(status.startedBy)}</div>
-          {status.error && <div className="error" role="alert">整理没有完成，请稍后重试</div>}
-        </div>
+      ) : (
+        status &&
+        status.state !== 'idle' && (
+          <div className="card" data-testid="organise-status" data-started-at={status.startedAt ?? undefined}>
+            <h2>
+              {status.state === 'running' ? `正在${PHASE[status.phase ?? ''] ?? '整理'}` : '上次整理'} <StateBadge s={status.state} />
+            </h2>
+            <ProgressBar done={status.done} total={status.total} running={status.state === 'running'} testId="organise-progress" />
+            <div className="muted">
+              开始 {fmtTime(status.startedAt)} · 结束 {fmtTime(status.finishedAt)} · 发起 {actor(status.startedBy)}
+            </div>
+            {status.error && (
+              <div className="error" role="alert">
+                整理没有完成，请稍后重试
+              </div>
+            )}
+          </div>
+        )
       )}
       {shown && <ReportView shown={shown} total={shownRun?.total ?? null} />}
       <section className="card" aria-labelledby="runs-title">
         <h2 id="runs-title">整理记录</h2>
         <ErrorLine error={runs.error} />
-        {runs.data && runs.data.items.length === 0 ? <div className="muted">还没有整理过</div> : (
+        {runs.data && runs.data.items.length === 0 ? (
+          <div className="muted">还没有整理过</div>
+        ) : (
           <div className="scroll" tabIndex={0} role="region" aria-label="整理记录">
             <table data-testid="organise-runs">
-              <thead><tr><th scope="col">类型</th><th scope="col">状态</th><th scope="col">结果</th><th scope="col">发起</th><th scope="col">开始</th><th scope="col">结束</th><th scope="col"><span className="visually-hidden">报告</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">类型</th>
+                  <th scope="col">状态</th>
+                  <th scope="col">结果</th>
+                  <th scope="col">发起</th>
+                  <th scope="col">开始</th>
+                  <th scope="col">结束</th>
+                  <th scope="col">
+                    <span className="visually-hidden">报告</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {runs.data?.items.map((r) => (
                   <tr key={r.runId} data-testid="organise-run" data-run-id={r.runId} className={shown?.runId === r.runId ? 'selected' : ''}>
                     <td>{KIND[r.kind] ?? '整理'}</td>
-                    <td><StateBadge s={r.state} />{r.error && <div className="error">没有完成</div>}</td>
+                    <td>
+                      <StateBadge s={r.state} />
+                      {r.error && <div className="error">没有完成</div>}
+                    </td>
                     <td>
                       {r.counts.created !== undefined && <span className="badge">新建系列 {r.counts.created}</span>}
                       {!!r.counts.merged && <span className="badge">合并 {r.counts.merged}</span>}
@@ -209,7 +248,9 @@ export function OrganisePage() {
                     <td>{fmtTime(r.finishedAt)}</td>
                     <td>
                       {r.state === 'succeeded' && (
-                        <button type="button" className="secondary" disabled={opening === r.runId} onClick={() => openRun(r.runId)}>查看报告</button>
+                        <button type="button" className="secondary" disabled={opening === r.runId} onClick={() => openRun(r.runId)}>
+                          查看报告
+                        </button>
                       )}
                     </td>
                   </tr>
@@ -232,7 +273,11 @@ function Folded<T>({ title, items, render, testId, open = false }: { title: stri
   const shown = items.slice((page - 1) * PAGE, page * PAGE);
   return (
     <details className="card" data-testid={testId} open={open}>
-      <summary><h2 style={{ display: 'inline' }}>{title}（{items.length}）</h2></summary>
+      <summary>
+        <h2 style={{ display: 'inline' }}>
+          {title}（{items.length}）
+        </h2>
+      </summary>
       <ul className="report-list">{shown.map(render)}</ul>
       {items.length > PAGE && <Pager page={page} setPage={setPage} list={{ total: items.length, pageSize: PAGE }} />}
     </details>
@@ -254,7 +299,8 @@ function ReportView({ shown, total }: { shown: Shown; total: number | null }) {
         <h2 id="report-title">整理报告</h2>
         <p data-testid="report-summary">
           {total !== null && <>共检查 {total} 个货源：</>}
-          {total !== null ? `${total - report.unchanged} 个有更新，` : ''}{untouched} 个无需改动，{unparseable} 个名称无法识别。
+          {total !== null ? `${total - report.unchanged} 个有更新，` : ''}
+          {untouched} 个无需改动，{unparseable} 个名称无法识别。
         </p>
         <div className="stats">
           <Stat value={report.created} label="新建的系列" testId="report-created" />
@@ -267,9 +313,17 @@ function ReportView({ shown, total }: { shown: Shown; total: number | null }) {
       </section>
       <section className="card" aria-labelledby="review-title" data-testid="organise-review-section">
         <h2 id="review-title">待人工确认（{review.length}）</h2>
-        {review.length === 0 ? <div className="muted">没有需要确认的系列</div> : (
+        {review.length === 0 ? (
+          <div className="muted">没有需要确认的系列</div>
+        ) : (
           <table data-testid="organise-review">
-            <thead><tr><th scope="col">系列或货源</th><th scope="col">原因</th><th scope="col">说明</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">系列或货源</th>
+                <th scope="col">原因</th>
+                <th scope="col">说明</th>
+              </tr>
+            </thead>
             <tbody>
               {review.map((r, i) => (
                 <tr key={i} data-testid="organise-review-row">
@@ -283,7 +337,15 @@ function ReportView({ shown, total }: { shown: Shown; total: number | null }) {
                   <td>{REASON[r.reason]?.[0] ?? '需要确认'}</td>
                   <td className="muted">
                     {REASON[r.reason]?.[1] ?? ''}
-                    {'linkId' in r && (r.familyId ? <> 它现在在系列 <a href={hrefOf('families', { id: r.familyId })}>{families[r.familyId] ?? '…'}</a>。</> : ' 它现在不属于任何系列。')}
+                    {'linkId' in r &&
+                      (r.familyId ? (
+                        <>
+                          {' '}
+                          它现在在系列 <a href={hrefOf('families', { id: r.familyId })}>{families[r.familyId] ?? '…'}</a>。
+                        </>
+                      ) : (
+                        ' 它现在不属于任何系列。'
+                      ))}
                   </td>
                 </tr>
               ))}
@@ -298,7 +360,11 @@ function ReportView({ shown, total }: { shown: Shown; total: number | null }) {
         render={(u) => (
           <li key={u.id} data-testid="unparseable-row">
             <a href={hrefOf('links', { id: u.id })}>{u.name}</a>
-            {u.problem && <div className="muted" data-testid="unparseable-why">{nameProblemText(u.problem)}</div>}
+            {u.problem && (
+              <div className="muted" data-testid="unparseable-why">
+                {nameProblemText(u.problem)}
+              </div>
+            )}
           </li>
         )}
       />

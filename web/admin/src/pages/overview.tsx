@@ -96,7 +96,13 @@ export function OverviewPage() {
         <div className="scroll" tabIndex={0} role="region" aria-label="同步与整理">
           <table data-testid="overview-runs">
             <thead>
-              <tr><th scope="col">任务</th><th scope="col">上次运行</th><th scope="col">结果</th><th scope="col">发起</th><th scope="col">计划</th></tr>
+              <tr>
+                <th scope="col">任务</th>
+                <th scope="col">上次运行</th>
+                <th scope="col">结果</th>
+                <th scope="col">发起</th>
+                <th scope="col">计划</th>
+              </tr>
             </thead>
             <tbody>
               {JOBS.map((j) => {
@@ -124,7 +130,9 @@ export function OverviewPage() {
         {projections.data && (
           <p data-testid="overview-health">
             {broken.length > 0 ? (
-              <span className="error">有 {broken.length} 项数据更新出错，店铺可能显示旧内容。<a href={hrefOf('projections')}>查看系统状态</a></span>
+              <span className="error">
+                有 {broken.length} 项数据更新出错，店铺可能显示旧内容。<a href={hrefOf('projections')}>查看系统状态</a>
+              </span>
             ) : behind.length > 0 ? (
               <span>正在更新数据（{behind.reduce((n, p) => n + p.lagEvents, 0)} 条更改待处理），店铺很快会显示最新内容。</span>
             ) : (

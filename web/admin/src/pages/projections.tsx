@@ -23,10 +23,14 @@ const PROJECTION_LABEL: Record<string, string> = {
 const labelOf = (name: string) => PROJECTION_LABEL[name] ?? '其他数据';
 
 /** A projection's lastError as text (the runner records an object with a message): for whoever looks into it. */
-const lastErrorText = (e: unknown) => (e == null ? '' : typeof e === 'string' ? e : typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : JSON.stringify(e));
+const lastErrorText = (e: unknown) =>
+  e == null ? '' : typeof e === 'string' ? e : typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : JSON.stringify(e);
 
 /** A rebuild asked for here: the lastRebuildAt it started from, and whether the server has accepted it. */
-interface PendingRebuild { from: string | null; accepted: boolean }
+interface PendingRebuild {
+  from: string | null;
+  accepted: boolean;
+}
 
 /**
  * How a rebuild asked for here stands (docs/api.md, Shapes: Projections): finished when the projection runs again
@@ -46,7 +50,12 @@ export function ProjectionsPage() {
   const [pending, setPending] = useState<Record<string, PendingRebuild>>({});
   const [rebuilt, setRebuilt] = useState<string[]>([]);
   const [failed, setFailed] = useState<{ name: string; error: string }[]>([]);
-  const settle = (names: string[]) => setPending((m) => { const n = { ...m }; for (const k of names) delete n[k]; return n; });
+  const settle = (names: string[]) =>
+    setPending((m) => {
+      const n = { ...m };
+      for (const k of names) delete n[k];
+      return n;
+    });
   useEffect(() => {
     const items = p.data?.items ?? [];
     const asked = items.filter((x) => pending[x.name]);
@@ -71,35 +80,58 @@ export function ProjectionsPage() {
       confirm: '重新生成',
     });
     if (!yes) return;
-    await a.run(async () => {
-      setRebuilt([]);
-      setFailed((f) => f.filter((y) => y.name !== x.name));
-      setPending((m) => ({ ...m, [x.name]: { from: x.lastRebuildAt, accepted: false } }));
-      try {
-        await api.request('POST', `/projections/${encodeURIComponent(x.name)}/rebuild`);
-      } catch (e) {
-        settle([x.name]);
-        throw e;
-      }
-      setPending((m) => ({ ...m, [x.name]: { from: x.lastRebuildAt, accepted: true } }));
-      p.reload();
-    }, `已开始重新生成「${labelOf(x.name)}」`);
+    await a.run(
+      async () => {
+        setRebuilt([]);
+        setFailed((f) => f.filter((y) => y.name !== x.name));
+        setPending((m) => ({ ...m, [x.name]: { from: x.lastRebuildAt, accepted: false } }));
+        try {
+          await api.request('POST', `/projections/${encodeURIComponent(x.name)}/rebuild`);
+        } catch (e) {
+          settle([x.name]);
+          throw e;
+        }
+        setPending((m) => ({ ...m, [x.name]: { from: x.lastRebuildAt, accepted: true } }));
+        p.reload();
+      },
+      `已开始重新生成「${labelOf(x.name)}」`,
+    );
   };
   return (
     <>
       <p className="muted">后台和店铺读取的数据由每一次更改的记录生成。「待处理」是还没有反映到数据里的更改；通常几秒内就会处理完。</p>
       <div className="row">
-        <button type="button" className="secondary" onClick={p.reload}>刷新</button>
+        <button type="button" className="secondary" onClick={p.reload}>
+          刷新
+        </button>
         <Status a={a} />
-        {rebuilt.length > 0 && <span className="ok" data-testid="rebuild-done">重新生成完成：{rebuilt.map(labelOf).join('、')}</span>}
+        {rebuilt.length > 0 && (
+          <span className="ok" data-testid="rebuild-done">
+            重新生成完成：{rebuilt.map(labelOf).join('、')}
+          </span>
+        )}
         {failed.map((f) => (
-          <span key={f.name} className="error" role="alert" data-testid="rebuild-failed" data-name={f.name}>重新生成失败：{labelOf(f.name)}，请联系技术人员</span>
+          <span key={f.name} className="error" role="alert" data-testid="rebuild-failed" data-name={f.name}>
+            重新生成失败：{labelOf(f.name)}，请联系技术人员
+          </span>
         ))}
       </div>
       <ErrorLine error={p.error} />
       <div className="scroll" tabIndex={0} role="region" aria-label="数据状态">
         <table data-testid="projections">
-          <thead><tr><th scope="col">数据</th><th scope="col">状态</th><th scope="col">待处理的更改</th><th scope="col">落后</th><th scope="col">上次重新生成</th><th scope="col">问题</th><th scope="col"><span className="visually-hidden">操作</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">数据</th>
+              <th scope="col">状态</th>
+              <th scope="col">待处理的更改</th>
+              <th scope="col">落后</th>
+              <th scope="col">上次重新生成</th>
+              <th scope="col">问题</th>
+              <th scope="col">
+                <span className="visually-hidden">操作</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {p.data?.items.map((x) => (
               <tr key={x.name} data-testid="projection-row" data-name={x.name}>
@@ -109,7 +141,9 @@ export function ProjectionsPage() {
                   {x.state === 'rebuilding' && x.rebuild && <span className="muted"> 已处理 {x.rebuild.eventsDone} 条</span>}
                   {x.retrying && <span className="muted"> 正在重试</span>}
                 </td>
-                <td data-testid="projection-lag" title={x.lagApproximate ? '估计值：超过 10 000 条时不逐一计数' : undefined}>{x.lagApproximate ? `约 ${x.lagEvents}` : x.lagEvents}</td>
+                <td data-testid="projection-lag" title={x.lagApproximate ? '估计值：超过 10 000 条时不逐一计数' : undefined}>
+                  {x.lagApproximate ? `约 ${x.lagEvents}` : x.lagEvents}
+                </td>
                 <td>{x.lagSeconds > 0 ? `${x.lagSeconds} 秒` : '—'}</td>
                 <td data-testid="projection-rebuilt-at">{fmtTime(x.lastRebuildAt)}</td>
                 <td>
@@ -118,10 +152,18 @@ export function ProjectionsPage() {
                       <summary>更新出错</summary>
                       <span lang="en">{lastErrorText(x.lastError)}</span>
                     </details>
-                  ) : <span className="muted">无</span>}
+                  ) : (
+                    <span className="muted">无</span>
+                  )}
                 </td>
                 <td>
-                  <button type="button" className="secondary" disabled={a.busy || x.state === 'rebuilding' || x.name in pending} onClick={() => void rebuild(x)} aria-label={x.name in pending ? `正在重新生成「${labelOf(x.name)}」` : `重新生成「${labelOf(x.name)}」`}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={a.busy || x.state === 'rebuilding' || x.name in pending}
+                    onClick={() => void rebuild(x)}
+                    aria-label={x.name in pending ? `正在重新生成「${labelOf(x.name)}」` : `重新生成「${labelOf(x.name)}」`}
+                  >
                     {x.name in pending ? '重新生成中…' : '重新生成'}
                   </button>
                 </td>

@@ -13,7 +13,16 @@ export function SortingPage() {
   return (
     <>
       <p className="muted">店铺中国家、类目和标签出现的先后顺序。拖动 ⠿ 或用 ↑/↓ 调整，每次调整立即保存。</p>
-      <Tabs<'countries' | 'categories' | 'tags'> label="排序的内容" value={tab} onChange={setTab} tabs={[['countries', '国家'], ['categories', '类目'], ['tags', '标签']]} />
+      <Tabs<'countries' | 'categories' | 'tags'>
+        label="排序的内容"
+        value={tab}
+        onChange={setTab}
+        tabs={[
+          ['countries', '国家'],
+          ['categories', '类目'],
+          ['tags', '标签'],
+        ]}
+      />
       {tab === 'countries' && <CountrySort />}
       {tab === 'categories' && <CategorySort />}
       {tab === 'tags' && <TagSort />}
@@ -29,11 +38,20 @@ function CountrySort() {
       <ErrorLine error={c.error} />
       <Status a={a} />
       {c.data && (
-        <SortList testId="sort-countries" items={c.data.items} busy={a.busy} extra={(x) => <span className="muted">{x.code}</span>}
-          onOrder={(next) => a.run(async () => {
-            c.setData({ ...c.data!, items: next });
-            await api.request('PATCH', '/countries/sort', { ids: next.map((x) => x.id) });
-          }, '顺序已保存').then(c.reload)} />
+        <SortList
+          testId="sort-countries"
+          items={c.data.items}
+          busy={a.busy}
+          extra={(x) => <span className="muted">{x.code}</span>}
+          onOrder={(next) =>
+            a
+              .run(async () => {
+                c.setData({ ...c.data!, items: next });
+                await api.request('PATCH', '/countries/sort', { ids: next.map((x) => x.id) });
+              }, '顺序已保存')
+              .then(c.reload)
+          }
+        />
       )}
     </div>
   );
@@ -60,10 +78,16 @@ function CategorySort() {
   return (
     <div className="card">
       <div className="row">
-        <label style={{ flexDirection: 'row', alignItems: 'center' }}>上级类目
+        <label style={{ flexDirection: 'row', alignItems: 'center' }}>
+          上级类目
           <select data-testid="sort-category-parent" value={parent} onChange={(e) => setParent(e.target.value)}>
             <option value="">（大类）</option>
-            {parents.map(({ c: p, depth }) => <option key={p.id} value={p.id}>{'　'.repeat(depth)}{p.name}</option>)}
+            {parents.map(({ c: p, depth }) => (
+              <option key={p.id} value={p.id}>
+                {'　'.repeat(depth)}
+                {p.name}
+              </option>
+            ))}
           </select>
         </label>
       </div>
@@ -111,27 +135,46 @@ function TagSort() {
   const [v, setV] = useState<{ tags: TagView[]; groups: TagGroupView[] } | null>(null);
   const [group, setGroup] = useState('');
   const a = useAction();
-  const load = () => loadTagVocabulary(true).then((x) => { setV(x); setGroup((g) => g || x.groups[0]?.id || ''); });
-  useEffect(() => { void load(); }, []);
+  const load = () =>
+    loadTagVocabulary(true).then((x) => {
+      setV(x);
+      setGroup((g) => g || x.groups[0]?.id || '');
+    });
+  useEffect(() => {
+    void load();
+  }, []);
   if (!v) return <Loading />;
   const sorted = [...v.tags].sort(bySortOrder);
   const inGroup = sorted.filter((t) => (t.groupId ?? '') === group);
   return (
     <div className="card">
-      <label style={{ flexDirection: 'row', alignItems: 'center' }}>标签组
+      <label style={{ flexDirection: 'row', alignItems: 'center' }}>
+        标签组
         <select value={group} onChange={(e) => setGroup(e.target.value)}>
-          {v.groups.map((g) => <option key={g.id} value={g.id}>{g.name}</option>)}
+          {v.groups.map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name}
+            </option>
+          ))}
           <option value="">未分组</option>
         </select>
       </label>
       <Status a={a} />
-      <SortList testId="sort-tags" items={inGroup} busy={a.busy}
-        onOrder={(next) => a.run(async () => {
-          // One request with the full order of every tag: this group's new order, the rest as they were.
-          let k = 0;
-          const ids = sorted.map((t) => ((t.groupId ?? '') === group ? next[k++]!.id : t.id));
-          await api.request('PATCH', '/tags/sort', { ids });
-        }, '顺序已保存').then(load)} />
+      <SortList
+        testId="sort-tags"
+        items={inGroup}
+        busy={a.busy}
+        onOrder={(next) =>
+          a
+            .run(async () => {
+              // One request with the full order of every tag: this group's new order, the rest as they were.
+              let k = 0;
+              const ids = sorted.map((t) => ((t.groupId ?? '') === group ? next[k++]!.id : t.id));
+              await api.request('PATCH', '/tags/sort', { ids });
+            }, '顺序已保存')
+            .then(load)
+        }
+      />
     </div>
   );
 }

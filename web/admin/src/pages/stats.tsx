@@ -35,19 +35,37 @@ export function StatsPage() {
         {t.data?.items.length === 0 && <div className="muted">还没有货源</div>}
         {t.data?.items.map((c) => (
           <details key={String(c.country)} open data-testid="stats-country" data-country={c.country ?? ''}>
-            <summary><b>{c.country ?? '名称中没有识别出国家'}</b> <span className="muted">{sum(c.categories, 'links')} 个货源，被合并到商品 {sum(c.categories, 'secondaryReferences')} 次</span></summary>
+            <summary>
+              <b>{c.country ?? '名称中没有识别出国家'}</b>{' '}
+              <span className="muted">
+                {sum(c.categories, 'links')} 个货源，被合并到商品 {sum(c.categories, 'secondaryReferences')} 次
+              </span>
+            </summary>
             <div className="scroll" tabIndex={0} role="region" aria-label={`${c.country ?? '未识别国家'}的货源统计`}>
-            <table style={{ margin: '6px 0 12px' }}>
-              <thead><tr><th scope="col">类目</th>{COLUMNS.map(([k, l]) => <th scope="col" key={k}>{l}</th>)}</tr></thead>
-              <tbody>
-                {c.categories.map((x) => (
-                  <tr key={String(x.categoryId)} data-testid="stats-row" data-category-id={x.categoryId ?? ''}>
-                    <th scope="row">{x.categoryName ?? '未设置类目'}</th>
-                    {COLUMNS.map(([k]) => <td key={k} data-testid={`stats-${k}`}>{x[k] as number}</td>)}
+              <table style={{ margin: '6px 0 12px' }}>
+                <thead>
+                  <tr>
+                    <th scope="col">类目</th>
+                    {COLUMNS.map(([k, l]) => (
+                      <th scope="col" key={k}>
+                        {l}
+                      </th>
+                    ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {c.categories.map((x) => (
+                    <tr key={String(x.categoryId)} data-testid="stats-row" data-category-id={x.categoryId ?? ''}>
+                      <th scope="row">{x.categoryName ?? '未设置类目'}</th>
+                      {COLUMNS.map(([k]) => (
+                        <td key={k} data-testid={`stats-${k}`}>
+                          {x[k] as number}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
             </div>
           </details>
         ))}

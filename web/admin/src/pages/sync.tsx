@@ -43,7 +43,12 @@ function ScheduleCard() {
       {schedule.data && (
         <table>
           <thead>
-            <tr><th scope="col">同步内容</th><th scope="col">计划</th><th scope="col">上次运行</th><th scope="col">下次运行</th></tr>
+            <tr>
+              <th scope="col">同步内容</th>
+              <th scope="col">计划</th>
+              <th scope="col">上次运行</th>
+              <th scope="col">下次运行</th>
+            </tr>
           </thead>
           <tbody>
             {(Object.keys(SCHEDULE_LABEL) as (keyof SyncSchedule)[]).map((k) => {
@@ -54,11 +59,22 @@ function ScheduleCard() {
                   <th scope="row">{SCHEDULE_LABEL[k]}</th>
                   <td data-testid={`schedule-${k}-when`}>{scheduleText(job.cron)}</td>
                   <td data-testid={`schedule-${k}-last`}>
-                    {job.lastRun ? <>{fmtTime(job.lastRun.dueAt)} {job.lastRun.runState && <StateBadge s={job.lastRun.runState} />}</> : '—'}
+                    {job.lastRun ? (
+                      <>
+                        {fmtTime(job.lastRun.dueAt)} {job.lastRun.runState && <StateBadge s={job.lastRun.runState} />}
+                      </>
+                    ) : (
+                      '—'
+                    )}
                     {notRun.map((t) => (
                       <div key={t.dueAt} data-testid={`schedule-${k}-not-run`}>
                         <StateBadge s={t.outcome} labels={TICK} /> {fmtTime(t.dueAt)}
-                        {t.detail && <span className="muted">（{DETAIL[t.detail] ?? t.detail}{t.outcome === 'failed' ? '，将自动重试' : ''}）</span>}
+                        {t.detail && (
+                          <span className="muted">
+                            （{DETAIL[t.detail] ?? t.detail}
+                            {t.outcome === 'failed' ? '，将自动重试' : ''}）
+                          </span>
+                        )}
                       </div>
                     ))}
                   </td>
@@ -102,7 +118,10 @@ export function SyncPage() {
     const yes = await confirmDialog({
       title: `确认下架 ${held.wouldDelist} 个货源？`,
       body: (
-        <p>供应商这次的列表里少了 {held.wouldDelist} 个货源（在售 {held.listed} 个，超过 {Math.round(held.maxShare * 100)}% 的保护线）。确认后会重新同步，并把这些货源下架；它们的商品会从店铺中消失。</p>
+        <p>
+          供应商这次的列表里少了 {held.wouldDelist} 个货源（在售 {held.listed} 个，超过 {Math.round(held.maxShare * 100)}%
+          的保护线）。确认后会重新同步，并把这些货源下架；它们的商品会从店铺中消失。
+        </p>
       ),
       confirm: '确认下架',
       danger: true,
@@ -112,11 +131,19 @@ export function SyncPage() {
   return (
     <>
       <div className="card">
-        <p className="muted" style={{ marginTop: 0 }}>同步会从供应商读取最新的类目、货源和货源详情；只有变化的内容会被更新。</p>
+        <p className="muted" style={{ marginTop: 0 }}>
+          同步会从供应商读取最新的类目、货源和货源详情；只有变化的内容会被更新。
+        </p>
         <div className="row">
-          <button type="button" disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/categories')}>同步类目</button>
-          <button type="button" disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/origin-goods')}>同步货源</button>
-          <button type="button" disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/details')}>同步货源详情</button>
+          <button type="button" disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/categories')}>
+            同步类目
+          </button>
+          <button type="button" disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/origin-goods')}>
+            同步货源
+          </button>
+          <button type="button" disabled={a.busy || live?.state === 'running'} onClick={() => start('/sync/details')}>
+            同步货源详情
+          </button>
           <Status a={a} />
         </div>
       </div>
@@ -130,7 +157,9 @@ export function SyncPage() {
           {live.state === 'held' && live.held && (
             <p data-testid="held-delisting">
               供应商这次的列表缺少 {live.held.wouldDelist} / {live.held.listed} 个在售货源，超过 {Math.round(live.held.maxShare * 100)}%，为防误操作没有下架任何货源。
-              <button type="button" className="danger" disabled={a.busy} onClick={() => void confirmDelist(live.held!)}>确认下架</button>
+              <button type="button" className="danger" disabled={a.busy} onClick={() => void confirmDelist(live.held!)}>
+                确认下架
+              </button>
             </p>
           )}
           {live.errors.length > 0 && <RunErrors errors={live.errors} />}
@@ -143,16 +172,37 @@ export function SyncPage() {
         <div className="scroll" tabIndex={0} role="region" aria-label="最近的同步">
           <table data-testid="sync-runs">
             <thead>
-              <tr><th scope="col">内容</th><th scope="col">状态</th><th scope="col">进度</th><th scope="col">结果</th><th scope="col">发起</th><th scope="col">开始</th><th scope="col">结束</th></tr>
+              <tr>
+                <th scope="col">内容</th>
+                <th scope="col">状态</th>
+                <th scope="col">进度</th>
+                <th scope="col">结果</th>
+                <th scope="col">发起</th>
+                <th scope="col">开始</th>
+                <th scope="col">结束</th>
+              </tr>
             </thead>
             <tbody>
-              {runs.data?.items.length === 0 && <tr><td colSpan={7} className="muted">还没有同步过</td></tr>}
+              {runs.data?.items.length === 0 && (
+                <tr>
+                  <td colSpan={7} className="muted">
+                    还没有同步过
+                  </td>
+                </tr>
+              )}
               {runs.data?.items.map((r) => (
                 <tr key={r.runId} data-testid="sync-run">
                   <td>{KIND[r.kind] ?? '数据'}</td>
-                  <td><StateBadge s={r.state} /></td>
-                  <td>{r.progress.done}/{r.progress.total ?? '?'}</td>
-                  <td><Counts counts={r.counts} />{r.errors.length > 0 && <span className="badge red">{r.errors.length} 项出错</span>}</td>
+                  <td>
+                    <StateBadge s={r.state} />
+                  </td>
+                  <td>
+                    {r.progress.done}/{r.progress.total ?? '?'}
+                  </td>
+                  <td>
+                    <Counts counts={r.counts} />
+                    {r.errors.length > 0 && <span className="badge red">{r.errors.length} 项出错</span>}
+                  </td>
                   <td data-testid="sync-run-by">{actor(r.startedBy)}</td>
                   <td>{fmtTime(r.startedAt)}</td>
                   <td>{fmtTime(r.finishedAt)}</td>
@@ -174,7 +224,9 @@ function RunErrors({ errors }: { errors: SyncRunView['errors'] }) {
       <details>
         <summary>技术信息（供排查问题）</summary>
         <ul lang="en">
-          {errors.slice(0, 20).map((e, i) => <li key={i}>{e.message}</li>)}
+          {errors.slice(0, 20).map((e, i) => (
+            <li key={i}>{e.message}</li>
+          ))}
         </ul>
       </details>
     </div>
@@ -185,9 +237,13 @@ const COUNT_LABEL: Record<string, string> = { created: '新增', changed: '变�
 function Counts({ counts }: { counts: Record<string, number> }) {
   return (
     <span>
-      {Object.entries(counts).filter(([k]) => COUNT_LABEL[k]).map(([k, v]) => (
-        <span key={k} className="badge">{COUNT_LABEL[k]} {v}</span>
-      ))}
+      {Object.entries(counts)
+        .filter(([k]) => COUNT_LABEL[k])
+        .map(([k, v]) => (
+          <span key={k} className="badge">
+            {COUNT_LABEL[k]} {v}
+          </span>
+        ))}
     </span>
   );
 }

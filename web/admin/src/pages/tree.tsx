@@ -14,30 +14,39 @@ export function GoodsTreePage() {
   const t = useLoad<{ items: TreeCountry[] }>('/goods/tree');
   return (
     <div className="card tree">
-      <p className="muted" style={{ marginTop: 0 }}>按国家和类目列出商品系列；每个系列后面是它在这里在售的商品数。</p>
+      <p className="muted" style={{ marginTop: 0 }}>
+        按国家和类目列出商品系列；每个系列后面是它在这里在售的商品数。
+      </p>
       <ErrorLine error={t.error} />
       {!t.data && !t.error && <Loading />}
       {t.data?.items.length === 0 && <p className="muted">还没有商品</p>}
       {t.data?.items.map((c) => (
         <details key={String(c.id)} open>
-          <summary><b>{c.name ?? '未设置国家'}</b> <span className="muted">{c.categories.length} 个类目</span></summary>
+          <summary>
+            <b>{c.name ?? '未设置国家'}</b> <span className="muted">{c.categories.length} 个类目</span>
+          </summary>
           <ul>
             {c.categories.map((cat) => (
               <li key={String(cat.id)}>
                 <details>
-                  <summary>{cat.name ?? '未设置类目'} <span className="muted">（{goodCount(cat.items)}）</span></summary>
+                  <summary>
+                    {cat.name ?? '未设置类目'} <span className="muted">（{goodCount(cat.items)}）</span>
+                  </summary>
                   <ul>
                     {cat.items.flatMap((it) =>
                       it.kind === 'family'
                         ? [
                             <li key={`family-${it.id}`} data-testid="tree-family">
                               <span className="badge blue">系列</span> <a href={hrefOf('families', { id: it.id })}>{it.name}</a>{' '}
-                              <span className="muted" data-testid="tree-configurations">在售商品 {it.configurationCount} 个</span>
+                              <span className="muted" data-testid="tree-configurations">
+                                在售商品 {it.configurationCount} 个
+                              </span>
                             </li>,
                           ]
                         : it.goods.map((g) => (
                             <li key={`good-${g.id}`} data-testid="tree-good">
-                              <span className="badge">商品</span> <a href={hrefOf('goods', { id: g.id })}>{g.name}</a> <span className="muted">（不属于任何系列，店铺中不显示）</span>
+                              <span className="badge">商品</span> <a href={hrefOf('goods', { id: g.id })}>{g.name}</a>{' '}
+                              <span className="muted">（不属于任何系列，店铺中不显示）</span>
                             </li>
                           )),
                     )}

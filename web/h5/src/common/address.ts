@@ -3,11 +3,7 @@
  * `#/`, `#/categories`, `#/list?…filters`, `#/goods/<familyId>?size=…&color=…`.
  */
 
-export type Route =
-  | { name: 'home' }
-  | { name: 'categories' }
-  | { name: 'list'; filters: ListFilters }
-  | { name: 'detail'; id: string; query: URLSearchParams };
+export type Route = { name: 'home' } | { name: 'categories' } | { name: 'list'; filters: ListFilters } | { name: 'detail'; id: string; query: URLSearchParams };
 
 export const SORTS = ['DEFAULT', 'NEWEST', 'PRICE_ASC', 'PRICE_DESC'] as const;
 export type Sort = (typeof SORTS)[number];

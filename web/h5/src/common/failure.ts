@@ -42,8 +42,7 @@ const isAnswered = (e: unknown): e is AnsweredError => typeof e === 'object' && 
 export function failureOf(e: unknown, online: boolean): Failure {
   if (!isAnswered(e)) return { kind: online ? 'network' : 'offline', status: null, code: null, retryAfterMs: null };
   const { status } = e;
-  const kind: FailureKind =
-    status === 404 ? 'notFound' : status === 408 || status === 425 || status === 429 || status === 503 ? 'busy' : status >= 500 ? 'server' : 'invalid';
+  const kind: FailureKind = status === 404 ? 'notFound' : status === 408 || status === 425 || status === 429 || status === 503 ? 'busy' : status >= 500 ? 'server' : 'invalid';
   return { kind, status, code: e.code ?? null, retryAfterMs: e.retryAfterMs ?? null };
 }
 

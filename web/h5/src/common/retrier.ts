@@ -105,11 +105,14 @@ export class Retrier<T> {
     else if (f.kind === 'offline') this.waiting = 'network';
     else {
       this.waiting = 'timer';
-      this.timer = this.env.setTimer(() => {
-        this.timer = null;
-        this.waiting = null;
-        if (!this.disposed) void this.attempt();
-      }, retryDelayMs(this.failures, f, this.env.random));
+      this.timer = this.env.setTimer(
+        () => {
+          this.timer = null;
+          this.waiting = null;
+          if (!this.disposed) void this.attempt();
+        },
+        retryDelayMs(this.failures, f, this.env.random),
+      );
     }
     this.on.failed(f, this.waiting);
   }

@@ -94,5 +94,4 @@ export function pick(cells: readonly PublicCell[], choice: Choice, d: Dim, v: st
 }
 
 /** What the page says when a tap changed other choices. */
-export const changeNotice = (changed: readonly Change[]): string =>
-  `没有这个组合，已为你把${changed.map((c) => `${DIM_LABEL[c.dim]}换成「${c.to}」`).join('、')}`;
+export const changeNotice = (changed: readonly Change[]): string => `没有这个组合，已为你把${changed.map((c) => `${DIM_LABEL[c.dim]}换成「${c.to}」`).join('、')}`;

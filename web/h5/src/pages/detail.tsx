@@ -83,7 +83,11 @@ export function DetailPage({ id, query }: { id: string; query: URLSearchParams }
     <div className="detail" data-testid="h5-detail">
       <TopBar />
       <div className="gallery" data-testid="gallery" tabIndex={0} role="region" aria-label="商品图片">
-        {media.length ? media.map((x) => <Img key={x.id} className="slide" src={x.url} alt={`${g.name} ${choice?.color}`} />) : <Img className="slide" src={g.image} alt={g.name} />}
+        {media.length ? (
+          media.map((x) => <Img key={x.id} className="slide" src={x.url} alt={`${g.name} ${choice?.color}`} />)
+        ) : (
+          <Img className="slide" src={g.image} alt={g.name} />
+        )}
       </div>
       {media.length > 0 && (
         <div className="hint" data-testid="media-color">
@@ -258,7 +262,20 @@ function SpecTable({ title, data }: { title: string; data: unknown }) {
 }
 
 const SPEC_LABEL: Record<string, string> = {
-  size: '尺码', chest: '胸围(cm)', length: '衣长(cm)', sleeve: '袖长(cm)', shoulder: '肩宽(cm)', waist: '腰围(cm)', hip: '臀围(cm)',
-  name: '规格', widthCm: '宽(cm)', heightCm: '高(cm)', lengthCm: '长(cm)', weightGrams: '重量(g)', quantity: '数量',
-  depth: '厚(cm)', width: '宽(cm)', height: '高(cm)',
+  size: '尺码',
+  chest: '胸围(cm)',
+  length: '衣长(cm)',
+  sleeve: '袖长(cm)',
+  shoulder: '肩宽(cm)',
+  waist: '腰围(cm)',
+  hip: '臀围(cm)',
+  name: '规格',
+  widthCm: '宽(cm)',
+  heightCm: '高(cm)',
+  lengthCm: '长(cm)',
+  weightGrams: '重量(g)',
+  quantity: '数量',
+  depth: '厚(cm)',
+  width: '宽(cm)',
+  height: '高(cm)',
 };

@@ -56,8 +56,7 @@ export function FilterPanel(props: {
     if (d && !d.open) d.showModal();
     return () => d?.close();
   }, []);
-  const toggleTag = (id: string) =>
-    setDraft((d) => ({ ...d, tagIds: d.tagIds.includes(id) ? d.tagIds.filter((x) => x !== id) : [...d.tagIds, id] }));
+  const toggleTag = (id: string) => setDraft((d) => ({ ...d, tagIds: d.tagIds.includes(id) ? d.tagIds.filter((x) => x !== id) : [...d.tagIds, id] }));
   const chosen = (draft.countryId ? 1 : 0) + draft.tagIds.length;
   return (
     <dialog
@@ -111,33 +110,33 @@ export function FilterPanel(props: {
             <SkeletonLines lines={['opts']} />
           )}
         </fieldset>
-        {groups.data
-          ? groups.data.items
-              .filter((g) => g.tags.length > 0)
-              .map((g) => (
-                <fieldset key={g.id}>
-                  <legend>{g.name}</legend>
-                  <div className="opts">
-                    {g.tags.map((t) => (
-                      <button
-                        key={t.id}
-                        type="button"
-                        aria-pressed={draft.tagIds.includes(t.id)}
-                        aria-label={`${t.name}（全店 ${t.familyCount} 款）`}
-                        onClick={() => toggleTag(t.id)}
-                      >
-                        {t.name}
-                        <span className="count">{t.familyCount}</span>
-                      </button>
-                    ))}
-                  </div>
-                </fieldset>
-              ))
-          : groups.failure ? (
-              <ResourceError compact of={groups} subject="标签" />
-            ) : (
-              <SkeletonLines lines={['short', 'opts', 'short', 'opts']} />
-            )}
+        {groups.data ? (
+          groups.data.items
+            .filter((g) => g.tags.length > 0)
+            .map((g) => (
+              <fieldset key={g.id}>
+                <legend>{g.name}</legend>
+                <div className="opts">
+                  {g.tags.map((t) => (
+                    <button
+                      key={t.id}
+                      type="button"
+                      aria-pressed={draft.tagIds.includes(t.id)}
+                      aria-label={`${t.name}（全店 ${t.familyCount} 款）`}
+                      onClick={() => toggleTag(t.id)}
+                    >
+                      {t.name}
+                      <span className="count">{t.familyCount}</span>
+                    </button>
+                  ))}
+                </div>
+              </fieldset>
+            ))
+        ) : groups.failure ? (
+          <ResourceError compact of={groups} subject="标签" />
+        ) : (
+          <SkeletonLines lines={['short', 'opts', 'short', 'opts']} />
+        )}
       </div>
       <div className="sheet-foot">
         <button type="button" className="btn" onClick={() => setDraft({ countryId: null, tagIds: [] })}>

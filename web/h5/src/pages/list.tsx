@@ -90,9 +90,12 @@ export function ListPage({ filters }: { filters: ListFilters }) {
     if (!latest.current.done && latest.current.page === 0) r.request();
     // Infinite scroll: the sentinel under the goods coming near the screen asks for the next page;
     // the retrier ignores the ask while a page is loading or a failure waits.
-    const io = new IntersectionObserver((es) => {
-      if (es.some((e) => e.isIntersecting) && !latest.current.done && latest.current.page > 0) r.request();
-    }, { rootMargin: '400px' });
+    const io = new IntersectionObserver(
+      (es) => {
+        if (es.some((e) => e.isIntersecting) && !latest.current.done && latest.current.page > 0) r.request();
+      },
+      { rootMargin: '400px' },
+    );
     if (sentinel.current) io.observe(sentinel.current);
     return () => {
       io.disconnect();
@@ -141,7 +144,15 @@ export function ListPage({ filters }: { filters: ListFilters }) {
             {SORT_SHORT[k]}
           </button>
         ))}
-        <button ref={filterButton} type="button" className={panelCount ? 'active' : ''} aria-haspopup="dialog" aria-expanded={panelOpen} onClick={() => setPanelOpen(true)} data-testid="open-filters">
+        <button
+          ref={filterButton}
+          type="button"
+          className={panelCount ? 'active' : ''}
+          aria-haspopup="dialog"
+          aria-expanded={panelOpen}
+          onClick={() => setPanelOpen(true)}
+          data-testid="open-filters"
+        >
           筛选{panelCount ? `（${panelCount}）` : ''}
         </button>
       </div>
