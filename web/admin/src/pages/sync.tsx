@@ -113,6 +113,9 @@ export function SyncPage() {
     a.run(async () => {
       const { runId } = await api.request<{ runId: string }>('POST', path, body);
       setLive(await api.get<SyncRunView>(`/sync/runs/${runId}`));
+      // The list shows the new run at once; a run that is over before this first read (a short one)
+      // is never polled, so this is also the only reload it gets.
+      runs.reload();
     });
   const confirmDelist = async (held: NonNullable<SyncRunView['held']>) => {
     const yes = await confirmDialog({
