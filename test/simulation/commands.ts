@@ -8,9 +8,10 @@ import fc from 'fast-check';
 import { applySupplierChange, linkName, type SupplierChange } from '../../src/sync/simulator';
 import { eventMetadata } from '../../src/platform/events/registry';
 import { newId } from '../../src/platform/ids';
-import { compareIds, isPlaceholder, type Dimension, type MFamily, Model, nameKey, type NameParts } from './model';
+import { compareIds, isPlaceholder, type Dimension, type MFamily, type MLink, Model, nameKey, type NameParts } from './model';
 import { caughtUp, Divergence, overrideKey, rebuild, syncRun, type Real } from './world';
 import { checkDecisions, comparePublic, observedFamilies, observedMembership } from './invariants';
+import { beforeAppendTo } from '../support/before-append';
 
 type Cmd = fc.AsyncCommand<Model, Real, false>;
 
@@ -391,6 +392,125 @@ const organiseRacingCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: nu
   );
 
 /**
+ * An administrator's write made at the one moment the timed race above rarely hits: after the
+ * organisation has read and decided, just before its first append that names what the write
+ * changes. `move`: a link the run will group (parseable, in no family) is put by hand into a family
+ * organisation leaves alone; the run must keep the move and list the link for review
+ * (MEMBERSHIP_CHANGED), the rest of its group joining as if the administrator had been first.
+ * `lock`: a family that takes links (and has no goods, so it is never a merge target) is locked;
+ * it must take none of them. When the run never appends there, the write comes after it.
+ */
+const organiseMidRunCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: number }) =>
+  command(
+    'organiseAdminMidRun',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const families = liveFamilies(m);
+      let streamId: string;
+      let admin: () => Promise<void>;
+      let applyAdmin: (x: Model) => void;
+      let moved: { linkId: string; familyId: string } | null = null;
+      if (a.action === 'move') {
+        const target = nth(
+          families.filter((f) => f.locked || !f.autoManaged || m.goodsOf(f.id).length > 0),
+          a.pick2,
+        );
+        if (!target) return;
+        const awaiting = () => syncedLinks(m).filter((l) => l.synced?.parts && !m.liveFamily(l.family) && !m.goodOfLink(l.id));
+        if (!awaiting().length) {
+          // None is waiting to be grouped: one is taken out of an auto-managed family first, as an
+          // administrator would, so the run has a link to group.
+          const out = nth(
+            syncedLinks(m).filter((l) => {
+              const f = m.liveFamily(l.family);
+              return l.synced?.parts && !m.goodOfLink(l.id) && f?.autoManaged && !f.locked && f.id !== target.id;
+            }),
+            a.pick,
+          );
+          if (!out) return;
+          await takeOut(r, out);
+        }
+        const link = nth(awaiting(), a.pick);
+        if (!link) return;
+        streamId = `link-${link.id}`;
+        admin = async () => {
+          const res = await r.world.svc.request('POST', `/product-families/${target.id}/members`, { originGoodId: link.id });
+          expectStatus(res, [201, 202], `move ${link.id} into ${target.id} just before organisation appends to it`);
+        };
+        applyAdmin = (x) => void (x.links.get(link.id)!.family = target.id);
+        moved = { linkId: link.id, familyId: target.id };
+      } else {
+        // The only family of its product (so the run has nowhere else to put its links), preferably
+        // one the run is about to give links to.
+        const lockable = families.filter((f) => f.key && f.autoManaged && !f.locked && m.goodsOf(f.id).length === 0 && m.familiesWithKey(f.key).length === 1);
+        const awaited = new Set(syncedLinks(m).flatMap((l) => (l.synced?.parts && !m.liveFamily(l.family) ? [nameKey(l.synced.parts)] : [])));
+        const joining = lockable.filter((f) => awaited.has(f.key!));
+        let target = nth(joining, a.pick);
+        if (!target) {
+          // None is about to be given links: one of a family's own members (of its product, with no
+          // good) is taken out first, as an administrator would, so the run means to put it back.
+          const out = nth(
+            syncedLinks(m).filter((l) => {
+              const f = m.liveFamily(l.family);
+              return f && lockable.includes(f) && l.synced?.parts && nameKey(l.synced.parts) === f.key && !m.goodOfLink(l.id);
+            }),
+            a.pick,
+          );
+          target = out ? m.liveFamily(out.family)! : nth(lockable, a.pick);
+          if (out) await takeOut(r, out);
+        }
+        if (!target) return;
+        const locked = target;
+        streamId = `family-${locked.id}`;
+        admin = async () => {
+          const res = await r.world.svc.request('PATCH', `/product-families/${locked.id}`, { locked: true });
+          await familyAnswer(r, res, `lock ${locked.id} just before organisation appends to it`, (b) => b.locked === true);
+        };
+        applyAdmin = (x) => void (x.families.get(locked.id)!.locked = true);
+      }
+      const hook = beforeAppendTo(r.world.svc.services.store, { streamId, meanwhile: admin });
+      let org: { status: number; body: any };
+      try {
+        org = await organiseOnce(r);
+      } finally {
+        hook.restore();
+      }
+      expectStatus(org, [200], 'organise with an administrator stepping in');
+      const first = hook.taken() === 1;
+      if (!first) await admin();
+      await caughtUp(r.world.svc);
+      const expected = m.clone();
+      if (first) {
+        applyAdmin(expected);
+        expected.organise();
+      } else {
+        expected.organise();
+        applyAdmin(expected);
+      }
+      const observed = await observedMembership(r.world);
+      const seenFamilies = await observedFamilies(r.world);
+      const unresolved = expected.resolveNew(observed, seenFamilies);
+      const diff = unresolved ? [unresolved] : [...expected.membershipDiff(observed), ...expected.familyDiff(seenFamilies)];
+      expectThat(
+        diff.length === 0,
+        'membership',
+        `organisation with ${a.action} just before its append to ${streamId} (${first ? 'stepped in' : 'after the run'}): ${diff.slice(0, 5).join('; ')}`,
+      );
+      const byHand = moved;
+      if (first && byHand) {
+        expectThat(
+          (org.body.review ?? []).some((e: any) => e.linkId === byHand.linkId && e.familyId === byHand.familyId && e.reason === 'MEMBERSHIP_CHANGED'),
+          'g',
+          `the run's review does not list ${byHand.linkId} as moved by hand to ${byHand.familyId}: ${JSON.stringify(org.body.review)}`,
+        );
+      }
+      Object.assign(m, expected);
+      await checkDecisions(m, r.world);
+    },
+  );
+
+/**
  * A family split as an older version could leave one: a new auto-managed family of the same product
  * holding one of the links, recorded on every stream as organisation does. The next organisation
  * must merge it back (it is a pure fragment) when its product has a family with goods.
@@ -503,11 +623,16 @@ const removeMemberCmd = (a: { pick: number }) =>
         syncedLinks(m).filter((l) => m.liveFamily(l.family)),
         a.pick,
       )!;
-      const res = await r.world.svc.request('DELETE', `/product-families/${link.family}/members/${link.id}`);
-      await familyAnswer(r, res, `remove link ${link.id} from ${link.family}`, (b) => !b.members.some((x: { id: string }) => x.id === link.id));
-      link.family = null;
+      await takeOut(r, link);
     },
   );
+
+/** An administrator takes a link out of its family; the answer must show it gone, and the model follows. */
+async function takeOut(r: Real, link: MLink): Promise<void> {
+  const res = await r.world.svc.request('DELETE', `/product-families/${link.family}/members/${link.id}`);
+  await familyAnswer(r, res, `remove link ${link.id} from ${link.family}`, (b) => !b.members.some((x: { id: string }) => x.id === link.id));
+  link.family = null;
+}
 
 const lockCmd = (a: { pick: number; locked: boolean }) =>
   command(
@@ -1108,6 +1233,7 @@ export function allCommands(): fc.Arbitrary<Cmd>[] {
     fc.constant(null).map(organiseCmd),
     fc.constant(null).map(organiseTwiceCmd),
     fc.record({ action: fc.constantFrom('move' as const, 'lock' as const), pick, pick2: pick, delayMs: fc.integer({ min: 0, max: 60 }) }).map(organiseRacingCmd),
+    fc.record({ action: fc.constantFrom('move' as const, 'lock' as const), pick, pick2: pick }).map(organiseMidRunCmd),
     fc.record({ pick }).map(legacyFragmentCmd),
     fc.record({ pick, pick2: pick, intoGone: fc.boolean() }).map(moveCmd),
     fc.record({ pick }).map(removeMemberCmd),

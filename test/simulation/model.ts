@@ -224,7 +224,7 @@ export class Model {
     return [...families].sort((a, b) => Number(this.goodsOf(b.id).length > 0) - Number(this.goodsOf(a.id).length > 0) || compareIds(a.id, b.id))[0];
   }
 
-  private familiesWithKey(key: string): MFamily[] {
+  familiesWithKey(key: string): MFamily[] {
     return [...this.families.values()].filter((f) => !f.gone && f.key === key);
   }
 

@@ -6,9 +6,9 @@
  * links moves none of its links. Races are made deterministic by stepping in at the event store.
  */
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
-import type { EventStore, StreamAppend } from '../../../src/platform/event-store/port';
 import { eventMetadata } from '../../../src/platform/events/registry';
 import { newId } from '../../../src/platform/ids';
+import { beforeAppendTo } from '../../support/before-append';
 import { eventually } from '../../support/eventually';
 import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
 
@@ -43,40 +43,6 @@ describe('organisation over time', () => {
         [n],
       )
     ).rows;
-
-  /**
-   * Steps in once, just before the first append (of organisation's) that names `streamId`: runs
-   * `meanwhile` with the store as it is (an administrator's or a sync's write), then lets the append go.
-   */
-  function beforeAppendTo(streamId: string, meanwhile: () => Promise<void>, then?: { streamId: string; meanwhile: () => Promise<void> }): () => void {
-    const store = svc.services.store as EventStore;
-    const real = { one: store.appendToStream.bind(store), many: store.appendToStreams.bind(store) };
-    let steps = [{ streamId, meanwhile }, ...(then ? [then] : [])];
-    let inside = false;
-    const step = async (ids: string[]) => {
-      if (inside || !steps.length || !ids.includes(steps[0]!.streamId)) return;
-      const [current, ...rest] = steps;
-      steps = rest;
-      inside = true;
-      try {
-        await current!.meanwhile();
-      } finally {
-        inside = false;
-      }
-    };
-    store.appendToStreams = async (appends: readonly StreamAppend[]) => {
-      await step(appends.filter((a) => a.events.length).map((a) => a.streamId));
-      return real.many(appends);
-    };
-    store.appendToStream = async (id, evs, opts) => {
-      await step([id]);
-      return real.one(id, evs, opts);
-    };
-    return () => {
-      store.appendToStreams = real.many;
-      store.appendToStream = real.one;
-    };
-  }
 
   beforeAll(async () => {
     sim = await startSimulator({ links: 300, seed: 11 });
@@ -167,15 +133,17 @@ describe('organisation over time', () => {
     await ok('DELETE', `/product-families/${a!.family_id}/members/${linkId}`);
     const b = await ok('POST', '/product-families', { name: '管理员的系列' });
     const aBefore = (await streamTypes(`family-${a!.family_id}`)).length;
-    const restore = beforeAppendTo(`link-${linkId}`, async () => {
-      await ok('POST', `/product-families/${b.id}/members`, { originGoodId: linkId });
+    const hook = beforeAppendTo(svc.services.store, {
+      streamId: `link-${linkId}`,
+      meanwhile: async () => void (await ok('POST', `/product-families/${b.id}/members`, { originGoodId: linkId })),
     });
     let report: any;
     try {
       report = await ok('POST', '/product-families/organize');
     } finally {
-      restore();
+      hook.restore();
     }
+    expect(hook.taken()).toBe(1);
     expect(await familyOf(linkId)).toBe(b.id);
     expect(report.review).toContainEqual({ linkId, familyId: b.id, reason: 'MEMBERSHIP_CHANGED' });
     expect(report.attached).toBe(0);
@@ -193,14 +161,17 @@ describe('organisation over time', () => {
     const joinsBefore = (await streamTypes(`family-${a!.family_id}`)).length;
     const meta = eventMetadata('system:sync', 'SyncOriginGoods');
     const mirrored = (await streamTypes(`link-${linkId}`)).find((e) => e.type === 'LinkMirrored')!.data;
-    const restore = beforeAppendTo(
-      `link-${linkId}`,
-      // A sync rewrites the link (same data): its stream moves, its family does not.
-      async () => {
-        const rev = await svc.services.store.streamRevision(`link-${linkId}`);
-        await svc.services.store.appendToStream(`link-${linkId}`, [svc.services.registry.encode('LinkMirrored', { ...mirrored, craftLabel: '改' }, meta)], {
-          expectedRevision: rev!,
-        });
+    const hook = beforeAppendTo(
+      svc.services.store,
+      {
+        streamId: `link-${linkId}`,
+        // A sync rewrites the link (same data): its stream moves, its family does not.
+        meanwhile: async () => {
+          const rev = await svc.services.store.streamRevision(`link-${linkId}`);
+          await svc.services.store.appendToStream(`link-${linkId}`, [svc.services.registry.encode('LinkMirrored', { ...mirrored, craftLabel: '改' }, meta)], {
+            expectedRevision: rev!,
+          });
+        },
       },
       // ...and before organisation appends again, an administrator locks the family.
       { streamId: `family-${a!.family_id}`, meanwhile: async () => void (await ok('PATCH', `/product-families/${a!.family_id}`, { locked: true })) },
@@ -209,8 +180,9 @@ describe('organisation over time', () => {
     try {
       report = await ok('POST', '/product-families/organize');
     } finally {
-      restore();
+      hook.restore();
     }
+    expect(hook.taken()).toBe(2);
     expect(await familyOf(linkId)).toBeNull();
     expect(report.lockedSkipped).toContainEqual({ id: linkId, familyId: a!.family_id });
     expect(report.attached).toBe(0);
