@@ -39,32 +39,40 @@ interface TableStats {
 
 /**
  * Refreshes the statistics of those of `tables` a step rewrote enough of (`all`: every one of them,
- * e.g. tables just swapped in). `changedRows`: what the step changed, by its own count.
+ * e.g. tables just swapped in). `changedRows`: what the step changed, by its own count (left out:
+ * the server's count alone). `vacuum`: vacuum each one refreshed too (tables only one writer has
+ * filled, whose visibility map is still empty). `schema`: the tables' schema, when not the current one.
+ * `ownWrites`: the writes to count were made on `db` itself (a connection, not a pool).
  */
 export async function refreshPlannerStatistics(
   db: Queryable,
   tables: readonly string[],
-  opts: { changedRows?: number; all?: boolean; log?: Logger } = {},
+  opts: { changedRows?: number; all?: boolean; vacuum?: boolean; schema?: string; ownWrites?: boolean; log?: Logger } = {},
 ): Promise<StatisticsRefresh[]> {
   const done: StatisticsRefresh[] = [];
   if (tables.length === 0 || (!opts.all && opts.changedRows === 0)) return done;
   try {
-    const stats = await db.query<TableStats>(
-      `SELECT relname, n_live_tup, n_dead_tup, n_mod_since_analyze,
+    // A backend hands its counts to the server's statistics at most once a second; a caller whose
+    // writes were made on this same connection (`ownWrites`) has them handed over now, at the idle
+    // moment between this statement and the next (PostgreSQL 15 and later).
+    if (opts.ownWrites) await db.query(`SELECT pg_stat_force_next_flush()`);
+    const stats = await db.query<TableStats & { schemaname: string }>(
+      `SELECT schemaname, relname, n_live_tup, n_dead_tup, n_mod_since_analyze,
               current_setting('autovacuum_analyze_threshold') AS threshold, current_setting('autovacuum_analyze_scale_factor') AS scale
-         FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = ANY($1::text[])
+         FROM pg_stat_user_tables WHERE schemaname = coalesce($2::text, current_schema()) AND relname = ANY($1::text[])
         ORDER BY relname`,
-      [tables],
+      [tables, opts.schema ?? null],
     );
     for (const t of stats.rows) {
       const live = Number(t.n_live_tup);
       const dead = Number(t.n_dead_tup);
       const modified = Math.max(Number(t.n_mod_since_analyze), opts.changedRows ?? 0);
       if (!opts.all && modified < Number(t.threshold) + Number(t.scale) * live) continue;
-      const action = dead > live && dead > Number(t.threshold) ? 'vacuum analyze' : 'analyze';
+      const action = opts.vacuum || (dead > live && dead > Number(t.threshold)) ? 'vacuum analyze' : 'analyze';
+      const name = opts.schema ? `${ident(t.schemaname)}.${ident(t.relname)}` : ident(t.relname);
       const started = Date.now();
-      await db.query(action === 'analyze' ? `ANALYZE ${ident(t.relname)}` : `VACUUM (ANALYZE) ${ident(t.relname)}`);
-      done.push({ table: t.relname, action, ms: Date.now() - started });
+      await db.query(action === 'analyze' ? `ANALYZE ${name}` : `VACUUM (ANALYZE) ${name}`);
+      done.push({ table: opts.schema ? `${t.schemaname}.${t.relname}` : t.relname, action, ms: Date.now() - started });
     }
     if (done.length) opts.log?.info({ refreshed: done }, 'planner statistics refreshed after a bulk step');
   } catch (e) {

@@ -32,19 +32,34 @@ export interface Replay {
   inTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T>;
   /** NOTIFYs a commit (transactional: heard once the transaction commits) */
   notify(db: pg.ClientBase, position: LogPosition, domains: readonly string[], rebuilt: boolean): Promise<void>;
-  /** outside any transaction: the planner's statistics of tables just swapped in (../planner-statistics.ts) */
-  refreshStatistics(tables: readonly string[]): Promise<void>;
+  /**
+   * Outside any transaction, the planner's statistics (../planner-statistics.ts): of the shadow
+   * tables as the replay fills them (`schema`), by autovacuum's rule; of the tables just swapped in,
+   * every one, vacuumed too (`swapped`).
+   */
+  refreshStatistics(tables: readonly string[], at: { schema: string } | 'swapped'): Promise<void>;
 }
 
 export const shadowSchema = (name: string) => `rebuild_${name}`;
 const retiredSchema = (name: string) => `retired_${name}`;
 
-/** Empty copies of the projection's tables (columns, defaults, indexes) in `schema`, which is made afresh. */
+/**
+ * Empty copies of the projection's tables (columns, defaults, indexes, and the columns' statistics
+ * targets, which `LIKE … INCLUDING ALL` does not copy) in `schema`, which is made afresh.
+ */
 export async function createShadow(db: pg.ClientBase, schema: string, tables: readonly string[]): Promise<void> {
   await db.query(`DROP SCHEMA IF EXISTS ${ident(schema)} CASCADE`);
   await db.query(`CREATE SCHEMA ${ident(schema)}`);
   for (const t of tables) {
     await db.query(`CREATE TABLE ${ident(schema)}.${ident(t)} (LIKE public.${ident(t)} INCLUDING ALL)`);
+    const targets = await db.query<{ column: string; target: number }>(
+      `SELECT attname AS column, attstattarget::int AS target FROM pg_attribute
+        WHERE attrelid = format('public.%I', $1::text)::regclass AND attnum > 0 AND NOT attisdropped AND attstattarget >= 0`,
+      [t],
+    );
+    if (targets.rows.length) {
+      await db.query(`ALTER TABLE ${ident(schema)}.${ident(t)} ${targets.rows.map((c) => `ALTER COLUMN ${ident(c.column)} SET STATISTICS ${Number(c.target)}`).join(', ')}`);
+    }
   }
 }
 
@@ -78,6 +93,11 @@ export class ShadowRebuild {
     const events = await this.replay.read(from, head);
     if (events.length) {
       await this.replay.apply(from, events, target);
+      // The shadow tables grow from nothing and each row is rewritten several times on the way: with
+      // statistics that still say "empty" every lookup of the replay is planned as a scan. The
+      // replay refreshes them itself, by autovacuum's rule, rather than rely on a server whose
+      // autovacuum may be off (it doubled the rebuild's time at 100 000 links, docs/benchmarks.md).
+      await this.replay.refreshStatistics(this.opts.definition.tables, { schema });
       return true;
     }
     if (comparePositions(head, from) > 0) {
@@ -120,8 +140,8 @@ export class ShadowRebuild {
 
   /**
    * The projection's tables' shape in `schema`, as comparable text: columns (type, nullability,
-   * default, and a generated column's expression), indexes and CHECK constraints (names of
-   * indexes and constraints aside). Anything a migration can change that `LIKE … INCLUDING ALL`
+   * default, and a generated column's expression), columns' statistics targets, indexes and CHECK
+   * constraints (names of indexes and constraints aside). Anything a migration can change that `LIKE … INCLUDING ALL`
    * copies belongs here, or a swap during that migration would bring the old shape back.
    */
   private async tableShape(db: pg.ClientBase, schema: string): Promise<string> {
@@ -134,6 +154,10 @@ export class ShadowRebuild {
          SELECT format('index %s %s', tablename, regexp_replace(indexdef, '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', 'CREATE \\1INDEX ON ' || tablename || ' '))
            FROM pg_indexes WHERE schemaname = $1 AND tablename = ANY($2)
          UNION ALL
+         SELECT format('statistics %s.%s %s', t.relname, a.attname, a.attstattarget)
+           FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+          WHERE n.nspname = $1 AND t.relname = ANY($2) AND a.attnum > 0 AND NOT a.attisdropped AND a.attstattarget >= 0
+         UNION ALL
          SELECT format('constraint %s %s %s', t.relname, c.contype, pg_get_constraintdef(c.oid))
            FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
           WHERE n.nspname = $1 AND t.relname = ANY($2) AND c.contype = 'c') shape`,
@@ -144,13 +168,14 @@ export class ShadowRebuild {
 
   /**
    * Swaps the caught-up shadow tables in, in one transaction; then refreshes their planner
-   * statistics, which the new tables do not have yet (and vacuums those whose replay left more dead
-   * rows than live ones), so the first queries on them are planned for what they hold.
+   * statistics and vacuums them: nothing has vacuumed the new tables yet, so their visibility maps
+   * are empty and every first read of a row would set its hint bits (the cold list read took half as
+   * long again where autovacuum was off).
    */
   private async swap(shadowAt: LogPosition, liveFailed: boolean): Promise<boolean> {
     let swapped = false;
     const moved = await this.swapIn(shadowAt, liveFailed, () => (swapped = true));
-    if (swapped) await this.replay.refreshStatistics(this.opts.definition.tables);
+    if (swapped) await this.replay.refreshStatistics(this.opts.definition.tables, 'swapped');
     return moved;
   }
 

@@ -110,8 +110,13 @@ export class ProjectionRunner {
         skipTo: (from, to, target) => this.skipTo(from, to, target),
         inTransaction: (fn) => this.inTransaction(fn),
         notify: (db, position, domains, rebuilt) => this.notify(db, position, domains, rebuilt),
-        refreshStatistics: async (tables) => {
-          if (this.client) await refreshPlannerStatistics(this.client, tables, { all: true, log: this.log });
+        refreshStatistics: async (tables, at) => {
+          if (!this.client) return;
+          await refreshPlannerStatistics(
+            this.client,
+            tables,
+            at === 'swapped' ? { all: true, vacuum: true, log: this.log } : { schema: at.schema, ownWrites: true, log: this.log },
+          );
         },
       },
     );
