@@ -78,7 +78,7 @@ export interface Services {
   /** Waits (bounded by COMMAND_WAIT_MS) until the projections reading these streams have reached `position`. */
   waitForProjections(position: LogPosition, streamIds: readonly string[]): Promise<boolean>;
   /** After a bulk step: the planner's statistics of what it rewrote (src/platform/planner-statistics.ts). */
-  refreshStatistics(streamIds: readonly string[], changedRows: number): Promise<void>;
+  refreshStatistics(streamIds: readonly string[], changedRows: number, opts?: { repeated?: boolean }): Promise<void>;
 }
 
 /** The long operations run on these services' own event loop (in a jobs thread, or where no shopper waits). */
@@ -148,7 +148,7 @@ export async function createServices(config: Config, log: Logger, databaseUrl: s
   notifications.onCommit(() => engine.wakeAll());
   await notifications.start();
   const waitForProjections: Services['waitForProjections'] = (position, streamIds) => notifications.waitFor(position, streamIds, config.commandWaitMs);
-  const refreshStatistics: Services['refreshStatistics'] = (streamIds, changedRows) => engine.refreshStatistics(streamIds, changedRows);
+  const refreshStatistics: Services['refreshStatistics'] = (streamIds, changedRows, opts) => engine.refreshStatistics(streamIds, changedRows, opts);
   const supplier = createSupplierClient({ log }, upstreamUrl, config.upstream?.token);
   const sync = new SyncService({ config, log, pool, store: metered, registry, metrics, waitForProjections, refreshStatistics }, supplier);
   return {

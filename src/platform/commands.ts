@@ -80,9 +80,9 @@ export interface CommandDeps {
   /**
    * After a bulk step: refreshes the planner's statistics of the read models of these streams that
    * the step rewrote enough of (`changedRows`: what it changed, by its own count;
-   * src/platform/planner-statistics.ts). Optional: tests may hand in less.
+   * src/platform/planner-statistics.ts; `repeated`: one of many such steps in a row). Optional: tests may hand in less.
    */
-  refreshStatistics?(streamIds: readonly string[], changedRows: number): Promise<void>;
+  refreshStatistics?(streamIds: readonly string[], changedRows: number, opts?: { repeated?: boolean }): Promise<void>;
 }
 
 /**

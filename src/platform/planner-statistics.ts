@@ -43,11 +43,14 @@ interface TableStats {
  * the server's count alone). `vacuum`: vacuum each one refreshed too (tables only one writer has
  * filled, whose visibility map is still empty). `schema`: the tables' schema, when not the current one.
  * `ownWrites`: the writes to count were made on `db` itself (a connection, not a pool).
+ * `repeated`: the step is one of many in a row (a client's goods batches, a rebuild's replay), whose
+ * every one would otherwise analyse the larger tables again: at 100 000 links that took a goods
+ * batch of 97 requests from 50 s to 124 s.
  */
 export async function refreshPlannerStatistics(
   db: Queryable,
   tables: readonly string[],
-  opts: { changedRows?: number; all?: boolean; vacuum?: boolean; schema?: string; ownWrites?: boolean; log?: Logger } = {},
+  opts: { changedRows?: number; all?: boolean; vacuum?: boolean; schema?: string; ownWrites?: boolean; repeated?: boolean; log?: Logger } = {},
 ): Promise<StatisticsRefresh[]> {
   const done: StatisticsRefresh[] = [];
   if (tables.length === 0 || (!opts.all && opts.changedRows === 0)) return done;
@@ -56,9 +59,11 @@ export async function refreshPlannerStatistics(
     // writes were made on this same connection (`ownWrites`) has them handed over now, at the idle
     // moment between this statement and the next (PostgreSQL 15 and later).
     if (opts.ownWrites) await db.query(`SELECT pg_stat_force_next_flush()`);
-    const stats = await db.query<TableStats & { schemaname: string }>(
+    const stats = await db.query<TableStats & { schemaname: string; recent: boolean; described: number }>(
       `SELECT schemaname, relname, n_live_tup, n_dead_tup, n_mod_since_analyze,
-              current_setting('autovacuum_analyze_threshold') AS threshold, current_setting('autovacuum_analyze_scale_factor') AS scale
+              current_setting('autovacuum_analyze_threshold') AS threshold, current_setting('autovacuum_analyze_scale_factor') AS scale,
+              coalesce(greatest(last_analyze, last_autoanalyze) > now() - current_setting('autovacuum_naptime')::interval, false) AS recent,
+              (SELECT reltuples FROM pg_class WHERE oid = relid) AS described
          FROM pg_stat_user_tables WHERE schemaname = coalesce($2::text, current_schema()) AND relname = ANY($1::text[])
         ORDER BY relname`,
       [tables, opts.schema ?? null],
@@ -68,6 +73,9 @@ export async function refreshPlannerStatistics(
       const dead = Number(t.n_dead_tup);
       const modified = Math.max(Number(t.n_mod_since_analyze), opts.changedRows ?? 0);
       if (!opts.all && modified < Number(t.threshold) + Number(t.scale) * live) continue;
+      // One of many steps in a row: a table is looked at again no sooner than autovacuum would
+      // (autovacuum_naptime), unless more rows changed since than its statistics describe.
+      if (opts.repeated && t.recent && modified < Number(t.described)) continue;
       const action = opts.vacuum || (dead > live && dead > Number(t.threshold)) ? 'vacuum analyze' : 'analyze';
       const name = opts.schema ? `${ident(t.schemaname)}.${ident(t.relname)}` : ident(t.relname);
       const started = Date.now();

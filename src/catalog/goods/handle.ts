@@ -161,8 +161,9 @@ export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, act
   if (position) {
     await deps.waitForProjections(position, ['good-0', 'link-0']);
     // A batch adds up to 1 000 goods and recomputes their families: once the batches add up to a
-    // large share of those tables, the planner learns what they hold (src/platform/planner-statistics.ts).
-    await deps.refreshStatistics?.(['good-0', 'link-0'], created.length);
+    // large share of those tables, the planner learns what they hold (src/platform/planner-statistics.ts);
+    // a client sends batch after batch, so a table is looked at no more often than autovacuum would.
+    await deps.refreshStatistics?.(['good-0', 'link-0'], created.length, { repeated: true });
   }
   return { created, skipped };
 }

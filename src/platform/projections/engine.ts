@@ -100,9 +100,9 @@ export class ProjectionEngine {
    * step wrote to them (../planner-statistics.ts): those it rewrote enough of are analysed, and
    * vacuumed where dead rows outnumber live ones.
    */
-  async refreshStatistics(streamIds: readonly string[], changedRows: number): Promise<void> {
+  async refreshStatistics(streamIds: readonly string[], changedRows: number, opts: { repeated?: boolean } = {}): Promise<void> {
     const tables = [...this.defs.values()].filter((d) => streamIds.some((s) => coversStream(d, s))).flatMap((d) => d.tables);
-    await refreshPlannerStatistics(this.deps.pool, tables, { changedRows, log: this.deps.log });
+    await refreshPlannerStatistics(this.deps.pool, tables, { changedRows, repeated: opts.repeated, log: this.deps.log });
   }
 
   async requestRebuild(name: string): Promise<void> {

@@ -115,7 +115,7 @@ export class ProjectionRunner {
           await refreshPlannerStatistics(
             this.client,
             tables,
-            at === 'swapped' ? { all: true, vacuum: true, log: this.log } : { schema: at.schema, ownWrites: true, log: this.log },
+            at === 'swapped' ? { all: true, vacuum: true, log: this.log } : { schema: at.schema, ownWrites: true, repeated: true, log: this.log },
           );
         },
       },
