@@ -408,6 +408,8 @@ const organiseMidRunCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: nu
     async (m, r) => {
       const families = liveFamilies(m);
       let streamId: string;
+      /** the append the write comes just before: organisation's decision to move the link, or to give the family links */
+      let carrying: string[];
       let admin: () => Promise<void>;
       let applyAdmin: (x: Model) => void;
       let moved: { linkId: string; familyId: string } | null = null;
@@ -434,6 +436,7 @@ const organiseMidRunCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: nu
         const link = nth(awaiting(), a.pick);
         if (!link) return;
         streamId = `link-${link.id}`;
+        carrying = ['LinkJoinedFamily'];
         admin = async () => {
           const res = await r.world.svc.request('POST', `/product-families/${target.id}/members`, { originGoodId: link.id });
           expectStatus(res, [201, 202], `move ${link.id} into ${target.id} just before organisation appends to it`);
@@ -463,13 +466,14 @@ const organiseMidRunCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: nu
         if (!target) return;
         const locked = target;
         streamId = `family-${locked.id}`;
+        carrying = ['FamilyMemberAdded'];
         admin = async () => {
           const res = await r.world.svc.request('PATCH', `/product-families/${locked.id}`, { locked: true });
           await familyAnswer(r, res, `lock ${locked.id} just before organisation appends to it`, (b) => b.locked === true);
         };
         applyAdmin = (x) => void (x.families.get(locked.id)!.locked = true);
       }
-      const hook = beforeAppendTo(r.world.svc.services.store, { streamId, meanwhile: admin });
+      const hook = beforeAppendTo(r.world.svc.services.store, { streamId, carrying, meanwhile: admin });
       let org: { status: number; body: any };
       try {
         org = await organiseOnce(r);

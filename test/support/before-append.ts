@@ -1,13 +1,16 @@
 /**
  * A fixed interleaving with the service's own writes: steps in once, just before the first append
- * (of anyone's) that names a stream, runs `meanwhile` with the store as it is (an administrator's
- * request, a sync's write), then lets that append go. The writes `meanwhile` makes are not stepped
- * into again. `then` is a second step, taken the same way after the first.
+ * (of anyone's) that names a stream (and, with `carrying`, appends one of those event types to it),
+ * runs `meanwhile` with the store as it is (an administrator's request, a sync's write), then lets
+ * that append go. The writes `meanwhile` makes are not stepped into again. Further steps are taken
+ * the same way, in order, after the first.
  */
 import type { EventStore, StreamAppend } from '../../src/platform/event-store/port';
 
 export interface Step {
   streamId: string;
+  /** only an append of one of these event types to the stream */
+  carrying?: readonly string[];
   meanwhile: () => Promise<void>;
 }
 
@@ -22,8 +25,11 @@ export function beforeAppendTo(store: EventStore, ...steps: Step[]): AppendHook 
   const real = { one: store.appendToStream.bind(store), many: store.appendToStreams.bind(store) };
   let pending = [...steps];
   let inside = false;
-  const step = async (ids: string[]) => {
-    if (inside || !pending.length || !ids.includes(pending[0]!.streamId)) return;
+  const step = async (appends: readonly StreamAppend[]) => {
+    const next = pending[0];
+    if (inside || !next) return;
+    const named = appends.some((a) => a.streamId === next.streamId && a.events.length && (!next.carrying || a.events.some((e) => next.carrying!.includes(e.type))));
+    if (!named) return;
     const [current, ...rest] = pending;
     pending = rest;
     inside = true;
@@ -34,11 +40,11 @@ export function beforeAppendTo(store: EventStore, ...steps: Step[]): AppendHook 
     }
   };
   store.appendToStreams = async (appends: readonly StreamAppend[]) => {
-    await step(appends.filter((a) => a.events.length).map((a) => a.streamId));
+    await step(appends);
     return real.many(appends);
   };
   store.appendToStream = async (id, evs, opts) => {
-    await step([id]);
+    await step([{ streamId: id, events: evs, expectedRevision: opts?.expectedRevision ?? 'any' }]);
     return real.one(id, evs, opts);
   };
   return {
