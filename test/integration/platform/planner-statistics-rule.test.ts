@@ -26,7 +26,7 @@ const insert = (from: number, n: number) => c.query(`INSERT INTO shadow.t SELECT
 /** Refreshes shadow.t as a bulk step would (`repeated`: one of many in a row), on the connection that wrote (its counts flushed first); answers what it did. */
 const refresh = async (repeated: boolean) => (await refreshPlannerStatistics(c, ['t'], { schema: 'shadow', ownWrites: true, repeated })).map((r) => `${r.table} ${r.action}`);
 
-it('analyses past the threshold; a repeated step skips a table analysed within the naptime unless it more rows changed than its statistics describe', async () => {
+it('analyses past the threshold; a repeated step skips a table analysed within the naptime unless more rows changed than its statistics describe', async () => {
   await insert(1, 1000);
   expect(await refresh(true)).toEqual(['shadow.t analyze']);
   // 300 rows more: past the threshold (50 + 10 % of 1 000), but the table was analysed a moment ago.
