@@ -16,6 +16,7 @@ export class MeteredEventStore implements EventStore {
     this.kind = inner.kind;
     this.atomicMultiStreamAppend = inner.atomicMultiStreamAppend;
     if (inner.fence) this.fence = () => inner.fence!();
+    if (inner.refreshStatistics) this.refreshStatistics = (opts) => inner.refreshStatistics!(opts);
   }
 
   async appendToStream(streamId: string, events: readonly EventToAppend[], opts?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult> {
@@ -31,6 +32,7 @@ export class MeteredEventStore implements EventStore {
   }
 
   fence?: EventStore['fence'];
+  refreshStatistics?: EventStore['refreshStatistics'];
   streamRevision: EventStore['streamRevision'] = (streamId) => this.inner.streamRevision(streamId);
   readStream: EventStore['readStream'] = (streamId, opts) => this.inner.readStream(streamId, opts);
   readAll: EventStore['readAll'] = (opts) => this.inner.readAll(opts);

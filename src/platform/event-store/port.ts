@@ -3,6 +3,7 @@
  * (test/contract) holds both to it. The store knows nothing of event schemas: it keeps a type, a
  * schema version, data and metadata; the event catalogue (../events) validates and upcasts.
  */
+import type { Logger } from '../log';
 
 /** What an append expects the stream to be: anything, absent, or exactly at a revision (0-based). */
 export type ExpectedRevision = 'any' | 'no_stream' | bigint;
@@ -152,6 +153,16 @@ export interface EventStore {
    * whether it holds committed events back, since when, and who holds it.
    */
   fence?(): Promise<FenceStatus>;
+  /**
+   * Stores kept in the service's own tables (postgres) refresh the planner's statistics of the log
+   * once it has grown past autovacuum's threshold, whether or not autovacuum runs
+   * (../planner-statistics.ts). A read from far behind, a rebuild's replay above all, is planned
+   * from them: without any, each batch of a replay at 800 000 events sorted the whole rest of the
+   * log (135 ms a read instead of 1). `appended`: at least how many events the caller has just
+   * appended (left out: the server's count alone, which reaches it a moment after the appends);
+   * `repeated`: one of many calls in a row.
+   */
+  refreshStatistics?(opts?: { appended?: number; repeated?: boolean; log?: Logger }): Promise<void>;
   /**
    * Calls `onAppend` (possibly spuriously, possibly coalesced) when new events may be readable.
    * Readers still poll as a fallback. With `streamPrefixes`, only appends to those streams need wake

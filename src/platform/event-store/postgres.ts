@@ -9,6 +9,8 @@
 import { AppError, isTransientDbError } from '../errors';
 import type { Pool } from '../db';
 import type { PgListener } from '../pg-listener';
+import type { Logger } from '../log';
+import { refreshPlannerStatistics } from '../planner-statistics';
 import {
   type AppendResult,
   type EventMetadata,
@@ -305,6 +307,11 @@ export class PostgresEventStore implements EventStore {
     const rowsAfter = Math.max(scanned, Number(row.newest ?? 0) - Number(seq));
     // Behind by at least the window: the oldest of its own events seen, else the window's first.
     return { events: Math.max(n, Math.round((rowsAfter * n) / scanned)), capped: true, oldestRecordedAt: row.oldest ?? row.first };
+  }
+
+  /** The log's tables: events (inserted only) and streams (a row updated by every append). */
+  async refreshStatistics(opts: { appended?: number; repeated?: boolean; log?: Logger } = {}): Promise<void> {
+    await refreshPlannerStatistics(this.pool, ['es_events', 'es_streams'], { changedRows: opts.appended, repeated: opts.repeated, log: opts.log });
   }
 
   /**

@@ -98,11 +98,14 @@ export class ProjectionEngine {
   /**
    * The planner's statistics of the tables of the projections reading these streams, after a bulk
    * step wrote to them (../planner-statistics.ts): those it rewrote enough of are analysed, and
-   * vacuumed where dead rows outnumber live ones.
+   * vacuumed where dead rows outnumber live ones; and the log's, which the step grew.
    */
   async refreshStatistics(streamIds: readonly string[], changedRows: number, opts: { repeated?: boolean } = {}): Promise<void> {
     const tables = [...this.defs.values()].filter((d) => streamIds.some((s) => coversStream(d, s))).flatMap((d) => d.tables);
     await refreshPlannerStatistics(this.deps.pool, tables, { changedRows, repeated: opts.repeated, log: this.deps.log });
+    // The step appended to the log too, at least an event for each row it changed: the log's
+    // statistics are the store's to keep.
+    await this.deps.store.refreshStatistics?.({ appended: changedRows, repeated: opts.repeated, log: this.deps.log });
   }
 
   async requestRebuild(name: string): Promise<void> {

@@ -38,6 +38,8 @@ export interface Replay {
    * every one, vacuumed too (`swapped`).
    */
   refreshStatistics(tables: readonly string[], at: { schema: string } | 'swapped'): Promise<void>;
+  /** The log's planner statistics, by the same rule, where the store keeps them (../event-store/port.ts). */
+  refreshLogStatistics(): Promise<void>;
 }
 
 export const shadowSchema = (name: string) => `rebuild_${name}`;
@@ -90,6 +92,10 @@ export class ShadowRebuild {
     const settle = this.opts.definition.settle;
     // Derived state waits for the end of the replay, until settling begins.
     const target: ShadowTarget = { kind: 'shadow', schema, deferDerived: !!settle && rb.settle_after === null && !rb.settled };
+    // The replay reads the log from its start, which nothing but the replay reads: a log grown by
+    // small appends since its statistics were last taken plans every such read as a sort of all the
+    // rest (the rebuild took 1.7 times as long at 100 000 links where autovacuum was off).
+    await this.replay.refreshLogStatistics();
     const events = await this.replay.read(from, head);
     if (events.length) {
       await this.replay.apply(from, events, target);

@@ -118,6 +118,9 @@ export class ProjectionRunner {
             at === 'swapped' ? { all: true, vacuum: true, log: this.log } : { schema: at.schema, ownWrites: true, repeated: true, log: this.log },
           );
         },
+        refreshLogStatistics: async () => {
+          await this.opts.store.refreshStatistics?.({ repeated: true, log: this.log });
+        },
       },
     );
   }

@@ -4,8 +4,11 @@
  * details sync, an organisation, a goods batch and a rebuild (its replay and its swap) each leave
  * pg_stat_user_tables.last_analyze of the tables they rewrote newer than before (last_analyze counts
  * only an explicit ANALYZE or VACUUM ANALYZE, never autovacuum's), and a step that changed nothing
- * leaves it alone.
+ * leaves it alone. The log's tables too: the bulk steps grew it, and a rebuild, which reads it from
+ * the start, first refreshes statistics that no longer describe it. Autovacuum is off for the log's
+ * tables here, as on a server where it is off.
  */
+import { randomUUID } from 'node:crypto';
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
 import { eventually } from '../../support/eventually';
 import { startTestService, type TestService } from '../../support/service';
@@ -24,6 +27,13 @@ describe('planner statistics after bulk steps', () => {
     return new Map(r.rows.map((x) => [x.relname, x]));
   };
   const time = (d: Date | null | undefined) => d?.getTime() ?? 0;
+  /** When the log's events table was last analysed by an explicit ANALYZE, and how many rows changed since. */
+  const log = async () =>
+    (
+      await svc.db.pool.query<{ last_analyze: Date | null; modified: string }>(
+        `SELECT last_analyze, n_mod_since_analyze AS modified FROM pg_stat_user_tables WHERE schemaname = 'public' AND relname = 'es_events'`,
+      )
+    ).rows[0]!;
   const sync = async (path: string) => {
     const started = await svc.request('POST', path);
     expect(started.status).toBe(202);
@@ -44,6 +54,7 @@ describe('planner statistics after bulk steps', () => {
     // Small batches: a rebuild's replay of this catalogue's few thousand events takes many steps, so
     // its refreshes of the shadow tables between steps can be seen.
     svc = await startTestService({ env: { UPSTREAM_URL: sim.url, PROJECTION_BATCH_SIZE: '100' } });
+    await svc.db.pool.query(`ALTER TABLE es_events SET (autovacuum_enabled = false); ALTER TABLE es_streams SET (autovacuum_enabled = false)`);
     await sync('/sync/categories');
   });
   afterAll(async () => {
@@ -52,8 +63,11 @@ describe('planner statistics after bulk steps', () => {
   });
 
   it('a listing sync, a details sync, an organisation and a goods batch each analyse what they rewrote', async () => {
+    const logBefore = await log();
     const listing = await around(() => sync('/sync/origin-goods'));
     expect(time(listing.after.get('origin_goods')?.last_analyze)).toBeGreaterThan(time(listing.before.get('origin_goods')?.last_analyze));
+    // The sync appended every link's events: the log is analysed as well.
+    expect(time((await log()).last_analyze)).toBeGreaterThan(time(logBefore.last_analyze));
 
     const details = await around(() => sync('/sync/details'));
     expect(time(details.after.get('origin_goods')?.last_analyze)).toBeGreaterThan(time(details.before.get('origin_goods')?.last_analyze));
@@ -76,7 +90,24 @@ describe('planner statistics after bulk steps', () => {
     expect(time(again.after.get('origin_goods')?.last_analyze)).toBe(time(again.before.get('origin_goods')?.last_analyze));
   });
 
-  it("a rebuild analyses its shadow tables as the replay fills them, then analyses and vacuums the tables it swapped in, keeping their columns' statistics targets", async () => {
+  it("a rebuild analyses a log that grew since its statistics, its shadow tables as the replay fills them, then analyses and vacuums the tables it swapped in, keeping their columns' statistics targets", async () => {
+    // The log grows by appends no bulk step follows (as by many small writes over time): by more rows
+    // than its statistics, taken by the steps above a moment ago, describe (past autovacuum's
+    // threshold, and past the rule that leaves a table analysed within the naptime alone).
+    const described = Math.max(0, (await svc.db.pool.query<{ n: number }>(`SELECT reltuples::int AS n FROM pg_class WHERE oid = 'es_events'::regclass`)).rows[0]!.n);
+    const at0 = new Date().toISOString();
+    const notes = Array.from({ length: described + 500 }, () => ({
+      id: randomUUID(),
+      type: 'NoteWritten',
+      version: 1,
+      data: {},
+      metadata: { by: 'test', why: 'GrowTheLog', correlationId: randomUUID(), at: at0 },
+    }));
+    await svc.services.store.appendToStream(`note-${randomUUID()}`, notes);
+    const grown = await eventually(async () => {
+      const l = await log();
+      return Number(l.modified) >= notes.length ? l : null;
+    }, 20_000);
     const before = await analysed();
     const at = (await svc.request('GET', '/projections')).body.items.find((p: { name: string }) => p.name === 'catalog').lastRebuildAt;
     expect((await svc.request('POST', '/projections/catalog/rebuild')).status).toBe(202);
@@ -101,6 +132,7 @@ describe('planner statistics after bulk steps', () => {
       100,
     );
     expect(after!.size).toBe(4);
+    expect(time((await log()).last_analyze)).toBeGreaterThan(time(grown!.last_analyze));
     // The swapped-in tables are the shadow tables themselves, their counters with them: analysed
     // during the replay as well as after the swap.
     const counts = await svc.db.pool.query<{ relname: string; analyze_count: string }>(
