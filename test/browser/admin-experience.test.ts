@@ -8,7 +8,7 @@
  * test-results/). Waits are on locators, network answers and in-page functions, never on fixed sleeps.
  */
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
-import { answer, answerDialog, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, until, type BrowserSession } from '../support/browser';
+import { answer, answerDialog, recordRequests, registerAndLogin, sessionApi, shot, sideways, startBrowserSession, until, type BrowserSession } from '../support/browser';
 import { expectAccessible } from '../support/axe';
 import type { TestService } from '../support/service';
 
@@ -89,6 +89,8 @@ async function checkBothSizes(name: string, ready: () => Locator, p: Page = page
     await settled(p);
     await expectAccessible(p, `${name} at ${viewport.width}×${viewport.height}`);
     await shot(p, `admin-${name}-${size}`);
+    // Wide content scrolls inside its own region; the page itself never scrolls sideways.
+    expect({ page: name, size, ...(await sideways(p)) }).toEqual({ page: name, size, sideways: 0, outermost: [] });
   }
   await p.setViewportSize(WIDE);
 }

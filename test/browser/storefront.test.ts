@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import type { PublicCell, PublicGoodDetail, PublicGoodItem } from '../../src/contract/storefront';
 import { expectAccessible } from '../support/axe';
-import { SHOTS, recordRequests, shot, startBrowserSession, until, type BrowserSession } from '../support/browser';
+import { SHOTS, recordRequests, shot, sideways, startBrowserSession, until, type BrowserSession } from '../support/browser';
 
 jest.setTimeout(300_000);
 
@@ -1045,6 +1045,7 @@ describe('keyboard and accessibility', () => {
       for (const size of [PHONE, DESKTOP]) {
         await p.setViewportSize(size);
         await expectAccessible(p, `${name} at ${size.width}×${size.height}`);
+        expect({ page: name, width: size.width, ...(await sideways(p)) }).toEqual({ page: name, width: size.width, sideways: 0, outermost: [] });
       }
     } finally {
       await ctx.close();

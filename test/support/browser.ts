@@ -78,6 +78,8 @@ export interface InPage {
     cookie: string;
     querySelector(selector: string): InPageElement | null;
     querySelectorAll(selector: string): Iterable<InPageElement>;
+    documentElement: { scrollWidth: number; clientWidth: number };
+    body: InPageElement;
   };
   localStorage: Record<string, string>;
   sessionStorage: Record<string, string>;
@@ -86,9 +88,40 @@ export interface InPage {
 }
 interface InPageElement {
   getAttribute(name: string): string | null;
+  querySelectorAll(selector: string): Iterable<InPageElement>;
+  getBoundingClientRect(): { right: number };
+  parentElement: InPageElement | null;
+  tagName: string;
+  className: string;
   value?: string;
   complete?: boolean;
   naturalWidth?: number;
+}
+
+/**
+ * How far the page scrolls sideways (0: not at all), and what sticks out: the outermost elements
+ * whose right edge is past the viewport's (their tag, test id and classes). Wide content belongs in a
+ * box that scrolls on its own, not the page.
+ */
+export function sideways(p: Page): Promise<{ sideways: number; outermost: string[] }> {
+  return p.evaluate(() => {
+    const { document } = globalThis as unknown as InPage;
+    const width = document.documentElement.clientWidth;
+    const past = (el: InPageElement | null) => !!el && el.getBoundingClientRect().right > width + 0.5;
+    const name = (el: InPageElement) => {
+      const id = el.getAttribute('data-testid');
+      return `${el.tagName.toLowerCase()}${id ? `[data-testid=${id}]` : ''}${el.className ? `.${String(el.className).trim().split(/\s+/).join('.')}` : ''}`;
+    };
+    const over = document.documentElement.scrollWidth - width;
+    const outermost =
+      over > 0
+        ? [...document.body.querySelectorAll('*')]
+            .filter((el) => past(el) && !past(el.parentElement))
+            .slice(0, 3)
+            .map(name)
+        : [];
+    return { sideways: over, outermost };
+  });
 }
 
 /**

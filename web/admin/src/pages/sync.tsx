@@ -41,49 +41,51 @@ function ScheduleCard() {
       <h2 id="schedule-title">自动同步计划</h2>
       <ErrorLine error={schedule.error} />
       {schedule.data && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">同步内容</th>
-              <th scope="col">计划</th>
-              <th scope="col">上次运行</th>
-              <th scope="col">下次运行</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(Object.keys(SCHEDULE_LABEL) as (keyof SyncSchedule)[]).map((k) => {
-              const job = schedule.data![k];
-              const notRun = job.recent.filter((t) => t.outcome === 'missed' || t.outcome === 'failed');
-              return (
-                <tr key={k} data-testid={`schedule-${k}`}>
-                  <th scope="row">{SCHEDULE_LABEL[k]}</th>
-                  <td data-testid={`schedule-${k}-when`}>{scheduleText(job.cron)}</td>
-                  <td data-testid={`schedule-${k}-last`}>
-                    {job.lastRun ? (
-                      <>
-                        {fmtTime(job.lastRun.dueAt)} {job.lastRun.runState && <StateBadge s={job.lastRun.runState} />}
-                      </>
-                    ) : (
-                      '—'
-                    )}
-                    {notRun.map((t) => (
-                      <div key={t.dueAt} data-testid={`schedule-${k}-not-run`}>
-                        <StateBadge s={t.outcome} labels={TICK} /> {fmtTime(t.dueAt)}
-                        {t.detail && (
-                          <span className="muted">
-                            （{DETAIL[t.detail] ?? t.detail}
-                            {t.outcome === 'failed' ? '，将自动重试' : ''}）
-                          </span>
-                        )}
-                      </div>
-                    ))}
-                  </td>
-                  <td data-testid={`schedule-${k}-next`}>{job.next ? whenText(job.next) : '—'}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div className="scroll" tabIndex={0} role="region" aria-label="自动同步计划">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">同步内容</th>
+                <th scope="col">计划</th>
+                <th scope="col">上次运行</th>
+                <th scope="col">下次运行</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(Object.keys(SCHEDULE_LABEL) as (keyof SyncSchedule)[]).map((k) => {
+                const job = schedule.data![k];
+                const notRun = job.recent.filter((t) => t.outcome === 'missed' || t.outcome === 'failed');
+                return (
+                  <tr key={k} data-testid={`schedule-${k}`}>
+                    <th scope="row">{SCHEDULE_LABEL[k]}</th>
+                    <td data-testid={`schedule-${k}-when`}>{scheduleText(job.cron)}</td>
+                    <td data-testid={`schedule-${k}-last`}>
+                      {job.lastRun ? (
+                        <>
+                          {fmtTime(job.lastRun.dueAt)} {job.lastRun.runState && <StateBadge s={job.lastRun.runState} />}
+                        </>
+                      ) : (
+                        '—'
+                      )}
+                      {notRun.map((t) => (
+                        <div key={t.dueAt} data-testid={`schedule-${k}-not-run`}>
+                          <StateBadge s={t.outcome} labels={TICK} /> {fmtTime(t.dueAt)}
+                          {t.detail && (
+                            <span className="muted">
+                              （{DETAIL[t.detail] ?? t.detail}
+                              {t.outcome === 'failed' ? '，将自动重试' : ''}）
+                            </span>
+                          )}
+                        </div>
+                      ))}
+                    </td>
+                    <td data-testid={`schedule-${k}-next`}>{job.next ? whenText(job.next) : '—'}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
