@@ -31,6 +31,21 @@ const detail = (price: string, colours: string[], media: string[] = []) => ({
   options: [],
   media: media.map((url, i) => ({ color: colours[0]!, url, sort: i })),
 });
+/** A good created, from `link` (null: a custom good), with no fields set but its name and `extra`. */
+const good = (id: string, link: string | null, name: string, extra: Record<string, unknown> = {}) =>
+  ev(`good-${id}`, 'GoodCreated', {
+    goodId: id,
+    originGoodId: link,
+    name,
+    description: null,
+    image: null,
+    goodPriority: 0,
+    tagIds: [],
+    tagFontColor: null,
+    categoryId: null,
+    countryId: null,
+    ...extra,
+  });
 const tags = (colours: string[]) => ({ size: ['M'], color: colours, printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] });
 
 /** A link mirrored, parsed, tagged, detailed and joined to family 1. */
@@ -63,36 +78,8 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     expect(before.lowestPrice).toBe('20.00');
 
     // Two goods: the later one with the same priority is the representative; a higher priority wins.
-    applyEvent(
-      w,
-      ev('good-7', 'GoodCreated', {
-        goodId: '7',
-        originGoodId: '100001',
-        name: 'T恤 G5000',
-        description: null,
-        image: null,
-        goodPriority: 0,
-        tagIds: [],
-        tagFontColor: null,
-        categoryId: null,
-        countryId: null,
-      }),
-    );
-    applyEvent(
-      w,
-      ev('good-8', 'GoodCreated', {
-        goodId: '8',
-        originGoodId: '100002',
-        name: '白T恤 G5000',
-        description: null,
-        image: null,
-        goodPriority: 0,
-        tagIds: [],
-        tagFontColor: '#fff',
-        categoryId: null,
-        countryId: null,
-      }),
-    );
+    applyEvent(w, good('7', '100001', 'T恤 G5000'));
+    applyEvent(w, good('8', '100002', '白T恤 G5000', { tagFontColor: '#fff' }));
     const published = familyView(w, '1')!;
     expect(published).toMatchObject({ public: true, goodCount: 2, representativeGoodId: '8', representative: { goodId: '8', name: '白T恤 G5000', tagFontColor: '#fff' } });
     expect(diffFamily(before, published)).toMatchObject({ public: { from: false, to: true }, goods: { added: ['7', '8'], removed: [] }, representative: { from: null } });
@@ -137,21 +124,7 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     expect(goodView(w, '8')).toMatchObject({ familyId: '1', public: true, representative: true, familyLowestPrice: '30.00' });
 
     // A custom good as a custom member: in the family's goods, its cells at its own price.
-    applyEvent(
-      w,
-      ev('good-9', 'GoodCreated', {
-        goodId: '9',
-        originGoodId: null,
-        name: '定制 G5000',
-        description: null,
-        image: null,
-        goodPriority: 0,
-        tagIds: [],
-        tagFontColor: null,
-        categoryId: null,
-        countryId: null,
-      }),
-    );
+    applyEvent(w, good('9', null, '定制 G5000'));
     applyEvent(w, ev('family-1', 'FamilyCustomMemberAdded', { familyId: '1', goodId: '9', tags: { ...tags(['金色']), size: ['M'] }, price: '9.90' }));
     expect(familyView(w, '1')).toMatchObject({ goodCount: 2, lowestPrice: '9.90', customMembers: [{ goodId: '9', price: '9.90' }] });
     expect(goodView(w, '9')).toMatchObject({ familyId: '1', public: true, familyLowestPrice: '9.90' });
@@ -174,25 +147,12 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     };
     joinTo3('200001');
     joinTo3('200002');
-    const good = (id: string, link: string, extra: Record<string, unknown> = {}) =>
-      ev(`good-${id}`, 'GoodCreated', {
-        goodId: id,
-        originGoodId: link,
-        name: '卫衣 G5000',
-        description: null,
-        image: null,
-        goodPriority: 0,
-        tagIds: [],
-        tagFontColor: null,
-        categoryId: null,
-        countryId: null,
-        ...extra,
-      });
-    applyEvent(w, good('31', '200001'));
+    const hoodie = (id: string, link: string, extra: Record<string, unknown> = {}) => good(id, link, '卫衣 G5000', extra);
+    applyEvent(w, hoodie('31', '200001'));
     const first = familyView(w, '3')!;
     expect(first.representative).toMatchObject({ goodId: '31', name: '卫衣 G5000' });
     // A newer good of the same name and looks takes over: the storefront shows the same, no change.
-    applyEvent(w, good('32', '200002'));
+    applyEvent(w, hoodie('32', '200002'));
     const second = familyView(w, '3')!;
     expect(second.representative).toMatchObject({ goodId: '32' });
     expect(diffFamily(first, second)).toMatchObject({ goods: { added: ['32'] } });
