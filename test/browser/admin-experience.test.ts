@@ -157,8 +157,54 @@ describe('every admin page', () => {
       await p.goto('/admin/');
       await p.getByRole('heading', { name: '管理员登录' }).waitFor();
       await checkBothSizes('login', () => p.getByRole('heading', { name: '管理员登录' }), p);
+      // Too short for registration: said in words beside each field, the first one focused, nothing sent.
+      await p.getByRole('button', { name: '首次使用？创建管理员' }).click();
+      await p.getByLabel('用户名').fill('ab');
+      await p.getByLabel('密码').fill('short');
+      const sent = recordRequests(p, (r) => r.url().includes('/auth/'));
+      await p.getByRole('button', { name: '创建并登录' }).click();
+      // Each message is its field's description, read out with it.
+      const message = (text: string) => p.getByRole('alert').filter({ hasText: text });
+      await message('用户名至少 3 个字符（现在 2 个）').waitFor();
+      await message('密码至少 12 个字符（现在 5 个）').waitFor();
+      expect(await p.getByLabel('密码').getAttribute('aria-describedby')).toBe(await message('密码至少 12 个字符').getAttribute('id'));
+      expect(await p.getByLabel('用户名').evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true);
+      expect(await p.getByLabel('密码').getAttribute('aria-invalid')).toBe('true');
+      await checkBothSizes('register-too-short', () => message('密码至少 12 个字符（现在 5 个）'), p);
+      sent.stop();
+      expect(sent.requests.map((r) => r.url())).toEqual([]);
+      // Typing again clears a field's message.
+      await p.getByLabel('密码').fill('long enough now');
+      await until(
+        () => message('密码至少 12 个字符').count(),
+        (n) => expect(n).toBe(0),
+      );
     } finally {
       await fresh.close();
+    }
+    // Before its script has arrived: a word that the admin is opening, not a blank page.
+    const slow = await context.browser()!.newContext({ baseURL: svc.url, locale: 'zh-CN' });
+    try {
+      const p = await slow.newPage();
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      await p.route(
+        (u) => /^\/admin\/assets\/.+\.js$/.test(u.pathname),
+        async (route) => {
+          await released;
+          await route.continue();
+        },
+      );
+      // Not waiting for the load: the held script keeps it from happening.
+      await p.goto('/admin/', { waitUntil: 'commit' });
+      await p.getByTestId('boot').getByRole('status').waitFor();
+      expect(await p.getByRole('status').textContent()).toBe('正在打开管理后台…');
+      await checkBothSizes('boot', () => p.getByTestId('boot'), p);
+      release();
+      await p.getByRole('heading', { name: '管理员登录' }).waitFor();
+      expect(await p.getByTestId('boot').count()).toBe(0);
+    } finally {
+      await slow.close();
     }
     // The menu on a phone: closed behind 菜单, every item reachable once opened.
     await page.setViewportSize(NARROW);

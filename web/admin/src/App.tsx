@@ -2,6 +2,7 @@ import type React from 'react';
 import { useEffect, useId, useState } from 'react';
 import { api, setOnLoggedOut } from './api';
 import type { User } from '../../../src/contract/auth';
+import { FieldError } from './common/components';
 import { DialogHost } from './common/dialog';
 import { errorText } from './common/error-text';
 import { useRoute } from './common/route';
@@ -164,6 +165,7 @@ function Login({ onLoggedIn }: { onLoggedIn: (u: User) => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
+  const [fields, setFields] = useState<{ username?: string; password?: string }>({});
   const [busy, setBusy] = useState(false);
   const userId = useId();
   const passId = useId();
@@ -171,6 +173,19 @@ function Login({ onLoggedIn }: { onLoggedIn: (u: User) => void }) {
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     setError('');
+    // The form's own checks, in words beside each field (the browser's would be a bubble in its own
+    // language that disappears): registration's rules are the server's (docs/security.md).
+    const name = username.trim();
+    const found: typeof fields = {};
+    if (!name) found.username = '请填写用户名';
+    else if (mode === 'register' && name.length < 3) found.username = `用户名至少 3 个字符（现在 ${name.length} 个）`;
+    if (!password) found.password = '请填写密码';
+    else if (mode === 'register' && password.length < 12) found.password = `密码至少 12 个字符（现在 ${password.length} 个）`;
+    setFields(found);
+    if (found.username || found.password) {
+      document.getElementById(found.username ? userId : passId)?.focus();
+      return;
+    }
     setBusy(true);
     try {
       if (mode === 'register') await api.request('POST', '/auth/register', { username, password });
@@ -184,24 +199,41 @@ function Login({ onLoggedIn }: { onLoggedIn: (u: User) => void }) {
   }
   return (
     <main className="center">
-      <form className="card login" onSubmit={submit} aria-labelledby="login-title">
+      <form className="card login" onSubmit={submit} aria-labelledby="login-title" noValidate>
         <h1 id="login-title">{mode === 'login' ? '管理员登录' : '首次使用：创建管理员'}</h1>
         {mode === 'register' && <p className="muted">这是第一个、也是唯一的管理员账号。创建后会直接登录。</p>}
         <label htmlFor={userId}>用户名</label>
-        <input id={userId} name="username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required minLength={3} />
+        <input
+          id={userId}
+          name="username"
+          value={username}
+          onChange={(e) => {
+            setUsername(e.target.value);
+            setFields((f) => ({ ...f, username: undefined }));
+          }}
+          autoComplete="username"
+          aria-required="true"
+          aria-invalid={fields.username ? true : undefined}
+          aria-describedby={fields.username ? `${userId}-err` : undefined}
+        />
+        <FieldError id={`${userId}-err`} message={fields.username} />
         <label htmlFor={passId}>密码</label>
         <input
           id={passId}
           name="password"
           type="password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setFields((f) => ({ ...f, password: undefined }));
+          }}
           autoComplete={mode === 'login' ? 'current-password' : 'new-password'}
-          minLength={mode === 'register' ? 12 : undefined}
-          aria-describedby={mode === 'register' ? hintId : undefined}
-          required
+          aria-required="true"
+          aria-invalid={fields.password ? true : undefined}
+          aria-describedby={fields.password ? `${passId}-err` : mode === 'register' ? hintId : undefined}
         />
-        {mode === 'register' && (
+        <FieldError id={`${passId}-err`} message={fields.password} />
+        {mode === 'register' && !fields.password && (
           <span id={hintId} className="muted">
             至少 12 个字符
           </span>
@@ -219,6 +251,7 @@ function Login({ onLoggedIn }: { onLoggedIn: (u: User) => void }) {
           className="link"
           onClick={() => {
             setError('');
+            setFields({});
             setMode(mode === 'login' ? 'register' : 'login');
           }}
         >
