@@ -194,6 +194,32 @@ describe('loading', () => {
     }
   });
 
+  it('a picture still on its way is a grey square where it will be, not white on the white card', async () => {
+    const { ctx, p } = await phone();
+    try {
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      const pictures = new Set(items.map((g) => g.image).filter((u): u is string => !!u));
+      await p.route(
+        (u) => pictures.has(u.href) || pictures.has(u.pathname),
+        async (route) => {
+          await released;
+          await route.continue();
+        },
+      );
+      await p.goto('/v2/h5/#/list');
+      const cover = cards(p).first().locator('img.cover');
+      await cover.waitFor(LONG);
+      expect(await cover.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor)).toBe(
+        'rgb(240, 240, 240)',
+      );
+      await shots(p, 'h5-pictures-loading', { screen: true });
+      release();
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('the list and a product show skeletons while they load, never 加载中…', async () => {
     const { ctx, p } = await phone();
     try {
