@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import { API_BASE_META } from '../web/shared/api-base';
 import type { RouteDoc } from './platform/http/openapi';
 
@@ -123,13 +124,22 @@ export function webRoutes(opts: WebRoutesOptions = {}): Router {
       if (path.posix.basename(resolvedPath(req) ?? '').toLowerCase() !== 'index.html') return next();
       void sendPage(res, next);
     });
+    // Each file as the build compressed it (`.br`, else `.gz`, as the browser accepts; the build's
+    // own, web/production-build.mts), else as it is; `Vary: Accept-Encoding` either way. The
+    // compressed files are found once, here: a client rebuilt while the service runs is served
+    // uncompressed until it restarts.
     r.use(
       app.mount,
-      express.static(dir, {
+      expressStaticGzip(dir, {
+        enableBrotli: true,
+        orderPreference: ['br', 'gzip'],
         index: false,
-        fallthrough: true,
-        setHeaders: (res, file) => {
-          res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        serveStatic: {
+          index: false,
+          fallthrough: true,
+          setHeaders: (res, file) => {
+            res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+          },
         },
       }),
     );

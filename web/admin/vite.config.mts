@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { productionBuild } from '../production-build.mts';
+import { compressedAssets, productionBuild } from '../production-build.mts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -14,6 +14,7 @@ export default defineConfig(({ command }) => {
     base: '/admin/',
     envPrefix: 'VITE_',
     oxc: { jsx: { runtime: 'automatic' } },
+    plugins: [compressedAssets()],
     build: { outDir: path.resolve(here, '../../dist/web/admin'), emptyOutDir: true },
   };
 });

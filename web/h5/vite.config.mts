@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { productionBuild } from '../production-build.mts';
+import { compressedAssets, productionBuild } from '../production-build.mts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -13,6 +13,7 @@ export default defineConfig(({ command }) => {
     root: here,
     base: '/v2/h5/',
     oxc: { jsx: { runtime: 'automatic' } },
+    plugins: [compressedAssets()],
     build: { outDir: path.resolve(here, '../../dist/web/h5'), emptyOutDir: true },
   };
 });

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { webDistDir, webRoutes, type WebRoutesOptions } from '../../../src/web-apps';
 import { apiBase } from '../../../web/shared/api-base';
@@ -144,5 +145,54 @@ describe('the served browser clients', () => {
     expect((await fetch(`${url}/admin/assets/gone.js`)).status).toBe(404);
     const bare = await fetch(`${url}/admin?x=1`, { redirect: 'manual' });
     expect([bare.status, bare.headers.get('location')]).toEqual([301, '/admin/?x=1']);
+  });
+
+  it('an asset built with its compressed forms goes as brotli, else gzip, as the browser accepts, else as it is: the same bytes, cached the same', async () => {
+    const d = makeDist();
+    const script = Buffer.from(`console.log(${JSON.stringify('商品'.repeat(2000))});\n`);
+    const file = path.join(d, 'h5', 'assets', 'index-big.js');
+    writeFileSync(file, script);
+    writeFileSync(`${file}.gz`, gzipSync(script));
+    writeFileSync(`${file}.br`, brotliCompressSync(script));
+    const url = await serve({}, d);
+    /** The raw answer (node:http: nothing decoded on the way), with the encoding asked for. */
+    const get = (encoding: string | null) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.get(`${url}/v2/h5/assets/index-big.js`, { headers: encoding === null ? {} : { 'accept-encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+      });
+    const decoded = (r: { headers: http.IncomingHttpHeaders; body: Buffer }) =>
+      r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body;
+    for (const [asked, sent] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', undefined],
+      [null, undefined],
+    ] as const) {
+      const r = await get(asked);
+      // A script's type either way (text/… for the compressed forms, RFC 9239; application/… as it is).
+      const type = /^(text|application)\/javascript; charset=utf-8$/i.test(r.headers['content-type'] ?? '');
+      expect({
+        asked,
+        status: r.status,
+        encoding: r.headers['content-encoding'],
+        type,
+        vary: r.headers.vary,
+        cache: r.headers['cache-control'],
+      }).toEqual({
+        asked,
+        status: 200,
+        encoding: sent,
+        type: true,
+        vary: 'Accept-Encoding',
+        cache: 'public, max-age=31536000, immutable',
+      });
+      expect(decoded(r).equals(script)).toBe(true);
+      if (sent) expect(r.body.length).toBeLessThan(script.length / 3);
+    }
   });
 });
