@@ -15,6 +15,7 @@ import { START, comparePositions, type RecordedEvent } from '../../../src/platfo
 import { mulberry32 } from '../../../src/sync/simulator/prng';
 import { createTestDatabase, type TestDatabase } from '../../support/db';
 import { postgresStore } from '../../support/event-store';
+import { goodCreatedData } from '../../support/goods';
 
 const registry = createEventRegistry();
 const def = catalogProjection;
@@ -478,18 +479,7 @@ describe('catalog projection: set-based batches', () => {
         revision: 0n,
         position: { commit: last.position.commit + BigInt(n), prepare: 0n },
         type: 'GoodCreated',
-        data: {
-          goodId: String(7_000_000_000_000 + n),
-          originGoodId: link,
-          name: `新商品 ${n}`,
-          description: null,
-          image: null,
-          goodPriority: 0,
-          tagIds: [],
-          tagFontColor: null,
-          categoryId: null,
-          countryId: null,
-        },
+        data: goodCreatedData(String(7_000_000_000_000 + n), link, `新商品 ${n}`),
         metadata: eventMetadata('system:test', 'CreateGood'),
       });
       const apply = async (e: DecodedEvent) => {

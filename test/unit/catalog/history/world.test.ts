@@ -2,6 +2,7 @@ import type { DecodedEvent } from '../../../../src/platform/events/registry';
 import { compareRepresentative } from '../../../../src/catalog/domain/family-aggregates';
 import { diffCells, diffFamily, diffLink, diffVariants } from '../../../../src/catalog/history/diff';
 import { historyTable, summariseChanges } from '../../../../src/catalog/history/format';
+import { goodCreatedData } from '../../../support/goods';
 import { applyEvent, emptyWorld, familyView, goodView, linkView, type World } from '../../../../src/catalog/history/world';
 
 let position = 0;
@@ -32,20 +33,7 @@ const detail = (price: string, colours: string[], media: string[] = []) => ({
   media: media.map((url, i) => ({ color: colours[0]!, url, sort: i })),
 });
 /** A good created, from `link` (null: a custom good), with no fields set but its name and `extra`. */
-const good = (id: string, link: string | null, name: string, extra: Record<string, unknown> = {}) =>
-  ev(`good-${id}`, 'GoodCreated', {
-    goodId: id,
-    originGoodId: link,
-    name,
-    description: null,
-    image: null,
-    goodPriority: 0,
-    tagIds: [],
-    tagFontColor: null,
-    categoryId: null,
-    countryId: null,
-    ...extra,
-  });
+const good = (id: string, link: string | null, name: string, extra: Record<string, unknown> = {}) => ev(`good-${id}`, 'GoodCreated', goodCreatedData(id, link, name, extra));
 const tags = (colours: string[]) => ({ size: ['M'], color: colours, printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] });
 
 /** A link mirrored, parsed, tagged, detailed and joined to family 1. */
