@@ -124,25 +124,41 @@ export function webRoutes(opts: WebRoutesOptions = {}): Router {
       if (path.posix.basename(resolvedPath(req) ?? '').toLowerCase() !== 'index.html') return next();
       void sendPage(res, next);
     });
-    // Each file as the build compressed it (`.br`, else `.gz`, as the browser accepts; the build's
-    // own, web/production-build.mts), else as it is; `Vary: Accept-Encoding` either way. The
-    // compressed files are found once, here: a client rebuilt while the service runs is served
-    // uncompressed until it restarts.
-    r.use(
-      app.mount,
-      expressStaticGzip(dir, {
-        enableBrotli: true,
-        orderPreference: ['br', 'gzip'],
+    // Each file as the build compressed it (`.br` where the browser accepts it, else `.gz`; the
+    // build's own, web/production-build.mts), else as it is. The compressed files are found once,
+    // here: a client rebuilt while the service runs is served uncompressed until it restarts.
+    const files = expressStaticGzip(dir, {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
+      index: false,
+      serveStatic: {
         index: false,
-        serveStatic: {
-          index: false,
-          fallthrough: true,
-          setHeaders: (res, file) => {
-            res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-          },
+        fallthrough: true,
+        setHeaders: (res, file) => {
+          res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
         },
-      }),
-    );
+      },
+    });
+    r.use(app.mount, (req, res, next) => {
+      // A path that does not decode is the app's to refuse (its 400), not the library's plain text.
+      try {
+        decodeURIComponent(req.path);
+      } catch {
+        return next();
+      }
+      // The library sets Vary to Accept-Encoding alone: what was there (CORS's Origin) is kept beside it.
+      const vary = res.getHeader('Vary');
+      files(req, res, (err?: unknown) => {
+        // Not served (another method, or a compressed file gone since the start): whatever answers
+        // next must not go out labelled as the compressed file it is not.
+        if (!res.headersSent) {
+          res.removeHeader('Content-Encoding');
+          res.removeHeader('Content-Type');
+        }
+        next(err);
+      });
+      if (vary !== undefined && !res.headersSent) res.vary(String(vary));
+    });
     // Client routes (and the root): the page; a missing asset or file stays 404.
     r.get(`${app.mount}/{*rest}`, (req, res, next) => {
       if (/\/assets\//.test(req.path) || /\.[a-z0-9]{1,5}$/i.test(req.path)) {

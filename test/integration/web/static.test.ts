@@ -38,8 +38,9 @@ describe('the served browser clients', () => {
     for (const d of dists) rmSync(d, { recursive: true, force: true });
   });
 
-  async function serve(opts: WebRoutesOptions, distDir = dist): Promise<string> {
+  async function serve(opts: WebRoutesOptions, distDir = dist, before?: express.RequestHandler): Promise<string> {
     const app = express();
+    if (before) app.use(before);
     app.use(webRoutes({ distDir, ...opts }));
     const server = http.createServer(app);
     servers.push(server);
@@ -154,16 +155,21 @@ describe('the served browser clients', () => {
     writeFileSync(file, script);
     writeFileSync(`${file}.gz`, gzipSync(script));
     writeFileSync(`${file}.br`, brotliCompressSync(script));
-    const url = await serve({}, d);
+    // As the service's CORS does, before the files: its Vary stays beside the encoding's.
+    const url = await serve({}, d, (_req, res, next) => {
+      res.vary('Origin');
+      next();
+    });
     /** The raw answer (node:http: nothing decoded on the way), with the encoding asked for. */
-    const get = (encoding: string | null) =>
+    const get = (encoding: string | null, file = 'index-big.js', method = 'GET') =>
       new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        const req = http.get(`${url}/v2/h5/assets/index-big.js`, { headers: encoding === null ? {} : { 'accept-encoding': encoding } }, (res) => {
+        const req = http.request(`${url}/v2/h5/assets/${file}`, { method, headers: encoding === null ? {} : { 'accept-encoding': encoding } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
         });
         req.on('error', reject);
+        req.end();
       });
     const decoded = (r: { headers: http.IncomingHttpHeaders; body: Buffer }) =>
       r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body;
@@ -181,18 +187,27 @@ describe('the served browser clients', () => {
         status: r.status,
         encoding: r.headers['content-encoding'],
         type,
-        vary: r.headers.vary,
+        vary: r.headers.vary?.split(/,\s*/).sort(),
         cache: r.headers['cache-control'],
       }).toEqual({
         asked,
         status: 200,
         encoding: sent,
         type: true,
-        vary: 'Accept-Encoding',
+        vary: ['Accept-Encoding', 'Origin'],
         cache: 'public, max-age=31536000, immutable',
       });
       expect(decoded(r).equals(script)).toBe(true);
       if (sent) expect(r.body.length).toBeLessThan(script.length / 3);
     }
+    // Not served by the files: never labelled as compressed. Another method; a compressed form gone
+    // since the service started (a rebuild); a path that does not decode.
+    const posted = await get('br', 'index-big.js', 'POST');
+    expect([posted.status, posted.headers['content-encoding']]).toEqual([404, undefined]);
+    rmSync(`${file}.br`);
+    const gone = await get('br');
+    expect([gone.status, gone.headers['content-encoding'], gone.body.toString()]).toEqual([404, undefined, 'not found']);
+    const undecodable = await get('br', '%E0.js');
+    expect([undecodable.status, undecodable.headers['content-encoding'], /URI malformed/.test(undecodable.body.toString())]).toEqual([400, undefined, false]);
   });
 });
