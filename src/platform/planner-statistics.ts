@@ -79,7 +79,10 @@ export async function refreshPlannerStatistics(
       const action = opts.vacuum || (dead > live && dead > Number(t.threshold)) ? 'vacuum analyze' : 'analyze';
       const name = opts.schema ? `${ident(t.schemaname)}.${ident(t.relname)}` : ident(t.relname);
       const started = Date.now();
-      await db.query(action === 'analyze' ? `ANALYZE ${name}` : `VACUUM (ANALYZE) ${name}`);
+      // SKIP_LOCKED: a table another ANALYZE or VACUUM holds (autovacuum's, an anti-wraparound one,
+      // which runs even where autovacuum is off) is being seen to already; waiting for it would hold
+      // the step, and a rebuild's every step, for as long as that takes.
+      await db.query(action === 'analyze' ? `ANALYZE (SKIP_LOCKED) ${name}` : `VACUUM (SKIP_LOCKED, ANALYZE) ${name}`);
       done.push({ table: opts.schema ? `${t.schemaname}.${t.relname}` : t.relname, action, ms: Date.now() - started });
     }
     if (done.length) opts.log?.info({ refreshed: done }, 'planner statistics refreshed after a bulk step');
