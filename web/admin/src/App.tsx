@@ -1,5 +1,6 @@
 import type React from 'react';
 import { useEffect, useId, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { api, setOnLoggedOut } from './api';
 import type { User } from '../../../src/contract/auth';
 import { FieldError } from './common/components';
@@ -181,15 +182,17 @@ function Login({ onLoggedIn }: { onLoggedIn: (u: User) => void }) {
     else if (mode === 'register' && name.length < 3) found.username = `用户名至少 3 个字符（现在 ${name.length} 个）`;
     if (!password) found.password = '请填写密码';
     else if (mode === 'register' && password.length < 12) found.password = `密码至少 12 个字符（现在 ${password.length} 个）`;
-    setFields(found);
+    // Drawn before the focus moves, so the field is read out with its message.
+    flushSync(() => setFields(found));
     if (found.username || found.password) {
       document.getElementById(found.username ? userId : passId)?.focus();
       return;
     }
     setBusy(true);
     try {
-      if (mode === 'register') await api.request('POST', '/auth/register', { username, password });
-      const r = await api.request<{ user: User }>('POST', '/auth/login', { username, password });
+      // The name as checked: registration trims it, and the sign-in that follows must use the same.
+      if (mode === 'register') await api.request('POST', '/auth/register', { username: name, password });
+      const r = await api.request<{ user: User }>('POST', '/auth/login', { username: name, password });
       onLoggedIn(r.user);
     } catch (err) {
       setError(errorText(err));
