@@ -158,7 +158,7 @@ export interface EventStore {
    * once it has grown past autovacuum's threshold, whether or not autovacuum runs
    * (../planner-statistics.ts). A read from far behind, a rebuild's replay above all, is planned
    * from them: without any, each batch of a replay at 800 000 events sorted the whole rest of the
-   * log (135 ms a read instead of 1). `appended`: at least how many events the caller has just
+   * log (137 ms a read instead of 1). `appended`: at least how many events the caller has just
    * appended (left out: the server's count alone, which reaches it a moment after the appends);
    * `repeated`: one of many calls in a row.
    */
