@@ -1,18 +1,13 @@
+import { GoodCreated } from '../../src/catalog/goods/events';
+import { initialGoodState } from '../../src/catalog/goods/state';
+
 /**
- * A `GoodCreated` event's data with nothing set but its id, its link (null: a custom good) and its
- * name, and whatever `extra` a test cares about: the fields as the good's events define them
- * (src/catalog/goods/events.ts).
+ * A `GoodCreated` event's data: its id, its link (null: a custom good), its name and whatever
+ * `extra` a test cares about; every other field as a good with nothing set holds it (the good's state
+ * before any event, src/catalog/goods/state.ts). Checked against the event's schema, so a test
+ * cannot append data the service would refuse.
  */
-export const goodCreatedData = (goodId: string, originGoodId: string | null, name: string, extra: Record<string, unknown> = {}) => ({
-  goodId,
-  originGoodId,
-  name,
-  description: null,
-  image: null,
-  goodPriority: 0,
-  tagIds: [],
-  tagFontColor: null,
-  categoryId: null,
-  countryId: null,
-  ...extra,
-});
+export function goodCreatedData(goodId: string, originGoodId: string | null, name: string, extra: Record<string, unknown> = {}) {
+  const { id: _id, exists: _exists, deleted: _deleted, secondaryOriginGoodIds: _secondary, ...unset } = initialGoodState(goodId)();
+  return GoodCreated.schema.parse({ ...unset, goodId, originGoodId, name, ...extra });
+}
