@@ -203,6 +203,16 @@ describe('every admin page', () => {
       release();
       await p.getByRole('heading', { name: '管理员登录' }).waitFor();
       expect(await p.getByTestId('boot').count()).toBe(0);
+      // A script that never arrives (the network fails it): after a while the page says what to do.
+      const failing = await slow.newPage();
+      await failing.route(
+        (u) => /^\/admin\/assets\/.+\.js$/.test(u.pathname),
+        (route) => route.abort('internetdisconnected'),
+      );
+      await failing.goto('/admin/', { waitUntil: 'commit' });
+      await failing.getByTestId('boot-slow').waitFor({ state: 'visible' });
+      expect(await failing.getByTestId('boot-slow').textContent()).toBe('打开得比平常慢：请检查网络，然后刷新页面。');
+      await checkBothSizes('boot-failed', () => failing.getByTestId('boot-slow'), failing);
     } finally {
       await slow.close();
     }

@@ -194,6 +194,24 @@ describe('loading', () => {
     }
   });
 
+  it('a script that never arrives: after a while the frame says what to do, not skeletons for ever', async () => {
+    const { ctx, p } = await phone();
+    try {
+      await p.route(
+        (u) => /^\/v2\/h5\/assets\/.+\.js$/.test(u.pathname),
+        (route) => route.abort('internetdisconnected'),
+      );
+      await p.goto('/v2/h5/', { waitUntil: 'commit' });
+      const slow = p.getByTestId('boot-slow');
+      await slow.waitFor({ state: 'visible', ...LONG });
+      expect(await slow.textContent()).toBe('网络有点慢，商城还没打开：请检查网络，然后刷新页面。');
+      await expectAccessible(p, 'the storefront whose script failed');
+      await shots(p, 'h5-boot-failed', { screen: true });
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('a picture still on its way is a grey square where it will be, not white on the white card', async () => {
     const { ctx, p } = await phone();
     try {
