@@ -28,6 +28,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config';
 import { buildApp, closeServices, createServices } from '../src/main';
 import { createLogger } from '../src/platform/log';
+import { createHttpServer } from '../src/platform/http/server';
 import { ListItemBytes } from '../src/storefront/list-bytes';
 import { loadGoodsList } from '../src/storefront/queries';
 import { storefrontRoutes } from '../src/storefront/routes';
@@ -175,9 +176,10 @@ async function childMain(): Promise<void> {
   const services = await createServices(config, log, config.databaseUrl!);
   // For comparison only: the same routes without the cross-process freshness check.
   const extraRoutes = Router().use('/__bench/unchecked', storefrontRoutes(services, { crossProcessFreshness: false }));
-  const app = http.createServer(buildApp(services, { extraRoutes }));
+  const app = createHttpServer(buildApp(services, { extraRoutes }), config.http);
   const recorded = new Map<string, { status: number; headers: [string, string][]; body: Buffer }>();
-  const bare = http.createServer((req, res) => {
+  // The same connection timeouts on all three: the comparison is of what answers, not of the sockets.
+  const bare = createHttpServer((req, res) => {
     const r = recorded.get(req.url ?? '');
     if (!r) {
       res.writeHead(404).end();
@@ -185,13 +187,13 @@ async function childMain(): Promise<void> {
     }
     res.writeHead(r.status, r.headers.flat());
     res.end(r.body);
-  });
+  }, config.http);
   const listen = (server: http.Server) =>
     new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
   // The storefront routes alone on a plain express app: what the service's middleware (request logs
   // and ids, security headers, CORS, cookies, body parsing) and its other routers add shows as the
   // difference to the full app.
-  const routesOnly = http.createServer(express().disable('x-powered-by').use(storefrontRoutes(services)));
+  const routesOnly = createHttpServer(express().disable('x-powered-by').use(storefrontRoutes(services)), config.http);
   const appUrl = await listen(app);
   const bareUrl = await listen(bare);
   const routesOnlyUrl = await listen(routesOnly);

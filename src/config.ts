@@ -80,6 +80,12 @@ const schema = z.object({
         .filter(Boolean),
     ),
   TRUST_PROXY: z.string().default('false'),
+  // Above the idle timeout of whatever keeps connections to the service (60 s for nginx's upstream
+  // keepalive and most load balancers), so the service never closes a connection the other side is
+  // about to reuse (src/platform/http/server.ts). Node requires headers to arrive within its request
+  // timeout (300 s).
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(65_000),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.max(300_000).default(66_000),
   BODY_LIMIT: byteSize.default(1024 * 1024),
   UPLOAD_DIR: z.string().min(1).optional(),
   // Where uploaded files are kept: postgres (every process serves every file) or disk (UPLOAD_DIR).
@@ -159,6 +165,8 @@ export interface Config {
   jwt: { secret: string | undefined; accessExpiresIn: string };
   corsOrigins: string[];
   trustProxy: boolean | number | string;
+  /** the HTTP listener's connection timeouts, in ms (src/platform/http/server.ts) */
+  http: { keepAliveTimeoutMs: number; headersTimeoutMs: number };
   bodyLimitBytes: number;
   uploadDir: string;
   /** postgres: files in the database, served by every process; disk: files under `uploadDir` */
@@ -215,6 +223,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     goods: cronOrOff('GOODS_SYNC_CRON', e.GOODS_SYNC_CRON, problems),
     details: cronOrOff('DETAILS_SYNC_CRON', e.DETAILS_SYNC_CRON, problems),
   };
+  if (e.HTTP_HEADERS_TIMEOUT_MS <= e.HTTP_KEEP_ALIVE_TIMEOUT_MS) {
+    problems.push(`HTTP_HEADERS_TIMEOUT_MS: must be above HTTP_KEEP_ALIVE_TIMEOUT_MS (${e.HTTP_KEEP_ALIVE_TIMEOUT_MS})`);
+  }
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -237,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwt: { secret: e.JWT_SECRET, accessExpiresIn: e.TOKEN_EXPIRES_IN },
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    http: { keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS, headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS },
     bodyLimitBytes: e.BODY_LIMIT,
     uploadDir: path.resolve(e.UPLOAD_DIR ?? path.join(e.DATA_DIR, 'uploads')),
     uploadStorage: e.UPLOAD_STORAGE,

@@ -12,6 +12,7 @@ import { startSchedules } from './sync/scheduler';
 import { seedDemoCatalog } from './sync/demo';
 import { JobsThread } from './jobs/client';
 import { browserOrigin } from './platform/http/origin';
+import { createHttpServer } from './platform/http/server';
 import { UserStore } from './auth/users';
 import { closeServices, createServices, openDatabase, type Services } from './services';
 import { buildApp } from './http-app';
@@ -122,7 +123,7 @@ export async function startService(config: Config, log: Logger, roles: readonly 
     })());
   if (roles.includes('api')) {
     const app = buildApp(services);
-    server = http.createServer(app);
+    server = createHttpServer(app, config.http);
     try {
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);

@@ -617,13 +617,15 @@ describe('administrator workflows', () => {
   it('the sync page shows each scheduled synchronisation, its last run, a tick that did not run, and when it runs next', async () => {
     type Schedule = Record<'categories' | 'goods' | 'details', { cron: string | null; next: string | null }>;
     // A tick its worker missed (busy past the next one) and one that failed to start, as the scheduler records them.
-    const hourAgo = new Date(Math.floor(Date.now() / 3600_000) * 3600_000 - 3600_000);
-    const twoHoursAgo = new Date(hourAgo.getTime() - 3600_000);
+    // The miss is two full hours back, so the hourly tick after it is an hour overdue whatever the
+    // minute now (within a minute of the hour, the tick just due is not yet shown as missed).
+    const missedAt = new Date(Math.floor(Date.now() / 3600_000) * 3600_000 - 2 * 3600_000);
+    const failedAt = new Date(missedAt.getTime() - 3600_000);
     await svc.db.pool.query(
       `INSERT INTO schedule_claims (claim, job, due_at, claimed_by, outcome, error) VALUES
          ($1, 'categories', $2, 'worker:1', 'missed', 'the worker was busy past the next tick'),
          ($3, 'goods', $4, 'worker:1', 'failed', 'connect ECONNREFUSED')`,
-      [`categories:${hourAgo.toISOString()}`, hourAgo, `goods:${twoHoursAgo.toISOString()}`, twoHoursAgo],
+      [`categories:${missedAt.toISOString()}`, missedAt, `goods:${failedAt.toISOString()}`, failedAt],
     );
     const schedule = await api.get<Schedule>('/sync/schedule');
     expect(schedule.categories.cron).toBe('0 * * * *');

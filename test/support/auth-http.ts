@@ -11,6 +11,7 @@ import type { Router } from 'express';
 import { loadConfig } from '../../src/config';
 import { buildApp, closeServices, createServices, type Services } from '../../src/main';
 import { createLogger } from '../../src/platform/log';
+import { createHttpServer } from '../../src/platform/http/server';
 import { createTestDatabase, type TestDatabase } from './db';
 import { expectDocumented } from './openapi-check';
 
@@ -63,7 +64,7 @@ export async function startAuthHarness(env: Record<string, string> = {}): Promis
       // fresh window, as a new deployment's first minute would, so tests do not eat each other's budget.
       await db.pool.query(`DELETE FROM rate_limit_hits`);
       const s: Services = opts.env ? { ...services, config: loadConfig({ ...baseEnv, ...opts.env }) } : services;
-      const server = http.createServer(buildApp(s, { extraRoutes: opts.extraRoutes }));
+      const server = createHttpServer(buildApp(s, { extraRoutes: opts.extraRoutes }), s.config.http);
       servers.push(server);
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -2,12 +2,12 @@
  * A running service for integration tests: its own database, projection workers, a real HTTP
  * server on loopback, and (unless given an UPSTREAM_URL) the built-in simulator.
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config';
 import { buildApp, closeServices, createServices, type Services } from '../../src/main';
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/platform/log';
+import { createHttpServer } from '../../src/platform/http/server';
 import { createTestDatabase, type TestDatabase } from './db';
 import { expectDocumented } from './openapi-check';
 
@@ -50,7 +50,7 @@ export async function startTestService(
   const log = createLogger(config.logLevel, 'catalog', opts.logTo);
   const services = await createServices(config, log, db.url);
   if (opts.workers !== false) await services.engine.startRunners();
-  const server = http.createServer(buildApp(services));
+  const server = createHttpServer(buildApp(services), config.http);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const ownDb = !opts.db;

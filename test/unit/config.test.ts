@@ -12,6 +12,14 @@ describe('config', () => {
     expect(c.env).toBe('production');
     expect(c.trustProxy).toBe(false);
     expect(c.bodyLimitBytes).toBe(1024 * 1024);
+    // Above the 60 s idle timeout of nginx's upstream keepalive and of most load balancers.
+    expect(c.http).toEqual({ keepAliveTimeoutMs: 65_000, headersTimeoutMs: 66_000 });
+  });
+
+  it('wants request headers waited for longer than an idle connection is kept', () => {
+    expect(() => loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '70000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS: must be above HTTP_KEEP_ALIVE_TIMEOUT_MS/);
+    expect(() => loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '5000' })).toThrow(ConfigError);
+    expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '70000', HTTP_HEADERS_TIMEOUT_MS: '71000' }).http).toEqual({ keepAliveTimeoutMs: 70_000, headersTimeoutMs: 71_000 });
   });
 
   it.each([
@@ -29,6 +37,8 @@ describe('config', () => {
     ['API_PREFIX', 'v2-api/'],
     ['ADMIN_API_BASE', 'api'],
     ['H5_API_BASE', '/v2-api"><script>'],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '400000'],
   ])('a bad %s stops start-up with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));

@@ -7,8 +7,8 @@
  * Nothing here waits for time to pass: every step is ordered by what the test itself observes.
  */
 import express from 'express';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHttpServer } from '../../../src/platform/http/server';
 import { storefrontRoutes } from '../../../src/storefront/routes';
 import { startTestService, type TestService } from '../../support/service';
 import { eventually } from '../../support/eventually';
@@ -79,7 +79,7 @@ describe('public cache coherence', () => {
     const f = families[1]!;
     // The same storefront routes on B's services without the check: what B would serve on
     // notifications alone (the negative control).
-    const unchecked = http.createServer(express().use(storefrontRoutes(b.services, { crossProcessFreshness: false })));
+    const unchecked = createHttpServer(express().use(storefrontRoutes(b.services, { crossProcessFreshness: false })), b.services.config.http);
     await new Promise<void>((r) => unchecked.listen(0, '127.0.0.1', r));
     const uncheckedUrl = `http://127.0.0.1:${(unchecked.address() as AddressInfo).port}`;
     const getUnchecked = async (path: string) => (await fetch(uncheckedUrl + path)).json() as Promise<any>;

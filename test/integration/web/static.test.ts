@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import express from 'express';
+import { loadConfig } from '../../../src/config';
+import { createHttpServer } from '../../../src/platform/http/server';
 import { webDistDir, webRoutes, type WebRoutesOptions } from '../../../src/web-apps';
 import { apiBase } from '../../../web/shared/api-base';
 
@@ -42,7 +44,7 @@ describe('the served browser clients', () => {
     const app = express();
     if (before) app.use(before);
     app.use(webRoutes({ distDir, ...opts }));
-    const server = http.createServer(app);
+    const server = createHttpServer(app, loadConfig({ NODE_ENV: 'test' }).http);
     servers.push(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { loadConfig } from '../../../src/config';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (f: string) => readFileSync(path.join(ROOT, f), 'utf8');
@@ -249,16 +250,33 @@ describe('the nginx template', () => {
   };
 
   it.each([
-    ['/api', 'V1_UPSTREAM'],
-    ['/v2-api', 'V2_UPSTREAM'],
+    ['/api', 'catalog_v1'],
+    ['/v2-api', 'catalog_v2'],
   ])('gives organise and auto-group under %s the time a large catalogue needs', (prefix, upstream) => {
     for (const route of ['organize', 'auto-group']) {
       const b = block(`${prefix}/product-families/${route}`);
-      expect(b).toContain(`proxy_pass http://\${${upstream}}/product-families/${route};`);
+      expect(b).toContain(`proxy_pass http://${upstream}/product-families/${route};`);
       const seconds = Number(/proxy_read_timeout (\d+)s;/.exec(b)![1]);
       expect(seconds).toBeGreaterThanOrEqual(600);
     }
     // Everything else keeps nginx's default.
     expect(block(`${prefix}/`)).not.toContain('proxy_read_timeout');
+  });
+
+  it('keeps connections to the services, and closes an idle one before the service would', () => {
+    const serviceKeepsMs = loadConfig({}).http.keepAliveTimeoutMs;
+    for (const [name, variable] of [
+      ['catalog_v1', 'V1_UPSTREAM'],
+      ['catalog_v2', 'V2_UPSTREAM'],
+    ]) {
+      const upstream = new RegExp(`upstream ${name} \\{((?:\\$\\{[^}]*\\}|[^}])*)\\}`).exec(template)?.[1];
+      expect(upstream).toContain(`server \${${variable}};`);
+      expect(upstream).toMatch(/keepalive \d+;/);
+      const idleS = Number(/keepalive_timeout (\d+)s;/.exec(upstream!)![1]);
+      expect(idleS * 1000).toBeLessThan(serviceKeepsMs);
+    }
+    // Every request to a service goes through the kept connections, without `Connection: close`.
+    expect(template).not.toMatch(/proxy_pass http:\/\/\$\{/);
+    expect(template).toMatch(/proxy_set_header Connection "";/);
   });
 });

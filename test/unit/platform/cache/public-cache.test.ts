@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { loadConfig } from '../../../../src/config';
+import { createHttpServer } from '../../../../src/platform/http/server';
 import { ifNoneMatchMatches, sendCached } from '../../../../src/platform/cache/http';
 import { CACHE_DOMAINS, isCacheDomain, PublicCache, serialise, type CachedResponse, type PublicCacheOptions } from '../../../../src/platform/cache/public-cache';
 
@@ -509,7 +511,7 @@ describe('sendCached over real HTTP', () => {
   beforeAll(async () => {
     const app = express();
     app.get('/x', (req, res) => sendCached(req, res, entry, cacheControl));
-    server = http.createServer(app);
+    server = createHttpServer(app, loadConfig({ NODE_ENV: 'test' }).http);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
