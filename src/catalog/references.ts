@@ -10,6 +10,14 @@
  * such writes run at once), the delete of that id holds it exclusively and counts the uses once the
  * read models show every event. So a delete never misses a use a write is adding, and a write made
  * after the delete finds the id gone.
+ *
+ * Synchronisation and organisation add references too, a batch at a time: a listing page files links
+ * under categories (by id), organisation parses links' countries and derives their dimension tags (by
+ * name). Each batch holds the locks of the live ids it names shared while it appends
+ * (`withBatchReferences`), all in one lock call: at 100 000 links that is one call per page or chunk,
+ * and a delete waits only for an append naming its own id, which it must count. (Making every delete
+ * wait for a running step instead would hold a delete of an unrelated id for minutes, past its lock
+ * timeout, and still leave the step's next batch to find the id gone.)
  */
 import type { Pool, Queryable } from '../platform/db';
 import { readModelsCurrent, type CommandDeps } from '../platform/commands';
@@ -91,4 +99,60 @@ export async function whileUnreferenced<T>(
     await readModelsCurrent(deps, prefixes);
     return remove();
   });
+}
+
+/** What one batch of synchronisation or organisation names: categories by id, countries and dimension tags by name. */
+export interface BatchReferences {
+  categoryIds?: Iterable<string>;
+  countryNames?: Iterable<string>;
+  /** [dimension, value]: the tag of that name in the dimension's group */
+  tagValues?: Iterable<readonly [string, string]>;
+}
+
+/**
+ * A batch waits this long for a delete holding one of its ids, rather than failing a run of many
+ * batches: a delete holds its lock for its read-model waits (COMMAND_WAIT_MS each) and its append.
+ */
+const BATCH_LOCK_WAIT_MS = 5 * 60_000;
+
+/**
+ * Runs the append of a batch (src/sync/service.ts, src/catalog/organisation/run-context.ts) holding
+ * shared the reference lock of every live id it names, taken at once in one call in a stable order
+ * (src/platform/locks.ts: never some of them while waiting for the rest, so no deadlock). A delete
+ * then either counts what the batch appends, or has removed the id before the batch's `write` reads
+ * it: a category is checked by `write` itself, and a country or tag name that no longer names a live
+ * one names nothing (a value organisation derives gets a new tag, src/catalog/links/dimension-tags.ts).
+ */
+export async function withBatchReferences<T>(pool: Pool, refs: BatchReferences, write: () => Promise<T>): Promise<T> {
+  const categories = [...new Set(refs.categoryIds ?? [])].map((id) => referenceLock('category', id));
+  const countries = [...new Set(refs.countryNames ?? [])];
+  const tags = [...new Map([...(refs.tagValues ?? [])].map(([d, v]) => [`${d}/${v}`, [d, v] as const])).values()];
+  for (;;) {
+    const named = await liveByName(pool, countries, tags);
+    const done = await withSharedLocks(
+      pool,
+      [...categories, ...named],
+      async () => {
+        // A country or tag of one of these names that became live since the look-up is not locked: a
+        // delete of it could miss this batch, so it is looked up and locked again.
+        const now = await liveByName(pool, countries, tags);
+        return now.every((k) => named.includes(k)) ? { value: await write() } : null;
+      },
+      BATCH_LOCK_WAIT_MS,
+    );
+    if (done) return done.value;
+  }
+}
+
+/** The reference locks of the live countries and dimension tags of these names, in one query. */
+async function liveByName(pool: Pool, countries: readonly string[], tags: readonly (readonly [string, string])[]): Promise<string[]> {
+  if (countries.length === 0 && tags.length === 0) return [];
+  const r = await pool.query<{ kind: 'country' | 'tag'; id: string }>(
+    `SELECT 'country' AS kind, id::text FROM countries WHERE name = ANY($1::text[]) AND NOT removed
+     UNION ALL
+     SELECT 'tag', t.id::text FROM tags t JOIN tag_groups g ON g.id = t.group_id
+      WHERE NOT t.deleted AND NOT g.deleted AND (g.dimension, t.name) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+    [countries, tags.map(([d]) => d), tags.map(([, v]) => v)],
+  );
+  return r.rows.map((row) => referenceLock(row.kind, row.id));
 }

@@ -20,7 +20,16 @@ export const zeroCounts = (): Counts => ({ created: 0, changed: 0, unchanged: 0,
 export interface Decision {
   events: PendingEvent[];
   counts: Partial<Counts>;
+  /** what was left out, recorded as an error of the run (the item counted `failed`) */
+  problem?: { item: string; message: string };
 }
+
+/** What a decision reads beyond the item: the categories that are not live (deleted, or removed by the supplier). */
+export interface MirrorFacts {
+  removedCategories: ReadonlySet<string>;
+}
+
+export const NO_FACTS: MirrorFacts = { removedCategories: new Set() };
 
 // ---------------------------------------------------------------- links
 
@@ -30,6 +39,8 @@ export interface LinkMirrorState {
   mirrorHash: string | null;
   delisted: boolean;
   detailHash: string | null;
+  /** the category the link is filed under */
+  categoryId: string | null;
 }
 
 export function linkMirrorData(link: Link): LinkMirrorData {
@@ -45,10 +56,22 @@ export function linkMirrorData(link: Link): LinkMirrorData {
   };
 }
 
-export function diffLink(current: LinkMirrorState | undefined, link: Link): Decision {
+/**
+ * A listing entry that would file a link under a category that is not live, and that the link is not
+ * filed under already, is not mirrored: a deleted category is never named again (docs/api.md, Usage),
+ * as an administrator's write naming it is refused. The entry is recorded as an error of the run and
+ * decided again by the next listing pass (the next categories pass brings back a category the
+ * supplier still lists). Its listing state (off sale or on sale again) is still mirrored.
+ */
+export function diffLink(current: LinkMirrorState | undefined, link: Link, facts: MirrorFacts = NO_FACTS): Decision {
   const data = linkMirrorData(link);
   const offSale = link.status === 'OFF_SALE';
+  const heldBack =
+    facts.removedCategories.has(link.categoryId) && current?.categoryId !== link.categoryId
+      ? { item: link.id, message: `category ${link.categoryId} is deleted or removed: the link is not filed under it until a categories pass lists it again` }
+      : undefined;
   if (!current || current.mirrorHash === null) {
+    if (heldBack) return { events: [], counts: { failed: 1 }, problem: heldBack };
     const events: PendingEvent[] = [{ type: 'LinkMirrored', data }];
     if (offSale) events.push({ type: 'LinkDelisted', data: { linkId: link.id, reason: 'OFF_SALE' } });
     return { events, counts: offSale ? { created: 1, delisted: 1 } : { created: 1 } };
@@ -56,8 +79,11 @@ export function diffLink(current: LinkMirrorState | undefined, link: Link): Deci
   const events: PendingEvent[] = [];
   const counts: Partial<Counts> = {};
   if (linkMirrorHash(data) !== current.mirrorHash) {
-    events.push({ type: 'LinkMirrored', data });
-    counts.changed = 1;
+    if (heldBack) counts.failed = 1;
+    else {
+      events.push({ type: 'LinkMirrored', data });
+      counts.changed = 1;
+    }
   }
   if (offSale && !current.delisted) {
     events.push({ type: 'LinkDelisted', data: { linkId: link.id, reason: 'OFF_SALE' } });
@@ -66,8 +92,8 @@ export function diffLink(current: LinkMirrorState | undefined, link: Link): Deci
     events.push({ type: 'LinkRelisted', data: { linkId: link.id } });
     counts.relisted = 1;
   }
-  if (events.length === 0) counts.unchanged = 1;
-  return { events, counts };
+  if (events.length === 0 && !counts.failed) counts.unchanged = 1;
+  return counts.failed ? { events, counts, problem: heldBack } : { events, counts };
 }
 
 /** After a complete listing pass: links the pass did not see and that are still listed. */
@@ -105,7 +131,7 @@ export function evolveLinkMirror(state: LinkMirrorState, event: { type: string; 
   const next = { ...state, revision: event.revision };
   switch (event.type) {
     case 'LinkMirrored':
-      return { ...next, mirrorHash: linkMirrorHash(event.data as LinkMirrorData) };
+      return { ...next, mirrorHash: linkMirrorHash(event.data as LinkMirrorData), categoryId: (event.data as LinkMirrorData).categoryId };
     case 'LinkDelisted':
       return { ...next, delisted: true };
     case 'LinkRelisted':
@@ -117,7 +143,7 @@ export function evolveLinkMirror(state: LinkMirrorState, event: { type: string; 
   }
 }
 
-export const emptyLinkMirror = (): LinkMirrorState => ({ revision: -1n, mirrorHash: null, delisted: false, detailHash: null });
+export const emptyLinkMirror = (): LinkMirrorState => ({ revision: -1n, mirrorHash: null, delisted: false, detailHash: null, categoryId: null });
 
 // ---------------------------------------------------------------- categories and countries
 

@@ -1,7 +1,9 @@
 /**
  * The three synchronisations. Each is a pure mirror: it compares the supplier with what the service
  * recorded and appends events only for differences, so a second run on an unchanged supplier appends
- * nothing. It never parses names and never touches families (docs/supplier.md, What the mirror does).
+ * nothing. It never parses names and never touches families, and it files no link under a category
+ * that is not live, holding the reference locks of the categories a page names while it appends
+ * (docs/supplier.md, What the mirror does; docs/api.md, Usage).
  */
 import type { Config } from '../config';
 import type { AdminDeps } from '../catalog/admin-commands';
@@ -17,7 +19,9 @@ import { SupplierClient, type InvalidItem } from './supplier/client';
 import {
   type Decision,
   type LinkMirrorState,
+  type MirrorFacts,
   type MirrorState,
+  NO_FACTS,
   delistDecision,
   diffCategory,
   diffCountry,
@@ -29,6 +33,7 @@ import {
   missingFrom,
 } from './diff';
 import { categoryMirrorHash } from '../catalog/categories/mirror';
+import { withBatchReferences } from '../catalog/references';
 import { contentHash } from '../platform/content-hash';
 import { syncEventId } from './event-ids';
 import { type RunTracker, type SyncKind, type SyncRunView, getRun, openRun } from './runs';
@@ -206,7 +211,7 @@ export class SyncService {
 
   private async syncGoods(ctx: AppendContext, params: SyncParams): Promise<void> {
     const { run } = ctx;
-    const known = await loadLinks(this.s, `SELECT id, revision, mirror_hash, delisted, detail_hash FROM origin_goods`, []);
+    const known = await loadLinks(this.s, `SELECT id, revision, mirror_hash, delisted, detail_hash, category_id FROM origin_goods`, []);
     run.total = known.size || null;
     const seen = new Set<string>();
     let complete = true;
@@ -229,7 +234,15 @@ export class SyncService {
       await appending;
       appending = quiet(
         ctx
-          .mirrorMany<LinkMirrorState>(fresh.map((link) => ({ streamId: linkStreamId(link.id), known: known.get(link.id), decide: (st) => diffLink(st, link), fold: linkFold })))
+          .mirrorMany<LinkMirrorState>(
+            fresh.map((link) => ({
+              streamId: linkStreamId(link.id),
+              known: known.get(link.id),
+              decide: (st, facts) => diffLink(st, link, facts),
+              fold: linkFold,
+              categoryId: link.categoryId,
+            })),
+          )
           .then(() => {
             run.done += fresh.length;
             if (run.total !== null && run.done > run.total) run.total = run.done;
@@ -281,7 +294,7 @@ export class SyncService {
           : `NOT delisted`;
     const known = await loadLinks(
       this.s,
-      `SELECT id, revision, mirror_hash, delisted, detail_hash FROM origin_goods WHERE ${where} ORDER BY id`,
+      `SELECT id, revision, mirror_hash, delisted, detail_hash, category_id FROM origin_goods WHERE ${where} ORDER BY id`,
       params.linkId ? [params.linkId] : [],
     );
     const ids = [...known.keys()];
@@ -322,8 +335,10 @@ type Fold<S> = (state: S | undefined, e: Folded) => S;
 interface MirrorItem<S> {
   streamId: string;
   known: S | undefined;
-  decide: (state: S | undefined) => Decision;
+  decide: (state: S | undefined, facts: MirrorFacts) => Decision;
   fold: Fold<S> | null;
+  /** the category a listing entry files its link under: held shared while the link is appended */
+  categoryId?: string;
 }
 
 /** Marks a promise handled now (it is awaited later), so a rejection meanwhile is not reported as unhandled. */
@@ -337,7 +352,7 @@ class AppendContext {
   lastPosition: LogPosition | null = null;
 
   constructor(
-    private readonly s: Pick<SyncDeps, 'store' | 'registry'>,
+    private readonly s: Pick<SyncDeps, 'store' | 'registry' | 'pool'>,
     readonly run: RunTracker,
     private readonly params: SyncParams,
     /** throws when the run must stop before its next batch */
@@ -348,17 +363,18 @@ class AppendContext {
    * Decides against `known` and appends. When the stream moved since (`WRONG_REVISION`: the read
    * model lagged, or someone else appended), it folds the stream itself and decides again.
    */
-  async mirror<S extends { revision: bigint }>(streamId: string, known: S | undefined, decide: (state: S | undefined) => Decision, fold: Fold<S> | null): Promise<void> {
+  async mirror<S extends { revision: bigint }>(
+    streamId: string,
+    known: S | undefined,
+    decide: MirrorItem<S>['decide'],
+    fold: Fold<S> | null,
+    facts: MirrorFacts = NO_FACTS,
+  ): Promise<void> {
     let state = known;
     for (let attempt = 0; ; attempt++) {
-      const decision = decide(state);
-      if (decision.events.length === 0) {
-        this.run.count(decision.counts);
-        return;
-      }
-      if (this.run.dryRun) {
-        this.run.count(decision.counts);
-        this.run.wouldAppend(streamId, decision.events);
+      const decision = decide(state, facts);
+      if (decision.events.length === 0 || this.run.dryRun) {
+        this.record(streamId, decision);
         return;
       }
       const expected = state && state.revision >= 0n ? state.revision : ('no_stream' as const);
@@ -379,41 +395,64 @@ class AppendContext {
 
   /**
    * Decides every item against what the read model knows and appends all their events in one
-   * multi-stream append. A stream that moved since (`WRONG_REVISION` naming it) leaves the batch and
-   * goes through `mirror`, which folds it and decides again; the rest is appended again (a store that
-   * appends stream by stream has kept those before the conflict, and the same events again are a no-op).
+   * multi-stream append. The items that append anything are decided again holding shared the
+   * reference locks of the categories they file links under (src/catalog/references.ts), on which of
+   * those are removed: a delete of one of them counts these links, or is seen here. A stream that
+   * moved since (`WRONG_REVISION` naming it) leaves the batch and goes through `mirror`, which folds
+   * it and decides again; the rest is appended again (a store that appends stream by stream has kept
+   * those before the conflict, and the same events again are a no-op).
    */
   async mirrorMany<S extends { revision: bigint }>(items: readonly MirrorItem<S>[]): Promise<void> {
     this.checkStop();
-    const ready: { item: MirrorItem<S>; decision: Decision; append: StreamAppend }[] = [];
-    const meta = eventMetadata(this.params.by, WHY[this.run.kind], this.run.id);
+    // Facts only ever take events away: an item that appends nothing without them needs no lock.
+    const changing: MirrorItem<S>[] = [];
     for (const item of items) {
-      const decision = item.decide(item.known);
-      if (decision.events.length === 0 || this.run.dryRun) {
-        this.run.count(decision.counts);
-        if (decision.events.length) this.run.wouldAppend(item.streamId, decision.events);
-        continue;
-      }
-      const expected = item.known && item.known.revision >= 0n ? item.known.revision : ('no_stream' as const);
-      const events = decision.events.map((e, i) => this.s.registry.encode(e.type, e.data, meta, syncEventId(item.streamId, expected, i, e.type, e.data)));
-      ready.push({ item, decision, append: { streamId: item.streamId, events, expectedRevision: expected } });
+      const decision = item.decide(item.known, NO_FACTS);
+      if (decision.events.length) changing.push(item);
+      else this.record(item.streamId, decision);
     }
-    let pending = ready;
-    while (pending.length) {
-      try {
-        const results = await this.s.store.appendToStreams(pending.map((r) => r.append));
-        for (const r of results) this.noteAppended(r);
-        for (const r of pending) this.run.count(r.decision.counts);
-        return;
-      } catch (e) {
-        const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
-        const at = pending.findIndex((r) => r.append.streamId === streamId);
-        if (at < 0) throw e;
-        const { item } = pending[at]!;
-        pending = pending.filter((_, i) => i !== at);
-        await this.mirror(item.streamId, item.known, item.decide, item.fold);
+    if (changing.length === 0) return;
+    const categoryIds = changing.flatMap((item) => (item.categoryId ? [item.categoryId] : []));
+    const decideAndAppend = async () => {
+      const facts: MirrorFacts = { removedCategories: await removedCategories(this.s.pool, categoryIds) };
+      const meta = eventMetadata(this.params.by, WHY[this.run.kind], this.run.id);
+      const ready: { item: MirrorItem<S>; decision: Decision; append: StreamAppend }[] = [];
+      for (const item of changing) {
+        const decision = item.decide(item.known, facts);
+        if (decision.events.length === 0 || this.run.dryRun) {
+          this.record(item.streamId, decision);
+          continue;
+        }
+        const expected = item.known && item.known.revision >= 0n ? item.known.revision : ('no_stream' as const);
+        const events = decision.events.map((e, i) => this.s.registry.encode(e.type, e.data, meta, syncEventId(item.streamId, expected, i, e.type, e.data)));
+        ready.push({ item, decision, append: { streamId: item.streamId, events, expectedRevision: expected } });
       }
-    }
+      let pending = ready;
+      while (pending.length) {
+        try {
+          const results = await this.s.store.appendToStreams(pending.map((r) => r.append));
+          for (const r of results) this.noteAppended(r);
+          for (const r of pending) this.run.count(r.decision.counts);
+          return;
+        } catch (e) {
+          const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
+          const at = pending.findIndex((r) => r.append.streamId === streamId);
+          if (at < 0) throw e;
+          const { item } = pending[at]!;
+          pending = pending.filter((_, i) => i !== at);
+          await this.mirror(item.streamId, item.known, item.decide, item.fold, facts);
+        }
+      }
+    };
+    // A dry run appends nothing: it reads the same facts without holding anyone up.
+    await (this.run.dryRun ? decideAndAppend() : withBatchReferences(this.s.pool, { categoryIds }, decideAndAppend));
+  }
+
+  /** A decision that appends nothing (or is only previewed, in a dry run): its counts, and what it left out. */
+  private record(streamId: string, decision: Decision): void {
+    this.run.count(decision.counts);
+    if (decision.problem) this.run.error(decision.problem.message, decision.problem.item);
+    if (this.run.dryRun && decision.events.length) this.run.wouldAppend(streamId, decision.events);
   }
 
   private noteAppended(r: AppendResult): void {
@@ -440,8 +479,23 @@ async function loadMirror(s: Pick<SyncDeps, 'pool'>, sql: string): Promise<Map<s
 }
 
 async function loadLinks(s: Pick<SyncDeps, 'pool'>, sql: string, params: unknown[]): Promise<Map<string, LinkMirrorState>> {
-  const r = await s.pool.query<{ id: string; revision: string; mirror_hash: string | null; delisted: boolean; detail_hash: string | null }>(sql, params);
-  return new Map(r.rows.map((row) => [row.id, { revision: BigInt(row.revision), mirrorHash: row.mirror_hash, delisted: row.delisted, detailHash: row.detail_hash }]));
+  const r = await s.pool.query<{ id: string; revision: string; mirror_hash: string | null; delisted: boolean; detail_hash: string | null; category_id: string | null }>(
+    sql,
+    params,
+  );
+  return new Map(
+    r.rows.map((row) => [
+      row.id,
+      { revision: BigInt(row.revision), mirrorHash: row.mirror_hash, delisted: row.delisted, detailHash: row.detail_hash, categoryId: row.category_id },
+    ]),
+  );
+}
+
+/** Of these categories, those that are not live (deleted by an administrator, or removed by the supplier). */
+async function removedCategories(pool: SyncDeps['pool'], ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const r = await pool.query<{ id: string }>(`SELECT id::text FROM categories WHERE id = ANY($1::bigint[]) AND removed`, [[...new Set(ids)]]);
+  return new Set(r.rows.map((row) => row.id));
 }
 
 export function createSupplierClient(s: Pick<SyncDeps, 'log'>, baseUrl: string, token?: string): SupplierClient {

@@ -55,3 +55,48 @@ export function beforeAppendTo(store: EventStore, ...steps: Step[]): AppendHook 
     taken: () => steps.length - pending.length,
   };
 }
+
+export interface HeldAppend {
+  /** resolves once the held append has arrived */
+  reached: Promise<void>;
+  /** lets the held append go (and any later one through) */
+  release(): void;
+  /** puts the store's append functions back as they were when held */
+  restore(): void;
+}
+
+/**
+ * Holds the first append (of anyone's) that names a stream, with `carrying` one of those event
+ * types, until released: for a race whose other side has decided and is about to append (a delete
+ * that has counted the uses).
+ */
+export function holdAppendTo(store: EventStore, streamId: string, carrying: readonly string[]): HeldAppend {
+  const before = { one: store.appendToStream, many: store.appendToStreams };
+  let arrived!: () => void;
+  const reached = new Promise<void>((r) => (arrived = r));
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let holding = true;
+  const hold = async (appends: readonly StreamAppend[]) => {
+    if (!holding || !appends.some((a) => a.streamId === streamId && a.events.some((e) => carrying.includes(e.type)))) return;
+    holding = false;
+    arrived();
+    await released;
+  };
+  store.appendToStreams = async (appends: readonly StreamAppend[]) => {
+    await hold(appends);
+    return before.many.call(store, appends);
+  };
+  store.appendToStream = async (id, evs, opts) => {
+    await hold([{ streamId: id, events: evs, expectedRevision: opts?.expectedRevision ?? 'any' }]);
+    return before.one.call(store, id, evs, opts);
+  };
+  return {
+    reached,
+    release,
+    restore() {
+      store.appendToStreams = before.many;
+      store.appendToStream = before.one;
+    },
+  };
+}

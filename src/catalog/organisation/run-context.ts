@@ -3,12 +3,23 @@
  * link's revision and family as the run leaves them, and the appends. Every stream is appended at
  * the revision the run read it at, in multi-stream appends of about `chunks.append` streams; a
  * stream that moved meanwhile is decided again on what it says now (never a lost update, never an
- * administrator's move undone: docs/domain.md, Families).
+ * administrator's move undone: docs/domain.md, Families). An append that parses links' countries or
+ * derives their tags holds the reference locks of the live countries and tags it names shared
+ * (src/catalog/references.ts), so a delete of one of them counts these links.
  */
 import type { AdminDeps } from '../admin-commands';
+import { withBatchReferences, type BatchReferences } from '../references';
 import { AppError } from '../../platform/errors';
 import type { HeldLock } from '../../platform/locks';
-import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
+import {
+  type AppendResult,
+  type EventMetadata,
+  type EventToAppend,
+  type LogPosition,
+  type StreamAppend,
+  EventStoreErrors,
+  comparePositions,
+} from '../../platform/event-store/port';
 import { asStreamEvent, type PendingEvent } from '../../platform/commands';
 import { linkStreamId, type LinkEvent } from '../links/events';
 import { evolveLink, initialLinkState } from '../links/state';
@@ -150,7 +161,8 @@ export class RunContext {
       let pending = chunk;
       while (pending.length) {
         try {
-          const results = await this.s.store.appendToStreams(pending.map((p) => p.append));
+          const appends = pending.map((p) => p.append);
+          const results = await withBatchReferences(this.s.pool, namedBy(appends.flatMap((a) => a.events)), () => this.s.store.appendToStreams(appends));
           this.appended += pending.reduce((n, p) => n + p.append.events.length, 0);
           results.forEach((r, k) => {
             this.note(r.position);
@@ -182,11 +194,9 @@ export class RunContext {
       if (p.events.length === 0) return p;
       this.assertHeld();
       try {
-        const r = await this.s.store.appendToStream(
-          linkStreamId(link.id),
-          p.events.map((e) => this.s.registry.encode(e.type, e.data, this.meta)),
-          { expectedRevision: facts.revision >= 0n ? facts.revision : 'no_stream' },
-        );
+        const events = p.events.map((e) => this.s.registry.encode(e.type, e.data, this.meta));
+        const expectedRevision = facts.revision >= 0n ? facts.revision : 'no_stream';
+        const r = await withBatchReferences(this.s.pool, namedBy(events), () => this.s.store.appendToStream(linkStreamId(link.id), events, { expectedRevision }));
         this.appended += p.events.length;
         this.note(r.position);
         link.revision = r.nextRevision;
@@ -218,6 +228,19 @@ export class RunContext {
     };
   }
 }
+
+/** The countries organisation parses links to and the dimension tags it derives for them, by name. */
+function namedBy(events: readonly EventToAppend[]): BatchReferences {
+  const countryNames: string[] = [];
+  const tagValues: [string, string][] = [];
+  for (const e of events) {
+    if (e.type === 'LinkParsed') countryNames.push((e.data as LinkEventData<'LinkParsed'>).country);
+    else if (e.type === 'LinkTagsDerived')
+      for (const [d, values] of Object.entries((e.data as LinkEventData<'LinkTagsDerived'>).tags)) for (const v of values) tagValues.push([d, v]);
+  }
+  return { countryNames, tagValues };
+}
+type LinkEventData<T extends LinkEvent['type']> = Extract<LinkEvent, { type: T }>['data'];
 
 /** Consecutive chunks of about `size` streams; a group's streams (adjacent, as planned) stay in one chunk. */
 function chunksOfWholeGroups(planned: readonly Planned[], size: number): Planned[][] {

@@ -17,12 +17,26 @@ export async function consolidate(ctx: RunContext): Promise<void> {
       report.review.push({ familyId: c.familyId, reason: c.reason });
       continue;
     }
-    const members = (await ctx.s.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE family_id = $1 ORDER BY id`, [c.fragmentId])).rows.map((r) => r.id);
+    const members = await readMembers(ctx, c.fragmentId);
     const merged = await merge(ctx, c.fragmentId, c.intoFamilyId, members, revisions, 1);
     if (!merged) continue;
     for (const l of merged) ctx.touched.add(l);
     report.merged++;
   }
+}
+
+/**
+ * The fragment's members as the read model shows them now, each known to the run at the revision
+ * the row shows: also a link the run never read (synchronised after the run began, then added to the
+ * fragment by an administrator). Such a link moves with its fragment like any other member: left
+ * out, it would stay in a family the merge deletes, which counts as no family (docs/domain.md,
+ * Families). A member whose stream moved after this read is decided again on what its stream says
+ * then, as every member is (`merge`).
+ */
+async function readMembers(ctx: RunContext, fragmentId: string): Promise<string[]> {
+  const rows = (await ctx.s.pool.query<{ id: string; revision: string }>(`SELECT id, revision FROM origin_goods WHERE family_id = $1 ORDER BY id`, [fragmentId])).rows;
+  for (const r of rows) ctx.links.set(r.id, { revision: BigInt(r.revision), familyId: fragmentId });
+  return rows.map((r) => r.id);
 }
 
 /**

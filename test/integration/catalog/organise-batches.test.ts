@@ -5,6 +5,7 @@
  * never overwritten.
  */
 import { Organiser, type OrganiseReport } from '../../../src/catalog/organisation/organise';
+import { ORGANISE_LOCK } from '../../../src/catalog/organisation/runs';
 import { linkStreamId } from '../../../src/catalog/links/events';
 import { eventMetadata } from '../../../src/platform/events/registry';
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
@@ -80,10 +81,12 @@ describe('organisation in batches', () => {
     const running = organiser.organise('system:test');
     running.catch(() => undefined);
     await eventually(() => organiser.progress.phase === 'parse' && organiser.progress.done >= 10, 30_000, 5);
-    // An operator (or a network fault) ends the session holding the organisation lock.
+    // An operator (or a network fault) ends the session holding the organisation lock (not one a
+    // chunk holds on the countries and tags it names meanwhile).
     const holder = await svc.db.pool.query<{ pid: number }>(
-      `SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = 72002 AND l.objsubid = 2 AND l.granted AND l.pid <> pg_backend_pid()
-          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      `SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.classid = 72002 AND l.objid = hashtext($1)::oid AND l.objsubid = 2 AND l.granted
+          AND l.pid <> pg_backend_pid() AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      [ORGANISE_LOCK],
     );
     expect(holder.rows).toHaveLength(1);
     await svc.db.pool.query(`SELECT pg_terminate_backend($1)`, [holder.rows[0]!.pid]);

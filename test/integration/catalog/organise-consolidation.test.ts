@@ -127,6 +127,43 @@ describe('organisation over time', () => {
     expect(await events()).toBe(before);
   });
 
+  it('a link synced during the run and added to a fragment by an administrator merges with its fragment', async () => {
+    const [target, other] = await familiesWith(3);
+    const key = (await svc.db.pool.query(`SELECT family_name_key FROM families WHERE id = $1`, [target!.family_id])).rows[0].family_name_key as string;
+    if ((await svc.db.pool.query(`SELECT 1 FROM goods WHERE family_id = $1`, [target!.family_id])).rowCount === 0) await ok('POST', '/goods', { originGoodId: target!.links[0] });
+    const fragmentId = await fragment(target!.family_id, key, [target!.links[1]!]);
+    // A link of another family, taken out of it: the grouping step puts it back, and the run is stepped into there.
+    const detached = other!.links[1]!;
+    await ok('DELETE', `/product-families/${other!.family_id}/members/${detached}`);
+    await settle();
+    const name = (await svc.db.pool.query(`SELECT name FROM origin_goods WHERE id = $1`, [target!.links[0]])).rows[0].name as string;
+    let added = '';
+    const hook = beforeAppendTo(svc.services.store, {
+      streamId: `link-${detached}`,
+      carrying: ['LinkJoinedFamily'],
+      // After the run has read every link: the supplier lists a new link, a sync mirrors it, and an
+      // administrator adds it to the fragment the consolidation step is about to merge.
+      meanwhile: async () => {
+        added = sim.catalog.addLink({ name, categoryId: sim.catalog.links()[0]!.categoryId, price: '42.00', sameProductAs: target!.links[0] }).id;
+        expect((await sync('/sync/origin-goods')).state).toBe('succeeded');
+        await ok('POST', `/product-families/${fragmentId}/members`, { originGoodId: added });
+      },
+    });
+    let report: any;
+    try {
+      report = await ok('POST', '/product-families/organize');
+    } finally {
+      hook.restore();
+    }
+    expect(hook.taken()).toBe(1);
+    expect(report).toMatchObject({ merged: 1, attached: 1 });
+    expect(report.review.filter((r: { familyId?: string; linkId?: string }) => r.familyId === fragmentId || r.linkId === added)).toEqual([]);
+    expect(await familyOf(added)).toBe(target!.family_id);
+    expect(await familyOf(target!.links[1]!)).toBe(target!.family_id);
+    expect((await svc.db.pool.query(`SELECT 1 FROM families WHERE id = $1`, [fragmentId])).rowCount).toBe(0);
+    expect((await streamTypes(`family-${target!.family_id}`)).filter((e) => e.type === 'FamilyMemberAdded' && e.data.linkId === added)).toHaveLength(1);
+  });
+
   it('an administrator who moves a link into another family while a run is about to group it keeps the move; the run lists the link for review', async () => {
     const [a] = await familiesWith(3);
     const linkId = a!.links[2]!;

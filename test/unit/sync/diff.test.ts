@@ -20,6 +20,7 @@ const mirrored = (l: Link, over: Partial<LinkMirrorState> = {}): LinkMirrorState
   mirrorHash: linkMirrorHash(linkMirrorData(l)),
   delisted: false,
   detailHash: null,
+  categoryId: l.categoryId,
   ...over,
 });
 
@@ -47,6 +48,18 @@ describe('link mirror decisions', () => {
     expect(back).toEqual({ events: [{ type: 'LinkRelisted', data: { linkId: '100001' } }], counts: { relisted: 1 } });
   });
 
+  it('a link is not filed under a removed category it is not under already: held back and reported; its sale state still mirrored', () => {
+    const removed = { removedCategories: new Set(['302']) };
+    const moved = link({ categoryId: '302' });
+    expect(diffLink(undefined, moved, removed)).toEqual({ events: [], counts: { failed: 1 }, problem: { item: '100001', message: expect.stringMatching(/category 302/) } });
+    const changed = diffLink(mirrored(link()), link({ categoryId: '302', status: 'OFF_SALE' }), removed);
+    expect([changed.events.map((e) => e.type), changed.counts, changed.problem?.item]).toEqual([['LinkDelisted'], { failed: 1, delisted: 1 }, '100001']);
+    // Already under it (the supplier removed the category later): its other changes are mirrored.
+    const under = mirrored(moved);
+    expect(diffLink(under, link({ categoryId: '302', price: '42.00' }), removed)).toMatchObject({ events: [{ type: 'LinkMirrored' }], counts: { changed: 1 } });
+    expect(diffLink(undefined, moved, { removedCategories: new Set(['301']) }).events.map((e) => e.type)).toEqual(['LinkMirrored']);
+  });
+
   it('after a complete pass, links not seen and still listed are delisted, in id order', () => {
     const known = new Map<string, LinkMirrorState>([
       ['20', mirrored(link())],
@@ -72,7 +85,7 @@ describe('link mirror decisions', () => {
       { type: 'LinkDelisted', data: { linkId: '100001', reason: 'OFF_SALE' }, revision: 1n },
       { type: 'SomethingOrganisationDid', data: {}, revision: 2n },
     ].reduce(evolveLinkMirror, emptyLinkMirror());
-    expect(st).toEqual({ revision: 2n, mirrorHash: linkMirrorHash(data), delisted: true, detailHash: null });
+    expect(st).toEqual({ revision: 2n, mirrorHash: linkMirrorHash(data), delisted: true, detailHash: null, categoryId: '301' });
   });
 });
 

@@ -1,0 +1,167 @@
+/**
+ * References that synchronisation and organisation add stay valid (docs/api.md, Usage): a delete of
+ * a category, country or tag racing a listing page that files a link under it, or an organisation
+ * chunk that parses a link to it or derives it, either counts that link (409) or leaves no link
+ * naming it. The race is made deterministic at the event store: the batch is stepped into just
+ * before its append, the delete is let run until it has counted the uses and is about to append its
+ * own event (or until it cannot, because the batch holds the id's lock), then the batch appends and
+ * the delete goes on.
+ */
+import type { RunningSimulator } from '../../../src/sync/simulator';
+import { referenceLock, type ReferenceKind } from '../../../src/catalog/references';
+import { sessionLockHeld } from '../../../src/platform/locks';
+import { adminApi, startOrganisedCatalog } from '../../support/admin-api';
+import { beforeAppendTo, holdAppendTo } from '../../support/before-append';
+import type { TestService } from '../../support/service';
+
+jest.setTimeout(180_000);
+
+describe('deletes racing synchronisation and organisation', () => {
+  let sim: RunningSimulator;
+  let svc: TestService;
+  const { api, ok, sync } = adminApi(() => svc);
+  const query = async <T = any>(sql: string, params: unknown[] = []) => (await svc.db.pool.query(sql, params)).rows as T[];
+  /** The log position of the first event of this type on the stream (null: none). */
+  const seqOf = async (streamId: string, type: string) =>
+    ((await query<{ seq: string | null }>(`SELECT min(seq)::text AS seq FROM es_events WHERE stream_id = $1 AND type = $2`, [streamId, type]))[0]!.seq ?? null) as string | null;
+  /** Supplier categories without subcategories that nothing uses yet. */
+  const unusedCategories = async () =>
+    (
+      await query<{ id: string }>(
+        `SELECT c.id::text FROM categories c
+          WHERE NOT c.removed AND c.mirror_hash IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id AND NOT k.removed)
+            AND NOT EXISTS (SELECT 1 FROM origin_goods og WHERE og.category_id = c.id)
+            AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.category_id = c.id)
+          ORDER BY c.id`,
+      )
+    ).map((r) => r.id);
+
+  /**
+   * Runs `write` (a synchronisation or an organisation) and, just before its append to `writes` (one
+   * carrying `carrying`), the delete of `kind` `id`: the batch waits until the delete has counted
+   * and is held before appending `deletes`, or until the id's lock is seen held (the delete cannot
+   * count until the batch has appended). Answers the delete's answer and what `write` answered.
+   */
+  async function race<W>(o: {
+    write: () => Promise<W>;
+    writes: { streamId: string; carrying: string[] };
+    kind: ReferenceKind;
+    id: string;
+    path: string;
+    deletes: { streamId: string; carrying: string[] };
+  }): Promise<{ written: W; deleted: { status: number; body: any } }> {
+    const held = holdAppendTo(svc.services.store, o.deletes.streamId, o.deletes.carrying);
+    const deleting: { answer?: Promise<{ status: number; body: any }> } = {};
+    const hook = beforeAppendTo(svc.services.store, {
+      ...o.writes,
+      meanwhile: async () => {
+        deleting.answer = api('DELETE', o.path);
+        let settled = false;
+        const blocked = (async () => {
+          while (!settled && !(await sessionLockHeld(svc.db.pool, referenceLock(o.kind, o.id)))) await new Promise((r) => setTimeout(r, 20));
+        })();
+        await Promise.race([held.reached, blocked]);
+        settled = true;
+      },
+    });
+    let written: W;
+    try {
+      written = await o.write();
+    } finally {
+      hook.restore();
+      held.release();
+      held.restore();
+    }
+    expect(hook.taken()).toBe(1);
+    return { written, deleted: await deleting.answer! };
+  }
+
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ sim, svc, close } = await startOrganisedCatalog({ links: 60, seed: 7 }));
+  });
+  afterAll(() => close());
+
+  it('a category delete racing a listing page that files a new link under it: the delete counts the link, or the link is not filed under it', async () => {
+    const [categoryId] = await unusedCategories();
+    const linkId = sim.catalog.addLink({ name: '美国（包邮）竞争短袖T恤 RC100 直喷', categoryId: categoryId!, price: '30.00' }).id;
+    const { written, deleted } = await race({
+      write: () => sync('/sync/origin-goods'),
+      writes: { streamId: `link-${linkId}`, carrying: ['LinkMirrored'] },
+      kind: 'category',
+      id: categoryId!,
+      path: `/categories/${categoryId}`,
+      deletes: { streamId: `category-${categoryId}`, carrying: ['CategoryDeleted'] },
+    });
+    expect(written.state).toBe('succeeded');
+    const filed = await query(`SELECT og.id::text FROM origin_goods og JOIN categories c ON c.id = og.category_id WHERE c.removed AND og.id = $1`, [linkId]);
+    expect(filed).toEqual([]);
+    if (deleted.status === 204) {
+      expect(written.errors).toContainEqual({ item: linkId, message: expect.stringMatching(new RegExp(`category ${categoryId}`)) });
+    } else {
+      expect([deleted.status, deleted.body.error.code, deleted.body.error.details.counts.links]).toEqual([409, 'CATEGORY.IN_USE', 1]);
+      expect((await query(`SELECT category_id::text AS c FROM origin_goods WHERE id = $1`, [linkId]))[0].c).toBe(categoryId);
+    }
+  });
+
+  it('a listing page after a category’s delete does not file a link under it: the run says so; once a categories pass lists it again, the next page files it', async () => {
+    const [categoryId] = await unusedCategories();
+    expect((await api('DELETE', `/categories/${categoryId}`)).status).toBe(204);
+    const linkId = sim.catalog.addLink({ name: '美国（包邮）竞争长袖T恤 RC110 直喷', categoryId: categoryId!, price: '31.00' }).id;
+    const run = await sync('/sync/origin-goods');
+    expect(run.state).toBe('succeeded');
+    expect(run.counts.failed).toBeGreaterThanOrEqual(1);
+    expect(run.errors).toContainEqual({ item: linkId, message: expect.stringMatching(new RegExp(`category ${categoryId}`)) });
+    expect(await query(`SELECT id FROM origin_goods WHERE id = $1`, [linkId])).toEqual([]);
+
+    // The supplier still lists the category: the next categories pass brings it back, and the link follows.
+    expect((await sync('/sync/categories')).state).toBe('succeeded');
+    expect((await query(`SELECT removed FROM categories WHERE id = $1`, [categoryId]))[0].removed).toBe(false);
+    const again = await sync('/sync/origin-goods');
+    expect(again.errors.filter((e: { item?: string }) => e.item === linkId)).toEqual([]);
+    expect((await query(`SELECT category_id::text AS c FROM origin_goods WHERE id = $1`, [linkId]))[0].c).toBe(categoryId);
+  });
+
+  /**
+   * A new link named `name`, synchronised, then an organisation whose chunk appending `carrying` to
+   * it races the delete of the country or tag `id`: the delete counts the link (409), or comes first
+   * in the log. Answers the delete's status and the link.
+   */
+  async function organiseRacingDelete(kind: 'country' | 'tag', id: string, name: string, carrying: 'LinkParsed' | 'LinkTagsDerived') {
+    const linkId = sim.catalog.addLink({ name, categoryId: sim.catalog.links()[0]!.categoryId, price: '35.00' }).id;
+    expect((await sync('/sync/origin-goods')).counts).toMatchObject({ created: 1 });
+    const [path, deletedType, inUse] = kind === 'country' ? ['countries', 'CountryDeleted', 'COUNTRY.IN_USE'] : ['tags', 'TagDeleted', 'TAG.IN_USE'];
+    const { deleted } = await race({
+      write: () => ok('POST', '/product-families/organize'),
+      writes: { streamId: `link-${linkId}`, carrying: [carrying] },
+      kind,
+      id,
+      path: `/${path}/${id}`,
+      deletes: { streamId: `${kind}-${id}`, carrying: [deletedType] },
+    });
+    if (deleted.status === 204) expect(BigInt((await seqOf(`link-${linkId}`, carrying))!) > BigInt((await seqOf(`${kind}-${id}`, deletedType))!)).toBe(true);
+    else expect([deleted.status, deleted.body.error.code, deleted.body.error.details.counts.links]).toEqual([409, inUse, 1]);
+    return { status: deleted.status, linkId };
+  }
+
+  it('a country delete racing the organisation chunk that parses a link to it: the delete counts the link, or comes before it', async () => {
+    const country = await ok('POST', '/countries', { name: '竞争国', code: 'RQ' });
+    const { linkId } = await organiseRacingDelete('country', country.id, '竞争国（包邮）竞争卫衣 RC200 直喷', 'LinkParsed');
+    // Deleted first or not, the link is parsed to the name (none live has it after a delete).
+    expect((await query(`SELECT parsed_country AS c FROM origin_goods WHERE id = $1`, [linkId]))[0].c).toBe('竞争国');
+  });
+
+  it('a tag delete racing the organisation chunk that derives it for a link: the delete counts the link, or the value keeps a live tag', async () => {
+    const group = (await query<{ id: string }>(`SELECT id::text FROM tag_groups WHERE dimension = 'logistics' AND NOT deleted`))[0]!;
+    const tag = await ok('POST', '/tags', { name: '竞争物流', groupId: group.id });
+    const { status, linkId } = await organiseRacingDelete('tag', tag.id, '美国（竞争物流）竞争短裤 RC300 直喷', 'LinkTagsDerived');
+    expect((await query(`SELECT tags -> 'logistics' AS l FROM origin_goods WHERE id = $1`, [linkId]))[0].l).toEqual(['竞争物流']);
+    const live = await query<{ id: string }>(
+      `SELECT t.id::text FROM tags t JOIN tag_groups g ON g.id = t.group_id WHERE NOT t.deleted AND NOT g.deleted AND g.dimension = 'logistics' AND t.name = '竞争物流'`,
+    );
+    // Deleted first, the value the link carries got a tag of its own again.
+    expect(live.map((t) => t.id === tag.id)).toEqual([status !== 204]);
+  });
+});

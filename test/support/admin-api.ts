@@ -1,0 +1,68 @@
+/**
+ * The administrator's requests a test makes over HTTP: any answer, an answer that must succeed, and
+ * a synchronisation run to its end; and the catalog most tests start from.
+ */
+import { startSimulator, type RunningSimulator } from '../../src/sync/simulator';
+import { eventually } from './eventually';
+import { expectNoFailedProjections, startTestService, type TestService } from './service';
+
+export interface AdminApi {
+  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** the answer's body; throws, naming the request, for a status of 300 or more */
+  ok<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  /** starts a synchronisation (`/sync/…`) and answers its run once it is no longer running */
+  sync(path: string): Promise<any>;
+}
+
+/** `svc` is read at each call: a test may start its service after making these. */
+export function adminApi(svc: () => TestService): AdminApi {
+  const api = (method: string, path: string, body?: unknown) => svc().request(method, path, body);
+  return {
+    api,
+    async ok<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+      const r = await api(method, path, body);
+      if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body as T;
+    },
+    async sync(path: string) {
+      const started = await api('POST', path);
+      return eventually(async () => {
+        const r = await api('GET', `/sync/runs/${started.body.runId}`);
+        return r.body.state !== 'running' ? r.body : null;
+      }, 60_000);
+    },
+  };
+}
+
+/**
+ * A supplier simulator and a service on it with its categories, links and details synchronised and
+ * organised, as most catalog tests begin; `close` stops both, once no projection has failed.
+ */
+export async function startOrganisedCatalog(simulator: { links: number; seed: number }): Promise<{
+  sim: RunningSimulator;
+  svc: TestService;
+  admin: AdminApi;
+  close(): Promise<void>;
+}> {
+  const sim = await startSimulator(simulator);
+  const svc = await startTestService({ env: { UPSTREAM_URL: sim.url } });
+  const admin = adminApi(() => svc);
+  for (const p of ['/sync/categories', '/sync/origin-goods', '/sync/details']) {
+    const run = await admin.sync(p);
+    if (run.state !== 'succeeded') throw new Error(`${p} ended ${run.state}: ${JSON.stringify(run.errors)}`);
+  }
+  await admin.ok('POST', '/product-families/organize');
+  return {
+    sim,
+    svc,
+    admin,
+    async close() {
+      try {
+        await expectNoFailedProjections(svc);
+      } finally {
+        await svc.close();
+        await sim.close();
+      }
+    },
+  };
+}
