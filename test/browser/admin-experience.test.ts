@@ -8,7 +8,7 @@
  * test-results/). Waits are on locators, network answers and in-page functions, never on fixed sleeps.
  */
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
-import { answer, answerDialog, recordRequests, registerAndLogin, sessionApi, shot, sideways, startBrowserSession, until, type BrowserSession } from '../support/browser';
+import { answer, answerDialog, intercept, recordRequests, registerAndLogin, sessionApi, shot, sideways, startBrowserSession, until, type BrowserSession } from '../support/browser';
 import { expectAccessible } from '../support/axe';
 import type { TestService } from '../support/service';
 
@@ -394,7 +394,7 @@ describe('lists', () => {
       await route.continue();
     };
     const families = (u: URL) => u.pathname === '/product-families';
-    await page.route(families, hold);
+    const holding = await intercept(page, families, hold);
     try {
       const keyword = (await rows.first().locator('a').textContent())!.slice(0, 4);
       await page.getByRole('searchbox', { name: '搜索系列' }).fill(keyword);
@@ -413,7 +413,7 @@ describe('lists', () => {
       );
     } finally {
       release();
-      await page.unroute(families, hold);
+      await holding.stop();
     }
   });
 
@@ -563,7 +563,7 @@ describe('messages in Chinese, next to what caused them', () => {
     // The server refuses (someone else changed the family meanwhile): the stored price comes back, said so.
     const refuse = (route: Route) => route.fulfill({ status: 409, json: { error: { code: 'EVENT_STORE.WRONG_REVISION', message: 'family 1 changed meanwhile (revision 9)' } } });
     const overrides = (u: URL) => u.pathname.endsWith('/price-overrides');
-    await page.route(overrides, refuse);
+    const refusing = await intercept(page, overrides, refuse);
     await input.fill('66.60');
     await Promise.all([answer(page, '/price-overrides', 409), input.press('Enter')]);
     await until(
@@ -577,7 +577,7 @@ describe('messages in Chinese, next to what caused them', () => {
     await page.getByTestId('matrix-status').getByRole('alert').waitFor();
     expect(await page.getByTestId('family-detail').textContent()).not.toMatch(/changed meanwhile|revision|EVENT_STORE/);
     await shots('price-save-refused');
-    await page.unroute(overrides, refuse);
+    await refusing.stop();
 
     // Then it is accepted: the error is gone, the success said.
     await input.fill('66.60');
@@ -610,7 +610,7 @@ describe('messages in Chinese, next to what caused them', () => {
     // Offline: the request never answers.
     const offline = (route: Route) => route.abort('internetdisconnected');
     const countries = (u: URL) => u.pathname === '/countries';
-    await page.route(countries, offline);
+    const offlineRoute = await intercept(page, countries, offline);
     try {
       await country.locator('input[name=country-code]').fill('QX');
       await country.getByRole('button', { name: '创建国家' }).click();
@@ -618,7 +618,7 @@ describe('messages in Chinese, next to what caused them', () => {
       expect(await page.locator('body').textContent()).not.toMatch(/Failed to fetch/);
       await shots('offline-error');
     } finally {
-      await page.unroute(countries, offline);
+      await offlineRoute.stop();
     }
     // The next attempt succeeds: the stale error clears.
     await Promise.all([answer(page, '/countries', 201, 'POST'), country.getByRole('button', { name: '创建国家' }).click()]);

@@ -4,7 +4,19 @@
  * Synchronisation is on selectors and network answers only, never on fixed sleeps.
  */
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { answer, answerDialog, recordRequests, registerAndLogin, sessionApi, shot, startBrowserSession, until, type BrowserSession, type InPage } from '../support/browser';
+import {
+  answer,
+  answerDialog,
+  intercept,
+  recordRequests,
+  registerAndLogin,
+  sessionApi,
+  shot,
+  startBrowserSession,
+  until,
+  type BrowserSession,
+  type InPage,
+} from '../support/browser';
 import { IMAGES, SVG } from '../support/images';
 import type { TestService } from '../support/service';
 
@@ -699,7 +711,7 @@ describe('administrator workflows', () => {
     // A poison event is not something this catalog has: once the rebuild was asked for (the real
     // projection is rebuilding, or has rebuilt), the answers say it failed, as the runner records it.
     const projections = (u: URL) => u.pathname === '/projections';
-    await page.route(projections, async (route) => {
+    const failing = await intercept(page, projections, async (route) => {
       const real = await route.fetch();
       const body = (await real.json()) as { items: { name: string; state: string; lastRebuildAt: string | null; lastError: unknown }[] };
       for (const x of body.items) {
@@ -724,7 +736,7 @@ describe('administrator workflows', () => {
       expect(await page.getByTestId('rebuild-done').count()).toBe(0);
       await shot(page, 'admin-wf-projection-rebuild-failed');
     } finally {
-      await page.unroute(projections);
+      await failing.stop();
     }
   });
 });

@@ -5,7 +5,7 @@
  * Synchronisation is on selectors and network answers only, never on fixed sleeps.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { answer, registerAndLogin, shot as shotOf, startBrowserSession, until, type BrowserSession, type InPage } from '../support/browser';
+import { answer, intercept, registerAndLogin, shot as shotOf, startBrowserSession, until, type BrowserSession, type InPage } from '../support/browser';
 import { ADMIN, type TestService } from '../support/service';
 
 jest.setTimeout(180_000);
@@ -59,7 +59,7 @@ describe('administrator SPA', () => {
     await page.goto('/admin/#/sync');
     // The answer to the start is held until the run is over on the server, so the page first sees it
     // finished (a short run can end before its first poll): the list must show it all the same.
-    await page.route('**/sync/categories', async (route) => {
+    const held = await intercept(page, '**/sync/categories', async (route) => {
       const started = await route.fetch();
       const { runId } = (await started.json()) as { runId: string };
       await until(
@@ -84,7 +84,7 @@ describe('administrator SPA', () => {
     );
     expect(await page.getByTestId('sync-runs').textContent()).not.toMatch(/system:|\d{12,}/);
     await shot('admin-sync');
-    await page.unroute('**/sync/categories');
+    await held.stop();
   });
 
   it('runs the organisation and shows its report', async () => {
@@ -135,9 +135,8 @@ describe('administrator SPA', () => {
         const t = setTimeout(() => reject(new Error(`the page asked for the status ${arrivals} times, not ${n}`)), 30_000);
         waiting.push([n, () => (clearTimeout(t), resolve())]);
       });
-    // One predicate for route and unroute: unroute removes only the route it is given the same matcher of.
     const statusPath = (u: URL) => u.pathname === '/product-families/organize/status';
-    await page.route(statusPath, async (route) => {
+    const statusRoute = await intercept(page, statusPath, async (route) => {
       inFlight++;
       most = Math.max(most, inFlight);
       arrivals++;
@@ -179,7 +178,7 @@ describe('administrator SPA', () => {
       expect(arrivals).toBeGreaterThanOrEqual(3);
     } finally {
       posted();
-      await page.unroute(statusPath);
+      await statusRoute.stop();
     }
   });
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import type { PublicCell, PublicGoodDetail, PublicGoodItem } from '../../src/contract/storefront';
 import { expectAccessible } from '../support/axe';
-import { SHOTS, recordRequests, shot, sideways, startBrowserSession, until, type BrowserSession } from '../support/browser';
+import { SHOTS, intercept as interceptRoute, recordRequests, shot, sideways, startBrowserSession, until, type BrowserSession } from '../support/browser';
 
 jest.setTimeout(300_000);
 
@@ -103,8 +103,8 @@ async function intercept(p: Page, match: (u: URL) => boolean, answer: () => numb
       seen.answered++;
     }
   };
-  await p.route(match, handler);
-  return { seen, stop: () => p.unroute(match, handler) };
+  const route = await interceptRoute(p, match, handler);
+  return { seen, stop: () => route.stop() };
 }
 
 /** How far the test has moved each page's clock on (ms). */
@@ -252,7 +252,7 @@ describe('loading', () => {
           await released;
           await route.continue();
         };
-        await p.route(match, hold);
+        const holding = await interceptRoute(p, match, hold);
         await p.goto(`/v2/h5/${hash}`);
         await p.getByTestId('skeleton').first().waitFor();
         expect(await bodyText(p)).not.toContain('加载中');
@@ -260,7 +260,7 @@ describe('loading', () => {
         await shots(p, name);
         release();
         await p.locator(ready).first().waitFor(LONG);
-        await p.unroute(match, hold);
+        await holding.stop();
       }
     } finally {
       await ctx.close();

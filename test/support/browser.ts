@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request, type Response, type Route } from 'playwright-core';
 import { seedDemoCatalog } from '../../src/sync/demo';
 import { eventually } from './eventually';
 import { ADMIN, startTestService, type TestService } from './service';
@@ -154,6 +154,38 @@ export const answer = (p: Page, pathSuffix: string | RegExp, status?: number, me
       (status === undefined || r.status() === status) &&
       (method === undefined || r.request().method() === method),
   );
+
+/** What `page.route` matches: a glob, a pattern, or a predicate of the URL. */
+type RouteMatch = string | RegExp | ((url: URL) => boolean);
+
+/**
+ * Intercepts the requests that `match` with `handler` until `stop()`. Stopping lets the handlers
+ * still running finish (an answer held until the test releases it is answered as arranged), passes
+ * on untouched the requests that arrive meanwhile, and only then removes the route. A route removed
+ * under a running handler is continued by Playwright itself, and the handler's own answer then fails
+ * with "Route is already handled!", in whichever test runs by then.
+ */
+export async function intercept(p: Page | BrowserContext, match: RouteMatch, handler: (route: Route) => Promise<unknown> | unknown): Promise<{ stop(): Promise<void> }> {
+  const running = new Set<Promise<unknown>>();
+  let stopping = false;
+  const wrapped = (route: Route) => {
+    // Once stopping, a request goes on as if not intercepted; if the route is gone by the time this
+    // says so, Playwright has already let it go on, which is all this wanted.
+    const run = stopping ? route.fallback().catch(() => undefined) : Promise.resolve().then(() => handler(route));
+    const tracked: Promise<unknown> = run.finally(() => running.delete(tracked));
+    running.add(tracked);
+    return tracked;
+  };
+  await p.route(match, wrapped);
+  return {
+    async stop() {
+      stopping = true;
+      while (running.size) await Promise.allSettled([...running]);
+      await p.unroute(match, wrapped);
+      while (running.size) await Promise.allSettled([...running]);
+    },
+  };
+}
 
 /** Every request the page makes from now on that `match`es; `stop()` ends the recording. */
 export function recordRequests(p: Page, match: (r: Request) => boolean): { requests: Request[]; stop(): void } {
