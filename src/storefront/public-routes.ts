@@ -27,7 +27,7 @@
  * nothing here depends on who asks, so shared caches may keep it too (and must revalidate it).
  */
 import type { Config } from '../config';
-import type { CacheDomain, CachedResponse, PublicCache } from '../platform/cache/public-cache';
+import type { CacheDomain, PublicCache } from '../platform/cache/public-cache';
 import type { Pool } from '../platform/db';
 import { NO_QUERY, parseQuery } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
@@ -36,7 +36,6 @@ import { FamilyIndex } from './family-index';
 import { FreshnessGate } from './freshness';
 import { KeywordFolds } from './keywords';
 import { ListItemBytes } from './list-bytes';
-import { pageOf } from './page-slice';
 import { loadCategoryTree, loadCountries, loadGoodDetail, loadGoodsList, loadHome, loadTagGroups, loadTreeOrder } from './queries';
 import { listCacheKey, listSpecOf, publicGoodsQuery } from './requests';
 
@@ -119,11 +118,6 @@ function whole(path: string, key: string, domains: readonly CacheDomain[], load:
       return { key, domains, load: () => load(s.pool, s.storefront) };
     },
   };
-}
-
-/** The response of a read taken from the cache (a list's page cut from the cached list). */
-export function sliced(read: PublicRead, entry: CachedResponse): CachedResponse {
-  return read.page ? pageOf(entry, read.page.page, read.page.pageSize) : entry;
 }
 
 /**
