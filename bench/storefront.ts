@@ -178,6 +178,19 @@ async function renameOneGood(pool: pg.Pool, round: number): Promise<void> {
   }
 }
 
+/** The body's length as sent (not decoded) for one Accept-Encoding. */
+function wireBytes(url: string, coding: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': coding } }, (res) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => (n += c.length));
+        res.on('end', () => resolve(n));
+      })
+      .on('error', reject);
+  });
+}
+
 // ------------------------------------------------------------------------------------ child process
 
 type ToChild = { kind: 'prime'; paths: string[] } | { kind: 'cold'; rounds: number } | { kind: 'cpu' } | { kind: 'stop' };
@@ -235,7 +248,8 @@ async function childMain(): Promise<void> {
           case 'prime': {
             let bytes = 0;
             for (const p of m.paths) {
-              const res = await fetch(appUrl + p);
+              // As autocannon asks: no Accept-Encoding, so the JSON itself (the bare server replays it).
+              const res = await fetch(appUrl + p, { headers: { 'accept-encoding': 'identity' } });
               const body = Buffer.from(await res.arrayBuffer());
               if (res.status !== 200) throw new Error(`GET ${p}: ${res.status} ${body.toString().slice(0, 200)}`);
               bytes += body.length;
@@ -420,6 +434,17 @@ export const storefrontSuite: Suite = {
       const primed = await child.next('primed');
       ctx.progress(`primed ${detailPaths.length + listPaths.length} responses, ${(primed.bytes / 1e6).toFixed(1)} MB`);
 
+      // What a shopper's connection carries for a 20-item page and a detail, per representation.
+      const wire: string[] = [];
+      for (const [what, p] of [
+        ['a 20-item page', listPaths[1]!],
+        ['a detail', detailPaths[1]!],
+      ] as const) {
+        const sizes = [];
+        for (const coding of ['identity', 'gzip', 'br']) sizes.push(`${coding} ${await wireBytes(appUrl + p, coding)}`);
+        wire.push(`bytes on the wire for ${what} (${p}): ${sizes.join(', ')}`);
+      }
+
       const rows: (Measure | Ratio)[] = [];
       const cpu: string[] = [];
       // The targets take turns, round after round, so a change in the machine's load hits all alike.
@@ -464,6 +489,7 @@ export const storefrontSuite: Suite = {
           `throughput: autocannon, ${connections} connections, ${ctx.flag('http-rounds')} rounds of ${seconds} s per target (targets take turns), ${detailPaths.length} detail paths / ${listPaths.length} list pages in rotation, all cached; the bare server replays the service's exact status, headers and body`,
           'the service runs in a child process with the bare server; "freshness check off" mounts the same routes without the per-request cache_domains read; "plain express" is the storefront router alone on express() (no logging, security headers, CORS, cookies or other routers), same cache',
           ...cpu,
+          ...wire,
         ],
       };
     } finally {
