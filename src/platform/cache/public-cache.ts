@@ -205,11 +205,11 @@ export class PublicCache {
       this.counters.derivedHits++;
       return kept.response;
     }
-    const made = make();
-    if (!isPromise(made)) return this.storeDerived(key, source, dkey, made);
     const flightKey = `${dkey}\u0000${source.etag}`;
     const running = this.derivations.get(flightKey);
     if (running) return running;
+    const made = make();
+    if (!isPromise(made)) return this.storeDerived(key, source, dkey, made);
     const flight = made
       .then((response) => this.storeDerived(key, source, dkey, response))
       .finally(() => {
