@@ -102,6 +102,8 @@ interface BatchEffects {
   created: Set<string>;
   /** links whose detail or listing changed: the families of goods that merge them as secondary origins change too */
   reshown: Set<string>;
+  /** families merged away or deleted */
+  gone: Set<string>;
 }
 
 const touch = (fx: BatchEffects, familyId: string | null | undefined) => {
@@ -450,6 +452,7 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
         updates.delete(id);
         st.exists = false;
         fx.touched.delete(d.familyId);
+        fx.gone.add(d.familyId);
         if (e.type === 'FamilyMergedInto') touch(fx, e.data.intoFamilyId);
         break;
       }
@@ -521,12 +524,14 @@ export const catalogProjection = defineBatchProjection({
   tables: ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods', 'family_stamps'],
   domains: ['goods', 'matrix', 'meta'],
   async applyBatch(db, events, mode) {
-    const fx: BatchEffects = { touched: new Set(), goodsTouched: new Set(), moved: new Set(), created: new Set(), reshown: new Set() };
+    const fx: BatchEffects = { touched: new Set(), goodsTouched: new Set(), moved: new Set(), created: new Set(), reshown: new Set(), gone: new Set() };
     await applyLinkEvents(db, ofSlice(events, linkEvents), fx);
     await applyGoodEvents(db, ofSlice(events, goodEvents), fx);
     await applyFamilyEvents(db, ofSlice(events, familyEvents), fx);
     // A rebuild's replay recomputes nothing: `settle` recomputes every family once at its end.
     await settleBatch(db, fx, !mode?.deferDerived);
+    // What the storefront reads again (src/storefront/family-index.ts): every family recomputed, and those gone.
+    return { families: [...new Set([...fx.touched, ...fx.goodsTouched, ...fx.gone])] };
   },
   async settle(db, after) {
     const r = await db.query<{ id: string }>(`SELECT id FROM families WHERE id > $1 ORDER BY id LIMIT $2`, [after ?? '-1', SETTLE_STEP]);

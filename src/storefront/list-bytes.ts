@@ -48,6 +48,12 @@ export class ListItemBytes {
   /** the tag dictionary of the newest load: items written with another are not kept */
   private tagsKey: string | null = null;
   private loads = 0;
+  /**
+   * The last list written from each rows array, while something (the cache) still holds it: the
+   * family index hands out the same array until a family in it changes (./family-index.ts), so a
+   * load after a write that changed no item and no order answers the same bytes without copying them.
+   */
+  private readonly written = new WeakMap<readonly ListRow[], { tags: string; list: WeakRef<PreparedJson> }>();
 
   /**
    * The list of these rows, in this order, as a prepared JSON array; `read` gives the items not kept
@@ -67,61 +73,69 @@ export class ListItemBytes {
       this.kept.clear();
       this.tagsKey = tagsKey;
     }
+    const same = this.written.get(rows);
+    const before = same?.tags === tagsKey ? same.list.deref() : undefined;
+    if (before) return before;
     const load = ++this.loads;
-    /** this load's items: those kept under its dictionary when it began, and those it reads */
-    const mine = new Map<string, KeptItem>();
-    const missing: string[] = [];
-    for (const row of rows) {
+    /** this load's item of each row: those kept under its dictionary when it began, and those it reads */
+    const mine: (KeptItem | undefined)[] = new Array(rows.length);
+    const missing = new Map<string, number[]>();
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
       const item = this.kept.get(row.id);
       if (item && item.hash === row.item_hash && item.tags === tagsKey) {
         item.load = load;
-        mine.set(row.id, item);
-      } else missing.push(row.id);
+        mine[i] = item;
+      } else {
+        const at = missing.get(row.id);
+        if (at) at.push(i);
+        else missing.set(row.id, [i]);
+      }
     }
-    for (let i = 0; i < missing.length; i += READ_CHUNK) {
-      for (const full of await read(missing.slice(i, i + READ_CHUNK))) {
+    const ids = [...missing.keys()];
+    for (let i = 0; i < ids.length; i += READ_CHUNK) {
+      for (const full of await read(ids.slice(i, i + READ_CHUNK))) {
         const bytes = Buffer.from(JSON.stringify(toItem(full, tags)), 'utf8');
         const item = { hash: full.item_hash, tags: tagsKey, bytes, digest: createHash('md5').update(bytes).digest(), load };
-        mine.set(full.id, item);
+        for (const at of missing.get(full.id) ?? []) mine[at] = item;
         // Kept for the next load only under the newest dictionary: a load that began before a tag
         // changed must not leave its items, which name the old tags, to a load after the change.
         if (tagsKey === this.tagsKey) this.kept.set(full.id, item);
       }
     }
 
-    const parts: Buffer[] = [];
-    const digests = Buffer.allocUnsafe(rows.length * DIGEST);
-    let length = 2;
-    for (const row of rows) {
-      const item = mine.get(row.id);
-      if (!item) continue; // no longer public between the two reads: left out, as a later read would
-      digests.set(item.digest, parts.length * DIGEST);
-      parts.push(item.bytes);
-      length += item.bytes.length;
+    // An item not read is of a family no longer public between the two reads: left out, as a later read would.
+    const items = missing.size ? mine.filter((item) => item !== undefined) : (mine as KeptItem[]);
+    const digests = Buffer.allocUnsafe(items.length * DIGEST);
+    let length = 2 + Math.max(0, items.length - 1);
+    for (let i = 0; i < items.length; i++) {
+      digests.set(items[i]!.digest, i * DIGEST);
+      length += items[i]!.bytes.length;
     }
-    // A complete load lets go of what no public family uses any more; never of an item a load since
-    // (or still running) took.
-    if (complete && tagsKey === this.tagsKey) for (const [id, item] of this.kept) if (item.load < load) this.kept.delete(id);
+    // A complete load lets go of what no public family uses any more (there is some when more are
+    // kept than listed); never of an item a load since (or still running) took.
+    if (complete && tagsKey === this.tagsKey && this.kept.size > items.length) for (const [id, item] of this.kept) if (item.load < load) this.kept.delete(id);
 
-    length += Math.max(0, parts.length - 1);
     const body = Buffer.allocUnsafe(length);
-    const starts = new Uint32Array(parts.length);
-    const ends = new Uint32Array(parts.length);
+    const starts = new Uint32Array(items.length);
+    const ends = new Uint32Array(items.length);
     let at = 0;
     body[at++] = OPEN;
-    for (let i = 0; i < parts.length; i++) {
+    for (let i = 0; i < items.length; i++) {
       if (i > 0) body[at++] = COMMA;
       starts[i] = at;
-      at += parts[i]!.copy(body, at);
+      // TypedArray#set: Buffer#copy costs several times as much per call, and there is a call per item.
+      body.set(items[i]!.bytes, at);
+      at += items[i]!.bytes.length;
       ends[i] = at;
     }
     body[at] = CLOSE;
     rememberArrayIndex(body, { starts, ends });
-    const etag = createHash('sha1')
-      .update(`${parts.length}:`)
-      .update(digests.subarray(0, parts.length * DIGEST))
-      .digest('base64url');
-    return new PreparedJson(body, `"${etag}"`);
+    const etag = createHash('sha1').update(`${items.length}:`).update(digests).digest('base64url');
+    const list = new PreparedJson(body, `"${etag}"`);
+    // Only a list of every item of the rows: one missing an item read since may not answer again.
+    if (items.length === rows.length) this.written.set(rows, { tags: tagsKey, list: new WeakRef(list) });
+    return list;
   }
 
   /** Items kept. */

@@ -27,15 +27,15 @@
  * nothing here depends on who asks, so shared caches may keep it too (and must revalidate it).
  */
 import type { Config } from '../config';
-import type { CacheDomain, CachedResponse, PublicCache } from '../platform/cache/public-cache';
+import type { CacheDomain, PublicCache } from '../platform/cache/public-cache';
 import type { Pool } from '../platform/db';
 import { NO_QUERY, parseQuery } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
 import type { Logger } from '../platform/log';
+import { FamilyIndex } from './family-index';
 import { FreshnessGate } from './freshness';
 import { KeywordFolds } from './keywords';
 import { ListItemBytes } from './list-bytes';
-import { pageOf } from './page-slice';
 import { loadCategoryTree, loadCountries, loadGoodDetail, loadGoodsList, loadHome, loadTagGroups, loadTreeOrder } from './queries';
 import { listCacheKey, listSpecOf, publicGoodsQuery } from './requests';
 
@@ -87,7 +87,7 @@ export const PUBLIC_ROUTES: readonly {
       const read = (folded: string | null): PublicRead => ({
         key: listCacheKey(spec, folded),
         domains: PUBLIC_DOMAINS.goodsList,
-        load: () => loadGoodsList(s.pool, spec, s.storefront.listItems),
+        load: () => loadGoodsList(s.pool, spec, s.storefront),
         page: { page: q.page, pageSize: q.pageSize },
       });
       return spec.keyword === null ? read(null) : s.storefront.keywords.fold(spec.keyword).then(read);
@@ -106,32 +106,29 @@ export const PUBLIC_ROUTES: readonly {
   whole('/public/categories/tree', '["public-category-tree"]', PUBLIC_DOMAINS.categoryTree, loadCategoryTree),
   whole('/public/tag-groups', '["public-tag-groups"]', PUBLIC_DOMAINS.tagGroups, loadTagGroups),
   whole('/public/tree-order', '["public-tree-order"]', PUBLIC_DOMAINS.treeOrder, loadTreeOrder),
-  whole('/public/countries', '["public-countries"]', PUBLIC_DOMAINS.countries, loadCountries),
+  whole('/public/countries', '["public-countries"]', PUBLIC_DOMAINS.countries, (pool, state) => loadCountries(pool, state.families)),
 ];
 
 /** A read that takes no parameter: one cache entry; any query key is a 400 (docs/api.md, Conventions), on the fast lane too. */
-function whole(path: string, key: string, domains: readonly CacheDomain[], load: (pool: Pool) => Promise<unknown>): (typeof PUBLIC_ROUTES)[number] {
+function whole(path: string, key: string, domains: readonly CacheDomain[], load: (pool: Pool, state: StorefrontState) => Promise<unknown>): (typeof PUBLIC_ROUTES)[number] {
   return {
     path,
     read(s, _params, query) {
       parseQuery(NO_QUERY, query);
-      return { key, domains, load: () => load(s.pool) };
+      return { key, domains, load: () => load(s.pool, s.storefront) };
     },
   };
 }
 
-/** The response of a read taken from the cache (a list's page cut from the cached list). */
-export function sliced(read: PublicRead, entry: CachedResponse): CachedResponse {
-  return read.page ? pageOf(entry, read.page.page, read.page.pageSize) : entry;
-}
-
 /**
  * What a process's storefront keeps between requests, built once by the composition root and shared
- * by every storefront router and the fast path: the freshness gate (./freshness.ts), the list's
- * kept items (./list-bytes.ts) and the keywords' folds (./keywords.ts).
+ * by every storefront router and the fast path: the freshness gate (./freshness.ts), the public
+ * families' list keys (./family-index.ts), the list's kept items (./list-bytes.ts) and the keywords'
+ * folds (./keywords.ts).
  */
 export class StorefrontState {
   readonly listItems = new ListItemBytes();
+  readonly families = new FamilyIndex();
   readonly gate: FreshnessGate;
   readonly keywords: KeywordFolds;
 

@@ -7,13 +7,12 @@
  * families without goods, appear in none of them. The family's country and category are its
  * representative's.
  */
-import { RANKS } from '../catalog/domain/ordering';
 import type { Queryable } from '../platform/db';
 import { AppError } from '../platform/errors';
 import type { PreparedJson } from '../platform/cache/public-cache';
-import type { ListItemBytes, ListRow } from './list-bytes';
-import { sortFamilies } from './ordering';
-import type { PublicListSpec, PublicSort } from './requests';
+import type { FamilyIndex } from './family-index';
+import type { ListItemBytes } from './list-bytes';
+import type { PublicListSpec } from './requests';
 import {
   TagDictionary,
   categoryTree,
@@ -33,31 +32,13 @@ import {
 } from './views';
 
 /** Public families joined to their representative good. */
-const PUBLIC_FAMILIES = `
+export const PUBLIC_FAMILIES = `
   FROM families f
   JOIN goods g ON g.id = f.representative_good_id
  WHERE f.good_count > 0`;
 
 const ITEM_COLUMNS = `f.id, g.name, g.image, f.lowest_price::text AS price, g.country_id, g.category_id,
   array_to_string(g.tag_ids, ',') AS tag_ids, g.tag_font_color`;
-
-/** PUBLIC_FAMILIES with the ranks of RANKS joined. */
-const PUBLIC_FAMILIES_RANKED = `
-  FROM families f
-  JOIN goods g ON g.id = f.representative_good_id
-  LEFT JOIN co ON co.id = g.country_id
-  LEFT JOIN cat ON cat.id = g.category_id
- WHERE f.good_count > 0`;
-
-/** The sort keys a sort needs (each column costs: 30 000 rows of it are read and parsed). */
-const sortKeyColumns = (sort: PublicSort): string =>
-  [
-    'co.r AS country_rank',
-    'cat.r AS category_rank',
-    'g.good_priority::float8 AS priority',
-    ...(sort === 'NEWEST' ? ['(extract(epoch FROM g.created_at) * 1000000)::float8 AS created_us'] : []),
-    ...(sort === 'PRICE_ASC' || sort === 'PRICE_DESC' ? ['f.lowest_price::float8 AS price_key'] : []),
-  ].join(', ');
 
 import { likePattern } from '../platform/sql';
 
@@ -77,8 +58,13 @@ export async function loadTags(db: Queryable): Promise<TagDictionary> {
  * Filters: country and category (any level: the category or a descendant) of the representative;
  * tags: every listed tag is carried by at least one of the family's goods (not necessarily the same
  * one); keyword: the family's or the representative's name contains it, case-insensitively.
+ *
+ * The families and their order come from the process's family index (./family-index.ts), synced
+ * first: a list after a write reads only the families the write changed. A filter is one query for
+ * the ids it keeps. Of each item only its hash is known there: the items kept from earlier loads are
+ * written from their own bytes (./list-bytes.ts), and only the rest are read whole.
  */
-export async function loadGoodsList(db: Queryable, spec: PublicListSpec, items: ListItemBytes): Promise<PreparedJson> {
+export async function loadGoodsList(db: Queryable, spec: PublicListSpec, s: { families: FamilyIndex; listItems: ListItemBytes }): Promise<PreparedJson> {
   const where: string[] = [];
   const params: unknown[] = [];
   if (spec.countryId) where.push(`g.country_id = $${params.push(spec.countryId)}`);
@@ -98,24 +84,23 @@ export async function loadGoodsList(db: Queryable, spec: PublicListSpec, items: 
     const p = params.push(likePattern(spec.keyword));
     where.push(`(f.name ILIKE $${p} OR g.name ILIKE $${p})`);
   }
-  // Unsorted: PostgreSQL would sort the rows (external merge beyond work_mem); the keys sort in a
-  // few milliseconds here. See ./ordering.ts for the orders. Of each item only a hash of what it
-  // shows: the items kept from earlier loads are written from their own bytes (./list-bytes.ts),
-  // and only the rest are read whole.
-  const keys = await db.query<ListRow>(
-    `WITH ${RANKS}
-     SELECT f.id, ${ITEM_HASH} AS item_hash, ${sortKeyColumns(spec.sort)} ${PUBLIC_FAMILIES_RANKED} ${where.map((w) => `AND ${w}`).join(' ')}`,
-    params,
-  );
-  const tags = await loadTags(db);
-  return items.write(sortFamilies(keys.rows, spec.sort), tags, where.length === 0, (ids) => loadItemRows(db, ids));
+  const [, kept, tags] = await Promise.all([
+    s.families.sync(db),
+    where.length ? db.query<{ id: string }>(`SELECT f.id ${PUBLIC_FAMILIES} ${where.map((w) => `AND ${w}`).join(' ')}`, params) : null,
+    loadTags(db),
+  ]);
+  const all = s.families.inOrder(spec.sort);
+  // A family kept by the filter but not (or no longer) in the index is left out, as a later read would.
+  const ids = kept && new Set(kept.rows.map((r) => r.id));
+  const rows = ids ? all.filter((r) => ids.has(r.id)) : all;
+  return s.listItems.write(rows, tags, ids === null, (missing) => loadItemRows(db, missing));
 }
 
 /**
  * What an item shows, hashed: the good's columns (`list_item_md5`, kept by the database, migration
  * 030) and the family's lowest price. Equal hashes, equal items (under the same tags).
  */
-const ITEM_HASH = `g.list_item_md5 || coalesce(f.lowest_price::text, '')`;
+export const ITEM_HASH = `g.list_item_md5 || coalesce(f.lowest_price::text, '')`;
 
 /** The items of these public families, each with its hash as of the same read. */
 async function loadItemRows(db: Queryable, ids: readonly string[]): Promise<(FamilyItemRow & { item_hash: string })[]> {
@@ -214,12 +199,15 @@ async function liveCountries(db: Queryable): Promise<{ id: string; name: string;
  * The countries (sortOrder, id) with the number of public families in each: a family is in the
  * country of its representative good, as the list's `countryId` filter has it (loadGoodsList).
  */
-export async function loadCountries(db: Queryable): Promise<{ items: { id: string; name: string; code: string; sortOrder: number; familyCount: number }[] }> {
-  const countries = await liveCountries(db);
-  const counts = await db.query<{ country_id: string; families: number }>(
-    `SELECT g.country_id::text AS country_id, count(*)::int AS families ${PUBLIC_FAMILIES} AND g.country_id IS NOT NULL GROUP BY g.country_id`,
-  );
-  const countOf = new Map(counts.rows.map((c) => [c.country_id, c.families]));
+export async function loadCountries(
+  db: Queryable,
+  families: FamilyIndex,
+): Promise<{ items: { id: string; name: string; code: string; sortOrder: number; familyCount: number }[] }> {
+  // Counted from the family index, not by a query over every family: each goods write voids this
+  // answer, and during a bulk step a shopper's read would otherwise count them all again after each
+  // checkpoint.
+  const [countries] = await Promise.all([liveCountries(db), families.sync(db)]);
+  const countOf = families.familiesByCountry();
   return { items: countries.map((c) => ({ ...c, familyCount: countOf.get(c.id) ?? 0 })) };
 }
 

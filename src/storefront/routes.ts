@@ -6,7 +6,8 @@
 import { Router } from 'express';
 import { sendCached } from '../platform/cache/http';
 import type { RouteDoc } from '../platform/http/openapi';
-import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, sliced, type StorefrontDeps } from './public-routes';
+import { PUBLIC_CACHE_CONTROL, PUBLIC_ROUTES, type StorefrontDeps } from './public-routes';
+import { represent } from './representation';
 import type { z } from 'zod';
 import { publicCategoryTree, publicCountries, publicGoodDetail, publicGoodsPage, publicHome, publicTagGroups, publicTreeOrder } from '../contract/storefront';
 import { publicGoodsQuery } from './requests';
@@ -26,7 +27,8 @@ export function storefrontRoutes(s: StorefrontDeps, opts: StorefrontOptions = {}
     r.get(route.path, async (req, res) => {
       const read = await route.read(s, req.params as Record<string, string>, req.query);
       if (gate) await gate.fresh();
-      sendCached(req, res, sliced(read, await s.cache.get(read.key, read.domains, read.load)), PUBLIC_CACHE_CONTROL);
+      const entry = await s.cache.get(read.key, read.domains, read.load);
+      sendCached(req, res, await represent(s.cache, read, entry, req.headers['accept-encoding']), PUBLIC_CACHE_CONTROL);
     });
   }
   return r;

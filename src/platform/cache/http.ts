@@ -23,17 +23,23 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return false;
 }
 
-/** For GET and HEAD routes (the public read path): there a matching If-None-Match means 304. */
+/**
+ * For GET and HEAD routes (the public read path): there a matching If-None-Match means 304. The
+ * representation was chosen by Accept-Encoding (src/storefront/representation.ts), so every answer
+ * says so in Vary, a 304 too.
+ */
 export function sendCached(req: Request, res: Response, entry: CachedResponse, cacheControl: string): void {
   // A 304 must carry the validators and caching headers the 200 would have (RFC 9110 §15.4.5).
   res.setHeader('ETag', entry.etag);
   res.setHeader('Cache-Control', cacheControl);
+  res.vary('Accept-Encoding');
   if (ifNoneMatchMatches(req.headers['if-none-match'], entry.etag)) {
     res.status(304).end();
     return;
   }
   res.status(200);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (entry.encoding) res.setHeader('Content-Encoding', entry.encoding);
   res.setHeader('Content-Length', entry.body.length);
   res.end(entry.body);
 }

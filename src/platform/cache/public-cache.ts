@@ -28,6 +28,8 @@ export function isCacheDomain(s: string): s is CacheDomain {
 export interface CachedResponse {
   readonly body: Buffer;
   readonly etag: string;
+  /** the content coding of `body` (a compressed representation); absent: the JSON itself */
+  readonly encoding?: 'br' | 'gzip';
 }
 
 export interface PublicCacheOptions {
@@ -44,6 +46,8 @@ type Versions = Record<CacheDomain, number>;
 
 interface Entry {
   readonly response: CachedResponse;
+  /** a derived entry (see `derived`): the ETag of the response it was made from */
+  readonly source?: string;
   /** what it counts against `maxBytes` */
   readonly size: number;
   /** When the load started: the data can be no newer than that, so its age counts from there. */
@@ -100,13 +104,27 @@ function toVersion(domain: CacheDomain, v: number | bigint | string): number {
   return n;
 }
 
+/**
+ * Whether a value is a promise: by its `then`, since `instanceof Promise` is false for one made in
+ * another realm (node's own, e.g. a promisified zlib call, seen from a vm context such as a test's).
+ */
+export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** The key a derived response (PublicCache.derived) is kept under: no public key holds a NUL. */
+export function derivedKey(key: string, name: string): string {
+  return `${key}\u0000${name}`;
+}
+
 export class PublicCache {
   private readonly entries = new Map<string, Entry>(); // Map order is recency order: first = least recently used
   private readonly flights = new Map<string, Promise<CachedResponse>>();
   private readonly current: Versions = { meta: 0, goods: 0, matrix: 0 };
   /** Raised by clear(), so loads started before it do not refill the cache afterwards. */
   private generation = 0;
-  private readonly counters = { hits: 0, misses: 0, loads: 0, loadedBytes: 0, discardedStale: 0, evicted: 0, tooLarge: 0 };
+  private readonly counters = { hits: 0, misses: 0, loads: 0, loadedBytes: 0, discardedStale: 0, evicted: 0, tooLarge: 0, derivedHits: 0, derivedMade: 0 };
+  private readonly derivations = new Map<string, Promise<CachedResponse>>();
   /** the sum of the entries' sizes */
   private bytes = 0;
   private readonly byDomains = new Map<string, { hit: number; miss: number; load: number }>();
@@ -170,6 +188,47 @@ export class PublicCache {
     return entry.response;
   }
 
+  /**
+   * A response made from a cached one (a page cut from a list, a compressed copy), kept as an entry
+   * of its own (`derivedKey(key, name)`) under the source entry's domains and versions, so it is void
+   * exactly when its source is, and counted in the same bounds. `source` is what the caller was
+   * served for `key`; a derived entry made from another response of that key is made again. Answers
+   * at once when kept (no await on the hot path); concurrent makers of one entry share one making.
+   * When the source is not kept (too large, or replaced meanwhile) the response is made and not kept.
+   */
+  derived(key: string, source: CachedResponse, name: string, make: () => CachedResponse | Promise<CachedResponse>): CachedResponse | Promise<CachedResponse> {
+    const dkey = derivedKey(key, name);
+    const kept = this.entries.get(dkey);
+    if (kept && kept.source === source.etag && this.isFresh(kept, kept.domains)) {
+      this.entries.delete(dkey);
+      this.entries.set(dkey, kept); // now the most recently used
+      this.counters.derivedHits++;
+      return kept.response;
+    }
+    const flightKey = `${dkey}\u0000${source.etag}`;
+    const running = this.derivations.get(flightKey);
+    if (running) return running;
+    const made = make();
+    if (!isPromise(made)) return this.storeDerived(key, source, dkey, made);
+    const flight = made
+      .then((response) => this.storeDerived(key, source, dkey, response))
+      .finally(() => {
+        if (this.derivations.get(flightKey) === flight) this.derivations.delete(flightKey);
+      });
+    this.derivations.set(flightKey, flight);
+    return flight;
+  }
+
+  private storeDerived(key: string, source: CachedResponse, dkey: string, response: CachedResponse): CachedResponse {
+    this.counters.derivedMade++;
+    const from = this.entries.get(key);
+    // Kept only while its source is the entry of `key` that is fresh now.
+    if (!from || from.response !== source || !this.isFresh(from, from.domains)) return response;
+    this.drop(dkey);
+    this.keep(dkey, { response, source: source.etag, size: response.body.length + dkey.length * 2, storedAt: from.storedAt, domains: from.domains, versions: from.versions });
+    return response;
+  }
+
   bump(domains: readonly CacheDomain[]): void {
     for (const d of domains) this.current[d]++;
   }
@@ -193,7 +252,8 @@ export class PublicCache {
 
   /**
    * `bytes`: what the entries hold now (bodies and keys); `loadedBytes`: the bodies of every load so
-   * far; `evicted`: entries let go for room; `tooLarge`: answers over `maxBytes`, served but not kept.
+   * far; `evicted`: entries let go for room; `tooLarge`: answers over `maxBytes`, served but not kept;
+   * `derivedHits`/`derivedMade`: derived responses (pages, compressed copies) served kept / made.
    */
   stats(): {
     entries: number;
@@ -206,6 +266,8 @@ export class PublicCache {
     discardedStale: number;
     evicted: number;
     tooLarge: number;
+    derivedHits: number;
+    derivedMade: number;
   } {
     return { entries: this.entries.size, bytes: this.bytes, maxBytes: this.opts.maxBytes, ...this.counters };
   }
@@ -216,11 +278,17 @@ export class PublicCache {
   }
 
   private count(domains: readonly CacheDomain[], result: 'hit' | 'miss' | 'load'): void {
-    const k = [...domains].sort().join(',');
-    let c = this.byDomains.get(k);
-    if (!c) this.byDomains.set(k, (c = { hit: 0, miss: 0, load: 0 }));
+    // The routes pass the same few constant arrays: their counters are found without sorting per request.
+    let c = this.countersOf.get(domains);
+    if (!c) {
+      const k = [...domains].sort().join(',');
+      c = this.byDomains.get(k);
+      if (!c) this.byDomains.set(k, (c = { hit: 0, miss: 0, load: 0 }));
+      this.countersOf.set(domains, c);
+    }
     c[result]++;
   }
+  private readonly countersOf = new WeakMap<readonly CacheDomain[], { hit: number; miss: number; load: number }>();
 
   /** Drops every entry. Loads in progress still answer their callers but store nothing. */
   clear(): void {
@@ -260,19 +328,23 @@ export class PublicCache {
     }
     this.drop(key);
     // Two bytes a character: the key is a JS string on the heap; the body a Buffer outside it.
-    const size = response.body.length + key.length * 2;
-    if (size > this.opts.maxBytes) {
+    this.keep(key, { response, size: response.body.length + key.length * 2, storedAt: startedAt, domains: [...domains], versions: snapshot });
+    return response;
+  }
+
+  /** Stores an entry unless it alone passes the byte budget, then lets the least recently used go until both bounds hold. */
+  private keep(key: string, entry: Entry): void {
+    if (entry.size > this.opts.maxBytes) {
       this.counters.tooLarge++;
-      return response;
+      return;
     }
-    this.entries.set(key, { response, size, storedAt: startedAt, domains: [...domains], versions: snapshot });
-    this.bytes += size;
+    this.entries.set(key, entry);
+    this.bytes += entry.size;
     // Least recently used first (Map order), until both bounds hold; the entry just stored is last.
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.opts.maxEntries && this.bytes <= this.opts.maxBytes) break;
       this.drop(oldest);
       this.counters.evicted++;
     }
-    return response;
   }
 }

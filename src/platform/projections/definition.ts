@@ -29,7 +29,7 @@ export interface ProjectionDefinition {
    * must be those of applying the events one at a time, whatever the batch boundaries (the runner
    * shrinks the batch to find a poison event, and a rebuild batches differently from live).
    */
-  applyBatch(db: ProjectionDb, events: readonly DecodedEvent[], mode?: BatchMode): Promise<void>;
+  applyBatch(db: ProjectionDb, events: readonly DecodedEvent[], mode?: BatchMode): Promise<BatchOutcome | void>;
   /**
    * For projections with derived state that a rebuild can compute once at the end instead of after
    * every batch (the catalog's family aggregates). While a rebuild replays the log, its batches run
@@ -38,6 +38,17 @@ export interface ProjectionDefinition {
    * (null the first time) and answers where it got. Then batches run as usual, and the swap follows.
    */
   settle?(db: ProjectionDb, after: string | null): Promise<string | null>;
+}
+
+/**
+ * What a batch says of its effects. `families`: the families whose rows (or whose goods' rows) the
+ * batch may have changed, removed ones included; the runner records them with the commit's version of
+ * the `goods` cache domain (migration 034), so the storefront reads only those again. A projection
+ * that owns the families table and answers nothing is taken to have changed any family; one that does
+ * not own it, none.
+ */
+export interface BatchOutcome {
+  families?: readonly string[];
 }
 
 export interface BatchMode {
@@ -87,7 +98,7 @@ export function defineProjection<E extends AnyEvent = never>(
 export function defineBatchProjection<const Defs extends readonly EventDefinition[]>(
   spec: SpecCommon & {
     events: Defs;
-    applyBatch(db: ProjectionDb, events: readonly DecodedEvent<EventUnion<Defs>>[], mode?: BatchMode): Promise<void>;
+    applyBatch(db: ProjectionDb, events: readonly DecodedEvent<EventUnion<Defs>>[], mode?: BatchMode): Promise<BatchOutcome | void>;
     settle?: ProjectionDefinition['settle'];
   },
 ): ProjectionDefinition {

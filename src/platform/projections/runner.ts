@@ -22,7 +22,7 @@ import type { EventRegistry, DecodedEvent } from '../events/registry';
 import { type EventStore, type LogPosition, type RecordedEvent, START, comparePositions, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
 import { ensureCheckpointRow, toPosition } from './checkpoints';
-import type { ProjectionDefinition } from './definition';
+import type { BatchOutcome, ProjectionDefinition } from './definition';
 import { refreshPlannerStatistics } from '../planner-statistics';
 import { ShadowRebuild, createShadow, type ShadowTarget } from './rebuild';
 
@@ -34,6 +34,9 @@ export const LOCK_NAMESPACE = 72_001; // first key of the two-key advisory lock:
  * batch size took the service past 400 MB during a rebuild for no gain in speed.
  */
 const REBUILD_BATCH_FACTOR = 2;
+
+/** Versions of the `goods` domain whose changed families are kept (migration 034). */
+const FAMILY_CHANGES_KEPT = 10_000;
 
 export interface ProjectionCommitNotice {
   projection: string;
@@ -351,9 +354,10 @@ export class ProjectionRunner {
         await db.query(`SELECT set_config('search_path', $1, true)`, [`${ident(target.schema)}, public`]);
       }
       const handled: DecodedEvent[] = [];
+      let outcome: BatchOutcome | void = undefined;
       try {
         for (const e of events) if (this.handles.has(e.type)) handled.push(this.opts.registry.decode(e));
-        if (handled.length) await def.applyBatch(db, handled, { deferDerived: target.kind === 'shadow' && target.deferDerived });
+        if (handled.length) outcome = await def.applyBatch(db, handled, { deferDerived: target.kind === 'shadow' && target.deferDerived });
       } catch (err) {
         if (isTransientDbError(err)) throw err;
         if (events.length > 1) throw new FailedBatch(err);
@@ -376,7 +380,7 @@ export class ProjectionRunner {
         ],
       );
       if (moved.rowCount === 0) throw new StaleBatch();
-      if (target.kind === 'live') await this.notify(db, last.position, handled.length ? def.domains : []);
+      if (target.kind === 'live') await this.notify(db, last.position, handled.length ? def.domains : [], false, outcome?.families);
       return true;
     })
       .then((applied) => {
@@ -389,13 +393,27 @@ export class ProjectionRunner {
       });
   }
 
-  private async notify(db: pg.ClientBase, position: LogPosition, domains: readonly string[], rebuilt = false): Promise<void> {
+  /**
+   * Bumps the domains, records which families the commit may have changed under its new `goods`
+   * version (BatchOutcome; a rebuild's swap: any), and NOTIFYs.
+   */
+  private async notify(db: pg.ClientBase, position: LogPosition, domains: readonly string[], rebuilt = false, families?: readonly string[]): Promise<void> {
     const versions: Record<string, string> = {};
     if (domains.length) {
       const r = await db.query<{ domain: string; version: string }>(`UPDATE cache_domains SET version = version + 1 WHERE domain = ANY($1::text[]) RETURNING domain, version`, [
         domains,
       ]);
       for (const row of r.rows) versions[row.domain] = row.version;
+    }
+    if (versions.goods !== undefined) {
+      const ownsFamilies = this.opts.definition.tables.includes('families');
+      const changed = !ownsFamilies ? [] : rebuilt ? null : (families ?? null);
+      // Old rows go as new ones come: a reader this far behind reads every family again.
+      await db.query(
+        `WITH gone AS (DELETE FROM family_changes WHERE goods_version <= $1::bigint - ${FAMILY_CHANGES_KEPT})
+         INSERT INTO family_changes (goods_version, family_ids) VALUES ($1, $2::bigint[])`,
+        [versions.goods, changed],
+      );
     }
     const notice: ProjectionCommitNotice = { projection: this.name, position: positionToString(position), domains: versions };
     if (rebuilt) notice.rebuilt = true;

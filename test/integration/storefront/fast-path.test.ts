@@ -72,7 +72,7 @@ describe('the public fast lane', () => {
     // Another origin gets no CORS headers, only the Vary.
     const foreign = await get(paths()[0]!, { origin: 'https://evil.example' });
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
-    expect(foreign.headers.get('vary')).toBe('Origin');
+    expect(foreign.headers.get('vary')).toBe('Origin, Accept-Encoding');
   });
 
   it('304 to a matching ETag, HEAD with the headers only', async () => {

@@ -443,4 +443,47 @@ describe('public storefront reads over HTTP', () => {
     const position = await ok('POST', '/positions', { name: '最后', sortOrder: 100, goodIds: [family!.goods[0]] });
     expect((await changed('/public/home')).positions.at(-1)).toMatchObject({ id: position.id, items: [{ goodId: family!.id, price: '0.01' }] });
   });
+
+  it('keeps every sort and filter right across writes after the first read: reorders, priorities, a good moved, a family emptied', async () => {
+    const index = svc.services.storefront.families;
+    const check = async (label: string) => {
+      for (const sort of SORTS) {
+        const ref = await reference(sort);
+        const { items } = await wholeList(svc, `sort=${sort}`);
+        expect([label, sort, items.map((i) => i.goodId)]).toEqual([label, sort, ref.map((r) => r.goodId)]);
+      }
+      const country = (await q<{ id: string }>(`SELECT country_id::text AS id FROM goods WHERE country_id IS NOT NULL LIMIT 1`))[0]!.id;
+      const ref = await reference('DEFAULT', `rep.country_id = ${country}`);
+      expect([label, (await wholeList(svc, `countryId=${country}`)).items.map((i) => i.goodId)]).toEqual([label, ref.map((r) => r.goodId)]);
+      const counts = await q<{ id: string; n: number }>(
+        `SELECT c.id::text AS id, count(g.id)::int AS n FROM countries c
+           LEFT JOIN (families f JOIN goods g ON g.id = f.representative_good_id AND f.good_count > 0) ON g.country_id = c.id
+          WHERE NOT c.removed GROUP BY c.id ORDER BY c.sort_order, c.id`,
+      );
+      expect([label, (await publicGet(svc, '/public/countries')).body.items.map((c: any) => [c.id, c.familyCount])]).toEqual([label, counts.map((c) => [c.id, c.n])]);
+    };
+    await check('before');
+    const fullReads = index.stats().fullReads;
+
+    const countries = await q<{ id: string }>(`SELECT id::text AS id FROM countries ORDER BY sort_order DESC, id DESC`);
+    await ok('PATCH', '/countries/sort', { ids: countries.map((c) => c.id) });
+    await check('countries reordered');
+    await ok('PATCH', '/categories/201', { sortOrder: -5 });
+    await check('a middle category moved first');
+
+    const fams = await familiesWithGoods(1);
+    await ok('PATCH', `/goods/${fams[5]!.goods[0]}`, { goodPriority: 99 });
+    await ok('PATCH', `/goods/${fams[6]!.goods[0]}`, { countryId: countries[0]!.id, categoryId: '305', name: '改名之后的商品' });
+    await check('a priority, a country, a category and a name changed');
+    expect((await wholeList(svc)).items.find((i) => i.goodId === fams[6]!.id)).toMatchObject({ name: '改名之后的商品', categoryId: '305' });
+
+    // A family whose every good is deleted leaves the list (and its country's count).
+    const emptied = fams[7]!;
+    for (const good of emptied.goods) await ok('DELETE', `/goods/${good}`);
+    await check('a family emptied');
+    expect((await wholeList(svc)).items.map((i) => i.goodId)).not.toContain(emptied.id);
+
+    // None of it read every family again: each write named the families it changed.
+    expect(index.stats().fullReads).toBe(fullReads);
+  });
 });

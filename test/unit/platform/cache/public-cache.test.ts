@@ -5,7 +5,7 @@ import express from 'express';
 import { loadConfig } from '../../../../src/config';
 import { createHttpServer } from '../../../../src/platform/http/server';
 import { ifNoneMatchMatches, sendCached } from '../../../../src/platform/cache/http';
-import { CACHE_DOMAINS, isCacheDomain, PublicCache, serialise, type CachedResponse, type PublicCacheOptions } from '../../../../src/platform/cache/public-cache';
+import { CACHE_DOMAINS, derivedKey, isCacheDomain, PublicCache, serialise, type CachedResponse, type PublicCacheOptions } from '../../../../src/platform/cache/public-cache';
 
 /** A loader the test settles by hand, so "during the load" is a real, controllable moment. */
 function deferred<T>() {
@@ -394,6 +394,43 @@ describe('PublicCache', () => {
     });
   });
 
+  describe('derived entries (a page, a compressed copy)', () => {
+    const copy = (r: CachedResponse, tag: string): CachedResponse => ({ body: Buffer.from(`${r.body.toString('utf8')}${tag}`), etag: `"${tag}"` });
+
+    it('are made once per source, kept under its versions and counted in its bytes, void with it', async () => {
+      const { cache, loader } = given();
+      const source = await cache.get('list', ['goods'], loader('list'));
+      const held = cache.stats().bytes;
+      let made = 0;
+      const make = () => (made++, copy(source, 'p1'));
+      const first = cache.derived('list', source, 'page=1', make) as CachedResponse;
+      expect(cache.derived('list', source, 'page=1', make)).toBe(first);
+      expect([made, cache.stats().derivedMade, cache.stats().derivedHits]).toEqual([1, 1, 1]);
+      expect(cache.stats().bytes - held).toBe(first.body.length + derivedKey('list', 'page=1').length * 2);
+
+      cache.bump(['goods']);
+      const fresh = await cache.get('list', ['goods'], loader('list'));
+      cache.derived('list', fresh, 'page=1', make);
+      expect(made).toBe(2);
+    });
+
+    it('are not kept from a response that is not the kept entry, and share one making when it is asynchronous', async () => {
+      const { cache, loader } = given();
+      const source = await cache.get('list', ['goods'], loader('list'));
+      const stranger = { body: Buffer.from('[]'), etag: '"x"' };
+      cache.derived('list', stranger, 'br', () => copy(stranger, 'br'));
+      expect(cache.stats().entries).toBe(1);
+      let makings = 0;
+      const slow = () => {
+        makings++;
+        return new Promise<CachedResponse>((resolve) => setImmediate(() => resolve(copy(source, 'br'))));
+      };
+      const [a, b] = await Promise.all([cache.derived('list', source, 'br', slow), cache.derived('list', source, 'br', slow)]);
+      expect([makings, a]).toEqual([1, b]);
+      expect(cache.stats().entries).toBe(2);
+    });
+  });
+
   describe('disabled', () => {
     it('loads on every call, stores nothing, and answers in the same shape', async () => {
       const { cache, loader, calls } = given({ disabled: true });
@@ -414,6 +451,8 @@ describe('PublicCache', () => {
         discardedStale: 0,
         evicted: 0,
         tooLarge: 0,
+        derivedHits: 0,
+        derivedMade: 0,
       });
     });
 

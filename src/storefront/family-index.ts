@@ -1,0 +1,205 @@
+/**
+ * The public families' list keys, kept in memory between loads of the list (docs/api.md, Public read
+ * caching, rule 5) and patched after a write.
+ *
+ * Every goods write voids the cached lists, and the next read materialises the list again. Reading
+ * and ranking every public family for that (26 550 rows at 100 000 links) cost more than the rest of
+ * the load, for a write that changed one family. So a process keeps each public family's sort keys
+ * and item hash, and reads again only the families that changed: the catalog projection records them
+ * with each commit's new version of the `goods` cache domain (table `family_changes`, migration 034,
+ * written by src/platform/projections/runner.ts), and a sync reads the rows after the version it
+ * holds. When that record is incomplete (a version without its row, a rebuild's swap, a reader more
+ * than the kept versions behind) the sync reads every family again, as a process's first sync does.
+ *
+ * The ranks of countries and categories (RANKS, docs/domain.md Ordering) are a few hundred rows, read
+ * at every sync: a reordered tree re-sorts the kept keys without reading any family.
+ *
+ * Syncs are coalesced and never overlap: a load waits for a sync that started after it did, so
+ * it sees every commit made before it began. Arrays handed out are never changed afterwards (a load
+ * still writing a list from one keeps its order); a change makes new ones.
+ */
+import { RANKS } from '../catalog/domain/ordering';
+import type { Queryable } from '../platform/db';
+import type { ListRow } from './list-bytes';
+import { sortFamilies } from './ordering';
+import { ITEM_HASH, PUBLIC_FAMILIES } from './queries';
+import type { PublicSort } from './requests';
+
+/** A public family as the index keeps it: its list keys and what it is filtered and counted by. */
+export interface FamilyKeys extends ListRow {
+  country_id: string | null;
+  category_id: string | null;
+  created_us: number;
+  price_key: number | null;
+}
+
+type Ranks = { countries: Map<string, number>; categories: Map<string, number>; key: string };
+
+/** What a sync reads of a family: every sort's keys (the representative's, docs/domain.md Ordering). */
+const KEY_COLUMNS = `f.id, ${ITEM_HASH} AS item_hash, g.country_id::text, g.category_id::text,
+  g.good_priority::float8 AS priority, (extract(epoch FROM g.created_at) * 1000000)::float8 AS created_us, f.lowest_price::float8 AS price_key`;
+
+/**
+ * The families changed after version `heard`, from the recorded changes of the versions above it
+ * (ascending) and the domain's version now (`head`); null when the record does not say (a version
+ * without its row, a row that names no families, a head that went back).
+ */
+export function changedFamilies(heard: bigint, head: bigint, changes: readonly { version: bigint; families: readonly string[] | null }[]): Set<string> | null {
+  if (head < heard) return null;
+  const changed = new Set<string>();
+  let expected = heard + 1n;
+  for (const c of changes) {
+    if (c.version !== expected || c.families === null) return null;
+    for (const id of c.families) changed.add(id);
+    expected++;
+  }
+  return expected - 1n === head ? changed : null;
+}
+
+export class FamilyIndex {
+  private rows = new Map<string, FamilyKeys>();
+  /** the `goods` version the rows reflect every change up to; null before the first sync */
+  private heard: bigint | null = null;
+  private ranks: Ranks | null = null;
+  private readonly sorted = new Map<PublicSort, readonly FamilyKeys[]>();
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private readonly counters = { syncs: 0, fullReads: 0, familiesRead: 0 };
+
+  /** Resolves once a sync that started after this call has ended (rejects with its error). */
+  sync(db: Queryable): Promise<void> {
+    if (!this.running) return this.start(db);
+    return (this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.running ?? this.start(db);
+      }));
+  }
+
+  /** The public families in this order (as of the last sync). */
+  inOrder(sort: PublicSort): readonly FamilyKeys[] {
+    let rows = this.sorted.get(sort);
+    if (!rows) this.sorted.set(sort, (rows = sortFamilies([...this.rows.values()], sort)));
+    return rows;
+  }
+
+  /** Public families per country (a family is in its representative's country), as of the last sync. */
+  familiesByCountry(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const r of this.rows.values()) if (r.country_id !== null) counts.set(r.country_id, (counts.get(r.country_id) ?? 0) + 1);
+    return counts;
+  }
+
+  /** `fullReads`: syncs that read every family; `familiesRead`: rows read by all syncs. */
+  stats(): { syncs: number; fullReads: number; familiesRead: number; families: number } {
+    return { ...this.counters, families: this.rows.size };
+  }
+
+  private start(db: Queryable): Promise<void> {
+    const run: Promise<void> = this.syncNow(db).finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async syncNow(db: Queryable): Promise<void> {
+    this.counters.syncs++;
+    const ranksRead = readRanks(db);
+    ranksRead.catch(() => undefined); // awaited below; a failed read of the changes must not leave it unhandled
+    let changed: Set<string> | null = null;
+    let head: bigint;
+    if (this.heard === null) {
+      head = await goodsVersion(db);
+    } else {
+      const r = await db.query<{ head: string; version: string | null; families: string[] | null }>(
+        `SELECT d.version::text AS head, c.goods_version::text AS version, c.family_ids::text[] AS families
+           FROM cache_domains d LEFT JOIN family_changes c ON c.goods_version > $1::bigint
+          WHERE d.domain = 'goods' ORDER BY c.goods_version`,
+        [this.heard.toString()],
+      );
+      head = BigInt(r.rows[0]?.head ?? '0');
+      const changes = r.rows.filter((x) => x.version !== null).map((x) => ({ version: BigInt(x.version!), families: x.families }));
+      changed = changedFamilies(this.heard, head, changes);
+    }
+    const ranks = await ranksRead;
+    const ranksMoved = this.ranks?.key !== ranks.key;
+    const rank = (row: FamilyKeys): FamilyKeys => {
+      row.country_rank = row.country_id === null ? null : (ranks.countries.get(row.country_id) ?? null);
+      row.category_rank = row.category_id === null ? null : (ranks.categories.get(row.category_id) ?? null);
+      return row;
+    };
+
+    if (changed === null) {
+      const r = await db.query<FamilyKeys>(`SELECT ${KEY_COLUMNS} ${PUBLIC_FAMILIES}`);
+      this.counters.fullReads++;
+      this.counters.familiesRead += r.rows.length;
+      this.rows = new Map(r.rows.map((row) => [row.id, rank(row)]));
+      this.ranks = ranks;
+      this.heard = head;
+      this.sorted.clear();
+      return;
+    }
+    let fresh: FamilyKeys[] = [];
+    if (changed.size) {
+      const r = await db.query<FamilyKeys>(`SELECT ${KEY_COLUMNS} ${PUBLIC_FAMILIES} AND f.id = ANY($1::bigint[])`, [[...changed]]);
+      this.counters.familiesRead += r.rows.length;
+      fresh = r.rows;
+    }
+    if (ranksMoved) {
+      // Rows handed out earlier are only read for their ids and items from here on; none is sorted again.
+      for (const row of this.rows.values()) rank(row);
+      this.sorted.clear();
+    }
+    this.ranks = ranks;
+    this.heard = head;
+    // A changed family whose keys came back the same (a write to what the list does not show) changes no order.
+    const moved = new Set(changed);
+    for (const row of fresh) {
+      const was = this.rows.get(row.id);
+      if (was && sameKeys(was, rank(row))) moved.delete(row.id);
+    }
+    if (!moved.size) return;
+    for (const id of moved) this.rows.delete(id);
+    fresh = fresh.filter((row) => moved.has(row.id));
+    for (const row of fresh) this.rows.set(row.id, rank(row));
+    // Each order kept is patched: the others' rows, then the changed ones, sorted again (a nearly
+    // sorted array sorts in about one pass).
+    for (const [sort, rows] of this.sorted) {
+      const patched = rows.filter((row) => !moved.has(row.id));
+      patched.push(...fresh);
+      this.sorted.set(sort, sortFamilies(patched, sort));
+    }
+  }
+}
+
+const sameKeys = (a: FamilyKeys, b: FamilyKeys): boolean =>
+  a.item_hash === b.item_hash &&
+  a.country_id === b.country_id &&
+  a.category_id === b.category_id &&
+  a.priority === b.priority &&
+  a.created_us === b.created_us &&
+  a.price_key === b.price_key;
+
+/** The `goods` domain's version now. */
+async function goodsVersion(db: Queryable): Promise<bigint> {
+  const r = await db.query<{ version: string }>(`SELECT version::text FROM cache_domains WHERE domain = 'goods'`);
+  return BigInt(r.rows[0]?.version ?? '0');
+}
+
+/** Each country's and category's place in the default order (RANKS), and a key that is equal for equal ranks. */
+async function readRanks(db: Queryable): Promise<Ranks> {
+  const r = await db.query<{ kind: 'country' | 'category'; id: string; r: number }>(
+    `WITH ${RANKS}
+     SELECT 'country' AS kind, id::text, r FROM co UNION ALL SELECT 'category', id::text, r FROM cat WHERE r IS NOT NULL ORDER BY 1, 2`,
+  );
+  const countries = new Map<string, number>();
+  const categories = new Map<string, number>();
+  const parts: string[] = [];
+  for (const row of r.rows) {
+    (row.kind === 'country' ? countries : categories).set(row.id, row.r);
+    parts.push(`${row.kind[1]}${row.id}:${row.r}`);
+  }
+  return { countries, categories, key: parts.join(',') };
+}
