@@ -12,17 +12,20 @@
  * after the delete finds the id gone.
  *
  * Synchronisation and organisation add references too, a batch at a time: a listing page files links
- * under categories (by id), organisation parses links' countries and derives their dimension tags (by
- * name). Each batch holds the locks of the live ids it names shared while it appends
- * (`withBatchReferences`), all in one lock call: at 100 000 links that is one call per page or chunk,
- * and a delete waits only for an append naming its own id, which it must count. (Making every delete
- * wait for a running step instead would hold a delete of an unrelated id for minutes, past its lock
- * timeout, and still leave the step's next batch to find the id gone.)
+ * under categories (by id), organisation parses
+ * links' countries and derives their dimension tags (by name), as an administrator's edit of a link's
+ * tags does besides the tags it chooses (by id). Each holds the locks of the live ids it names shared
+ * while it appends (`withBatchReferences`), all in one lock call: at 100 000 links that is one call
+ * per page or chunk, and a delete waits only for an append naming its own id, which it must count.
+ * (Making every delete wait for a running step instead would hold a delete of an unrelated id for
+ * minutes, past its lock timeout, and still leave the step's next batch to find the id gone.)
  */
 import type { Pool, Queryable } from '../platform/db';
 import { readModelsCurrent, type CommandDeps } from '../platform/commands';
 import { AppError } from '../platform/errors';
+import type { EventToAppend } from '../platform/event-store/port';
 import { withLocks, withSharedLocks } from '../platform/locks';
+import type { LinkEvent } from './links/events';
 
 /** What a field refers to: its table and the rows that count as live. */
 const KINDS = {
@@ -101,9 +104,11 @@ export async function whileUnreferenced<T>(
   });
 }
 
-/** What one batch of synchronisation or organisation names: categories by id, countries and dimension tags by name. */
+/** What one batch of synchronisation or organisation names: categories (and chosen tags) by id, countries and dimension tags by name. */
 export interface BatchReferences {
   categoryIds?: Iterable<string>;
+  /** tags an administrator chose by id (src/catalog/links/handle.ts) */
+  tagIds?: Iterable<string>;
   countryNames?: Iterable<string>;
   /** [dimension, value]: the tag of that name in the dimension's group */
   tagValues?: Iterable<readonly [string, string]>;
@@ -120,25 +125,26 @@ const BATCH_LOCK_WAIT_MS = 5 * 60_000;
  * shared the reference lock of every live id it names, taken at once in one call in a stable order
  * (src/platform/locks.ts: never some of them while waiting for the rest, so no deadlock). A delete
  * then either counts what the batch appends, or has removed the id before the batch's `write` reads
- * it: a category is checked by `write` itself, and a country or tag name that no longer names a live
- * one names nothing (a value organisation derives gets a new tag, src/catalog/links/dimension-tags.ts).
+ * it: a category or a chosen tag is checked by `write` itself, and a country or tag name that no
+ * longer names a live one names nothing (a value organisation derives gets a new tag,
+ * src/catalog/links/dimension-tags.ts).
  */
-export async function withBatchReferences<T>(pool: Pool, refs: BatchReferences, write: () => Promise<T>): Promise<T> {
-  const categories = [...new Set(refs.categoryIds ?? [])].map((id) => referenceLock('category', id));
+export async function withBatchReferences<T>(pool: Pool, refs: BatchReferences, write: () => Promise<T>, lockWaitMs = BATCH_LOCK_WAIT_MS): Promise<T> {
+  const byId = [...[...new Set(refs.categoryIds ?? [])].map((id) => referenceLock('category', id)), ...[...new Set(refs.tagIds ?? [])].map((id) => referenceLock('tag', id))];
   const countries = [...new Set(refs.countryNames ?? [])];
   const tags = [...new Map([...(refs.tagValues ?? [])].map(([d, v]) => [`${d}/${v}`, [d, v] as const])).values()];
   for (;;) {
     const named = await liveByName(pool, countries, tags);
     const done = await withSharedLocks(
       pool,
-      [...categories, ...named],
+      [...byId, ...named],
       async () => {
         // A country or tag of one of these names that became live since the look-up is not locked: a
         // delete of it could miss this batch, so it is looked up and locked again.
         const now = await liveByName(pool, countries, tags);
         return now.every((k) => named.includes(k)) ? { value: await write() } : null;
       },
-      BATCH_LOCK_WAIT_MS,
+      lockWaitMs,
     );
     if (done) return done.value;
   }
@@ -156,3 +162,20 @@ async function liveByName(pool: Pool, countries: readonly string[], tags: readon
   );
   return r.rows.map((row) => referenceLock(row.kind, row.id));
 }
+
+/**
+ * What a link's events name (organisation's chunks, administrators' tag edits): the country its name
+ * is parsed to, and the values its tags carry, derived, restored or taken over, each naming the tag
+ * of that name in its dimension's group.
+ */
+export function linkEventReferences(events: readonly Pick<EventToAppend, 'type' | 'data'>[]): BatchReferences {
+  const countryNames: string[] = [];
+  const tagValues: [string, string][] = [];
+  for (const e of events) {
+    if (e.type === 'LinkParsed') countryNames.push((e.data as LinkEventData<'LinkParsed'>).country);
+    else if (e.type === 'LinkTagsDerived' || e.type === 'LinkTagsRestored' || e.type === 'LinkTagsTakenOver')
+      for (const [d, values] of Object.entries((e.data as LinkEventData<'LinkTagsDerived'>).tags)) for (const v of values) tagValues.push([d, v]);
+  }
+  return { countryNames, tagValues };
+}
+type LinkEventData<T extends LinkEvent['type']> = Extract<LinkEvent, { type: T }>['data'];

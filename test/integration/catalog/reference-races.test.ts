@@ -1,11 +1,12 @@
 /**
- * References that synchronisation and organisation add stay valid (docs/api.md, Usage): a delete of
- * a category, country or tag racing a listing page that files a link under it, or an organisation
- * chunk that parses a link to it or derives it, either counts that link (409) or leaves no link
- * naming it. The race is made deterministic at the event store: the batch is stepped into just
- * before its append, the delete is let run until it has counted the uses and is about to append its
- * own event (or until it cannot, because the batch holds the id's lock), then the batch appends and
- * the delete goes on.
+ * References that synchronisation, organisation and administrators' link-tag edits add stay valid
+ * (docs/api.md, Usage): a delete of a category, country or tag racing a listing page that files a
+ * link under it, an organisation chunk that
+ * parses a link to it or derives it, or an administrator's edit of a link's tags that names it,
+ * either counts that use (409) or leaves nothing naming it. The race is made deterministic at the
+ * event store: the write is stepped into just before its append, the delete is let run until it has
+ * counted the uses and is about to append its own event (or until it cannot, because the write holds
+ * the id's lock shared), then the write appends and the delete goes on.
  */
 import type { RunningSimulator } from '../../../src/sync/simulator';
 import { referenceLock, type ReferenceKind } from '../../../src/catalog/references';
@@ -38,10 +39,11 @@ describe('deletes racing synchronisation and organisation', () => {
     ).map((r) => r.id);
 
   /**
-   * Runs `write` (a synchronisation or an organisation) and, just before its append to `writes` (one
-   * carrying `carrying`), the delete of `kind` `id`: the batch waits until the delete has counted
-   * and is held before appending `deletes`, or until the id's lock is seen held (the delete cannot
-   * count until the batch has appended). Answers the delete's answer and what `write` answered.
+   * Runs `write` (a synchronisation, an organisation, an administrator's request) and, just before
+   * its append to `writes` (one carrying `carrying`), the delete of `kind` `id`: the write waits
+   * until the delete has counted and is held before appending `deletes`, or until the id's lock is
+   * seen held shared, by the write (the delete cannot count until the write has appended). Answers
+   * the delete's answer and what `write` answered.
    */
   async function race<W>(o: {
     write: () => Promise<W>;
@@ -59,7 +61,7 @@ describe('deletes racing synchronisation and organisation', () => {
         deleting.answer = api('DELETE', o.path);
         let settled = false;
         const blocked = (async () => {
-          while (!settled && !(await sessionLockHeld(svc.db.pool, referenceLock(o.kind, o.id)))) await new Promise((r) => setTimeout(r, 20));
+          while (!settled && !(await sessionLockHeld(svc.db.pool, referenceLock(o.kind, o.id), { shared: true }))) await new Promise((r) => setTimeout(r, 20));
         })();
         await Promise.race([held.reached, blocked]);
         settled = true;
@@ -163,5 +165,67 @@ describe('deletes racing synchronisation and organisation', () => {
     );
     // Deleted first, the value the link carries got a tag of its own again.
     expect(live.map((t) => t.id === tag.id)).toEqual([status !== 204]);
+  });
+
+  /** A live tag of this dimension's group, created by the test. */
+  const newTag = async (dimension: string, name: string): Promise<{ id: string }> => {
+    const group = (await query<{ id: string }>(`SELECT id::text FROM tag_groups WHERE dimension = $1 AND NOT deleted`, [dimension]))[0]!;
+    return ok('POST', '/tags', { name, groupId: group.id });
+  };
+  /** The live tags of a dimension of this name. */
+  const liveTags = async (dimension: string, name: string) =>
+    (
+      await query<{ id: string }>(
+        `SELECT t.id::text FROM tags t JOIN tag_groups g ON g.id = t.group_id WHERE NOT t.deleted AND NOT g.deleted AND g.dimension = $1 AND t.name = $2`,
+        [dimension, name],
+      )
+    ).map((t) => t.id);
+  const linkTags = async (linkId: string, dimension: string) => (await query(`SELECT tags -> $2 AS v FROM origin_goods WHERE id = $1`, [linkId, dimension]))[0].v;
+
+  it('a tag delete racing an administrator’s edit of a link’s tags that chooses it: the delete counts the link, or the edit is refused', async () => {
+    const tag = await newTag('craft', '竞争工艺');
+    const linkId = sim.catalog.links()[1]!.id;
+    const { written, deleted } = await race({
+      write: () => api('PUT', `/origin-goods/${linkId}/tags`, { tagIds: [tag.id] }),
+      writes: { streamId: `link-${linkId}`, carrying: ['LinkTagsTakenOver'] },
+      kind: 'tag',
+      id: tag.id,
+      path: `/tags/${tag.id}`,
+      deletes: { streamId: `tag-${tag.id}`, carrying: ['TagDeleted'] },
+    });
+    if (deleted.status === 204) {
+      expect(written.status).toBe(400);
+      expect(await linkTags(linkId, 'craft')).not.toContain('竞争工艺');
+    } else {
+      expect([deleted.status, deleted.body.error.code, deleted.body.error.details.counts.links]).toEqual([409, 'TAG.IN_USE', 1]);
+      expect([written.status, await linkTags(linkId, 'craft')]).toEqual([200, ['竞争工艺']]);
+    }
+  });
+
+  it('a tag delete racing the restore of a link’s derived tags that names it: the delete counts the link, or the value keeps a live tag', async () => {
+    const linkId = sim.catalog.addLink({ name: '美国（竞争快递）竞争背心 RC400 直喷', categoryId: sim.catalog.links()[0]!.categoryId, price: '36.00' }).id;
+    expect((await sync('/sync/origin-goods')).counts).toMatchObject({ created: 1 });
+    await ok('POST', '/product-families/organize');
+    const [derived] = await liveTags('logistics', '竞争快递');
+    // Taken over with another logistics tag: the derived value leaves the link, and nothing uses its tag.
+    const other = await newTag('logistics', '竞争慢递');
+    await ok('PUT', `/origin-goods/${linkId}/tags`, { tagIds: [other.id] });
+    expect((await ok('GET', `/tags/${derived}/usage`)).counts.links).toBe(0);
+    const { written, deleted } = await race({
+      write: () => api('POST', `/origin-goods/${linkId}/tags/restore-auto`),
+      writes: { streamId: `link-${linkId}`, carrying: ['LinkTagsRestored'] },
+      kind: 'tag',
+      id: derived!,
+      path: `/tags/${derived}`,
+      deletes: { streamId: `tag-${derived}`, carrying: ['TagDeleted'] },
+    });
+    expect([written.status, await linkTags(linkId, 'logistics')]).toEqual([200, ['竞争快递']]);
+    const live = await liveTags('logistics', '竞争快递');
+    // Deleted first, the value the link carries got a tag of its own again.
+    if (deleted.status === 204) expect([live.length, live.includes(derived!)]).toEqual([1, false]);
+    else {
+      expect([deleted.status, deleted.body.error.code, deleted.body.error.details.counts.links]).toEqual([409, 'TAG.IN_USE', 1]);
+      expect(live).toEqual([derived]);
+    }
   });
 });
