@@ -12,7 +12,7 @@
  * after the delete finds the id gone.
  *
  * Synchronisation and organisation add references too, a batch at a time: a listing page files links
- * under categories (by id), organisation parses
+ * under categories and a categories pass subcategories under parents (by id), organisation parses
  * links' countries and derives their dimension tags (by name), as an administrator's edit of a link's
  * tags does besides the tags it chooses (by id). Each holds the locks of the live ids it names shared
  * while it appends (`withBatchReferences`), all in one lock call: at 100 000 links that is one call

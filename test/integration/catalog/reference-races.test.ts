@@ -1,7 +1,7 @@
 /**
  * References that synchronisation, organisation and administrators' link-tag edits add stay valid
  * (docs/api.md, Usage): a delete of a category, country or tag racing a listing page that files a
- * link under it, an organisation chunk that
+ * link under it, a categories pass that files a subcategory under it, an organisation chunk that
  * parses a link to it or derives it, or an administrator's edit of a link's tags that names it,
  * either counts that use (409) or leaves nothing naming it. The race is made deterministic at the
  * event store: the write is stepped into just before its append, the delete is let run until it has
@@ -227,5 +227,56 @@ describe('deletes racing synchronisation and organisation', () => {
       expect([deleted.status, deleted.body.error.code, deleted.body.error.details.counts.links]).toEqual([409, 'TAG.IN_USE', 1]);
       expect(live).toEqual([derived]);
     }
+  });
+
+  /** The live category `id` is filed under, and whether that parent is live. */
+  const parentOf = async (id: string) =>
+    (
+      await query<{ parent: string | null; live: boolean }>(
+        `SELECT k.parent_id::text AS parent, NOT p.removed AS live FROM categories k LEFT JOIN categories p ON p.id = k.parent_id WHERE k.id = $1 AND NOT k.removed`,
+        [id],
+      )
+    )[0];
+
+  it('a category delete racing the categories pass that files a new subcategory under it: the delete counts the child, or the child is not filed under it', async () => {
+    const parent = sim.catalog.addCategory({ parentId: null, name: '竞争父类', sort: 900 });
+    expect((await sync('/sync/categories')).state).toBe('succeeded');
+    const child = sim.catalog.addCategory({ parentId: parent.id, name: '竞争子类', sort: 901 });
+    const { written, deleted } = await race({
+      write: () => sync('/sync/categories'),
+      writes: { streamId: `category-${child.id}`, carrying: ['CategoryMirrored'] },
+      kind: 'category',
+      id: parent.id,
+      path: `/categories/${parent.id}`,
+      deletes: { streamId: `category-${parent.id}`, carrying: ['CategoryDeleted'] },
+    });
+    expect(written.state).toBe('succeeded');
+    if (deleted.status === 204) {
+      expect(written.errors).toContainEqual({ item: child.id, message: expect.stringMatching(new RegExp(`parent category ${parent.id}`)) });
+      expect(await parentOf(child.id)).toBeUndefined();
+    } else {
+      expect([deleted.status, deleted.body.error.code, deleted.body.error.details.childCount]).toEqual([409, 'CATEGORY.HAS_CHILDREN', 1]);
+      expect(await parentOf(child.id)).toEqual({ parent: parent.id, live: true });
+    }
+  });
+
+  it('a categories pass after a parent’s delete does not file a subcategory under it: the run says so; the pass that brings the parent back files it', async () => {
+    const parent = sim.catalog.addCategory({ parentId: null, name: '已删父类', sort: 910 });
+    expect((await sync('/sync/categories')).state).toBe('succeeded');
+    // The supplier stops listing it, so the next pass does not bring it back: the child alone is listed.
+    sim.catalog.removeCategory(parent.id);
+    expect((await api('DELETE', `/categories/${parent.id}`)).status).toBe(204);
+    const child = sim.catalog.addCategory({ parentId: parent.id, name: '已删子类', sort: 911 });
+    const run = await sync('/sync/categories');
+    expect(run.state).toBe('succeeded');
+    expect(run.counts.failed).toBeGreaterThanOrEqual(1);
+    expect(run.errors).toContainEqual({ item: child.id, message: expect.stringMatching(new RegExp(`parent category ${parent.id}`)) });
+    expect(await parentOf(child.id)).toBeUndefined();
+
+    // The supplier lists the parent again: one pass brings it back and files the child under it.
+    sim.catalog.restoreCategory(parent.id);
+    const again = await sync('/sync/categories');
+    expect(again.errors.filter((e: { item?: string }) => e.item === child.id)).toEqual([]);
+    expect(await parentOf(child.id)).toEqual({ parent: parent.id, live: true });
   });
 });
