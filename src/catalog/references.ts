@@ -19,13 +19,21 @@
  * per page or chunk, and a delete waits only for an append naming its own id, which it must count.
  * (Making every delete wait for a running step instead would hold a delete of an unrelated id for
  * minutes, past its lock timeout, and still leave the step's next batch to find the id gone.)
+ *
+ * Those writes find an id live or gone in the read models, so a delete keeps its lock until they
+ * show it deleted, however long they lag (`whileUnreferenced`): a write that gets the lock after it
+ * never finds the id still live.
  */
 import type { Pool, Queryable } from '../platform/db';
 import { readModelsCurrent, type CommandDeps } from '../platform/commands';
 import { AppError } from '../platform/errors';
-import type { EventToAppend } from '../platform/event-store/port';
+import type { EventToAppend, LogPosition } from '../platform/event-store/port';
 import { withLocks, withSharedLocks } from '../platform/locks';
+import { categoryStreamId } from './categories/events';
+import { countryStreamId } from './countries/events';
+import { goodStreamId } from './goods/events';
 import type { LinkEvent } from './links/events';
+import { tagStreamId } from './tags/events';
 
 /** What a field refers to: its table and the rows that count as live. */
 const KINDS = {
@@ -85,22 +93,31 @@ export async function withReferences<T>(pool: Pool, refs: readonly Reference[], 
   });
 }
 
+/** The stream of a resource others may name: the one its delete appends to. */
+const STREAM_OF: Record<ReferenceKind, (id: string) => string> = { category: categoryStreamId, country: countryStreamId, tag: tagStreamId, good: goodStreamId };
+
 /**
  * Runs the delete of a resource others may name: its lock held exclusively (and `extraLocks`, such
  * as the category tree's), the read models brought up to every event of `prefixes` (the streams
- * whose rows hold the references), then `remove`, which counts the uses and decides.
+ * whose rows hold the references), then `remove`, which counts the uses, decides and appends (and
+ * waits, as a command does). The locks are held until the read models show the delete: a write
+ * naming the id checks it there once it has the lock, so it must find it gone. When they lag past
+ * COMMAND_WAIT_MS the delete goes on waiting, and so do the writes naming the id (an administrator's
+ * for its lock's 30 s, then 409 `LOCK.BUSY`; a batch for BATCH_LOCK_WAIT_MS); a projection that has
+ * failed ends the wait with its 503 (docs/api.md, Usage).
  */
-export async function whileUnreferenced<T>(
+export async function whileUnreferenced(
   deps: CommandDeps & { pool: Pool },
   kind: ReferenceKind,
   id: string,
   prefixes: readonly string[],
-  remove: () => Promise<T>,
+  remove: () => Promise<{ position: LogPosition | null }>,
   extraLocks: readonly string[] = [],
-): Promise<T> {
-  return withLocks(deps.pool, [referenceLock(kind, id), ...extraLocks], async () => {
+): Promise<void> {
+  await withLocks(deps.pool, [referenceLock(kind, id), ...extraLocks], async () => {
     await readModelsCurrent(deps, prefixes);
-    return remove();
+    const { position } = await remove();
+    if (position) while (!(await deps.waitForProjections(position, [STREAM_OF[kind](id)])));
   });
 }
 
