@@ -9,7 +9,8 @@
  * the write it guards hold a lock per referenced id: a write that names an id holds it shared (many
  * such writes run at once), the delete of that id holds it exclusively and counts the uses once the
  * read models show every event. So a delete never misses a use a write is adding, and a write made
- * after the delete finds the id gone.
+ * after the delete finds the id gone. A good made from a link also holds the locks of what it copies
+ * from the link (`withCopiedReferences`).
  *
  * Synchronisation and organisation add references too, a batch at a time: a listing page files links
  * under categories and a categories pass subcategories under parents (by id), organisation parses
@@ -85,12 +86,34 @@ export const referenceLock = (kind: ReferenceKind, id: string) => `reference:${k
  * Runs a write that names other resources: their locks held shared, each checked to be live
  * (`requireReferences`), then `write`, which appends before the locks go.
  */
-export async function withReferences<T>(pool: Pool, refs: readonly Reference[], write: () => Promise<T>): Promise<T> {
-  const keys = refs.flatMap((r) => r.ids.filter((id): id is string => !!id).map((id) => referenceLock(r.kind, id)));
-  return withSharedLocks(pool, keys, async () => {
-    await requireReferences(pool, refs);
-    return write();
-  });
+export function withReferences<T>(pool: Pool, refs: readonly Reference[], write: () => Promise<T>): Promise<T> {
+  return withCopiedReferences(pool, refs, async () => ({ value: null, locks: [] }), write);
+}
+
+/**
+ * The same for a write that also copies references from what it reads (a good made from a link
+ * takes the link's category, country and tags: src/catalog/goods/handle.ts): `read` answers what it
+ * read and the locks of the live ids it would copy. Those are taken with the locks of `refs`, in the
+ * same call; `read` is read again under them, and `write` runs on that second read once every id it
+ * copies is locked, else all is done again (the link changed meanwhile). A delete of a copied id
+ * then counts the write, or has come first and the second read no longer finds it.
+ */
+export async function withCopiedReferences<T, R>(
+  pool: Pool,
+  refs: readonly Reference[],
+  read: () => Promise<{ value: R; locks: readonly string[] }>,
+  write: (read: R) => Promise<T>,
+): Promise<T> {
+  const named = refs.flatMap((r) => r.ids.filter((id): id is string => !!id).map((id) => referenceLock(r.kind, id)));
+  for (;;) {
+    const before = await read();
+    const done = await withSharedLocks(pool, [...named, ...before.locks], async () => {
+      await requireReferences(pool, refs);
+      const now = await read();
+      return now.locks.every((k) => before.locks.includes(k)) ? { value: await write(now.value) } : null;
+    });
+    if (done) return done.value;
+  }
 }
 
 /** The stream of a resource others may name: the one its delete appends to. */

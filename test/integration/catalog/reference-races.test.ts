@@ -1,12 +1,13 @@
 /**
- * References that synchronisation, organisation and administrators' link-tag edits add stay valid
+ * References that synchronisation, organisation and administrators' writes add stay valid
  * (docs/api.md, Usage): a delete of a category, country or tag racing a listing page that files a
  * link under it, a categories pass that files a subcategory under it, an organisation chunk that
- * parses a link to it or derives it, or an administrator's edit of a link's tags that names it,
- * either counts that use (409) or leaves nothing naming it. The race is made deterministic at the
- * event store: the write is stepped into just before its append, the delete is let run until it has
- * counted the uses and is about to append its own event (or until it cannot, because the write holds
- * the id's lock shared), then the write appends and the delete goes on.
+ * parses a link to it or derives it, an administrator's edit of a link's tags that names it, or a
+ * good that copies it from its link, either counts that use (409) or leaves nothing naming it. The
+ * race is made deterministic at the event store: the write is stepped into just before its append,
+ * the delete is let run until it has counted the uses and is about to append its own event (or until
+ * it cannot, because the write holds the id's lock shared), then the write appends and the delete
+ * goes on.
  */
 import type { RunningSimulator } from '../../../src/sync/simulator';
 import { referenceLock, type ReferenceKind } from '../../../src/catalog/references';
@@ -48,6 +49,8 @@ describe('deletes racing synchronisation and organisation', () => {
   async function race<W>(o: {
     write: () => Promise<W>;
     writes: { streamId: string; carrying: string[] };
+    /** done first, once the write is about to append */
+    first?: () => Promise<unknown>;
     kind: ReferenceKind;
     id: string;
     path: string;
@@ -58,6 +61,7 @@ describe('deletes racing synchronisation and organisation', () => {
     const hook = beforeAppendTo(svc.services.store, {
       ...o.writes,
       meanwhile: async () => {
+        await o.first?.();
         deleting.answer = api('DELETE', o.path);
         let settled = false;
         const blocked = (async () => {
@@ -226,6 +230,30 @@ describe('deletes racing synchronisation and organisation', () => {
     else {
       expect([deleted.status, deleted.body.error.code, deleted.body.error.details.counts.links]).toEqual([409, 'TAG.IN_USE', 1]);
       expect(live).toEqual([derived]);
+    }
+  });
+
+  it('a tag delete racing a good made from a link that carried it: the delete counts the good, or the good does not carry it', async () => {
+    const [tag, other] = [await newTag('craft', '竞争印法'), await newTag('craft', '竞争印法乙')];
+    const linkId = sim.catalog.addLink({ name: '美国（包邮）竞争卫裤 RC500 直喷', categoryId: sim.catalog.links()[0]!.categoryId, price: '37.00' }).id;
+    expect((await sync('/sync/origin-goods')).counts).toMatchObject({ created: 1 });
+    await ok('PUT', `/origin-goods/${linkId}/tags`, { tagIds: [tag.id] });
+    const { written, deleted } = await race({
+      write: () => api('POST', '/goods', { originGoodId: linkId }),
+      writes: { streamId: `link-${linkId}`, carrying: ['LinkGoodAssigned'] },
+      // The good has read the link with the tag; the link drops it, so only the good would still name it.
+      first: () => ok('PUT', `/origin-goods/${linkId}/tags`, { tagIds: [other.id] }),
+      kind: 'tag',
+      id: tag.id,
+      path: `/tags/${tag.id}`,
+      deletes: { streamId: `tag-${tag.id}`, carrying: ['TagDeleted'] },
+    });
+    expect([201, 202]).toContain(written.status);
+    const carried = (await query<{ t: string[] }>(`SELECT tag_ids::text[] AS t FROM goods WHERE id = $1`, [written.body.id]))[0]!.t.includes(tag.id);
+    if (deleted.status === 204) expect(carried).toBe(false);
+    else {
+      expect([deleted.status, deleted.body.error.code, deleted.body.error.details.counts.goods]).toEqual([409, 'TAG.IN_USE', 1]);
+      expect(carried).toBe(true);
     }
   });
 
