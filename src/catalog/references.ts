@@ -9,20 +9,32 @@
  * the write it guards hold a lock per referenced id: a write that names an id holds it shared (many
  * such writes run at once), the delete of that id holds it exclusively and counts the uses once the
  * read models show every event. So a delete never misses a use a write is adding, and a write made
- * after the delete finds the id gone.
+ * after the delete finds the id gone. A good made from a link also holds the locks of what it copies
+ * from the link (`withCopiedReferences`).
  *
  * Synchronisation and organisation add references too, a batch at a time: a listing page files links
- * under categories (by id), organisation parses links' countries and derives their dimension tags (by
- * name). Each batch holds the locks of the live ids it names shared while it appends
- * (`withBatchReferences`), all in one lock call: at 100 000 links that is one call per page or chunk,
- * and a delete waits only for an append naming its own id, which it must count. (Making every delete
- * wait for a running step instead would hold a delete of an unrelated id for minutes, past its lock
- * timeout, and still leave the step's next batch to find the id gone.)
+ * under categories and a categories pass subcategories under parents (by id), organisation parses
+ * links' countries and derives their dimension tags (by name), as an administrator's edit of a link's
+ * tags does besides the tags it chooses (by id). Each holds the locks of the live ids it names shared
+ * while it appends (`withBatchReferences`), all in one lock call: at 100 000 links that is one call
+ * per page or chunk, and a delete waits only for an append naming its own id, which it must count.
+ * (Making every delete wait for a running step instead would hold a delete of an unrelated id for
+ * minutes, past its lock timeout, and still leave the step's next batch to find the id gone.)
+ *
+ * Those writes find an id live or gone in the read models, so a delete keeps its lock until they
+ * show it deleted, however long they lag (`whileUnreferenced`): a write that gets the lock after it
+ * never finds the id still live.
  */
 import type { Pool, Queryable } from '../platform/db';
 import { readModelsCurrent, type CommandDeps } from '../platform/commands';
 import { AppError } from '../platform/errors';
+import type { EventToAppend, LogPosition } from '../platform/event-store/port';
 import { withLocks, withSharedLocks } from '../platform/locks';
+import { categoryStreamId } from './categories/events';
+import { countryStreamId } from './countries/events';
+import { goodStreamId } from './goods/events';
+import type { LinkEvent } from './links/events';
+import { tagStreamId } from './tags/events';
 
 /** What a field refers to: its table and the rows that count as live. */
 const KINDS = {
@@ -74,36 +86,69 @@ export const referenceLock = (kind: ReferenceKind, id: string) => `reference:${k
  * Runs a write that names other resources: their locks held shared, each checked to be live
  * (`requireReferences`), then `write`, which appends before the locks go.
  */
-export async function withReferences<T>(pool: Pool, refs: readonly Reference[], write: () => Promise<T>): Promise<T> {
-  const keys = refs.flatMap((r) => r.ids.filter((id): id is string => !!id).map((id) => referenceLock(r.kind, id)));
-  return withSharedLocks(pool, keys, async () => {
-    await requireReferences(pool, refs);
-    return write();
-  });
+export function withReferences<T>(pool: Pool, refs: readonly Reference[], write: () => Promise<T>): Promise<T> {
+  return withCopiedReferences(pool, refs, async () => ({ value: null, locks: [] }), write);
 }
+
+/**
+ * The same for a write that also copies references from what it reads (a good made from a link
+ * takes the link's category, country and tags: src/catalog/goods/handle.ts): `read` answers what it
+ * read and the locks of the live ids it would copy. Those are taken with the locks of `refs`, in the
+ * same call; `read` is read again under them, and `write` runs on that second read once every id it
+ * copies is locked, else all is done again (the link changed meanwhile). A delete of a copied id
+ * then counts the write, or has come first and the second read no longer finds it.
+ */
+export async function withCopiedReferences<T, R>(
+  pool: Pool,
+  refs: readonly Reference[],
+  read: () => Promise<{ value: R; locks: readonly string[] }>,
+  write: (read: R) => Promise<T>,
+): Promise<T> {
+  const named = refs.flatMap((r) => r.ids.filter((id): id is string => !!id).map((id) => referenceLock(r.kind, id)));
+  for (;;) {
+    const before = await read();
+    const done = await withSharedLocks(pool, [...named, ...before.locks], async () => {
+      await requireReferences(pool, refs);
+      const now = await read();
+      return now.locks.every((k) => before.locks.includes(k)) ? { value: await write(now.value) } : null;
+    });
+    if (done) return done.value;
+  }
+}
+
+/** The stream of a resource others may name: the one its delete appends to. */
+const STREAM_OF: Record<ReferenceKind, (id: string) => string> = { category: categoryStreamId, country: countryStreamId, tag: tagStreamId, good: goodStreamId };
 
 /**
  * Runs the delete of a resource others may name: its lock held exclusively (and `extraLocks`, such
  * as the category tree's), the read models brought up to every event of `prefixes` (the streams
- * whose rows hold the references), then `remove`, which counts the uses and decides.
+ * whose rows hold the references), then `remove`, which counts the uses, decides and appends (and
+ * waits, as a command does). The locks are held until the read models show the delete: a write
+ * naming the id checks it there once it has the lock, so it must find it gone. When they lag past
+ * COMMAND_WAIT_MS the delete goes on waiting, and so do the writes naming the id (an administrator's
+ * for its lock's 30 s, then 409 `LOCK.BUSY`; a batch for BATCH_LOCK_WAIT_MS); a projection that has
+ * failed ends the wait with its 503 (docs/api.md, Usage).
  */
-export async function whileUnreferenced<T>(
+export async function whileUnreferenced(
   deps: CommandDeps & { pool: Pool },
   kind: ReferenceKind,
   id: string,
   prefixes: readonly string[],
-  remove: () => Promise<T>,
+  remove: () => Promise<{ position: LogPosition | null }>,
   extraLocks: readonly string[] = [],
-): Promise<T> {
-  return withLocks(deps.pool, [referenceLock(kind, id), ...extraLocks], async () => {
+): Promise<void> {
+  await withLocks(deps.pool, [referenceLock(kind, id), ...extraLocks], async () => {
     await readModelsCurrent(deps, prefixes);
-    return remove();
+    const { position } = await remove();
+    if (position) while (!(await deps.waitForProjections(position, [STREAM_OF[kind](id)])));
   });
 }
 
-/** What one batch of synchronisation or organisation names: categories by id, countries and dimension tags by name. */
+/** What one batch of synchronisation or organisation names: categories (and chosen tags) by id, countries and dimension tags by name. */
 export interface BatchReferences {
   categoryIds?: Iterable<string>;
+  /** tags an administrator chose by id (src/catalog/links/handle.ts) */
+  tagIds?: Iterable<string>;
   countryNames?: Iterable<string>;
   /** [dimension, value]: the tag of that name in the dimension's group */
   tagValues?: Iterable<readonly [string, string]>;
@@ -120,25 +165,26 @@ const BATCH_LOCK_WAIT_MS = 5 * 60_000;
  * shared the reference lock of every live id it names, taken at once in one call in a stable order
  * (src/platform/locks.ts: never some of them while waiting for the rest, so no deadlock). A delete
  * then either counts what the batch appends, or has removed the id before the batch's `write` reads
- * it: a category is checked by `write` itself, and a country or tag name that no longer names a live
- * one names nothing (a value organisation derives gets a new tag, src/catalog/links/dimension-tags.ts).
+ * it: a category or a chosen tag is checked by `write` itself, and a country or tag name that no
+ * longer names a live one names nothing (a value organisation derives gets a new tag,
+ * src/catalog/links/dimension-tags.ts).
  */
-export async function withBatchReferences<T>(pool: Pool, refs: BatchReferences, write: () => Promise<T>): Promise<T> {
-  const categories = [...new Set(refs.categoryIds ?? [])].map((id) => referenceLock('category', id));
+export async function withBatchReferences<T>(pool: Pool, refs: BatchReferences, write: () => Promise<T>, lockWaitMs = BATCH_LOCK_WAIT_MS): Promise<T> {
+  const byId = [...[...new Set(refs.categoryIds ?? [])].map((id) => referenceLock('category', id)), ...[...new Set(refs.tagIds ?? [])].map((id) => referenceLock('tag', id))];
   const countries = [...new Set(refs.countryNames ?? [])];
   const tags = [...new Map([...(refs.tagValues ?? [])].map(([d, v]) => [`${d}/${v}`, [d, v] as const])).values()];
   for (;;) {
     const named = await liveByName(pool, countries, tags);
     const done = await withSharedLocks(
       pool,
-      [...categories, ...named],
+      [...byId, ...named],
       async () => {
         // A country or tag of one of these names that became live since the look-up is not locked: a
         // delete of it could miss this batch, so it is looked up and locked again.
         const now = await liveByName(pool, countries, tags);
         return now.every((k) => named.includes(k)) ? { value: await write() } : null;
       },
-      BATCH_LOCK_WAIT_MS,
+      lockWaitMs,
     );
     if (done) return done.value;
   }
@@ -156,3 +202,20 @@ async function liveByName(pool: Pool, countries: readonly string[], tags: readon
   );
   return r.rows.map((row) => referenceLock(row.kind, row.id));
 }
+
+/**
+ * What a link's events name (organisation's chunks, administrators' tag edits): the country its name
+ * is parsed to, and the values its tags carry, derived, restored or taken over, each naming the tag
+ * of that name in its dimension's group.
+ */
+export function linkEventReferences(events: readonly Pick<EventToAppend, 'type' | 'data'>[]): BatchReferences {
+  const countryNames: string[] = [];
+  const tagValues: [string, string][] = [];
+  for (const e of events) {
+    if (e.type === 'LinkParsed') countryNames.push((e.data as LinkEventData<'LinkParsed'>).country);
+    else if (e.type === 'LinkTagsDerived' || e.type === 'LinkTagsRestored' || e.type === 'LinkTagsTakenOver')
+      for (const [d, values] of Object.entries((e.data as LinkEventData<'LinkTagsDerived'>).tags)) for (const v of values) tagValues.push([d, v]);
+  }
+  return { countryNames, tagValues };
+}
+type LinkEventData<T extends LinkEvent['type']> = Extract<LinkEvent, { type: T }>['data'];

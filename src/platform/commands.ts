@@ -12,7 +12,7 @@
  * append left it, never a later writer's.
  */
 import { randomUUID } from 'node:crypto';
-import type { EventStore, LogPosition } from './event-store/port';
+import type { AppendResult, EventStore, EventToAppend, LogPosition } from './event-store/port';
 import type { AnyEvent, DecodedEvent, EventRegistry } from './events/registry';
 import { eventMetadata } from './events/registry';
 import { AppError } from './errors';
@@ -143,6 +143,11 @@ export async function runCommand<S, E extends AnyEvent = AnyEvent>(
     decide: (state: S, loaded: Loaded<S>) => PendingEvent<NoInfer<E>>[];
     /** skip the projection wait (bulk operations wait once at the end) */
     noWait?: boolean;
+    /**
+     * Runs the append of the events decided (again after a lost race): to hold the locks of what they
+     * name while it appends, and check it (src/catalog/references.ts).
+     */
+    appendWith?: (events: readonly EventToAppend[], append: () => Promise<AppendResult>) => Promise<AppendResult>;
   },
 ): Promise<CommandResult<S, E>> {
   const expected = command.expectedRevision;
@@ -153,11 +158,10 @@ export async function runCommand<S, E extends AnyEvent = AnyEvent>(
     if (pending.length === 0) return { state: loaded.state, revision: loaded.revision, position: null, events: [] };
     const meta = eventMetadata(command.actor.by, command.name, command.actor.correlationId ?? randomUUID());
     const events = pending.map((p) => deps.registry.encode(p.type, p.data, meta));
-    let result: Awaited<ReturnType<EventStore['appendToStream']>>;
+    let result: AppendResult;
+    const append = () => deps.store.appendToStream(spec.streamId, events, { expectedRevision: loaded.revision === null ? 'no_stream' : loaded.revision });
     try {
-      result = await deps.store.appendToStream(spec.streamId, events, {
-        expectedRevision: loaded.revision === null ? 'no_stream' : loaded.revision,
-      });
+      result = await (command.appendWith ? command.appendWith(events, append) : append());
     } catch (e) {
       if (!isWrongRevision(e)) throw e;
       if (expected !== undefined) throw staleRevision(spec.streamId, expected, (e.details as { actual?: string } | undefined)?.actual ?? null);

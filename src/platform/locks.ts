@@ -16,6 +16,9 @@ import { AppError } from './errors';
 
 const NAMESPACE = 72_002; // first key of the two-key advisory lock: "admin catalog rules" (72_001: projection leaders)
 
+/** How long an administrator's write waits for a lock before its 409 `LOCK.BUSY`. */
+export const LOCK_WAIT_MS = 30_000;
+
 const queues = new Map<string, Promise<unknown>>();
 
 /** Waits for the key's earlier holders in this process; answers the release. */
@@ -64,7 +67,7 @@ async function unlockAll(client: PoolClient, keys: readonly string[]): Promise<v
 }
 
 /** Runs `fn` holding every named lock (taken in a fixed order, so two holders never deadlock). */
-export async function withLocks<T>(pool: Pool, keys: readonly string[], fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+export async function withLocks<T>(pool: Pool, keys: readonly string[], fn: () => Promise<T>, timeoutMs = LOCK_WAIT_MS): Promise<T> {
   const sorted = [...new Set(keys)].sort();
   const releases: (() => void)[] = [];
   try {
@@ -109,7 +112,7 @@ export async function withLocks<T>(pool: Pool, keys: readonly string[], fn: () =
  * not leave such a reference dangling holds it exclusively (src/catalog/references.ts). All keys are
  * taken at once in one statement, or none: a holder never waits while holding some of them.
  */
-export async function withSharedLocks<T>(pool: Pool, keys: readonly string[], fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+export async function withSharedLocks<T>(pool: Pool, keys: readonly string[], fn: () => Promise<T>, timeoutMs = LOCK_WAIT_MS): Promise<T> {
   const sorted = [...new Set(keys)].sort();
   if (sorted.length === 0) return fn();
   let semaphore = holders.get(pool);
@@ -214,14 +217,15 @@ export async function holdSessionLock(pool: Pool, key: string): Promise<HeldLock
 /**
  * Whether any session of this database holds the session lock `key` (as `holdSessionLock` takes it):
  * how a reader in any process tells a long operation that is still going from one whose process died.
+ * `shared`: only a shared holder (`withSharedLocks`) counts.
  */
-export async function sessionLockHeld(pool: Pick<Pool, 'query'>, key: string): Promise<boolean> {
+export async function sessionLockHeld(pool: Pick<Pool, 'query'>, key: string, opts: { shared?: boolean } = {}): Promise<boolean> {
   const r = await pool.query<{ held: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pg_locks
                      WHERE locktype = 'advisory' AND granted AND objsubid = 2
                        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                       AND classid = $1::int::oid AND objid = hashtext($2)::oid) AS held`,
-    [NAMESPACE, key],
+                       AND classid = $1::int::oid AND objid = hashtext($2)::oid AND ($3::boolean IS NOT TRUE OR mode = 'ShareLock')) AS held`,
+    [NAMESPACE, key, opts.shared ?? false],
   );
   return r.rows[0]!.held;
 }

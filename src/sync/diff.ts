@@ -151,6 +151,8 @@ export interface MirrorState {
   revision: bigint;
   mirrorHash: string | null;
   removed: boolean;
+  /** a category's: the parent it is filed under */
+  parentId?: string | null;
 }
 
 /** An empty icon counts as none. */
@@ -170,14 +172,25 @@ export function categoryMirrorFields(c: Category) {
   };
 }
 
-export function diffCategory(current: MirrorState | undefined, c: Category): Decision {
+/**
+ * A category the supplier files under a parent that is not live (deleted by an administrator, or
+ * removed by the supplier) is not mirrored unless it is a live child of that parent already, as a
+ * listing entry is held back from such a category (`diffLink`): the parent's delete counted no such
+ * child. It is recorded as an error of the run, and decided again by the next categories pass.
+ */
+export function diffCategory(current: MirrorState | undefined, c: Category, facts: MirrorFacts = NO_FACTS): Decision {
   const fields = categoryMirrorFields(c);
   const hash = contentHash(fields);
+  if (current && current.mirrorHash === hash && !current.removed) return { events: [], counts: { unchanged: 1 } };
+  const filedAlready = !!current && !current.removed && current.parentId === c.parentId;
+  if (c.parentId !== null && facts.removedCategories.has(c.parentId) && !filedAlready) {
+    const message = `parent category ${c.parentId} is deleted or removed: category ${c.id} is not filed under it until a categories pass lists the parent again`;
+    return { events: [], counts: { failed: 1 }, problem: { item: c.id, message } };
+  }
   if (!current || current.mirrorHash === null) {
     // First sight: sortOrder is backfilled from the supplier's ordering; administrators own it afterwards.
     return { events: [{ type: 'CategoryMirrored', data: { ...fields, sortOrder: c.sort } }], counts: { created: 1 } };
   }
-  if (current.mirrorHash === hash && !current.removed) return { events: [], counts: { unchanged: 1 } };
   return { events: [{ type: 'CategoryMirrored', data: { ...fields, sortOrder: null } }], counts: current.removed ? { relisted: 1 } : { changed: 1 } };
 }
 
@@ -186,6 +199,26 @@ export function diffCountry(current: MirrorState | undefined, c: Country): Decis
   if (!current || current.mirrorHash === null) return { events: [{ type: 'CountryMirrored', data }], counts: { created: 1 } };
   if (current.mirrorHash === contentHash(data) && !current.removed) return { events: [], counts: { unchanged: 1 } };
   return { events: [{ type: 'CountryMirrored', data }], counts: current.removed ? { relisted: 1 } : { changed: 1 } };
+}
+
+/**
+ * Of the categories in `removed` (not live in the read models), those still not live once the
+ * listed categories are mirrored: a listed one that the pass mirrors again (brought back, or changed
+ * while a delete was appended) is live again, unless its own parent keeps it back (`diffCategory`).
+ * A categories pass files children under the rest of them as the facts' `removedCategories`.
+ */
+export function categoriesStillRemoved(listed: readonly Category[], known: ReadonlyMap<string, MirrorState>, removed: ReadonlySet<string>): Set<string> {
+  const still = new Set(removed);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const c of listed) {
+      if (still.has(c.id) && diffCategory(known.get(c.id), c, { removedCategories: still }).events.length > 0) {
+        still.delete(c.id);
+        changed = true;
+      }
+    }
+  }
+  return still;
 }
 
 /** Known, not removed, and absent from a complete listing. */

@@ -1,9 +1,9 @@
 /**
  * The three synchronisations. Each is a pure mirror: it compares the supplier with what the service
  * recorded and appends events only for differences, so a second run on an unchanged supplier appends
- * nothing. It never parses names and never touches families, and it files no link under a category
- * that is not live, holding the reference locks of the categories a page names while it appends
- * (docs/supplier.md, What the mirror does; docs/api.md, Usage).
+ * nothing. It never parses names and never touches families, and it files no link or subcategory
+ * under a category that is not live, holding the reference locks of the categories a batch names
+ * while it appends (docs/supplier.md, What the mirror does; docs/api.md, Usage).
  */
 import type { Config } from '../config';
 import type { AdminDeps } from '../catalog/admin-commands';
@@ -23,6 +23,7 @@ import {
   type MirrorState,
   NO_FACTS,
   delistDecision,
+  categoriesStillRemoved,
   diffCategory,
   diffCountry,
   diffDetail,
@@ -168,7 +169,7 @@ export class SyncService {
     run.total = categories.items.length + countries.items.length;
 
     const knownCountries = await loadMirror(this.s, `SELECT id, revision, mirror_hash, removed FROM countries`);
-    const knownCategories = await loadMirror(this.s, `SELECT id, revision, mirror_hash, removed FROM categories`);
+    const knownCategories = await loadMirror(this.s, `SELECT id, revision, mirror_hash, removed, parent_id FROM categories`);
 
     const countryFold = (st: MirrorState | undefined, e: Folded) => foldMirror(st, e, (d) => contentHash(d));
     await ctx.mirrorMany<MirrorState>(
@@ -176,10 +177,18 @@ export class SyncService {
     );
     run.done += countries.items.length;
     void run.tick();
-    // In any order: the projection recomputes levels and inherited icons over the whole tree.
-    const categoryFold = (st: MirrorState | undefined, e: Folded) => foldMirror(st, e, (d) => categoryMirrorHash(d as Parameters<typeof categoryMirrorHash>[0]));
+    // In any order: the projection recomputes levels and inherited icons over the whole tree. Each
+    // category names its parent, which is held as a listing entry's category is; a parent this pass
+    // brings back is live for the children appended with it.
     await ctx.mirrorMany<MirrorState>(
-      categories.items.map((c) => ({ streamId: categoryStreamId(c.id), known: knownCategories.get(c.id), decide: (st) => diffCategory(st, c), fold: categoryFold })),
+      categories.items.map((c) => ({
+        streamId: categoryStreamId(c.id),
+        known: knownCategories.get(c.id),
+        decide: (st, facts) => diffCategory(st, c, facts),
+        fold: categoryFold,
+        ...(c.parentId !== null ? { categoryId: c.parentId } : {}),
+      })),
+      (removed) => categoriesStillRemoved(categories.items, knownCategories, removed),
     );
     run.done += categories.items.length;
     void run.tick();
@@ -337,7 +346,7 @@ interface MirrorItem<S> {
   known: S | undefined;
   decide: (state: S | undefined, facts: MirrorFacts) => Decision;
   fold: Fold<S> | null;
-  /** the category a listing entry files its link under: held shared while the link is appended */
+  /** the category a listing entry files its link under, or a category its parent: held shared while it is appended */
   categoryId?: string;
 }
 
@@ -402,7 +411,11 @@ class AppendContext {
    * it and decides again; the rest is appended again (a store that appends stream by stream has kept
    * those before the conflict, and the same events again are a no-op).
    */
-  async mirrorMany<S extends { revision: bigint }>(items: readonly MirrorItem<S>[]): Promise<void> {
+  async mirrorMany<S extends { revision: bigint }>(
+    items: readonly MirrorItem<S>[],
+    /** of the named categories not live in the read models, those still not live once these items are appended */
+    stillRemoved: (removed: ReadonlySet<string>) => ReadonlySet<string> = (removed) => removed,
+  ): Promise<void> {
     this.checkStop();
     // Facts only ever take events away: an item that appends nothing without them needs no lock.
     const changing: MirrorItem<S>[] = [];
@@ -414,7 +427,7 @@ class AppendContext {
     if (changing.length === 0) return;
     const categoryIds = changing.flatMap((item) => (item.categoryId ? [item.categoryId] : []));
     const decideAndAppend = async () => {
-      const facts: MirrorFacts = { removedCategories: await removedCategories(this.s.pool, categoryIds) };
+      const facts: MirrorFacts = { removedCategories: stillRemoved(await removedCategories(this.s.pool, categoryIds)) };
       const meta = eventMetadata(this.params.by, WHY[this.run.kind], this.run.id);
       const ready: { item: MirrorItem<S>; decision: Decision; append: StreamAppend }[] = [];
       for (const item of changing) {
@@ -466,16 +479,29 @@ function appendOnce(store: EventStore, streamId: string, events: Parameters<Even
 
 const linkFold = (st: LinkMirrorState | undefined, e: { type: string; data: unknown; revision: bigint }) => evolveLinkMirror(st ?? emptyLinkMirror(), e);
 
-function foldMirror(st: MirrorState | undefined, e: { type: string; data: unknown; revision: bigint }, hash: (data: unknown) => string): MirrorState {
+/** Removed by the supplier or deleted by an administrator, as the read model's `removed` says. */
+function foldMirror(st: MirrorState | undefined, e: Folded, hash: (data: unknown) => string): MirrorState {
   const base = st ?? { revision: -1n, mirrorHash: null, removed: false };
-  if (e.type.endsWith('Mirrored')) return { revision: e.revision, mirrorHash: hash(e.data), removed: false };
-  if (e.type.endsWith('RemovedUpstream')) return { ...base, revision: e.revision, removed: true };
+  if (e.type.endsWith('Mirrored')) return { ...base, revision: e.revision, mirrorHash: hash(e.data), removed: false };
+  if (e.type.endsWith('RemovedUpstream') || e.type.endsWith('Deleted')) return { ...base, revision: e.revision, removed: true };
   return { ...base, revision: e.revision };
 }
 
+/** A category's mirror state, with the parent the supplier or an administrator last filed it under. */
+function categoryFold(st: MirrorState | undefined, e: Folded): MirrorState {
+  const next = foldMirror(st, e, (d) => categoryMirrorHash(d as Parameters<typeof categoryMirrorHash>[0]));
+  const parentId = (e.data as { parentId?: string | null }).parentId;
+  return parentId !== undefined ? { ...next, parentId } : next;
+}
+
 async function loadMirror(s: Pick<SyncDeps, 'pool'>, sql: string): Promise<Map<string, MirrorState>> {
-  const r = await s.pool.query<{ id: string; revision: string; mirror_hash: string | null; removed: boolean }>(sql);
-  return new Map(r.rows.map((row) => [row.id, { revision: BigInt(row.revision), mirrorHash: row.mirror_hash, removed: row.removed }]));
+  const r = await s.pool.query<{ id: string; revision: string; mirror_hash: string | null; removed: boolean; parent_id?: string | null }>(sql);
+  return new Map(
+    r.rows.map((row) => [
+      row.id,
+      { revision: BigInt(row.revision), mirrorHash: row.mirror_hash, removed: row.removed, ...(row.parent_id !== undefined ? { parentId: row.parent_id } : {}) },
+    ]),
+  );
 }
 
 async function loadLinks(s: Pick<SyncDeps, 'pool'>, sql: string, params: unknown[]): Promise<Map<string, LinkMirrorState>> {

@@ -35,17 +35,21 @@ export function adminApi(svc: () => TestService): AdminApi {
 }
 
 /**
- * A supplier simulator and a service on it with its categories, links and details synchronised and
- * organised, as most catalog tests begin; `close` stops both, once no projection has failed.
+ * A supplier simulator and a service on it (`env` over the test defaults) with its categories, links
+ * and details synchronised and organised, as most catalog tests begin; `close` stops both, once no
+ * projection has failed.
  */
-export async function startOrganisedCatalog(simulator: { links: number; seed: number }): Promise<{
+export async function startOrganisedCatalog(
+  simulator: { links: number; seed: number },
+  env: Record<string, string> = {},
+): Promise<{
   sim: RunningSimulator;
   svc: TestService;
   admin: AdminApi;
   close(): Promise<void>;
 }> {
   const sim = await startSimulator(simulator);
-  const svc = await startTestService({ env: { UPSTREAM_URL: sim.url } });
+  const svc = await startTestService({ env: { ...env, UPSTREAM_URL: sim.url } });
   const admin = adminApi(() => svc);
   for (const p of ['/sync/categories', '/sync/origin-goods', '/sync/details']) {
     const run = await admin.sync(p);

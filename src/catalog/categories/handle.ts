@@ -73,7 +73,7 @@ export async function deleteCategory(deps: AdminDeps, categoryId: string, actor:
     ['category-', 'good-', 'link-'],
     async () => {
       const usage = await categoryUsage(deps.pool, categoryId);
-      await run(deps, categoryId, actor, { type: 'DeleteCategory', categoryId, usage }, { expectedRevision });
+      return run(deps, categoryId, actor, { type: 'DeleteCategory', categoryId, usage }, { expectedRevision });
     },
     [CATEGORY_TREE_LOCK],
   );

@@ -49,7 +49,7 @@ export async function updateCountry(deps: AdminDeps, countryId: string, changes:
 export async function deleteCountry(deps: AdminDeps, countryId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
   await whileUnreferenced(deps, 'country', countryId, ['country-', 'good-', 'link-'], async () => {
     const usage = await countryUsage(deps.pool, countryId);
-    await run(deps, countryId, actor, { type: 'DeleteCountry', countryId, usage }, { expectedRevision });
+    return run(deps, countryId, actor, { type: 'DeleteCountry', countryId, usage }, { expectedRevision });
   });
 }
 

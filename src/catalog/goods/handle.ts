@@ -18,12 +18,12 @@ import { dimensionTagIndex } from '../links/dimension-tags';
 import { initialLinkState, linkStream } from '../links/state';
 import { decideGood, requireKnownOrigins, type LinkForGood } from './decide';
 import { goodStreamId } from './events';
-import { knownLinkIds, linkForGood, placesNaming, primaryOriginOf, readLinks } from './queries';
+import { knownLinkIds, placesNaming, primaryOriginOf, readLinks, type LinkRead } from './queries';
 import { decideFamily } from '../families/decide';
 import { familyStream } from '../families/state';
 import { decidePosition } from '../positions/decide';
 import { positionStream } from '../positions/handle';
-import { whileUnreferenced } from '../references';
+import { goodReferences, referenceLock, whileUnreferenced, withCopiedReferences } from '../references';
 import type { BatchGoodsBody, CreateGoodInput, UpdateGoodBody } from './requests';
 import { type GoodState, goodStream, initialGoodState } from './state';
 
@@ -38,6 +38,8 @@ const run = commandRunner(goodStream, decideGood);
  * Creates one good: the claim on its link (decided on the link's stream) and the good, in one
  * multi-stream append, so a failure between them cannot leave the link claimed by a good that does
  * not exist. Returns the good's id and the position of its append (callers batching creates wait once).
+ * Holds the reference locks of the category, country and tags it names and of those it copies from
+ * its link (src/catalog/references.ts, `withCopiedReferences`).
  */
 export async function createGood(
   deps: GoodDeps,
@@ -46,8 +48,17 @@ export async function createGood(
   noWait = false,
 ): Promise<{ id: string; position: LogPosition | null; state: GoodState; revision: bigint | null }> {
   const { originGoodId, ...rest } = input;
+  return withCopiedReferences(
+    deps.pool,
+    goodReferences(rest),
+    () => linksCopied(deps, originGoodId ? [originGoodId] : []),
+    (links) => createGoodFrom(deps, input, originGoodId ? requireLink(links, originGoodId) : null, actor, noWait),
+  );
+}
+
+async function createGoodFrom(deps: GoodDeps, input: CreateGoodInput, link: LinkForGood | null, actor: Actor, noWait: boolean) {
+  const { originGoodId, ...rest } = input;
   const id = newId();
-  const link: LinkForGood | null = originGoodId ? await linkForGood(deps.pool, originGoodId) : null;
   const good = goodStream(id);
   const r = await runAcrossStreams(deps, {
     name: 'CreateGood',
@@ -84,13 +95,52 @@ const BATCH = 500;
  * multi-stream appends of BATCH goods, the claim at the revision its link was read at. A link the
  * read models show with a good already is skipped (`GOOD.EXISTS_FOR_LINK`), as is an unknown one; a
  * link whose stream moved since it was read is created alone through `createGood`, which decides on
- * the link's own stream. `created` follows the order of `inputs`.
+ * the link's own stream. `created` follows the order of `inputs`. The appends hold the reference locks
+ * of what the inputs name (checked live: a 400 `UNKNOWN_REFERENCE` for the whole batch) and of what
+ * the goods copy from their links (src/catalog/references.ts, `withCopiedReferences`).
  */
 export async function createGoods(deps: GoodDeps, inputs: readonly CreateGoodInput[], actor: Actor): Promise<BatchCreated> {
-  const index = await dimensionTagIndex({ pool: deps.pool });
-  const links = await readLinks(deps.pool, [...new Set(inputs.flatMap((i) => (i.originGoodId ? [i.originGoodId] : [])))], index);
+  const linkIds = [...new Set(inputs.flatMap((i) => (i.originGoodId ? [i.originGoodId] : [])))];
+  const refs = inputs.flatMap(({ originGoodId: _link, ...fields }, i) => goodReferences(fields, `goods.${i}.`));
+  const moved: { at: number; input: CreateGoodInput }[] = [];
+  const { outcome, position: appended } = await withCopiedReferences(
+    deps.pool,
+    refs,
+    () => linksCopied(deps, linkIds),
+    (links) => appendGoods(deps, inputs, links, actor, moved),
+  );
+  // A link whose stream moved since it was read (another create, a sync): decided on its own stream,
+  // holding its own locks once the batch's are let go.
+  let position = appended;
+  for (const m of moved) {
+    try {
+      const alone = await createGood(deps, m.input, actor, true);
+      outcome[m.at] = { id: alone.id };
+      position = latest(position, alone.position);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      outcome[m.at] = { ...(m.input.originGoodId ? { originGoodId: m.input.originGoodId } : {}), code: err.code, message: err.message };
+    }
+  }
+  return {
+    created: outcome.flatMap((o) => ('id' in o ? [o.id] : [])),
+    skipped: outcome.flatMap((o) => ('id' in o ? [] : [o])),
+    position,
+  };
+}
+
+type Outcome = ({ id: string } | BatchCreated['skipped'][number])[];
+
+/** The batch's multi-stream appends, on the links as read under the locks; `moved` gets the goods whose link moved since. */
+async function appendGoods(
+  deps: GoodDeps,
+  inputs: readonly CreateGoodInput[],
+  links: ReadonlyMap<string, LinkRead>,
+  actor: Actor,
+  moved: { at: number; input: CreateGoodInput }[],
+): Promise<{ outcome: Outcome; position: LogPosition | null }> {
   const meta = eventMetadata(actor.by, 'CreateGood', actor.correlationId ?? randomUUID());
-  const outcome: ({ id: string } | BatchCreated['skipped'][number])[] = [];
+  const outcome: Outcome = [];
   const planned: { at: number; input: CreateGoodInput; appends: StreamAppend[] }[] = [];
   const claimed = new Set<string>();
   for (const input of inputs) {
@@ -133,25 +183,13 @@ export async function createGoods(deps: GoodDeps, inputs: readonly CreateGoodInp
         const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
         const k = pending.findIndex((p) => p.appends.some((a) => a.streamId === streamId));
         if (k < 0) throw e;
-        // The link moved since it was read (another create, a sync): decide on its stream instead.
-        const moved = pending[k]!;
+        const { at, input } = pending[k]!;
+        moved.push({ at, input });
         pending = pending.filter((_, j) => j !== k);
-        try {
-          const alone = await createGood(deps, moved.input, actor, true);
-          outcome[moved.at] = { id: alone.id };
-          position = latest(position, alone.position);
-        } catch (err) {
-          if (!(err instanceof AppError) || err.status >= 500) throw err;
-          outcome[moved.at] = { ...(moved.input.originGoodId ? { originGoodId: moved.input.originGoodId } : {}), code: err.code, message: err.message };
-        }
       }
     }
   }
-  return {
-    created: outcome.flatMap((o) => ('id' in o ? [o.id] : [])),
-    skipped: outcome.flatMap((o) => ('id' in o ? [] : [o])),
-    position,
-  };
+  return { outcome, position };
 }
 
 /** The batch of a request: from links (each once), or full bodies; answered once the projections reach its last append. */
@@ -168,11 +206,35 @@ export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, act
   return { created, skipped };
 }
 
-/** A good made from a link keeps that link's tags whatever the patch (decide.ts). */
+/** A good made from a link keeps that link's tags whatever the patch (decide.ts), under their reference locks too. */
 export async function updateGood(deps: GoodDeps, id: string, changes: UpdateGoodBody, actor: Actor, expectedRevision?: bigint): Promise<GoodResult> {
   const origin = await primaryOriginOf(deps.pool, id);
-  const link = origin ? await linkForGood(deps.pool, origin) : null;
-  return run(deps, id, actor, { type: 'UpdateGood', changes, link }, { expectedRevision });
+  return withCopiedReferences(
+    deps.pool,
+    goodReferences(changes),
+    () => linksCopied(deps, origin ? [origin] : []),
+    (links) => run(deps, id, actor, { type: 'UpdateGood', changes, link: origin ? requireLink(links, origin) : null }, { expectedRevision }),
+  );
+}
+
+/**
+ * Links as a good made from them reads them, and the reference locks of what it copies from them
+ * (their category, their live country and tags: decide.ts), for `withCopiedReferences`.
+ */
+async function linksCopied(deps: GoodDeps, ids: readonly string[]): Promise<{ value: Map<string, LinkRead>; locks: string[] }> {
+  const links = ids.length ? await readLinks(deps.pool, ids, await dimensionTagIndex({ pool: deps.pool })) : new Map<string, LinkRead>();
+  const locks = [...links.values()].flatMap((l) => [
+    ...(l.categoryId ? [referenceLock('category', l.categoryId)] : []),
+    ...(l.countryId ? [referenceLock('country', l.countryId)] : []),
+    ...l.tagIds.map((t) => referenceLock('tag', t)),
+  ]);
+  return { value: links, locks };
+}
+
+function requireLink(links: ReadonlyMap<string, LinkRead>, id: string): LinkRead {
+  const link = links.get(id);
+  if (!link) throw linkNotFound(id);
+  return link;
 }
 
 /**

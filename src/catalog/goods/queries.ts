@@ -4,8 +4,7 @@ import { AppError } from '../../platform/errors';
 import { Filters, pageOf } from '../../platform/query-builder';
 import { likePattern } from '../../platform/sql';
 import { goodNameFromLink } from '../domain/names';
-import { dimensionTagIndex, tagsIn, type DimensionTagIndex } from '../links/dimension-tags';
-import { linkNotFound } from '../links/decide';
+import { tagsIn, type DimensionTagIndex } from '../links/dimension-tags';
 import type { DimensionValues } from '../links/events';
 import { type PublicSort } from '../domain/ordering';
 import { RANKS } from '../domain/ordering';
@@ -159,12 +158,6 @@ export async function readLinks(pool: Pool, ids: readonly string[], index: Dimen
       return [l.id, link];
     }),
   );
-}
-
-export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGood> {
-  const link = (await readLinks(pool, [linkId], await dimensionTagIndex({ pool }))).get(linkId);
-  if (!link) throw linkNotFound(linkId);
-  return link;
 }
 
 /** The live home positions that list the good, and the families it is a custom member of, as the read models show them. */

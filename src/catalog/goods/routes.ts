@@ -7,7 +7,6 @@ import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { actorOf, answerWrite } from '../write-answer';
-import { goodReferences, withReferences } from '../references';
 import { goodUsage } from '../usage';
 import { batchCreateGoods, createGood, deleteGood, setGoodOrigins, updateGood, type GoodDeps } from './handle';
 import { goodsTree, listGoods, readGood } from './queries';
@@ -49,14 +48,13 @@ export function goodRoutes(
 
   r.post('/goods', guard, async (req, res) => {
     const body = parseWith(createGoodBody, req.body, 'body');
-    const created = await withReferences(deps.pool, goodReferences(body), () => createGood(deps, body, actorOf(req, res)));
+    const created = await createGood(deps, body, actorOf(req, res));
     await answerGood(deps, res, 201, created.id, created);
   });
 
   r.post('/goods/batch', guard, async (req, res) => {
     const body = parseWith(batchGoodsBody, req.body, 'body');
-    const refs = 'goods' in body ? body.goods.flatMap((g, i) => goodReferences(g, `goods.${i}.`)) : [];
-    res.status(201).json(await withReferences(deps.pool, refs, () => batch.batchCreateGoods(body, actorOf(req, res))));
+    res.status(201).json(await batch.batchCreateGoods(body, actorOf(req, res)));
   });
 
   r.get('/goods/tree', guard, async (_req, res) => {
@@ -79,7 +77,7 @@ export function goodRoutes(
     const id = parseId(req.params.id);
     const body = parseWith(updateGoodBody, req.body, 'body');
     const expectedRevision = expectedRevisionOf(req);
-    const result = await withReferences(deps.pool, goodReferences(body), () => updateGood(deps, id, body, actorOf(req, res), expectedRevision));
+    const result = await updateGood(deps, id, body, actorOf(req, res), expectedRevision);
     await answerGood(deps, res, 200, id, result);
   });
 

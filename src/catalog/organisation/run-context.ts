@@ -8,18 +8,10 @@
  * (src/catalog/references.ts), so a delete of one of them counts these links.
  */
 import type { AdminDeps } from '../admin-commands';
-import { withBatchReferences, type BatchReferences } from '../references';
+import { linkEventReferences, withBatchReferences } from '../references';
 import { AppError } from '../../platform/errors';
 import type { HeldLock } from '../../platform/locks';
-import {
-  type AppendResult,
-  type EventMetadata,
-  type EventToAppend,
-  type LogPosition,
-  type StreamAppend,
-  EventStoreErrors,
-  comparePositions,
-} from '../../platform/event-store/port';
+import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
 import { asStreamEvent, type PendingEvent } from '../../platform/commands';
 import { linkStreamId, type LinkEvent } from '../links/events';
 import { evolveLink, initialLinkState } from '../links/state';
@@ -162,7 +154,7 @@ export class RunContext {
       while (pending.length) {
         try {
           const appends = pending.map((p) => p.append);
-          const results = await withBatchReferences(this.s.pool, namedBy(appends.flatMap((a) => a.events)), () => this.s.store.appendToStreams(appends));
+          const results = await withBatchReferences(this.s.pool, linkEventReferences(appends.flatMap((a) => a.events)), () => this.s.store.appendToStreams(appends));
           this.appended += pending.reduce((n, p) => n + p.append.events.length, 0);
           results.forEach((r, k) => {
             this.note(r.position);
@@ -196,7 +188,7 @@ export class RunContext {
       try {
         const events = p.events.map((e) => this.s.registry.encode(e.type, e.data, this.meta));
         const expectedRevision = facts.revision >= 0n ? facts.revision : 'no_stream';
-        const r = await withBatchReferences(this.s.pool, namedBy(events), () => this.s.store.appendToStream(linkStreamId(link.id), events, { expectedRevision }));
+        const r = await withBatchReferences(this.s.pool, linkEventReferences(events), () => this.s.store.appendToStream(linkStreamId(link.id), events, { expectedRevision }));
         this.appended += p.events.length;
         this.note(r.position);
         link.revision = r.nextRevision;
@@ -228,19 +220,6 @@ export class RunContext {
     };
   }
 }
-
-/** The countries organisation parses links to and the dimension tags it derives for them, by name. */
-function namedBy(events: readonly EventToAppend[]): BatchReferences {
-  const countryNames: string[] = [];
-  const tagValues: [string, string][] = [];
-  for (const e of events) {
-    if (e.type === 'LinkParsed') countryNames.push((e.data as LinkEventData<'LinkParsed'>).country);
-    else if (e.type === 'LinkTagsDerived')
-      for (const [d, values] of Object.entries((e.data as LinkEventData<'LinkTagsDerived'>).tags)) for (const v of values) tagValues.push([d, v]);
-  }
-  return { countryNames, tagValues };
-}
-type LinkEventData<T extends LinkEvent['type']> = Extract<LinkEvent, { type: T }>['data'];
 
 /** Consecutive chunks of about `size` streams; a group's streams (adjacent, as planned) stay in one chunk. */
 function chunksOfWholeGroups(planned: readonly Planned[], size: number): Planned[][] {

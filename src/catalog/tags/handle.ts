@@ -70,7 +70,7 @@ async function updateTagOnce(deps: AdminDeps, tagId: string, changes: UpdateTagB
 export async function deleteTag(deps: AdminDeps, tagId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
   await whileUnreferenced(deps, 'tag', tagId, ['tag-', 'tagGroup-', 'good-', 'link-'], async () => {
     const usage = await tagUsage(deps.pool, tagId);
-    await run(deps, tagId, actor, { type: 'DeleteTag', tagId, usage }, { expectedRevision });
+    return run(deps, tagId, actor, { type: 'DeleteTag', tagId, usage }, { expectedRevision });
   });
 }
 

@@ -360,6 +360,15 @@ export class SimulatorCatalog {
     return link;
   }
 
+  /** A category the supplier starts listing, with the next free id. */
+  addCategory(fields: Omit<Category, 'id'>): Category {
+    const id = String(Math.max(...this.categoryList.map((e) => Number(e.category.id))) + 1);
+    const entry: CategoryEntry = { category: { ...fields, id }, removed: false };
+    this.categoryList.push(entry);
+    this.categoryById.set(id, entry);
+    return entry.category;
+  }
+
   removeCategory(id: string): void {
     this.categoryEntry(id).removed = true;
   }

@@ -1,8 +1,19 @@
-import { diffCategory, diffCountry, diffDetail, diffLink, emptyLinkMirror, evolveLinkMirror, linkMirrorData, linksToDelist, type LinkMirrorState } from '../../../src/sync/diff';
+import {
+  categoriesStillRemoved,
+  diffCategory,
+  diffCountry,
+  diffDetail,
+  diffLink,
+  emptyLinkMirror,
+  evolveLinkMirror,
+  linkMirrorData,
+  linksToDelist,
+  type LinkMirrorState,
+} from '../../../src/sync/diff';
 import { linkMirrorHash } from '../../../src/catalog/links/mirror';
 import { contentHash } from '../../../src/platform/content-hash';
 import { syncEventId } from '../../../src/sync/event-ids';
-import type { Link } from '../../../src/sync/supplier/schemas';
+import type { Category, Link } from '../../../src/sync/supplier/schemas';
 
 const link = (over: Partial<Link> = {}): Link => ({
   id: '100001',
@@ -106,6 +117,40 @@ describe('category and country decisions', () => {
     const renamed = diffCategory(known, { ...cat, name: '短袖T恤(G5001)' });
     expect(renamed.counts).toEqual({ changed: 1 });
     expect(renamed.events[0]!.data).toMatchObject({ name: '短袖T恤', rawName: '短袖T恤(G5001)', sortOrder: null });
+  });
+  it('a category is not filed under a parent that is not live, unless it is a live child of it already: held back and reported', () => {
+    const removed = { removedCategories: new Set(['201']) };
+    expect(diffCategory(undefined, cat, removed)).toEqual({
+      events: [],
+      counts: { failed: 1 },
+      problem: { item: '301', message: expect.stringContaining('parent category 201 is deleted or removed') },
+    });
+    const under = (parentId: string, state: { removed: boolean; mirrorHash: string }) => ({ revision: 3n, parentId, ...state });
+    // Elsewhere, or removed itself: it would be a new live child of the removed parent.
+    expect(diffCategory(under('200', { removed: false, mirrorHash: 'old' }), cat, removed).counts).toEqual({ failed: 1 });
+    expect(diffCategory(under('201', { removed: true, mirrorHash: 'old' }), cat, removed).counts).toEqual({ failed: 1 });
+    // A live child of it already: renamed as usual.
+    expect(diffCategory(under('201', { removed: false, mirrorHash: 'old' }), cat, removed).counts).toEqual({ changed: 1 });
+    expect(diffCategory(undefined, { ...cat, parentId: null }, removed).counts).toEqual({ created: 1 });
+  });
+  it('a removed parent the same pass brings back is live for its children, unless its own parent keeps it back', () => {
+    const mirrored = (c: Category) => {
+      const { sortOrder: _s, ...fields } = diffCategory(undefined, c).events[0]!.data as Record<string, unknown>;
+      return { revision: 1n, mirrorHash: contentHash(fields), removed: true, parentId: c.parentId };
+    };
+    const top = { id: '100', parentId: null, name: '服装', sort: 1 };
+    const mid = { id: '201', parentId: '100', name: '上衣', sort: 2 };
+    const known = new Map([
+      ['100', mirrored(top)],
+      ['201', mirrored(mid)],
+    ]);
+    // Both listed: the top brings back the middle, which takes the child.
+    expect(categoriesStillRemoved([cat, mid, top], known, new Set(['100', '201']))).toEqual(new Set());
+    // The top not listed: it stays removed, and so does the middle under it.
+    expect(categoriesStillRemoved([cat, mid], known, new Set(['100', '201']))).toEqual(new Set(['100', '201']));
+    // Live at the start of the pass and unchanged, but deleted since: nothing brings it back.
+    const live = new Map([['201', { ...mirrored(mid), removed: false }]]);
+    expect(categoriesStillRemoved([cat, mid], live, new Set(['201']))).toEqual(new Set(['201']));
   });
   it('a renamed country is mirrored again; an equal one is not', () => {
     const c = { id: '1', name: '美国', code: 'US' };
