@@ -99,14 +99,14 @@ const eventStoreDb = () => require('./platform/event-store/eventstoredb') as typ
 export async function createServices(config: Config, log: Logger, databaseUrl: string): Promise<Services> {
   const pool = createPool(databaseUrl, config.databasePoolSize, 'catalog', config.databaseSession);
   const listener = new PgListener(databaseUrl, (e) => log.warn({ err: e }, 'notification listener lost its connection'));
+  const metrics = new Metrics();
   const store: EventStore =
     config.eventStore.kind === 'eventstoredb'
       ? eventStoreDb().EventStoreDbAdapter.connect(config.eventStore.url, (e) => log.warn({ err: e }, 'EventStoreDB subscription dropped'))
-      : new PostgresEventStore(pool, listener);
+      : new PostgresEventStore(pool, listener, (reason) => metrics.appendRetries.inc({ reason }));
   if (store instanceof PostgresEventStore && (await store.checkLogOrder())) {
     log.warn('the event log came from another cluster (a restore or a promoted replica): new events are stamped after the stored ones');
   }
-  const metrics = new Metrics();
   const metered = new MeteredEventStore(store, (n) => metrics.eventsAppended.inc(n));
   const registry = createEventRegistry();
   const definitions = allProjections();

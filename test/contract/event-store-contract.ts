@@ -3,7 +3,7 @@
  * EventStoreDB whenever EVENTSTORE_URL is set (eventstoredb.contract.test.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { type AppendResult, type EventStore, type EventToAppend, type RecordedEvent, START, comparePositions } from '../../src/platform/event-store/port';
+import { type AppendResult, type EventStore, type EventToAppend, type RecordedEvent, START, comparePositions, staleStreamsOf } from '../../src/platform/event-store/port';
 import { mulberry32 } from '../../src/sync/simulator/prng';
 import { eventually } from '../support/eventually';
 
@@ -164,6 +164,36 @@ export function describeEventStoreContract(name: string, makeHarness: () => Prom
         expect(await store.streamRevision(stream('n2'))).toBeNull();
         expect(await store.streamRevision(stream('n0'))).toBe(store.atomicMultiStreamAppend ? null : 0n);
         expect(await store.streamRevision(stream('n1'))).toBe(0n);
+      });
+
+      it('names every stale stream at once, in the order given', async () => {
+        for (const name of ['s1', 's3']) await store.appendToStream(stream(name), [ev()], { expectedRevision: 'no_stream' });
+        const err = await store
+          .appendToStreams([
+            { streamId: stream('s0'), events: [ev()], expectedRevision: 'no_stream' },
+            { streamId: stream('s1'), events: [ev()], expectedRevision: 'no_stream' },
+            { streamId: stream('s2'), events: [ev()], expectedRevision: 4n },
+            { streamId: stream('s3'), events: [ev()], expectedRevision: 0n },
+            { streamId: stream('s4'), events: [ev()], expectedRevision: 'no_stream' },
+          ])
+          .catch((e: unknown) => e);
+        expect(err).toMatchObject({ code: 'EVENT_STORE.WRONG_REVISION', details: { streamId: stream('s1') } });
+        expect((err as { details: { stale: unknown } }).details.stale).toEqual([
+          { streamId: stream('s1'), expected: 'no_stream', actual: '0' },
+          { streamId: stream('s2'), expected: '4', actual: 'no_stream' },
+        ]);
+        expect(staleStreamsOf(err)).toEqual(new Set([stream('s1'), stream('s2')]));
+        for (const name of ['s0', 's4']) expect(await store.streamRevision(stream(name))).toBeNull();
+      });
+
+      it('streams whose events are written already are reported as written; the rest of the append is written', async () => {
+        const done = { streamId: stream('w1'), events: [ev('X'), ev('Y')], expectedRevision: 'no_stream' as const };
+        const [first] = await store.appendToStreams([done]);
+        const results = await store.appendToStreams([done, { streamId: stream('w2'), events: [ev('Z')], expectedRevision: 'no_stream' }]);
+        expect(results.map((r) => r.nextRevision)).toEqual([1n, 0n]);
+        expect(comparePositions(results[0]!.position, first!.position)).toBe(0);
+        expect((await store.readStream(stream('w1'))).map((e) => e.type)).toEqual(['X', 'Y']);
+        expect((await store.readStream(stream('w2'))).map((e) => e.type)).toEqual(['Z']);
       });
 
       it('re-sending the same appends is a no-op with the same results', async () => {
