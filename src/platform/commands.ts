@@ -16,7 +16,7 @@ import type { EventStore, LogPosition } from './event-store/port';
 import type { AnyEvent, DecodedEvent, EventRegistry } from './events/registry';
 import { eventMetadata } from './events/registry';
 import { AppError } from './errors';
-import { EventStoreErrors, comparePositions } from './event-store/port';
+import { EventStoreErrors, comparePositions, staleStreamsOf, type StaleStream } from './event-store/port';
 
 /** How often a command without an expected revision is decided again after losing an append race. */
 export const COMMAND_ATTEMPTS = 25;
@@ -279,12 +279,13 @@ export async function runAcrossStreams<R>(
       );
     } catch (e) {
       if (!isWrongRevision(e)) throw e;
-      const moved = (e.details as { streamId?: string } | undefined)?.streamId;
-      if (command.expected && (moved === undefined || moved === command.expected.streamId)) {
-        throw staleRevision(command.expected.streamId, command.expected.revision, (e.details as { actual?: string } | undefined)?.actual ?? null);
+      const moved = staleStreamsOf(e)!;
+      if (command.expected && (moved.size === 0 || moved.has(command.expected.streamId))) {
+        const actual = (e.details as { stale?: StaleStream[] } | undefined)?.stale?.find((s) => s.streamId === command.expected!.streamId)?.actual;
+        throw staleRevision(command.expected.streamId, command.expected.revision, actual ?? (e.details as { actual?: string } | undefined)?.actual ?? null);
       }
       if (attempt >= COMMAND_ATTEMPTS)
-        throw AppError.conflict('EVENT_STORE.BUSY', `${resourceOf(moved ?? nonEmpty[0]!.spec.streamId)} is changing too often to apply this change; try again`);
+        throw AppError.conflict('EVENT_STORE.BUSY', `${resourceOf([...moved][0] ?? nonEmpty[0]!.spec.streamId)} is changing too often to apply this change; try again`);
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * attempt)));
       continue;
     }

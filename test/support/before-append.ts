@@ -55,3 +55,19 @@ export function beforeAppendTo(store: EventStore, ...steps: Step[]): AppendHook 
     taken: () => steps.length - pending.length,
   };
 }
+
+/** Records the streams of each multi-stream append made through the store's port, until `restore`. */
+export function recordAppends(store: EventStore): { appends: string[][]; restore(): void } {
+  const real = store.appendToStreams.bind(store);
+  const appends: string[][] = [];
+  store.appendToStreams = async (batch: readonly StreamAppend[]) => {
+    appends.push(batch.map((a) => a.streamId));
+    return real(batch);
+  };
+  return {
+    appends,
+    restore() {
+      store.appendToStreams = real;
+    },
+  };
+}

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { runAcrossStreams, type Actor, type CommandResult, type AnyStreamWrite, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { eventMetadata } from '../../platform/events/registry';
-import { type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
+import { type LogPosition, type StreamAppend, comparePositions, staleStreamsOf } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
 import type { AdminDeps } from '../admin-commands';
 import { decideLink, linkNotFound } from '../links/decide';
@@ -130,19 +130,21 @@ export async function createGoods(deps: GoodDeps, inputs: readonly CreateGoodInp
         for (const r of results) position = latest(position, r.position);
         break;
       } catch (e) {
-        const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
-        const k = pending.findIndex((p) => p.appends.some((a) => a.streamId === streamId));
-        if (k < 0) throw e;
-        // The link moved since it was read (another create, a sync): decide on its stream instead.
-        const moved = pending[k]!;
-        pending = pending.filter((_, j) => j !== k);
-        try {
-          const alone = await createGood(deps, moved.input, actor, true);
-          outcome[moved.at] = { id: alone.id };
-          position = latest(position, alone.position);
-        } catch (err) {
-          if (!(err instanceof AppError) || err.status >= 500) throw err;
-          outcome[moved.at] = { ...(moved.input.originGoodId ? { originGoodId: moved.input.originGoodId } : {}), code: err.code, message: err.message };
+        const stale = staleStreamsOf(e);
+        const moved = stale ? pending.filter((p) => p.appends.some((a) => stale.has(a.streamId))) : [];
+        if (moved.length === 0) throw e;
+        // Links that moved since they were read (another create, a sync), all of them named at once:
+        // each is decided on its stream instead, and the rest of the batch is sent again.
+        pending = pending.filter((p) => !moved.includes(p));
+        for (const m of moved) {
+          try {
+            const alone = await createGood(deps, m.input, actor, true);
+            outcome[m.at] = { id: alone.id };
+            position = latest(position, alone.position);
+          } catch (err) {
+            if (!(err instanceof AppError) || err.status >= 500) throw err;
+            outcome[m.at] = { ...(m.input.originGoodId ? { originGoodId: m.input.originGoodId } : {}), code: err.code, message: err.message };
+          }
         }
       }
     }

@@ -8,7 +8,7 @@
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
 import { eventMetadata } from '../../../src/platform/events/registry';
 import { newId } from '../../../src/platform/ids';
-import { beforeAppendTo } from '../../support/before-append';
+import { beforeAppendTo, recordAppends } from '../../support/before-append';
 import { eventually } from '../../support/eventually';
 import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
 
@@ -225,5 +225,45 @@ describe('organisation over time', () => {
     const report = await ok('POST', '/product-families/organize');
     expect(report.attached).toBe(1);
     expect(await familyOf(linkId)).toBe(a!.family_id);
+  });
+
+  it('links of several groups that moved meanwhile leave the append at once: the others are appended once more, not once per moved link', async () => {
+    const families = (
+      await svc.db.pool.query<{ family_id: string; links: string[] }>(
+        `SELECT og.family_id::text, array_agg(og.id::text ORDER BY og.id) AS links FROM origin_goods og JOIN families f ON f.id = og.family_id
+          WHERE NOT f.locked AND f.auto_managed GROUP BY og.family_id HAVING count(*) >= 3 ORDER BY og.family_id LIMIT 4`,
+      )
+    ).rows;
+    expect(families).toHaveLength(4);
+    // One link out of each family: organisation brings each back, a group per family, in one append.
+    const leaving = families.map((f) => f.links[1]!);
+    for (const [i, f] of families.entries()) await ok('DELETE', `/product-families/${f.family_id}/members/${leaving[i]}`);
+    await settle();
+    const meta = eventMetadata('system:sync', 'SyncOriginGoods');
+    const rewrite = async (linkId: string) => {
+      const mirrored = (await streamTypes(`link-${linkId}`)).find((e) => e.type === 'LinkMirrored')!.data;
+      const rev = await svc.services.store.streamRevision(`link-${linkId}`);
+      await svc.services.store.appendToStream(`link-${linkId}`, [svc.services.registry.encode('LinkMirrored', mirrored, meta)], { expectedRevision: rev! });
+    };
+    // As the append reaches the store, a sync rewrites three of the links: three groups are stale.
+    const [untouched, ...moved] = leaving;
+    const hook = beforeAppendTo(svc.services.store, {
+      streamId: `link-${moved[0]}`,
+      carrying: ['LinkJoinedFamily'],
+      meanwhile: async () => void (await Promise.all(moved.map(rewrite))),
+    });
+    const recorded = recordAppends(svc.services.store);
+    let report: any;
+    try {
+      report = await ok('POST', '/product-families/organize');
+    } finally {
+      hook.restore();
+      recorded.restore();
+    }
+    expect(hook.taken()).toBe(1);
+    expect(report).toMatchObject({ attached: 4, review: [] });
+    for (const [i, f] of families.entries()) expect(await familyOf(leaving[i]!)).toBe(f.family_id);
+    // The untouched group: in the append that met the three, then in one more.
+    expect(recorded.appends.filter((a) => a.includes(`link-${untouched}`))).toHaveLength(2);
   });
 });
