@@ -231,10 +231,10 @@ export interface SpanningResult<R> {
  * A command whose decision spans streams (a link joining a family, a good created from a link, a
  * good deleted with the positions that list it): `decide` loads what it needs through `load`, and
  * its writes go in one multi-stream append, each stream expecting the revision it was read at, so
- * the streams change together or not at all (on a store whose `atomicMultiStreamAppend` is false,
- * stream by stream; docs/architecture.md). When any of them moved meanwhile, everything is read and
- * decided again, as `runCommand` does for one stream; `expected` (a client's If-Match on the stream
- * it names) makes that a 409 instead.
+ * the streams change together or not at all (both stores append to several streams atomically:
+ * ./event-store/port.ts). When any of them moved meanwhile, everything is read and decided again, as
+ * `runCommand` does for one stream; `expected` (a client's If-Match on the stream it names) makes
+ * that a 409 instead.
  */
 export async function runAcrossStreams<R>(
   deps: CommandDeps,

@@ -17,6 +17,18 @@ export interface ContractHarness {
   close(): Promise<void>;
 }
 
+/** The harness of a store whose append commits at once, at its server: "held open" means it arrives late. */
+export function serverHarness(store: EventStore): ContractHarness {
+  return {
+    store,
+    appendHeld: async (streamId, events, release) => {
+      await release;
+      return store.appendToStream(streamId, events);
+    },
+    close: () => store.close(),
+  };
+}
+
 const meta = (why = 'ContractTest') => ({ by: 'system:test', why, correlationId: randomUUID(), at: new Date().toISOString() });
 
 export function ev(type = 'ThingHappened', data: unknown = { n: 1 }): EventToAppend {
@@ -151,19 +163,23 @@ export function describeEventStoreContract(name: string, makeHarness: () => Prom
         }
       });
 
-      it('a wrong expected revision is a conflict naming its stream', async () => {
+      it('a mismatch on one stream leaves every stream of the append unwritten; the conflict names it', async () => {
         await store.appendToStream(stream('n1'), [ev()], { expectedRevision: 'no_stream' });
+        await store.appendToStream(stream('n3'), [ev(), ev()], { expectedRevision: 'no_stream' });
         await expect(
           store.appendToStreams([
             { streamId: stream('n0'), events: [ev()], expectedRevision: 'no_stream' },
             { streamId: stream('n1'), events: [ev()], expectedRevision: 5n },
             { streamId: stream('n2'), events: [ev()], expectedRevision: 'no_stream' },
+            { streamId: stream('n3'), events: [ev()], expectedRevision: 1n },
+            { streamId: stream('n4'), events: [ev()], expectedRevision: 'any' },
           ]),
-        ).rejects.toMatchObject({ code: 'EVENT_STORE.WRONG_REVISION', status: 409, details: { streamId: stream('n1'), actual: '0' } });
-        // Streams after the conflict are never written; before it, only where the store is not atomic.
-        expect(await store.streamRevision(stream('n2'))).toBeNull();
-        expect(await store.streamRevision(stream('n0'))).toBe(store.atomicMultiStreamAppend ? null : 0n);
+        ).rejects.toMatchObject({ code: 'EVENT_STORE.WRONG_REVISION', status: 409, details: { streamId: stream('n1'), expected: '5', actual: '0' } });
+        expect(await store.streamRevision(stream('n0'))).toBeNull();
         expect(await store.streamRevision(stream('n1'))).toBe(0n);
+        expect(await store.streamRevision(stream('n2'))).toBeNull();
+        expect(await store.streamRevision(stream('n3'))).toBe(1n);
+        expect(await store.streamRevision(stream('n4'))).toBeNull();
       });
 
       it('names every stale stream at once, in the order given', async () => {

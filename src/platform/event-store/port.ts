@@ -121,18 +121,16 @@ export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
   appendToStream(streamId: string, events: readonly EventToAppend[], opts?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
   /**
-   * Appends to several streams, each at most once, in the order given; one result per append (a
-   * stream given no events is reported where it is). Every expected revision is checked as by
-   * `appendToStream`; a mismatch throws WRONG_REVISION naming the stale streams (`staleStreamsOf`;
-   * postgres names every one, the first in its details' `streamId`). A stream whose events are all
-   * written already (the same ids, in order: a re-sent append) is not stale: it is reported as
-   * written, and re-sending a whole append that is is a no-op that reports it.
-   * `atomicMultiStreamAppend` says what happens to the other streams on a mismatch: written by none
-   * (postgres: one transaction, one round trip), or kept for those before it (EventStoreDB, whose
-   * client appends stream by stream).
+   * Appends to several streams, each at most once, in the order given, atomically: every stream's
+   * events are written, or none (postgres: one transaction, one round trip; KurrentDB: one
+   * multi-stream append, which needs KurrentDB 25.1 or later). One result per append (a stream
+   * given no events is reported where it is). Every expected revision is checked as by
+   * `appendToStream`; when any does not hold, nothing is written and WRONG_REVISION names every
+   * stale stream at once (`staleStreamsOf`), the first in its details' `streamId`. A stream whose
+   * events are all written already (the same ids, in order: a re-sent append) is not stale: it is
+   * reported as written, and re-sending a whole append that is is a no-op that reports it.
    */
   appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
-  readonly atomicMultiStreamAppend: boolean;
   /** Revision of the last event of the stream, or null when it does not exist. */
   streamRevision(streamId: string): Promise<bigint | null>;
   readStream(streamId: string, opts?: ReadStreamOptions): Promise<RecordedEvent[]>;

@@ -107,7 +107,6 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
-  readonly atomicMultiStreamAppend = true;
   private announcing = false;
   private announceAgain = false;
 
