@@ -95,18 +95,24 @@ export function inProcessJobs(s: Services): Jobs {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const eventStoreDb = () => require('./platform/event-store/eventstoredb') as typeof import('./platform/event-store/eventstoredb');
 
-/** Builds the parts in order, each from those before it (the sync service last); closeServices ends them. */
-export async function createServices(config: Config, log: Logger, databaseUrl: string): Promise<Services> {
+/**
+ * Builds the parts in order, each from those before it (the sync service last); closeServices ends
+ * them. `overrides.store`: an event store to run on instead of the one configured (tests run the
+ * service on the KurrentDB adapter over a fake of its client).
+ */
+export async function createServices(config: Config, log: Logger, databaseUrl: string, overrides: { store?: EventStore } = {}): Promise<Services> {
+  // First, so that a KurrentDB the service cannot run on (one without atomic multi-stream appends) stops the start.
+  const kurrent =
+    config.eventStore.kind === 'eventstoredb'
+      ? await eventStoreDb().EventStoreDbAdapter.open(config.eventStore.url, (e) => log.warn({ err: e }, 'EventStoreDB subscription dropped'))
+      : null;
   const pool = createPool(databaseUrl, config.databasePoolSize, 'catalog', config.databaseSession);
   const listener = new PgListener(databaseUrl, (e) => log.warn({ err: e }, 'notification listener lost its connection'));
-  const store: EventStore =
-    config.eventStore.kind === 'eventstoredb'
-      ? eventStoreDb().EventStoreDbAdapter.connect(config.eventStore.url, (e) => log.warn({ err: e }, 'EventStoreDB subscription dropped'))
-      : new PostgresEventStore(pool, listener);
+  const metrics = new Metrics();
+  const store: EventStore = overrides.store ?? kurrent ?? new PostgresEventStore(pool, listener, (reason) => metrics.appendRetries.inc({ reason }));
   if (store instanceof PostgresEventStore && (await store.checkLogOrder())) {
     log.warn('the event log came from another cluster (a restore or a promoted replica): new events are stamped after the stored ones');
   }
-  const metrics = new Metrics();
   const metered = new MeteredEventStore(store, (n) => metrics.eventsAppended.inc(n));
   const registry = createEventRegistry();
   const definitions = allProjections();

@@ -16,7 +16,7 @@ import type { AppendResult, EventStore, EventToAppend, LogPosition } from './eve
 import type { AnyEvent, DecodedEvent, EventRegistry } from './events/registry';
 import { eventMetadata } from './events/registry';
 import { AppError } from './errors';
-import { EventStoreErrors, comparePositions } from './event-store/port';
+import { EventStoreErrors, comparePositions, staleStreamsOf, type StaleStream } from './event-store/port';
 
 /** How often a command without an expected revision is decided again after losing an append race. */
 export const COMMAND_ATTEMPTS = 25;
@@ -235,10 +235,10 @@ export interface SpanningResult<R> {
  * A command whose decision spans streams (a link joining a family, a good created from a link, a
  * good deleted with the positions that list it): `decide` loads what it needs through `load`, and
  * its writes go in one multi-stream append, each stream expecting the revision it was read at, so
- * the streams change together or not at all (on a store whose `atomicMultiStreamAppend` is false,
- * stream by stream; docs/architecture.md). When any of them moved meanwhile, everything is read and
- * decided again, as `runCommand` does for one stream; `expected` (a client's If-Match on the stream
- * it names) makes that a 409 instead.
+ * the streams change together or not at all (both stores append to several streams atomically:
+ * ./event-store/port.ts). When any of them moved meanwhile, everything is read and decided again, as
+ * `runCommand` does for one stream; `expected` (a client's If-Match on the stream it names) makes
+ * that a 409 instead.
  */
 export async function runAcrossStreams<R>(
   deps: CommandDeps,
@@ -283,12 +283,13 @@ export async function runAcrossStreams<R>(
       );
     } catch (e) {
       if (!isWrongRevision(e)) throw e;
-      const moved = (e.details as { streamId?: string } | undefined)?.streamId;
-      if (command.expected && (moved === undefined || moved === command.expected.streamId)) {
-        throw staleRevision(command.expected.streamId, command.expected.revision, (e.details as { actual?: string } | undefined)?.actual ?? null);
+      const moved = staleStreamsOf(e)!;
+      if (command.expected && (moved.size === 0 || moved.has(command.expected.streamId))) {
+        const actual = (e.details as { stale?: StaleStream[] } | undefined)?.stale?.find((s) => s.streamId === command.expected!.streamId)?.actual;
+        throw staleRevision(command.expected.streamId, command.expected.revision, actual ?? (e.details as { actual?: string } | undefined)?.actual ?? null);
       }
       if (attempt >= COMMAND_ATTEMPTS)
-        throw AppError.conflict('EVENT_STORE.BUSY', `${resourceOf(moved ?? nonEmpty[0]!.spec.streamId)} is changing too often to apply this change; try again`);
+        throw AppError.conflict('EVENT_STORE.BUSY', `${resourceOf([...moved][0] ?? nonEmpty[0]!.spec.streamId)} is changing too often to apply this change; try again`);
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * attempt)));
       continue;
     }

@@ -15,6 +15,12 @@ import type { RouteDoc } from './http/openapi';
 export class Metrics {
   readonly registry = new client.Registry();
   readonly eventsAppended = new client.Counter({ name: 'catalog_events_appended_total', help: 'Events appended to the log by this process', registers: [this.registry] });
+  readonly appendRetries = new client.Counter({
+    name: 'catalog_event_store_append_retries_total',
+    help: 'Appends PostgreSQL ended to break a deadlock or a serialization conflict, run again by this process',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
   readonly eventsApplied = new client.Counter({
     name: 'catalog_projection_events_applied_total',
     help: 'Events applied by the projection runners of this process',

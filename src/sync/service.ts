@@ -10,7 +10,7 @@ import type { AdminDeps } from '../catalog/admin-commands';
 import type { Logger } from '../platform/log';
 import type { Metrics } from '../platform/metrics';
 import { AppError } from '../platform/errors';
-import { type AppendResult, type EventStore, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../platform/event-store/port';
+import { type AppendResult, type EventStore, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions, staleStreamsOf } from '../platform/event-store/port';
 import { eventMetadata } from '../platform/events/registry';
 import { categoryStreamId } from '../catalog/categories/events';
 import { countryStreamId } from '../catalog/countries/events';
@@ -406,10 +406,9 @@ class AppendContext {
    * Decides every item against what the read model knows and appends all their events in one
    * multi-stream append. The items that append anything are decided again holding shared the
    * reference locks of the categories they file links under (src/catalog/references.ts), on which of
-   * those are removed: a delete of one of them counts these links, or is seen here. A stream that
-   * moved since (`WRONG_REVISION` naming it) leaves the batch and goes through `mirror`, which folds
-   * it and decides again; the rest is appended again (a store that appends stream by stream has kept
-   * those before the conflict, and the same events again are a no-op).
+   * those are removed: a delete of one of them counts these links, or is seen here. The streams that
+   * moved since (`WRONG_REVISION` names them all) leave the batch at once and each goes through
+   * `mirror`, which folds it and decides again; the rest is appended again, in one more append.
    */
   async mirrorMany<S extends { revision: bigint }>(
     items: readonly MirrorItem<S>[],
@@ -448,12 +447,11 @@ class AppendContext {
           for (const r of pending) this.run.count(r.decision.counts);
           return;
         } catch (e) {
-          const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
-          const at = pending.findIndex((r) => r.append.streamId === streamId);
-          if (at < 0) throw e;
-          const { item } = pending[at]!;
-          pending = pending.filter((_, i) => i !== at);
-          await this.mirror(item.streamId, item.known, item.decide, item.fold, facts);
+          const stale = staleStreamsOf(e);
+          const moved = stale ? pending.filter((r) => stale.has(r.append.streamId)) : [];
+          if (moved.length === 0) throw e;
+          pending = pending.filter((r) => !moved.includes(r));
+          for (const { item } of moved) await this.mirror(item.streamId, item.known, item.decide, item.fold, facts);
         }
       }
     };

@@ -3,7 +3,7 @@
  * EventStoreDB whenever EVENTSTORE_URL is set (eventstoredb.contract.test.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { type AppendResult, type EventStore, type EventToAppend, type RecordedEvent, START, comparePositions } from '../../src/platform/event-store/port';
+import { type AppendResult, type EventStore, type EventToAppend, type RecordedEvent, START, comparePositions, staleStreamsOf } from '../../src/platform/event-store/port';
 import { mulberry32 } from '../../src/sync/simulator/prng';
 import { eventually } from '../support/eventually';
 
@@ -15,6 +15,18 @@ export interface ContractHarness {
    */
   appendHeld(streamId: string, events: EventToAppend[], release: Promise<void>): Promise<AppendResult>;
   close(): Promise<void>;
+}
+
+/** The harness of a store whose append commits at once, at its server: "held open" means it arrives late. */
+export function serverHarness(store: EventStore): ContractHarness {
+  return {
+    store,
+    appendHeld: async (streamId, events, release) => {
+      await release;
+      return store.appendToStream(streamId, events);
+    },
+    close: () => store.close(),
+  };
 }
 
 const meta = (why = 'ContractTest') => ({ by: 'system:test', why, correlationId: randomUUID(), at: new Date().toISOString() });
@@ -151,19 +163,53 @@ export function describeEventStoreContract(name: string, makeHarness: () => Prom
         }
       });
 
-      it('a wrong expected revision is a conflict naming its stream', async () => {
+      it('a mismatch on one stream leaves every stream of the append unwritten; the conflict names it', async () => {
         await store.appendToStream(stream('n1'), [ev()], { expectedRevision: 'no_stream' });
+        await store.appendToStream(stream('n3'), [ev(), ev()], { expectedRevision: 'no_stream' });
         await expect(
           store.appendToStreams([
             { streamId: stream('n0'), events: [ev()], expectedRevision: 'no_stream' },
             { streamId: stream('n1'), events: [ev()], expectedRevision: 5n },
             { streamId: stream('n2'), events: [ev()], expectedRevision: 'no_stream' },
+            { streamId: stream('n3'), events: [ev()], expectedRevision: 1n },
+            { streamId: stream('n4'), events: [ev()], expectedRevision: 'any' },
           ]),
-        ).rejects.toMatchObject({ code: 'EVENT_STORE.WRONG_REVISION', status: 409, details: { streamId: stream('n1'), actual: '0' } });
-        // Streams after the conflict are never written; before it, only where the store is not atomic.
-        expect(await store.streamRevision(stream('n2'))).toBeNull();
-        expect(await store.streamRevision(stream('n0'))).toBe(store.atomicMultiStreamAppend ? null : 0n);
+        ).rejects.toMatchObject({ code: 'EVENT_STORE.WRONG_REVISION', status: 409, details: { streamId: stream('n1'), expected: '5', actual: '0' } });
+        expect(await store.streamRevision(stream('n0'))).toBeNull();
         expect(await store.streamRevision(stream('n1'))).toBe(0n);
+        expect(await store.streamRevision(stream('n2'))).toBeNull();
+        expect(await store.streamRevision(stream('n3'))).toBe(1n);
+        expect(await store.streamRevision(stream('n4'))).toBeNull();
+      });
+
+      it('names every stale stream at once, in the order given', async () => {
+        for (const name of ['s1', 's3']) await store.appendToStream(stream(name), [ev()], { expectedRevision: 'no_stream' });
+        const err = await store
+          .appendToStreams([
+            { streamId: stream('s0'), events: [ev()], expectedRevision: 'no_stream' },
+            { streamId: stream('s1'), events: [ev()], expectedRevision: 'no_stream' },
+            { streamId: stream('s2'), events: [ev()], expectedRevision: 4n },
+            { streamId: stream('s3'), events: [ev()], expectedRevision: 0n },
+            { streamId: stream('s4'), events: [ev()], expectedRevision: 'no_stream' },
+          ])
+          .catch((e: unknown) => e);
+        expect(err).toMatchObject({ code: 'EVENT_STORE.WRONG_REVISION', details: { streamId: stream('s1') } });
+        expect((err as { details: { stale: unknown } }).details.stale).toEqual([
+          { streamId: stream('s1'), expected: 'no_stream', actual: '0' },
+          { streamId: stream('s2'), expected: '4', actual: 'no_stream' },
+        ]);
+        expect(staleStreamsOf(err)).toEqual(new Set([stream('s1'), stream('s2')]));
+        for (const name of ['s0', 's4']) expect(await store.streamRevision(stream(name))).toBeNull();
+      });
+
+      it('streams whose events are written already are reported as written; the rest of the append is written', async () => {
+        const done = { streamId: stream('w1'), events: [ev('X'), ev('Y')], expectedRevision: 'no_stream' as const };
+        const [first] = await store.appendToStreams([done]);
+        const results = await store.appendToStreams([done, { streamId: stream('w2'), events: [ev('Z')], expectedRevision: 'no_stream' }]);
+        expect(results.map((r) => r.nextRevision)).toEqual([1n, 0n]);
+        expect(comparePositions(results[0]!.position, first!.position)).toBe(0);
+        expect((await store.readStream(stream('w1'))).map((e) => e.type)).toEqual(['X', 'Y']);
+        expect((await store.readStream(stream('w2'))).map((e) => e.type)).toEqual(['Z']);
       });
 
       it('re-sending the same appends is a no-op with the same results', async () => {

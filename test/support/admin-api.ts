@@ -1,6 +1,7 @@
 /**
- * The administrator's requests a test makes over HTTP: any answer, an answer that must succeed, and
- * a synchronisation run to its end; and the catalog most tests start from.
+ * The administrator's requests a test makes over HTTP: any answer, an answer that must succeed, a
+ * synchronisation run to its end, and the families of one product by size; and the catalog most
+ * tests start from.
  */
 import { startSimulator, type RunningSimulator } from '../../src/sync/simulator';
 import { eventually } from './eventually';
@@ -11,7 +12,9 @@ export interface AdminApi {
   /** the answer's body; throws, naming the request, for a status of 300 or more */
   ok<T = any>(method: string, path: string, body?: unknown): Promise<T>;
   /** starts a synchronisation (`/sync/…`) and answers its run once it is no longer running */
-  sync(path: string): Promise<any>;
+  sync(path: string, body?: unknown): Promise<any>;
+  /** families with at least `n` member links, largest first: [familyId, its links in id order] */
+  familiesWith(n: number): Promise<{ family_id: string; links: string[] }[]>;
 }
 
 /** `svc` is read at each call: a test may start its service after making these. */
@@ -24,12 +27,21 @@ export function adminApi(svc: () => TestService): AdminApi {
       if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
       return r.body as T;
     },
-    async sync(path: string) {
-      const started = await api('POST', path);
+    async sync(path: string, body?: unknown) {
+      const started = await api('POST', path, body);
+      if (started.status >= 300) throw new Error(`POST ${path} → ${started.status} ${JSON.stringify(started.body)}`);
       return eventually(async () => {
         const r = await api('GET', `/sync/runs/${started.body.runId}`);
         return r.body.state !== 'running' ? r.body : null;
-      }, 60_000);
+      }, 120_000);
+    },
+    async familiesWith(n: number) {
+      const r = await svc().db.pool.query<{ family_id: string; links: string[] }>(
+        `SELECT family_id::text, array_agg(id::text ORDER BY id) AS links FROM origin_goods WHERE family_id IS NOT NULL
+          GROUP BY family_id HAVING count(*) >= $1 ORDER BY count(*) DESC, family_id`,
+        [n],
+      );
+      return r.rows;
     },
   };
 }

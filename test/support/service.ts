@@ -8,13 +8,17 @@ import { buildApp, closeServices, createServices, type Services } from '../../sr
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/platform/log';
 import { createHttpServer } from '../../src/platform/http/server';
+import { EventStoreDbAdapter } from '../../src/platform/event-store/eventstoredb';
 import { createTestDatabase, type TestDatabase } from './db';
+import { FakeKurrentDbClient } from './fake-kurrentdb';
 import { expectDocumented } from './openapi-check';
 
 export interface TestService {
   url: string;
   services: Services;
   db: TestDatabase;
+  /** the fake KurrentDB client the service's event store talks to (`eventStore: 'kurrentdb'`), else null */
+  kurrent: FakeKurrentDbClient | null;
   /** As the administrator (logged in at start), unless `headers` says otherwise or `anonymous` is set. */
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>, opts?: { anonymous?: boolean }): Promise<{ status: number; body: any; headers: Headers }>;
   /** the administrator's access token */
@@ -34,8 +38,12 @@ async function adminSession(url: string): Promise<string> {
   return cookie.slice('svc_at='.length).split(';')[0]!;
 }
 
+/** The event stores a service runs on in tests: postgres, or the KurrentDB adapter over a fake of its client (no server here). */
+export const EVENT_STORES = ['postgres', 'kurrentdb'] as const;
+export type EventStoreKind = (typeof EVENT_STORES)[number];
+
 export async function startTestService(
-  opts: { env?: Record<string, string>; db?: TestDatabase; workers?: boolean; login?: boolean; logTo?: DestinationStream } = {},
+  opts: { env?: Record<string, string>; db?: TestDatabase; workers?: boolean; login?: boolean; logTo?: DestinationStream; eventStore?: EventStoreKind } = {},
 ): Promise<TestService> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({
@@ -48,7 +56,8 @@ export async function startTestService(
     ...opts.env,
   });
   const log = createLogger(config.logLevel, 'catalog', opts.logTo);
-  const services = await createServices(config, log, db.url);
+  const kurrent = opts.eventStore === 'kurrentdb' ? new FakeKurrentDbClient({ live: true, realClock: true }) : null;
+  const services = await createServices(config, log, db.url, kurrent ? { store: new EventStoreDbAdapter(kurrent) } : {});
   if (opts.workers !== false) await services.engine.startRunners();
   const server = createHttpServer(buildApp(services), config.http);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -59,6 +68,7 @@ export async function startTestService(
     url,
     services,
     db,
+    kurrent,
     adminToken,
     async request(method, path, body, headers = {}, o = {}) {
       const auth: Record<string, string> = adminToken && !o.anonymous ? { authorization: `Bearer ${adminToken}` } : {};

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { runAcrossStreams, type Actor, type CommandResult, type AnyStreamWrite, commandRunner } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { eventMetadata } from '../../platform/events/registry';
-import { type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
+import { type LogPosition, type StreamAppend, comparePositions, staleStreamsOf } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
 import type { AdminDeps } from '../admin-commands';
 import { decideLink, linkNotFound } from '../links/decide';
@@ -180,12 +180,13 @@ async function appendGoods(
         for (const r of results) position = latest(position, r.position);
         break;
       } catch (e) {
-        const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
-        const k = pending.findIndex((p) => p.appends.some((a) => a.streamId === streamId));
-        if (k < 0) throw e;
-        const { at, input } = pending[k]!;
-        moved.push({ at, input });
-        pending = pending.filter((_, j) => j !== k);
+        const stale = staleStreamsOf(e);
+        const movedNow = stale ? pending.filter((p) => p.appends.some((a) => stale.has(a.streamId))) : [];
+        if (movedNow.length === 0) throw e;
+        // Links that moved since they were read (another create, a sync), all of them named at once:
+        // the caller decides each on its stream, and the rest of the batch is sent again.
+        for (const m of movedNow) moved.push({ at: m.at, input: m.input });
+        pending = pending.filter((p) => !movedNow.includes(p));
       }
     }
   }

@@ -11,7 +11,7 @@ import type { AdminDeps } from '../admin-commands';
 import { linkEventReferences, withBatchReferences } from '../references';
 import { AppError } from '../../platform/errors';
 import type { HeldLock } from '../../platform/locks';
-import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions } from '../../platform/event-store/port';
+import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions, staleStreamsOf } from '../../platform/event-store/port';
 import { asStreamEvent, type PendingEvent } from '../../platform/commands';
 import { linkStreamId, type LinkEvent } from '../links/events';
 import { evolveLink, initialLinkState } from '../links/state';
@@ -138,11 +138,10 @@ export class RunContext {
 
   /**
    * Appends every planned stream, about `chunks.append` streams per multi-stream append, a group
-   * never split between two appends (it stands or falls whole). A stream that moved since it was
-   * planned (`WRONG_REVISION` naming it) leaves the append with its whole group, which its `conflict`
-   * decides again, or alone, done again by its own `conflict`; the others are appended again (a
-   * store that appends stream by stream kept those before the conflict, and their events sent again
-   * are a no-op).
+   * never split between two appends (it stands or falls whole). The streams that moved since they
+   * were planned (`WRONG_REVISION` names them all) leave the append at once, each with its whole
+   * group, which its `conflict` decides again, or alone, done again by its own `conflict`; the
+   * others are appended again, in one more append.
    */
   async appendAll(planned: readonly Planned[]): Promise<void> {
     for (const chunk of chunksOfWholeGroups(
@@ -162,17 +161,15 @@ export class RunContext {
           });
           break;
         } catch (e) {
-          const streamId = e instanceof AppError && e.code === EventStoreErrors.WRONG_REVISION ? (e.details as { streamId?: string } | undefined)?.streamId : undefined;
-          const moved = pending.find((p) => p.append.streamId === streamId);
-          if (!moved || !(moved.group || moved.conflict)) throw e;
-          if (moved.group) {
-            const { key, conflict } = moved.group;
-            pending = pending.filter((p) => p.group?.key !== key);
-            await conflict();
-          } else {
-            pending = pending.filter((p) => p !== moved);
-            await moved.conflict!();
-          }
+          const stale = staleStreamsOf(e);
+          const moved = stale ? pending.filter((p) => stale.has(p.append.streamId)) : [];
+          if (moved.length === 0 || moved.some((p) => !(p.group || p.conflict))) throw e;
+          // Each group once, however many of its streams moved; then each stream planned alone.
+          const groups = new Map(moved.flatMap((p) => (p.group ? [[p.group.key, p.group.conflict] as const] : [])));
+          const alone = moved.filter((p) => !p.group);
+          pending = pending.filter((p) => !(p.group ? groups.has(p.group.key) : alone.includes(p)));
+          for (const conflict of groups.values()) await conflict();
+          for (const p of alone) await p.conflict!();
         }
       }
     }

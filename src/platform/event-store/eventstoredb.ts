@@ -8,6 +8,10 @@
  * Data is stored as JSON; the schema version and the port's metadata travel in the event's JSON
  * metadata as `{ v, by, why, correlationId, causationId?, at }`.
  *
+ * An append to several streams is one multi-stream append of the server (KurrentDB 25.1 and later;
+ * `open` refuses an older server): all of it is written, or none (docs/deployment.md, Appending on
+ * KurrentDB).
+ *
  * Reading `$all`: every read takes a filter the server applies (by stream prefix, or leaving out
  * system events), in either direction, so only the port's events, and only as many as asked for,
  * cross the wire. The last event of a few streams in a long log is one backward read of one event,
@@ -31,7 +35,9 @@ import {
   START as ESDB_START,
   StreamNotFoundError,
   TimeoutError,
+  TransactionMaxSizeExceededError,
   UnavailableError,
+  UnsupportedError,
   WrongExpectedVersionError,
   convertToCommandError,
   excludeSystemEvents,
@@ -39,16 +45,19 @@ import {
   type AllStreamRecordedEvent,
   type AllStreamResolvedEvent,
   type AppendResult as EsdbAppendResult,
+  type AppendStreamRequest,
   type AppendToStreamOptions,
   type EventData,
   type AppendStreamState,
   type JSONType,
   type Filter,
+  type MultiAppendResult,
   type ReadAllOptions as EsdbReadAllOptions,
   type ReadStreamOptions as EsdbReadStreamOptions,
   type ResolvedEvent,
   type SubscribeToAllOptions,
 } from '@kurrent/kurrentdb-client';
+import { StreamsServiceService } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v2/streams/streams_grpc_pb';
 import { AppError } from '../errors';
 import { toClientConnectionString } from './connection-string';
 import {
@@ -62,10 +71,12 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StaleStream,
   type StreamAppend,
   EventStoreErrors,
   START,
   comparePositions,
+  wrongRevision,
 } from './port';
 
 /** A read the adapter may abandon half-way: leaving it (`return`) ends the call behind it. */
@@ -74,6 +85,8 @@ type Read<E> = AsyncIterableIterator<E>;
 /** What the adapter uses of `KurrentDBClient`. The real client satisfies it; unit tests pass a fake. */
 export interface EsdbClient {
   appendToStream(streamName: string, events: EventData[], options?: AppendToStreamOptions): Promise<EsdbAppendResult>;
+  /** One atomic append to several streams, each at its expected state (KurrentDB 25.1 and later). */
+  multiStreamAppend(requests: AppendStreamRequest[]): Promise<MultiAppendResult>;
   readStream(streamName: string, options?: EsdbReadStreamOptions): Read<ResolvedEvent>;
   readAll(options?: EsdbReadAllOptions): Read<AllStreamResolvedEvent>;
   subscribeToAll(options?: SubscribeToAllOptions): AsyncIterable<AllStreamResolvedEvent> & {
@@ -95,6 +108,10 @@ const PING_TIMEOUT_MS = 5000;
 const WATCH_START_TIMEOUT_MS = 5000;
 const WATCH_RETRY_MIN_MS = 250;
 const WATCH_RETRY_MAX_MS = 10_000;
+/** Streams of a conflicting multi-stream append whose revisions are read at once. */
+const CONFLICT_READS = 32;
+/** The first KurrentDB whose client API appends to several streams in one atomic write. */
+export const MULTI_STREAM_APPEND_SINCE = '25.1';
 
 function toStreamState(expected: ExpectedRevision): AppendStreamState {
   if (expected === 'any') return ANY;
@@ -114,7 +131,22 @@ function toEventData(e: EventToAppend): EventData {
   };
 }
 
+/**
+ * An event of a multi-stream append: its metadata must be a flat object of strings (the server keeps
+ * it as the event's properties and reads it back as JSON of strings), so the schema version goes as text.
+ */
+function toMultiStreamEventData(e: EventToAppend): EventData {
+  const data = toEventData(e);
+  return { ...data, metadata: { ...(data.metadata as Record<string, JSONType>), v: String(e.version) } };
+}
+
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** The schema version: a number from a single-stream append, text from a multi-stream one. */
+function schemaVersion(v: unknown): number {
+  if (typeof v === 'number') return v;
+  return typeof v === 'string' && /^[1-9]\d*$/.test(v) ? Number(v) : 1;
+}
 
 function toRecorded(e: EsdbRecordedEvent): RecordedEvent {
   if (!e.position) {
@@ -131,7 +163,7 @@ function toRecorded(e: EsdbRecordedEvent): RecordedEvent {
     revision: e.revision,
     position: { commit: e.position.commit, prepare: e.position.prepare },
     type: e.type,
-    version: typeof m.v === 'number' ? m.v : 1,
+    version: schemaVersion(m.v),
     data: e.data,
     metadata,
     recordedAt: e.created,
@@ -172,18 +204,32 @@ function mapError(e: unknown): unknown {
   return err;
 }
 
-function wrongRevision(streamId: string, expected: ExpectedRevision, actual: string): AppError {
-  return AppError.conflict(EventStoreErrors.WRONG_REVISION, `stream ${streamId} is at revision ${actual}, expected ${String(expected)}`, {
-    streamId,
-    expected: String(expected),
-    actual,
-  });
+const staleStream = (streamId: string, expected: ExpectedRevision, actual: string): StaleStream => ({ streamId, expected: String(expected), actual });
+
+/** What the server's features say about a capability: the client's `ServerFeatures`, as far as the adapter reads it. */
+export interface ServerFeaturesLike {
+  serverVersion: string;
+  supports(method: { path: string }, feature?: string): boolean;
 }
+
+/**
+ * Refuses a server that cannot append to several streams atomically: commands whose streams must
+ * change together (a good and its link's claim, a family and its members) would no longer do so.
+ */
+export function requireMultiStreamAppend(features: ServerFeaturesLike): void {
+  if (features.supports(StreamsServiceService.appendSession)) return;
+  const version = features.serverVersion === 'unknown' ? 'of a version that does not say (before 21.10)' : features.serverVersion;
+  throw new Error(
+    `the event store (EVENTSTORE_URL) is KurrentDB/EventStoreDB ${version}, which cannot append to several streams in one atomic write: this service needs KurrentDB ${MULTI_STREAM_APPEND_SINCE} or later`,
+  );
+}
+
+/** An append to several streams on a server without it (one replaced by an older version since start-up). */
+const noMultiStreamAppend = () =>
+  AppError.unavailable(EventStoreErrors.UNAVAILABLE, `the event store cannot append to several streams atomically: KurrentDB ${MULTI_STREAM_APPEND_SINCE} or later is needed`);
 
 export class EventStoreDbAdapter implements EventStore {
   readonly kind = 'eventstoredb' as const;
-  /** This client has no multi-stream append: streams are appended one by one, in order. */
-  readonly atomicMultiStreamAppend = false;
   private readonly watchers = new Set<AllWatcher>();
 
   /** `onWatchError` hears subscription failures that `watch` survives by resubscribing. */
@@ -200,6 +246,26 @@ export class EventStoreDbAdapter implements EventStore {
     return new EventStoreDbAdapter(KurrentDBClient.connectionString(toClientConnectionString(url)), onWatchError);
   }
 
+  /**
+   * `connect`, then asks the server what it can do: one that cannot append to several streams
+   * atomically (before KurrentDB 25.1) is refused, so the service does not start on it.
+   */
+  static async open(url: string, onWatchError?: (e: unknown) => void): Promise<EventStoreDbAdapter> {
+    const client = KurrentDBClient.connectionString(toClientConnectionString(url));
+    try {
+      // The client asks a server for its features on its first call and keeps the answer; it shows
+      // them to its own methods only.
+      const features = await (client as unknown as { capabilities: Promise<ServerFeaturesLike> }).capabilities.catch((e: unknown) => {
+        throw mapError(e);
+      });
+      requireMultiStreamAppend(features);
+    } catch (e) {
+      await client.dispose().catch(() => undefined);
+      throw e;
+    }
+    return new EventStoreDbAdapter(client, onWatchError);
+  }
+
   async appendToStream(streamId: string, events: readonly EventToAppend[], opts: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
     const expected = opts.expectedRevision ?? 'any';
     if (events.length === 0) {
@@ -211,11 +277,11 @@ export class EventStoreDbAdapter implements EventStore {
       result = await this.client.appendToStream(streamId, events.map(toEventData), { streamState: toStreamState(expected) });
     } catch (e) {
       const err = asClientError(e);
-      if (err instanceof WrongExpectedVersionError) throw wrongRevision(streamId, expected, String(err.actualState));
+      if (err instanceof WrongExpectedVersionError) throw wrongRevision([staleStream(streamId, expected, String(err.actualState))]);
       throw mapError(err);
     }
     // A client built with `throwOnAppendFailure=false` reports a conflict here instead (its revision is then unreliable).
-    if (!result.success) throw wrongRevision(streamId, expected, 'unknown');
+    if (!result.success) throw wrongRevision([staleStream(streamId, expected, 'unknown')]);
     // The server reports no position when it recognised the events as already written (an idempotent
     // re-append); the port still owes the position of the last of them, so look it up.
     const position = result.position ?? (await this.positionAt(streamId, result.nextExpectedRevision));
@@ -223,8 +289,103 @@ export class EventStoreDbAdapter implements EventStore {
   }
 
   async appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
-    const out: AppendResult[] = [];
-    for (const a of appends) out.push(await this.appendToStream(a.streamId, a.events, { expectedRevision: a.expectedRevision }));
+    const writes = appends.filter((a) => a.events.length > 0);
+    const results = writes.length ? await this.appendMany(writes) : new Map<string, AppendResult>();
+    return Promise.all(appends.map((a) => results.get(a.streamId) ?? this.appendToStream(a.streamId, [])));
+  }
+
+  /** The streams in one multi-stream append: the server writes all of them, or (a conflict) none. */
+  private async appendMany(writes: readonly StreamAppend[]): Promise<Map<string, AppendResult>> {
+    let result: MultiAppendResult;
+    try {
+      result = await this.client.multiStreamAppend(
+        writes.map((w) => ({ streamName: w.streamId, events: w.events.map(toMultiStreamEventData), expectedState: toStreamState(w.expectedRevision) })),
+      );
+    } catch (e) {
+      const err = asClientError(e);
+      if (err instanceof UnsupportedError) throw noMultiStreamAppend();
+      if (err instanceof TransactionMaxSizeExceededError) {
+        throw new Error(`a multi-stream append of ${err.size} bytes is larger than the server allows (${err.maxSize}, KurrentDB's MaxAppendSize)`, { cause: e });
+      }
+      if (!(err instanceof WrongExpectedVersionError)) throw mapError(err);
+      return this.explainConflict(writes, err);
+    }
+    return this.resultsOf(writes, result);
+  }
+
+  /**
+   * The server names one stream of a conflict, the first it met. Every stream the append expected at
+   * a revision (or absent) is read: those whose revision is not the one expected are stale, named all
+   * at once; a stream whose events are written already (a re-sent append, or a batch that repeats
+   * some writes) is reported as written, and the rest of the append is sent again.
+   */
+  private async explainConflict(writes: readonly StreamAppend[], err: WrongExpectedVersionError): Promise<Map<string, AppendResult>> {
+    const checked = writes.filter((w) => w.expectedRevision !== 'any' || w.streamId === err.streamName);
+    const outcomes: Awaited<ReturnType<EventStoreDbAdapter['conflictOf']>>[] = [];
+    for (let i = 0; i < checked.length; i += CONFLICT_READS) outcomes.push(...(await Promise.all(checked.slice(i, i + CONFLICT_READS).map((w) => this.conflictOf(w)))));
+    const written = new Map<string, AppendResult>();
+    const stale: StaleStream[] = [];
+    checked.forEach((w, i) => {
+      const o = outcomes[i];
+      if (o && 'written' in o) written.set(w.streamId, o.written);
+      else if (o) stale.push(o.stale);
+      // The stream the server named, as expected by the time it is read (deleted and written again?): stale as the server saw it.
+      else if (w.streamId === err.streamName) stale.push(staleStream(w.streamId, w.expectedRevision, String(err.actualState)));
+    });
+    // A conflict always names a stream of its append; were it not so, the first stands for it.
+    if (stale.length === 0 && written.size === 0) stale.push(staleStream(writes[0]!.streamId, writes[0]!.expectedRevision, String(err.actualState)));
+    if (stale.length) throw wrongRevision(stale);
+    const rest = writes.filter((w) => !written.has(w.streamId));
+    return new Map([...written, ...(rest.length ? await this.appendMany(rest) : [])]);
+  }
+
+  /**
+   * One stream of a conflicting append, read now: as expected (null), stale, or written already (its
+   * events at the revisions the append would have given them; expected `any`: the stream's last ones).
+   */
+  private async conflictOf(w: StreamAppend): Promise<{ written: AppendResult } | { stale: StaleStream } | null> {
+    const k = BigInt(w.events.length);
+    const last = await this.streamRevision(w.streamId);
+    const expected = w.expectedRevision === 'any' ? null : w.expectedRevision === 'no_stream' ? -1n : w.expectedRevision;
+    if (expected !== null && (last ?? -1n) === expected) return null;
+    const from = expected !== null ? expected + 1n : (last ?? -1n) - k + 1n;
+    if (last !== null && from >= 0n && from + k - 1n <= last) {
+      const stored = await this.readStream(w.streamId, { fromRevision: from, maxCount: w.events.length });
+      if (stored.length === w.events.length && stored.every((e, i) => e.id === w.events[i]!.id)) {
+        return { written: { nextRevision: stored.at(-1)!.revision, position: stored.at(-1)!.position } };
+      }
+    }
+    if (expected === null) return null;
+    return { stale: staleStream(w.streamId, w.expectedRevision, last === null ? 'no_stream' : String(last)) };
+  }
+
+  /**
+   * Each stream's revision and the position of its last event. The server answers one position for
+   * the whole append, where it starts: the append's events are read from there, in one read of as
+   * many events as it wrote. Where that does not find a stream's last event (an append the server
+   * recognised as written already answers another position), that event is read from its stream.
+   */
+  private async resultsOf(writes: readonly StreamAppend[], result: MultiAppendResult): Promise<Map<string, AppendResult>> {
+    const revisions = new Map(result.responses.map((r) => [r.streamName, r.revision]));
+    const lastOf = new Map(writes.map((w) => [w.events[w.events.length - 1]!.id, w.streamId]));
+    const positions = new Map<string, LogPosition>();
+    if (result.position >= 0n) {
+      const total = writes.reduce((n, w) => n + w.events.length, 0);
+      const read = this.client.readAll({ fromPosition: { commit: result.position, prepare: result.position }, direction: FORWARDS, maxCount: total });
+      try {
+        for await (const { event } of read) {
+          const streamId = event && lastOf.get(event.id);
+          if (event?.position && streamId === event.streamId) positions.set(streamId, { commit: event.position.commit, prepare: event.position.prepare });
+        }
+      } catch (e) {
+        throw mapError(e);
+      }
+    }
+    const out = new Map<string, AppendResult>();
+    for (const w of writes) {
+      const revision = revisions.get(w.streamId) ?? (await this.streamRevision(w.streamId))!;
+      out.set(w.streamId, { nextRevision: revision, position: positions.get(w.streamId) ?? (await this.positionAt(w.streamId, revision)) });
+    }
     return out;
   }
 

@@ -6,7 +6,6 @@ import type { AppendResult, EventStore, EventToAppend, ExpectedRevision, StreamA
 
 export class MeteredEventStore implements EventStore {
   readonly kind: EventStore['kind'];
-  readonly atomicMultiStreamAppend: boolean;
 
   constructor(
     /** the adapter: postgres or eventstoredb */
@@ -14,7 +13,6 @@ export class MeteredEventStore implements EventStore {
     private readonly appended: (events: number) => void,
   ) {
     this.kind = inner.kind;
-    this.atomicMultiStreamAppend = inner.atomicMultiStreamAppend;
     if (inner.fence) this.fence = () => inner.fence!();
     if (inner.refreshStatistics) this.refreshStatistics = (opts) => inner.refreshStatistics!(opts);
   }

@@ -3,6 +3,7 @@
  * (test/contract) holds both to it. The store knows nothing of event schemas: it keeps a type, a
  * schema version, data and metadata; the event catalogue (../events) validates and upcasts.
  */
+import { AppError } from '../errors';
 import type { Logger } from '../log';
 
 /** What an append expects the stream to be: anything, absent, or exactly at a revision (0-based). */
@@ -120,16 +121,16 @@ export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
   appendToStream(streamId: string, events: readonly EventToAppend[], opts?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
   /**
-   * Appends to several streams, each at most once, in the order given; one result per append (a
-   * stream given no events is reported where it is). Every expected revision is checked as by
-   * `appendToStream`; a mismatch throws WRONG_REVISION whose details name the stream. Re-sending an
-   * append whose events are all written already is a no-op that reports them.
-   * `atomicMultiStreamAppend` says what happens to the other streams on a mismatch: written by none
-   * (postgres: one transaction, one round trip), or kept for those before it (EventStoreDB, whose
-   * client appends stream by stream).
+   * Appends to several streams, each at most once, in the order given, atomically: every stream's
+   * events are written, or none (postgres: one transaction, one round trip; KurrentDB: one
+   * multi-stream append, which needs KurrentDB 25.1 or later). One result per append (a stream
+   * given no events is reported where it is). Every expected revision is checked as by
+   * `appendToStream`; when any does not hold, nothing is written and WRONG_REVISION names every
+   * stale stream at once (`staleStreamsOf`), the first in its details' `streamId`. A stream whose
+   * events are all written already (the same ids, in order: a re-sent append) is not stale: it is
+   * reported as written, and re-sending a whole append that is is a no-op that reports it.
    */
   appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
-  readonly atomicMultiStreamAppend: boolean;
   /** Revision of the last event of the stream, or null when it does not exist. */
   streamRevision(streamId: string): Promise<bigint | null>;
   readStream(streamId: string, opts?: ReadStreamOptions): Promise<RecordedEvent[]>;
@@ -193,6 +194,40 @@ export interface FenceHolder {
   database: string | null;
   /** a prepared transaction's gid */
   preparedGid?: string;
+}
+
+/** A stream whose revision was not the one an append expected. */
+export interface StaleStream {
+  streamId: string;
+  /** what the append expected: a revision, `no_stream` or `any` */
+  expected: string;
+  /** the stream's revision, or `no_stream` */
+  actual: string;
+}
+
+/**
+ * The WRONG_REVISION of an append: a 409 naming its first stale stream (`streamId`, `expected`,
+ * `actual`) and, under `stale`, every one, so a batch splits them all off in one step.
+ */
+export function wrongRevision(stale: readonly StaleStream[]): AppError {
+  const [first] = stale;
+  if (!first) throw new Error('a conflict names at least one stream');
+  const more = stale.length > 1 ? ` (and ${stale.length - 1} more ${stale.length === 2 ? 'stream' : 'streams'})` : '';
+  return AppError.conflict(EventStoreErrors.WRONG_REVISION, `stream ${first.streamId} is at revision ${first.actual}, expected ${first.expected}${more}`, {
+    ...first,
+    stale: stale.map((s) => ({ ...s })),
+  });
+}
+
+/**
+ * The streams a WRONG_REVISION names as stale (every one, for an append to several streams), or
+ * null for any other error.
+ */
+export function staleStreamsOf(e: unknown): Set<string> | null {
+  if (!(e instanceof AppError) || e.code !== EventStoreErrors.WRONG_REVISION) return null;
+  const d = e.details as { streamId?: unknown; stale?: { streamId?: unknown }[] } | undefined;
+  const ids = Array.isArray(d?.stale) ? d.stale.map((s) => s.streamId) : [d?.streamId];
+  return new Set(ids.filter((id): id is string => typeof id === 'string'));
 }
 
 /** Stable error codes of the port; adapters throw `AppError`s with these. */

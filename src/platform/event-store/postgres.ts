@@ -24,9 +24,11 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StaleStream,
   type StreamAppend,
   EventStoreErrors,
   START,
+  wrongRevision,
 } from './port';
 
 const CHANNEL = 'es_events';
@@ -77,15 +79,42 @@ function prefixPatterns(prefixes: readonly string[] | undefined): string[] | nul
 
 const appendMode = (expected: ExpectedRevision) => (expected === 'any' || expected === 'no_stream' ? expected : 'exact');
 
+/**
+ * The stale streams an ES409 names, in the order of the append: es_append_many lists them all in
+ * DETAIL (a JSON array of {stream, actual}); es_append names its one stream in HINT, its revision in
+ * DETAIL.
+ */
+function staleOf(err: { detail?: string; hint?: string }, writes: readonly StreamAppend[]): StaleStream[] {
+  let listed: { stream: string; actual: string }[];
+  try {
+    listed = err.detail?.startsWith('[') ? (JSON.parse(err.detail) as { stream: string; actual: string }[]) : [];
+  } catch {
+    listed = [];
+  }
+  if (listed.length === 0) listed = [{ stream: err.hint ?? writes[0]!.streamId, actual: err.detail ?? 'unknown' }];
+  const actual = new Map(listed.map((l) => [l.stream, l.actual]));
+  const named = writes.filter((w) => actual.has(w.streamId));
+  // A conflict always names a stream of its append; were it not so, the first stands for it.
+  return (named.length ? named : writes.slice(0, 1)).map((w) => ({ streamId: w.streamId, expected: String(w.expectedRevision), actual: actual.get(w.streamId) ?? 'unknown' }));
+}
+
+/** How often an append runs when PostgreSQL ends it to break a deadlock or a serialization conflict. */
+const APPEND_ATTEMPTS = 5;
+const RETRIED: Record<string, AppendRetryReason> = { '40P01': 'deadlock', '40001': 'serialization' };
+export type AppendRetryReason = 'deadlock' | 'serialization';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
-  readonly atomicMultiStreamAppend = true;
   private announcing = false;
   private announceAgain = false;
 
   constructor(
     private readonly pool: Pool,
     private readonly listener: PgListener,
+    /** hears each append that PostgreSQL ended and that runs again (catalog_event_store_append_retries_total) */
+    private readonly onRetry: (reason: AppendRetryReason) => void = () => undefined,
   ) {}
 
   async appendToStream(streamId: string, events: readonly EventToAppend[], opts: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
@@ -95,8 +124,9 @@ export class PostgresEventStore implements EventStore {
       return { nextRevision: rev ?? -1n, position: START };
     }
     const mode = appendMode(expected);
+    const write = { streamId, events, expectedRevision: expected };
     try {
-      const res = await this.pool.query<{ next_revision: string; tx_id: string; seq: string }>(
+      const res = await this.appendQuery<{ next_revision: string; tx_id: string; seq: string }>(
         `SELECT next_revision, tx_id::text AS tx_id, seq FROM es_append($1, $2, $3, $4::uuid[], $5::text[], $6::int[], $7::jsonb[], $8::jsonb[])`,
         [
           streamId,
@@ -113,18 +143,23 @@ export class PostgresEventStore implements EventStore {
       this.announce();
       return { nextRevision: BigInt(row.next_revision), position: { commit: BigInt(row.tx_id), prepare: BigInt(row.seq) } };
     } catch (e) {
-      const [again] = await this.explainFailedAppend(e, [{ streamId, events, expectedRevision: expected }]);
-      return again!;
+      // One stream: it is written already, or the conflict is thrown; nothing is left to send again.
+      const again = await this.explainFailedAppend(e, [write], async () => new Map());
+      return again.get(streamId)!;
     }
   }
 
   async appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
     const writes = appends.filter((a) => a.events.length > 0);
-    if (writes.length === 0) return Promise.all(appends.map((a) => this.appendToStream(a.streamId, [])));
+    const results = writes.length ? await this.appendMany(writes) : new Map<string, AppendResult>();
+    return Promise.all(appends.map((a) => results.get(a.streamId) ?? this.appendToStream(a.streamId, [])));
+  }
+
+  /** Writes the streams in one call of es_append_many: all of them, or (a conflict) none. */
+  private async appendMany(writes: readonly StreamAppend[]): Promise<Map<string, AppendResult>> {
     const events = writes.flatMap((w) => w.events);
-    let results: Map<string, AppendResult>;
     try {
-      const res = await this.pool.query<{ stream_id: string; next_revision: string; tx_id: string; seq: string }>(
+      const res = await this.appendQuery<{ stream_id: string; next_revision: string; tx_id: string; seq: string }>(
         `SELECT stream_id, next_revision, tx_id::text AS tx_id, seq
            FROM es_append_many($1::text[], $2::text[], $3::bigint[], $4::int[], $5::uuid[], $6::text[], $7::int[], $8::jsonb, $9::jsonb)`,
         [
@@ -140,58 +175,73 @@ export class PostgresEventStore implements EventStore {
         ],
       );
       this.announce();
-      results = new Map(res.rows.map((r) => [r.stream_id, { nextRevision: BigInt(r.next_revision), position: { commit: BigInt(r.tx_id), prepare: BigInt(r.seq) } }]));
+      return new Map(res.rows.map((r) => [r.stream_id, { nextRevision: BigInt(r.next_revision), position: { commit: BigInt(r.tx_id), prepare: BigInt(r.seq) } }]));
     } catch (e) {
-      const again = await this.explainFailedAppend(e, writes);
-      results = new Map(writes.map((w, i) => [w.streamId, again[i]!]));
+      return this.explainFailedAppend(e, writes, (rest) => this.appendMany(rest));
     }
-    return Promise.all(appends.map((a) => results.get(a.streamId) ?? this.appendToStream(a.streamId, [])));
   }
 
   /**
-   * A failed append is either a real conflict, or the same events sent again (a retry after a lost
-   * answer), which is a no-op: then it answers what the first attempt wrote; otherwise it throws.
+   * Runs an append's statement. When PostgreSQL ended it to break a deadlock (40P01) or a
+   * serialization conflict (40001), it runs it again, up to APPEND_ATTEMPTS times in all, after a
+   * short random pause that grows: the statement is a transaction of its own, so nothing of the
+   * attempt that failed remains. (Appends take their streams in stream-id order, migration 034, so
+   * two appends do not deadlock one another; a transaction elsewhere that locks the same rows still can.)
    */
-  private async explainFailedAppend(e: unknown, writes: readonly StreamAppend[]): Promise<AppendResult[]> {
+  private async appendQuery<R extends object>(sql: string, params: unknown[]) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.pool.query<R>(sql, params);
+      } catch (e) {
+        const reason = RETRIED[(e as { code?: string }).code ?? ''];
+        if (!reason || attempt >= APPEND_ATTEMPTS) throw e;
+        this.onRetry(reason);
+        await sleep(Math.random() * 10 * 2 ** attempt);
+      }
+    }
+  }
+
+  /**
+   * A failed append is a conflict, or holds streams whose events are written already (a retry after
+   * a lost answer, or a batch that repeats some of its writes): those are reported as written, and
+   * the rest of the append, if any, goes to `again`. Otherwise it throws: WRONG_REVISION naming
+   * every stale stream, or DUPLICATE_EVENT_ID.
+   */
+  private async explainFailedAppend(
+    e: unknown,
+    writes: readonly StreamAppend[],
+    again: (rest: readonly StreamAppend[]) => Promise<Map<string, AppendResult>>,
+  ): Promise<Map<string, AppendResult>> {
     const err = e as { code?: string; detail?: string; hint?: string };
     if (err.code === 'ES400') throw new Error(`a stream appears twice in one append: ${writes.map((w) => w.streamId).join(', ')}`);
     if (err.code !== 'ES409' && err.code !== '23505') throw this.mapError(e);
-    const again = await this.alreadyAppended(writes);
-    if (again) return again;
-    if (err.code === '23505') {
+    const written = await this.alreadyAppended(writes);
+    if (err.code === 'ES409') {
+      const stale = staleOf(err, writes).filter((s) => !written.has(s.streamId));
+      if (stale.length) throw wrongRevision(stale);
+    } else if (written.size === 0) {
       throw AppError.conflict(EventStoreErrors.DUPLICATE_EVENT_ID, `an event id of this append already exists elsewhere`, {
         streamIds: writes.map((w) => w.streamId),
       });
     }
-    const streamId = err.hint ?? writes[0]!.streamId;
-    const expected = String(writes.find((w) => w.streamId === streamId)?.expectedRevision ?? 'unknown');
-    const actual = err.detail ?? 'unknown';
-    throw AppError.conflict(EventStoreErrors.WRONG_REVISION, `stream ${streamId} is at revision ${actual}, expected ${expected}`, {
-      streamId,
-      expected,
-      actual,
-    });
+    const rest = writes.filter((w) => !written.has(w.streamId));
+    return new Map([...written, ...(rest.length ? await again(rest) : [])]);
   }
 
-  /** Each append's events are all in its stream already, in order: report those appends' results. */
-  private async alreadyAppended(writes: readonly StreamAppend[]): Promise<AppendResult[] | null> {
-    const res = await this.pool.query<{ event_id: string; stream_id: string; revision: string; tx_id: string; seq: string }>(
-      `SELECT event_id, stream_id, revision, tx_id::text AS tx_id, seq FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY stream_id, revision`,
+  /** The appends whose events are all in their stream already, in order, with the results they had. */
+  private async alreadyAppended(writes: readonly StreamAppend[]): Promise<Map<string, AppendResult>> {
+    const res = await this.query<{ event_id: string; stream_id: string; revision: string; tx_id: string; seq: string }>(
+      `SELECT event_id, stream_id, revision, tx_id::text AS tx_id, seq FROM es_events WHERE event_id = ANY($1::uuid[])`,
       [writes.flatMap((w) => w.events.map((e) => e.id))],
     );
     const byId = new Map(res.rows.map((r) => [r.event_id, r]));
-    const out: AppendResult[] = [];
+    const out = new Map<string, AppendResult>();
     for (const w of writes) {
-      let previous: bigint | null = null;
-      for (const e of w.events) {
-        const r = byId.get(e.id);
-        if (!r || r.stream_id !== w.streamId) return null;
-        const revision = BigInt(r.revision);
-        if (previous !== null && revision !== previous + 1n) return null;
-        previous = revision;
-      }
-      const last = byId.get(w.events[w.events.length - 1]!.id)!;
-      out.push({ nextRevision: BigInt(last.revision), position: { commit: BigInt(last.tx_id), prepare: BigInt(last.seq) } });
+      const rows = w.events.map((e) => byId.get(e.id));
+      const inPlace = rows.every((r, i) => r && r.stream_id === w.streamId && (i === 0 || BigInt(r.revision) === BigInt(rows[i - 1]!.revision) + 1n));
+      if (!inPlace) continue;
+      const last = rows[rows.length - 1]!;
+      out.set(w.streamId, { nextRevision: BigInt(last.revision), position: { commit: BigInt(last.tx_id), prepare: BigInt(last.seq) } });
     }
     return out;
   }

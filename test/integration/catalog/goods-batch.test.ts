@@ -6,6 +6,7 @@
 import { linkStreamId } from '../../../src/catalog/links/events';
 import { eventMetadata } from '../../../src/platform/events/registry';
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
+import { recordAppends } from '../../support/before-append';
 import { eventually } from '../../support/eventually';
 import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
 
@@ -82,5 +83,34 @@ describe('POST /goods/batch', () => {
     expect(claims).toHaveLength(1);
     await eventually(async () => (await svc.services.engine.status()).every((p) => p.lagEvents === 0), 30_000);
     expect((await svc.request('GET', `/goods/${r.body.created[0]}`)).body.originGoodId).toBe(free);
+  });
+
+  it('links claimed after the read models were read leave the batch at once: one more append, not one per link', async () => {
+    const claimed = [links[40]!, links[42]!, links[44]!];
+    const free = [links[41]!, links[43]!];
+    await svc.services.engine.stopRunners();
+    for (const [i, linkId] of claimed.entries()) {
+      const stream = linkStreamId(linkId);
+      await svc.services.store.appendToStream(
+        stream,
+        [svc.services.registry.encode('LinkGoodAssigned', { linkId, goodId: `700000000000001${i}` }, eventMetadata('user:other', 'CreateGood'))],
+        { expectedRevision: (await svc.services.store.streamRevision(stream))! },
+      );
+    }
+    // Counted where the service appends: the batch, and whatever it sends again.
+    const recorded = recordAppends(svc.services.store);
+    try {
+      const batch = svc.request('POST', '/goods/batch', { originGoodIds: [...claimed, ...free] });
+      await new Promise((r) => setTimeout(r, 300));
+      await svc.services.engine.startRunners();
+      const r = await batch;
+      expect(r.status).toBe(201);
+      expect(r.body.created).toHaveLength(2);
+      expect(r.body.skipped.map((s: { originGoodId: string }) => s.originGoodId).sort()).toEqual([...claimed].sort());
+    } finally {
+      recorded.restore();
+    }
+    // Each good is its link's claim and the good: the batch of five, then the two free ones again.
+    expect(recorded.appends.map((a) => a.length)).toEqual([10, 4]);
   });
 });

@@ -8,45 +8,27 @@
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
 import { eventMetadata } from '../../../src/platform/events/registry';
 import { newId } from '../../../src/platform/ids';
-import { beforeAppendTo } from '../../support/before-append';
-import { eventually } from '../../support/eventually';
-import { expectNoFailedProjections, startTestService, type TestService } from '../../support/service';
+import { comparePositions } from '../../../src/platform/event-store/port';
+import { adminApi } from '../../support/admin-api';
+import { beforeWriteTo, recordAppends } from '../../support/before-append';
+import { EVENT_STORES, expectNoFailedProjections, startTestService, type EventStoreKind, type TestService } from '../../support/service';
 
 jest.setTimeout(180_000);
 
-describe('organisation over time', () => {
+describe.each(EVENT_STORES)('organisation over time, on %s', (eventStore: EventStoreKind) => {
   let sim: RunningSimulator;
   let svc: TestService;
-  const api = (method: string, path: string, body?: unknown) => svc.request(method, path, body);
-  const ok = async <T = any>(method: string, path: string, body?: unknown): Promise<T> => {
-    const r = await api(method, path, body);
-    if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body as T;
-  };
-  const events = async () => Number((await svc.db.pool.query(`SELECT count(*) AS n FROM es_events`)).rows[0].n);
+  const { api, ok, sync, familiesWith } = adminApi(() => svc);
+  /** The end of the log: a run that appends nothing leaves it where it was. */
+  const head = () => svc.services.store.headPosition(undefined, { committed: true });
+  const unmoved = async (before: Awaited<ReturnType<typeof head>>) => expect(comparePositions(await head(), before)).toBe(0);
   const familyOf = async (linkId: string) => (await svc.db.pool.query(`SELECT family_id::text AS f FROM origin_goods WHERE id = $1`, [linkId])).rows[0].f as string | null;
-  const streamTypes = async (streamId: string) =>
-    (await svc.db.pool.query(`SELECT type, data FROM es_events WHERE stream_id = $1 ORDER BY revision`, [streamId])).rows as { type: string; data: any }[];
+  const streamTypes = async (streamId: string) => (await svc.services.store.readStream(streamId)).map((e) => ({ type: e.type, data: e.data as any }));
   const settle = async () => svc.services.waitForProjections(await svc.services.store.headPosition(undefined, { committed: true }), ['link-0', 'family-0', 'good-0']);
-  const sync = async (path: string) => {
-    const started = await api('POST', path);
-    return eventually(async () => {
-      const r = await api('GET', `/sync/runs/${started.body.runId}`);
-      return r.body.state !== 'running' ? r.body : null;
-    }, 60_000);
-  };
-  /** Families of one product with at least `n` member links, largest first: [familyId, its links]. */
-  const familiesWith = async (n: number) =>
-    (
-      await svc.db.pool.query<{ family_id: string; links: string[] }>(
-        `SELECT family_id::text, array_agg(id::text ORDER BY id) AS links FROM origin_goods WHERE family_id IS NOT NULL GROUP BY family_id HAVING count(*) >= $1 ORDER BY count(*) DESC, family_id`,
-        [n],
-      )
-    ).rows;
 
   beforeAll(async () => {
     sim = await startSimulator({ links: 300, seed: 11 });
-    svc = await startTestService({ env: { UPSTREAM_URL: sim.url } });
+    svc = await startTestService({ env: { UPSTREAM_URL: sim.url }, eventStore });
     for (const p of ['/sync/categories', '/sync/origin-goods', '/sync/details']) expect((await sync(p)).state).toBe('succeeded');
     expect((await api('POST', '/product-families/organize')).status).toBe(200);
   });
@@ -64,9 +46,9 @@ describe('organisation over time', () => {
     const report = await ok('POST', '/product-families/organize');
     expect(report).toMatchObject({ attached: 1, created: 0, merged: 0, review: [] });
     expect(await familyOf(linkId)).toBe(family!.family_id);
-    const before = await events();
+    const before = await head();
     expect(await ok('POST', '/product-families/organize')).toMatchObject({ attached: 0, created: 0, merged: 0, repaired: 0 });
-    expect(await events()).toBe(before);
+    await unmoved(before);
   });
 
   /**
@@ -122,9 +104,9 @@ describe('organisation over time', () => {
     expect(left.rows).toEqual([]);
     for (const f of fragments) expect((await streamTypes(`family-${f}`)).at(-1)).toEqual({ type: 'FamilyMergedInto', data: { familyId: f, intoFamilyId: target.family_id } });
 
-    const before = await events();
+    const before = await head();
     expect(await ok('POST', '/product-families/organize')).toMatchObject({ merged: 0, created: 0, attached: 0, repaired: 0 });
-    expect(await events()).toBe(before);
+    await unmoved(before);
   });
 
   it('a link synced during the run and added to a fragment by an administrator merges with its fragment', async () => {
@@ -138,7 +120,7 @@ describe('organisation over time', () => {
     await settle();
     const name = (await svc.db.pool.query(`SELECT name FROM origin_goods WHERE id = $1`, [target!.links[0]])).rows[0].name as string;
     let added = '';
-    const hook = beforeAppendTo(svc.services.store, {
+    const hook = beforeWriteTo(svc, {
       streamId: `link-${detached}`,
       carrying: ['LinkJoinedFamily'],
       // After the run has read every link: the supplier lists a new link, a sync mirrors it, and an
@@ -170,7 +152,7 @@ describe('organisation over time', () => {
     await ok('DELETE', `/product-families/${a!.family_id}/members/${linkId}`);
     const b = await ok('POST', '/product-families', { name: '管理员的系列' });
     const aBefore = (await streamTypes(`family-${a!.family_id}`)).length;
-    const hook = beforeAppendTo(svc.services.store, {
+    const hook = beforeWriteTo(svc, {
       streamId: `link-${linkId}`,
       meanwhile: async () => void (await ok('POST', `/product-families/${b.id}/members`, { originGoodId: linkId })),
     });
@@ -198,8 +180,8 @@ describe('organisation over time', () => {
     const joinsBefore = (await streamTypes(`family-${a!.family_id}`)).length;
     const meta = eventMetadata('system:sync', 'SyncOriginGoods');
     const mirrored = (await streamTypes(`link-${linkId}`)).find((e) => e.type === 'LinkMirrored')!.data;
-    const hook = beforeAppendTo(
-      svc.services.store,
+    const hook = beforeWriteTo(
+      svc,
       {
         streamId: `link-${linkId}`,
         // A sync rewrites the link (same data): its stream moves, its family does not.
@@ -262,5 +244,41 @@ describe('organisation over time', () => {
     const report = await ok('POST', '/product-families/organize');
     expect(report.attached).toBe(1);
     expect(await familyOf(linkId)).toBe(a!.family_id);
+  });
+
+  it('links of several groups that moved meanwhile leave the append at once: the others are appended once more, not once per moved link', async () => {
+    const families = (
+      await svc.db.pool.query<{ family_id: string; links: string[] }>(
+        `SELECT og.family_id::text, array_agg(og.id::text ORDER BY og.id) AS links FROM origin_goods og JOIN families f ON f.id = og.family_id
+          WHERE NOT f.locked AND f.auto_managed GROUP BY og.family_id HAVING count(*) >= 3 ORDER BY og.family_id LIMIT 4`,
+      )
+    ).rows;
+    expect(families).toHaveLength(4);
+    // One link out of each family: organisation brings each back, a group per family, in one append.
+    const leaving = families.map((f) => f.links[1]!);
+    for (const [i, f] of families.entries()) await ok('DELETE', `/product-families/${f.family_id}/members/${leaving[i]}`);
+    await settle();
+    const meta = eventMetadata('system:sync', 'SyncOriginGoods');
+    const rewrite = async (linkId: string) => {
+      const mirrored = (await streamTypes(`link-${linkId}`)).find((e) => e.type === 'LinkMirrored')!.data;
+      const rev = await svc.services.store.streamRevision(`link-${linkId}`);
+      await svc.services.store.appendToStream(`link-${linkId}`, [svc.services.registry.encode('LinkMirrored', mirrored, meta)], { expectedRevision: rev! });
+    };
+    // As the append reaches the store, a sync rewrites three of the links: three groups are stale.
+    const [untouched, ...moved] = leaving;
+    const hook = beforeWriteTo(svc, { streamId: `link-${moved[0]}`, carrying: ['LinkJoinedFamily'], meanwhile: async () => void (await Promise.all(moved.map(rewrite))) });
+    const recorded = recordAppends(svc.services.store);
+    let report: any;
+    try {
+      report = await ok('POST', '/product-families/organize');
+    } finally {
+      hook.restore();
+      recorded.restore();
+    }
+    expect(hook.taken()).toBe(1);
+    expect(report).toMatchObject({ attached: 4, review: [] });
+    for (const [i, f] of families.entries()) expect(await familyOf(leaving[i]!)).toBe(f.family_id);
+    // The untouched group: in the append that met the three, then in one more.
+    expect(recorded.appends.filter((a) => a.includes(`link-${untouched}`))).toHaveLength(2);
   });
 });

@@ -1,6 +1,7 @@
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
 import { startTestService, type TestService, expectNoFailedProjections } from '../../support/service';
 import { eventually } from '../../support/eventually';
+import { recordAppends } from '../../support/before-append';
 
 const DOMAIN_CATEGORY_NAMES: [string, string][] = [
   ['短袖T恤(G5000)', '短袖T恤'],
@@ -190,7 +191,7 @@ describe('a retried synchronisation does not duplicate events', () => {
     }
   });
 
-  it('links that changed while the read model lags are decided again from their streams; the rest of their page is appended once', async () => {
+  it('links that changed while the read model lags are decided again from their streams, all at once; the rest of their page is appended once more', async () => {
     const sim = await startSimulator({ links: 60, seed: 8 });
     const svc = await startTestService({ env: { UPSTREAM_URL: sim.url, COMMAND_WAIT_MS: '100' }, workers: false });
     try {
@@ -202,18 +203,29 @@ describe('a retried synchronisation does not duplicate events', () => {
           ).rows.map((r) => [r.stream_id, r.types]),
         );
       const before = await perStream();
-      const [a, b] = sim.catalog.links().filter((l) => l.status === 'ON_SALE');
+      const [a, b, c, d] = sim.catalog.links().filter((l) => l.status === 'ON_SALE');
       sim.catalog.changeLink(a!.id, { price: '1.23' });
       sim.catalog.changeLink(b!.id, { name: `${b!.name} 新款` });
-      // The read model is empty: every link of the page is expected to be a new stream, and two of
+      sim.catalog.changeLink(c!.id, { price: '2.34' });
+      sim.catalog.changeLink(d!.id, { price: '3.45' });
+      // The read model is empty: every link of the page is expected to be a new stream, and four of
       // them carry new content, so their append conflicts with the stream the first run wrote.
-      const again = await (await svc.services.sync.start('origin_goods', { by: 'system:test' })).finished;
+      const recorded = recordAppends(svc.services.store);
+      const again = await svc.services.sync
+        .start('origin_goods', { by: 'system:test' })
+        .then((run) => run.finished)
+        .finally(() => recorded.restore());
+      const pages = recorded.appends.map((a) => a.length);
       expect(again.state).toBe('succeeded');
-      expect(again.counts).toMatchObject({ changed: 2 });
+      expect(again.counts).toMatchObject({ changed: 4 });
+      // The four leave the page at once (each decided again on its stream); the rest is sent once more.
+      expect(pages).toHaveLength(2);
+      expect(pages[1]).toBe(pages[0]! - 4);
+      const changedStreams = new Set([a, b, c, d].map((l) => `link-${l!.id}`));
       const after = await perStream();
       expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
       for (const [stream, types] of after) {
-        const changed = stream === `link-${a!.id}` || stream === `link-${b!.id}`;
+        const changed = changedStreams.has(stream);
         expect([stream, types]).toEqual([stream, changed ? [...before.get(stream)!, 'LinkMirrored'] : before.get(stream)]);
       }
       const last = await svc.db.pool.query(`SELECT data->>'price' AS p FROM es_events WHERE stream_id = $1 ORDER BY revision DESC LIMIT 1`, [`link-${a!.id}`]);

@@ -105,6 +105,8 @@ describe('docker-compose.yml', () => {
       KURRENTDB_TRUSTED_ROOT_CERTIFICATES_PATH: expect.any(String),
       KURRENTDB_DEFAULT_ADMIN_PASSWORD: ENV.KURRENTDB_ADMIN_PASSWORD,
       KURRENTDB_DEFAULT_OPS_PASSWORD: ENV.KURRENTDB_OPS_PASSWORD,
+      // A batch of the service is one multi-stream append, larger than the server's default limit of 1 MiB can be.
+      KURRENTDB_MAX_APPEND_SIZE: String(8 * 1024 * 1024),
     });
     expect(k.volumes).toContain('kurrentdb-data:/var/lib/kurrentdb');
     expect(k.depends_on).toEqual({ certs: { condition: 'service_completed_successfully' } });

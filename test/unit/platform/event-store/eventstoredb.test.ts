@@ -1,13 +1,10 @@
 /**
- * The EventStoreDB/KurrentDB adapter against a hand-written fake of the few client methods it uses.
- * The fake keeps `$all` as an array and answers reads the way the server does (inclusive
- * `fromPosition`, a filter applied on the server in either direction, `maxCount` counting the events
- * that pass it, StreamNotFoundError for a missing stream, system events mixed in); the errors are the
- * library's own classes, so the adapter's `instanceof` checks run for real. It counts what each read
- * costs (calls, events sent), so the adapter is held to a bounded cost on a large log. The contract
- * suite (test/contract) covers a real server when EVENTSTORE_URL is set.
+ * The EventStoreDB/KurrentDB adapter against a hand-written fake of the few client methods it uses
+ * (test/support/fake-kurrentdb.ts): it answers reads and appends the way the server does, with the
+ * library's own error classes, and counts what each call costs, so the adapter is held to a bounded
+ * cost on a large log. The contract suite (test/contract) covers a real server when EVENTSTORE_URL
+ * is set.
  */
-import { PassThrough } from 'node:stream';
 import {
   ANY,
   AccessDeniedError,
@@ -17,213 +14,20 @@ import {
   FORWARDS,
   NO_STREAM,
   START as ESDB_START,
-  StreamNotFoundError,
+  TransactionMaxSizeExceededError,
   UnavailableError,
-  WrongExpectedVersionError,
+  UnsupportedError,
   excludeSystemEvents,
   streamNameFilter,
-  type AllStreamJSONRecordedEvent,
-  type AllStreamResolvedEvent,
   type AppendResult as EsdbAppendResult,
   type AppendToStreamOptions,
   type EventData,
-  type JSONType,
   type Position,
-  type ReadAllOptions as EsdbReadAllOptions,
-  type ReadStreamOptions as EsdbReadStreamOptions,
-  type SubscribeToAllOptions,
 } from '@kurrent/kurrentdb-client';
 import { AppError } from '../../../../src/platform/errors';
-import { EventStoreDbAdapter, type EsdbClient } from '../../../../src/platform/event-store/eventstoredb';
-import { START, type EventToAppend, type LogPosition } from '../../../../src/platform/event-store/port';
-
-type Recorded = AllStreamJSONRecordedEvent;
-
-/**
- * A read as the client returns it: an async iterator the adapter may leave (`return`), which ends the
- * call. (`cancel`, the previous client's way to end one, does the same.) `sent` counts what it yielded.
- */
-function read<E>(items: () => AsyncGenerator<E>, onEnd: () => void): AsyncIterableIterator<E> & { cancel(): Promise<void> } {
-  const it = items();
-  let ended = false;
-  const end = () => {
-    if (!ended) onEnd();
-    ended = true;
-  };
-  const self = {
-    next: () => it.next(),
-    return: async (value?: unknown) => {
-      end();
-      return it.return(value as never);
-    },
-    cancel: async () => {
-      end();
-      await it.return(undefined as never);
-    },
-    [Symbol.asyncIterator]() {
-      return self;
-    },
-  };
-  return self as AsyncIterableIterator<E> & { cancel(): Promise<void> };
-}
-
-/** A read that fails the way the client's reads do: on the first `next`. */
-// eslint-disable-next-line require-yield -- it fails before yielding anything
-async function* failing(e: Error): AsyncGenerator<never> {
-  throw e;
-}
-
-/** A read that never answers (a server that does not). */
-// eslint-disable-next-line require-yield -- it never yields
-async function* hanging(): AsyncGenerator<never> {
-  await new Promise(() => undefined);
-}
-
-class FakeSubscription extends PassThrough {
-  unsubscribed = false;
-  constructor(readonly options: SubscribeToAllOptions | undefined) {
-    super({ objectMode: true });
-  }
-  async unsubscribe(): Promise<void> {
-    this.unsubscribed = true;
-    this.end();
-  }
-}
-
-type FilterLike = { filterOn: 'streamName' | 'eventType'; prefixes?: string[]; regex?: string };
-
-class FakeClient implements EsdbClient {
-  /** `$all`, in log order. */
-  log: Recorded[] = [];
-  now = new Date('2024-05-01T10:00:00.000Z');
-  appendCalls: Array<{ streamName: string; events: EventData[]; options: AppendToStreamOptions | undefined }> = [];
-  appendFailure: Error | null = null;
-  readStreamCalls: Array<{ streamName: string; options: EsdbReadStreamOptions | undefined }> = [];
-  readAllCalls: EsdbReadAllOptions[] = [];
-  /** events the server sent for reads of `$all` (what they transferred and the client decoded) */
-  sentByReads = 0;
-  readFailure: Error | null = null;
-  /** when set, readAll answers with a read that never yields (a server that does not answer) */
-  readAllHangs = false;
-  cancels = 0;
-  subscriptions: FakeSubscription[] = [];
-  disposed = false;
-  private nextPosition = 1000n;
-  /** events per stream, so a large log is written in linear time */
-  private readonly lengths = new Map<string, number>();
-
-  /** Writes straight into the log, as another writer (or the server itself) would. */
-  record(streamId: string, type: string, data: JSONType = {}, metadata?: unknown): Recorded {
-    const revision = BigInt(this.lengths.get(streamId) ?? 0);
-    this.lengths.set(streamId, Number(revision) + 1);
-    // Distinct commit and prepare, so a mix-up of the two shows.
-    const position: Position = { commit: this.nextPosition + 7n, prepare: this.nextPosition };
-    this.nextPosition += 100n;
-    const e = {
-      streamId,
-      id: `00000000-0000-4000-8000-${String(this.log.length).padStart(12, '0')}`,
-      isJson: true as const,
-      revision,
-      type,
-      created: new Date(this.now),
-      data,
-      metadata: metadata as Recorded['metadata'],
-      position,
-    };
-    this.log.push(e);
-    return e;
-  }
-
-  async appendToStream(streamName: string, events: EventData[], options?: AppendToStreamOptions): Promise<EsdbAppendResult> {
-    this.appendCalls.push({ streamName, events, options });
-    if (this.appendFailure) throw this.appendFailure;
-    const stream = this.log.filter((e) => e.streamId === streamName);
-    const at = stream.findIndex((e) => e.id === events[0]!.id);
-    if (at >= 0 && events.every((ev, i) => stream[at + i]?.id === ev.id)) {
-      // The server recognises a re-append of the same events and reports no position for it.
-      return { success: true, nextExpectedRevision: BigInt(at + events.length - 1) };
-    }
-    const current = stream.length ? BigInt(stream.length - 1) : NO_STREAM;
-    const expected = options?.streamState ?? ANY;
-    if (expected !== ANY && expected !== current) {
-      throw new WrongExpectedVersionError(undefined, { streamName, expected, current });
-    }
-    let last!: Recorded;
-    for (const ev of events) {
-      last = this.record(streamName, ev.type, ev.data as JSONType, ev.metadata);
-      last.id = ev.id;
-    }
-    return { success: true, nextExpectedRevision: last.revision, position: last.position };
-  }
-
-  readStream(streamName: string, options?: EsdbReadStreamOptions) {
-    this.readStreamCalls.push({ streamName, options });
-    const onEnd = () => this.cancels++;
-    if (this.readFailure) return read(() => failing(this.readFailure!), onEnd);
-    let events = this.log.filter((e) => e.streamId === streamName);
-    if (events.length === 0) return read(() => failing(new StreamNotFoundError(undefined, streamName)), onEnd);
-    const backwards = options?.direction === BACKWARDS;
-    const from = options?.fromRevision;
-    if (typeof from === 'bigint') events = events.filter((e) => (backwards ? e.revision <= from : e.revision >= from));
-    if (backwards) events = [...events].reverse();
-    if (options?.maxCount !== undefined) events = events.slice(0, Number(options.maxCount));
-    return read(async function* () {
-      for (const event of events) yield { event };
-    }, onEnd);
-  }
-
-  /**
-   * `$all` as the server reads it: from `fromPosition` (inclusive) in either direction, through the
-   * filter (on the server: what it leaves out is never sent), at most `maxCount` events that pass it.
-   */
-  readAll(options?: EsdbReadAllOptions) {
-    this.readAllCalls.push(options ?? {});
-    const onEnd = () => this.cancels++;
-    if (this.readFailure) return read<AllStreamResolvedEvent>(() => failing(this.readFailure!), onEnd);
-    if (this.readAllHangs) return read<AllStreamResolvedEvent>(hanging, onEnd);
-    const backwards = options?.direction === BACKWARDS;
-    const from = options?.fromPosition ?? ESDB_START;
-    const filter = options?.filter as FilterLike | undefined;
-    const passes = (e: Recorded) => {
-      if (!filter) return true;
-      const subject = filter.filterOn === 'streamName' ? e.streamId : e.type;
-      return filter.prefixes ? filter.prefixes.some((p) => subject.startsWith(p)) : new RegExp(filter.regex!).test(subject);
-    };
-    let events = backwards ? [...this.log].reverse() : [...this.log];
-    // Like the server, a position bound is inclusive (in both directions, the harder case for the adapter).
-    if (from === END) events = backwards ? events : [];
-    else if (from !== ESDB_START) events = events.filter((e) => (backwards ? atOrBefore(e.position, from) : atOrBefore(from, e.position)));
-    const max = options?.maxCount === undefined ? Infinity : Number(options.maxCount);
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const fake = this;
-    return read<AllStreamResolvedEvent>(async function* () {
-      let sent = 0;
-      for (const event of events) {
-        if (sent >= max) return;
-        if (!passes(event)) continue;
-        sent++;
-        fake.sentByReads++;
-        yield { event };
-      }
-    }, onEnd);
-  }
-
-  subscribeToAll(options?: SubscribeToAllOptions): FakeSubscription {
-    const s = new FakeSubscription(options);
-    this.subscriptions.push(s);
-    return s;
-  }
-
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    for (const s of this.subscriptions) s.end();
-  }
-}
-
-function atOrBefore(a: Position, b: Position): boolean {
-  if (a.commit !== b.commit) return a.commit < b.commit;
-  return a.prepare <= b.prepare;
-}
+import { EventStoreDbAdapter, MULTI_STREAM_APPEND_SINCE, requireMultiStreamAppend } from '../../../../src/platform/event-store/eventstoredb';
+import { START, staleStreamsOf, type EventToAppend, type LogPosition } from '../../../../src/platform/event-store/port';
+import { FakeKurrentDbClient, FakeSubscription, type Recorded } from '../../../support/fake-kurrentdb';
 
 const plain = (p: Position): LogPosition => ({ commit: p.commit, prepare: p.prepare });
 
@@ -246,17 +50,17 @@ async function eventually(check: () => boolean, ms = 2000): Promise<void> {
 }
 const settle = () => new Promise((r) => setImmediate(r));
 
-let fake: FakeClient;
+let fake: FakeKurrentDbClient;
 let store: EventStoreDbAdapter;
 beforeEach(() => {
-  fake = new FakeClient();
+  fake = new FakeKurrentDbClient();
   store = new EventStoreDbAdapter(fake);
 });
 
 describe('EventStoreDbAdapter: appending', () => {
   it('maps the expected revision to the client constants', async () => {
     const seen: unknown[] = [];
-    const client = Object.assign(new FakeClient(), {
+    const client = Object.assign(new FakeKurrentDbClient(), {
       appendToStream: async (_s: string, _e: EventData[], o?: AppendToStreamOptions): Promise<EsdbAppendResult> => {
         seen.push(o?.streamState);
         return { success: true, nextExpectedRevision: 0n, position: { commit: 1n, prepare: 1n } };
@@ -316,7 +120,7 @@ describe('EventStoreDbAdapter: appending', () => {
   });
 
   it('a client that reports a failed append instead of throwing still gives WRONG_REVISION', async () => {
-    const client = Object.assign(new FakeClient(), {
+    const client = Object.assign(new FakeKurrentDbClient(), {
       appendToStream: async (): Promise<EsdbAppendResult> => ({ success: false, nextExpectedRevision: 1n }),
     });
     await expect(new EventStoreDbAdapter(client).appendToStream('good-1', [ev()], { expectedRevision: 0n })).rejects.toMatchObject({
@@ -358,6 +162,130 @@ describe('EventStoreDbAdapter: appending', () => {
     await store.appendToStream('good-1', [ev(), ev()]);
     expect(await store.appendToStream('good-1', [], { expectedRevision: 'no_stream' })).toEqual({ nextRevision: 1n, position: START });
     expect(fake.appendCalls).toHaveLength(1);
+  });
+});
+
+describe('EventStoreDbAdapter: appending to several streams', () => {
+  const versioned = (type: string, version: number) => ({ ...ev(type, { type }), version });
+
+  it('is one multi-stream append, each stream at its expected state, its metadata as text; it reports where each stream ends', async () => {
+    fake.record('good-1', 'Old');
+    const results = await store.appendToStreams([
+      { streamId: 'good-1', events: [versioned('A', 3), ev('B', { i: 2 }, { causationId: 'cause-1' })], expectedRevision: 0n },
+      { streamId: 'link-1', events: [ev('C')], expectedRevision: 'no_stream' },
+      { streamId: 'family-1', events: [ev('D')], expectedRevision: 'any' },
+      { streamId: 'family-2', events: [], expectedRevision: 'any' },
+    ]);
+    expect(fake.appendCalls).toEqual([]);
+    expect(fake.multiAppendCalls).toHaveLength(1);
+    const [requests] = fake.multiAppendCalls;
+    expect(requests!.map((r) => [r.streamName, r.expectedState, r.events.length])).toEqual([
+      ['good-1', 0n, 2],
+      ['link-1', NO_STREAM, 1],
+      ['family-1', ANY, 1],
+    ]);
+    expect(requests![0]!.events[1]!.metadata).toStrictEqual({
+      v: '1',
+      by: 'user-1',
+      why: 'DoThing',
+      correlationId: 'corr-1',
+      causationId: 'cause-1',
+      at: '2024-05-01T09:59:59.000Z',
+    });
+    const last = (streamId: string) => fake.log.filter((e) => e.streamId === streamId).at(-1)!;
+    expect(results).toEqual([
+      { nextRevision: 2n, position: plain(last('good-1').position) },
+      { nextRevision: 0n, position: plain(last('link-1').position) },
+      { nextRevision: 0n, position: plain(last('family-1').position) },
+      { nextRevision: -1n, position: START },
+    ]);
+    // The positions come from one read of the append's events, from where the server says it starts.
+    const reads = fake.readAllCalls.filter((c) => c.direction === FORWARDS);
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatchObject({ fromPosition: { commit: last('good-1').position.commit }, maxCount: 4 });
+    // The schema version written as text reads back as the number it was.
+    expect((await store.readStream('good-1')).map((e) => [e.type, e.version])).toEqual([
+      ['Old', 1],
+      ['A', 3],
+      ['B', 1],
+    ]);
+  });
+
+  it('a stale stream leaves every stream unwritten; the conflict names every stale stream, in the order given', async () => {
+    fake.record('link-1', 'Old');
+    fake.record('link-3', 'Old');
+    fake.record('link-3', 'Old');
+    const before = fake.log.length;
+    const err = await store
+      .appendToStreams([
+        { streamId: 'family-1', events: [ev()], expectedRevision: 'no_stream' },
+        { streamId: 'link-1', events: [ev()], expectedRevision: 'no_stream' },
+        { streamId: 'link-2', events: [ev()], expectedRevision: 4n },
+        { streamId: 'link-3', events: [ev()], expectedRevision: 1n },
+        { streamId: 'good-1', events: [ev()], expectedRevision: 'any' },
+      ])
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ code: 'EVENT_STORE.WRONG_REVISION', status: 409, details: { streamId: 'link-1', expected: 'no_stream', actual: '0' } });
+    expect((err as AppError).details).toMatchObject({
+      stale: [
+        { streamId: 'link-1', expected: 'no_stream', actual: '0' },
+        { streamId: 'link-2', expected: '4', actual: 'no_stream' },
+      ],
+    });
+    expect(staleStreamsOf(err)).toEqual(new Set(['link-1', 'link-2']));
+    expect(fake.log).toHaveLength(before);
+    expect(fake.multiAppendCalls).toHaveLength(1);
+  });
+
+  it('streams whose events are written already are reported as written, and the rest is appended', async () => {
+    const done = { streamId: 'link-1', events: [ev('X'), ev('Y')], expectedRevision: 'no_stream' as const };
+    const [first] = await store.appendToStreams([done]);
+    const results = await store.appendToStreams([done, { streamId: 'link-2', events: [ev('Z')], expectedRevision: 'no_stream' }]);
+    expect(results[0]).toEqual(first);
+    expect(results[1]!.nextRevision).toBe(0n);
+    expect(fake.log.map((e) => e.type)).toEqual(['X', 'Y', 'Z']);
+    // The first try, then the rest alone.
+    expect(fake.multiAppendCalls.map((c) => c.map((r) => r.streamName))).toEqual([['link-1'], ['link-1', 'link-2'], ['link-2']]);
+  });
+
+  it('an append written already, whole, is a no-op that reports where its events are', async () => {
+    const appends = [
+      { streamId: 'link-1', events: [ev('X'), ev('Y')], expectedRevision: 'no_stream' as const },
+      { streamId: 'good-1', events: [ev('Z')], expectedRevision: 'any' as const },
+    ];
+    const first = await store.appendToStreams(appends);
+    fake.record('link-1', 'Later');
+    const again = await store.appendToStreams(appends);
+    expect(again).toEqual(first);
+    expect(fake.log.map((e) => e.type)).toEqual(['X', 'Y', 'Z', 'Later']);
+  });
+
+  it.each([
+    ['UnavailableError', new UnavailableError(undefined, 'connect ECONNREFUSED'), { code: 'EVENT_STORE.UNAVAILABLE', status: 503 }],
+    [
+      'a server without multi-stream appends',
+      new UnsupportedError('multiStreamAppend', MULTI_STREAM_APPEND_SINCE),
+      { code: 'EVENT_STORE.UNAVAILABLE', status: 503, message: expect.stringContaining(`KurrentDB ${MULTI_STREAM_APPEND_SINCE} or later`) },
+    ],
+  ])('%s is a 503', async (_name, failure, expected) => {
+    fake.multiAppendFailure = failure;
+    await expect(store.appendToStreams([{ streamId: 'link-1', events: [ev()], expectedRevision: 'any' }])).rejects.toMatchObject(expected);
+  });
+
+  it('an append larger than the server takes says so', async () => {
+    const tooLarge = Object.assign(Object.create(TransactionMaxSizeExceededError.prototype) as TransactionMaxSizeExceededError, { size: 2_000_000, maxSize: 1_048_576 });
+    fake.multiAppendFailure = tooLarge;
+    await expect(store.appendToStreams([{ streamId: 'link-1', events: [ev()], expectedRevision: 'any' }])).rejects.toThrow(/2000000 bytes.*1048576/);
+  });
+
+  it('a server that cannot append to several streams atomically is refused at start, naming the version needed', () => {
+    const server = (version: string, methods: string[]) => ({ serverVersion: version, supports: (m: { path: string }) => methods.includes(m.path) });
+    expect(() => requireMultiStreamAppend(server('24.10.0', ['/event_store.client.streams.Streams/Append']))).toThrow(
+      /KurrentDB\/EventStoreDB 24\.10\.0, which cannot append to several streams in one atomic write: this service needs KurrentDB 25\.1 or later/,
+    );
+    expect(() => requireMultiStreamAppend(server('unknown', []))).toThrow(/before 21\.10.*25\.1 or later/);
+    expect(() => requireMultiStreamAppend(server('26.2.3', ['/kurrentdb.protocol.v2.streams.StreamsService/AppendSession']))).not.toThrow();
   });
 });
 
