@@ -13,7 +13,7 @@
  */
 import type { Pool, Queryable } from '../platform/db';
 import { readModelsCurrent, type CommandDeps } from '../platform/commands';
-import { AppError } from '../platform/errors';
+import { unknownReference } from '../platform/errors';
 import { withLocks, withSharedLocks } from '../platform/locks';
 
 /** What a field refers to: its table and the rows that count as live. */
@@ -22,6 +22,7 @@ const KINDS = {
   country: `SELECT id::text FROM countries WHERE id = ANY($1::bigint[]) AND NOT removed`,
   tag: `SELECT id::text FROM tags WHERE id = ANY($1::bigint[]) AND NOT deleted`,
   good: `SELECT id::text FROM goods WHERE id = ANY($1::bigint[])`,
+  link: `SELECT id::text FROM origin_goods WHERE id = ANY($1::bigint[])`,
 } as const;
 
 export type ReferenceKind = keyof typeof KINDS;
@@ -44,9 +45,7 @@ export async function requireReferences(db: Queryable, refs: readonly Reference[
   }
   for (const r of refs) {
     const missing = [...new Set(r.ids.filter((id): id is string => !!id && !known.get(r.kind)!.has(id)))];
-    if (missing.length) {
-      throw AppError.badRequest('UNKNOWN_REFERENCE', `${r.field} names no existing ${r.kind}: ${missing.slice(0, 10).join(', ')}`, { field: r.field, missing });
-    }
+    if (missing.length) throw unknownReference(r.field, missing, r.kind);
   }
 }
 

@@ -41,7 +41,11 @@ export const ERROR_CODES = {
   // Money and references
   'MONEY.INVALID': { status: 400, description: 'Not a decimal amount.' },
   'MONEY.TOO_PRECISE': { status: 400, description: 'An amount with more decimals than allowed.' },
-  UNKNOWN_REFERENCE: { status: 400, description: 'A category, country, tag or good id names nothing; `details.field` and `details.missing` say which.' },
+  UNKNOWN_REFERENCE: {
+    status: 400,
+    description:
+      'An id in the body (or a query id naming what to work on) names nothing: a category, country, tag, tag group, good or link; `details.field` names the field (`goods.2.categoryId`) and `details.missing` the ids.',
+  },
 
   // History
   'HISTORY.QUERY_INVALID': { status: 400, description: 'A history query mixes `at` with `from`/`to`, gives one of `from` and `to` alone, or pages a snapshot.' },
@@ -50,7 +54,6 @@ export const ERROR_CODES = {
   // Links (origin goods) and their tags
   'ORIGIN_GOOD.NOT_FOUND': { status: 404, description: 'No such link (origin good).' },
   'ORIGIN_GOOD.UNPARSEABLE': { status: 400, description: "The link's name does not follow the naming rule, so its tags cannot be derived." },
-  'TAGS.UNKNOWN': { status: 400, description: 'A tag id names no tag; `details.unknown` lists them.' },
   'TAGS.NOT_A_DIMENSION': { status: 400, description: "A link's tags must belong to a tag group with a dimension." },
   'TAGS.NOT_A_PERMUTATION': { status: 400, description: 'The new tag order does not list every tag exactly once.' },
 
@@ -58,7 +61,6 @@ export const ERROR_CODES = {
   'GOOD.NOT_FOUND': { status: 404, description: 'No such good.' },
   'GOOD.EXISTS': { status: 409, description: 'A good with this id exists.' },
   'GOOD.EXISTS_FOR_LINK': { status: 409, description: 'The link has a good already; `details.goodId` names it.' },
-  'GOOD.UNKNOWN_ORIGIN': { status: 400, description: 'A merged link names no link; `details.missing` lists them.' },
   'GOOD.NAME_REQUIRED': { status: 400, description: 'A custom good needs a name.' },
   'GOOD.PRIMARY_AS_SECONDARY': { status: 400, description: "The good's primary link cannot also be a merged one." },
   'PUBLIC_GOOD.NOT_FOUND': { status: 404, description: 'No public good (family) with this id.' },
@@ -77,7 +79,6 @@ export const ERROR_CODES = {
   // Vocabulary: categories, countries, tags, tag groups, positions
   'CATEGORY.NOT_FOUND': { status: 404, description: 'No such category.' },
   'CATEGORY.ALREADY_EXISTS': { status: 409, description: 'A category with this id exists.' },
-  'CATEGORY.UNKNOWN_PARENT': { status: 400, description: 'The parent category does not exist.' },
   'CATEGORY.PARENT_CYCLE': { status: 400, description: 'The parent is the category itself or lies under it.' },
   'CATEGORY.HAS_CHILDREN': { status: 409, description: 'The category still has subcategories; `details.childCount` counts them.' },
   'CATEGORY.IN_USE': { status: 409, description: 'Goods or links still use the category; `details` holds its usage `{counts, blockedBy}`.' },
@@ -89,7 +90,6 @@ export const ERROR_CODES = {
   'COUNTRIES.NOT_A_PERMUTATION': { status: 400, description: 'The new order does not list every country exactly once.' },
   'TAG.NOT_FOUND': { status: 404, description: 'No such tag.' },
   'TAG.ALREADY_EXISTS': { status: 409, description: 'A tag with this id exists.' },
-  'TAG.UNKNOWN_GROUP': { status: 400, description: 'The tag group does not exist.' },
   'TAG.IN_USE': { status: 409, description: 'Goods or links still carry the tag; `details` holds its usage `{counts, blockedBy}`.' },
   'TAG.NAME_TAKEN': { status: 409, description: 'The tag group has a tag of this name.' },
   'TAG_GROUP.NOT_FOUND': { status: 404, description: 'No such tag group.' },

@@ -5,7 +5,8 @@ import type { Pool } from '../platform/db';
 import { AppError } from '../platform/errors';
 import { parseWith } from '../platform/http/errors';
 import { queryInt } from '../platform/http/validate';
-import { parseId } from '../platform/ids';
+import { idSchema, parseId } from '../platform/ids';
+import { requireReferences } from '../catalog/references';
 import { actorOf } from '../catalog/write-answer';
 import type { SyncService } from './service';
 import type { Config } from '../config';
@@ -19,8 +20,8 @@ const triggerQuery = z.object({ dryRun: flag.optional() }).strict();
 const triggerBody = z.object({ dryRun: z.boolean().optional() }).strict();
 const goodsQuery = z.object({ dryRun: flag.optional(), confirmDelist: flag.optional() }).strict();
 const goodsBody = z.object({ dryRun: z.boolean().optional(), confirmDelist: z.boolean().optional() }).strict();
-const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.boolean().optional(), linkId: z.string().optional() }).strict();
-const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: z.string().optional() }).strict();
+const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.boolean().optional(), linkId: idSchema.optional() }).strict();
+const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: idSchema.optional() }).strict();
 const runId = z.uuid();
 const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: queryInt(1, 100).optional() }).strict();
 
@@ -50,10 +51,13 @@ export function syncRoutes(sync: Pick<SyncService, 'start'>, pool: Pool, guard: 
     const q = parseWith(detailsQuery, req.query, 'query');
     const b = parseWith(detailsBody, req.body ?? {}, 'body');
     const linkId = b.linkId ?? q.linkId;
+    // A link named in the body or query is a reference: 400 when it names none (the path's link of
+    // /sync/origin-goods/:id/detail is that route's 404).
+    if (linkId !== undefined) await requireReferences(pool, [{ field: 'linkId', kind: 'link', ids: [linkId] }]);
     const { runId } = await sync.start('details', {
       dryRun: q.dryRun ?? b.dryRun,
       onlyUnsynced: q.onlyUnsynced ?? b.onlyUnsynced,
-      linkId: linkId === undefined ? undefined : parseId(linkId, 'linkId'),
+      linkId,
       by: actorOf(req, res).by,
     });
     res.status(202).json({ runId });

@@ -1,11 +1,10 @@
 /** Reads of the catalog projection's goods for administrators, and of the links the good commands take. */
 import type { Pool, Queryable } from '../../platform/db';
-import { AppError } from '../../platform/errors';
+import { AppError, unknownReference } from '../../platform/errors';
 import { Filters, pageOf } from '../../platform/query-builder';
 import { likePattern } from '../../platform/sql';
 import { goodNameFromLink } from '../domain/names';
 import { dimensionTagIndex, tagsIn, type DimensionTagIndex } from '../links/dimension-tags';
-import { linkNotFound } from '../links/decide';
 import type { DimensionValues } from '../links/events';
 import { type PublicSort } from '../domain/ordering';
 import { RANKS } from '../domain/ordering';
@@ -163,7 +162,8 @@ export async function readLinks(pool: Pool, ids: readonly string[], index: Dimen
 
 export async function linkForGood(pool: Pool, linkId: string): Promise<LinkForGood> {
   const link = (await readLinks(pool, [linkId], await dimensionTagIndex({ pool }))).get(linkId);
-  if (!link) throw linkNotFound(linkId);
+  // Named by the request's `originGoodId` (a create): a reference, not the path's resource.
+  if (!link) throw unknownReference('originGoodId', [linkId], 'link');
   return link;
 }
 

@@ -9,6 +9,7 @@ import { actorOf } from '../write-answer';
 import { restoreAutoLinkTags, updateLinkTags, type LinkDeps } from './handle';
 import { answerFamily } from '../families/answer';
 import { addMemberBody } from '../families/requests';
+import { requireReferences } from '../references';
 import { addFamilyMember, removeFamilyMember } from './membership';
 import { listLinks, linkTree, readLink } from './queries';
 import { linkTagsBody, listLinksQuery } from './requests';
@@ -38,6 +39,8 @@ export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
   r.post('/product-families/:id/members', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const body = parseWith(addMemberBody, req.body, 'body');
+    // The link is the body's reference (400), the family the path's resource (404). Links are never deleted: no lock.
+    await requireReferences(deps.pool, [{ field: 'originGoodId', kind: 'link', ids: [body.originGoodId] }]);
     const result = await addFamilyMember(deps, id, body.originGoodId, actorOf(req, res));
     await answerFamily(deps, res, 201, id, result, { linkId: body.originGoodId, in: true });
   });
