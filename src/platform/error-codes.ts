@@ -5,7 +5,10 @@
  * (src/platform/http/openapi.ts), and the admin client keeps a text for each
  * (web/admin/src/common/error-text.ts, held to this list by test/unit/web/error-text.test.ts).
  *
- * A status is the one the code answers with; `BAD_REQUEST` carries the 4xx of the fault it names.
+ * A code answers with its status (only `BAD_REQUEST` carries another 4xx, outside the API, for the
+ * web apps' files): the OpenAPI document lists each operation's codes under their statuses
+ * (src/platform/http/openapi.ts), and a 500 answers `INTERNAL` whatever code raised it
+ * (src/platform/http/errors.ts).
  */
 export const ERROR_CODES = {
   // The request itself
@@ -13,7 +16,11 @@ export const ERROR_CODES = {
   INVALID_ID: { status: 400, description: 'An id in the path or query is not a decimal 64-bit integer (a run id: not a UUID).' },
   INVALID_IF_MATCH: { status: 400, description: '`If-Match` does not carry a revision as answered.' },
   MALFORMED_JSON: { status: 400, description: 'The body is not valid JSON.' },
-  BAD_REQUEST: { status: 400, description: 'A client fault found while reading the request (its own 4xx status).' },
+  BAD_REQUEST: {
+    status: 400,
+    description:
+      "A client fault found while reading the request: a path parameter that is not percent-decodable, a body shorter or longer than its `Content-Length` (400); the web apps' files answer the 4xx of their fault with it (412, 416).",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than `BODY_LIMIT`.' },
   UNSUPPORTED_ENCODING: { status: 415, description: 'The body has a content encoding or charset the service does not read.' },
   'REQUEST.INVALID_TEXT': { status: 400, description: 'A NUL character or a lone surrogate in the path, query or body; `details.path` names where.' },
@@ -23,8 +30,11 @@ export const ERROR_CODES = {
   'IDEMPOTENCY.KEY_REUSED': { status: 422, description: 'The `Idempotency-Key` was used for another request.' },
   'IDEMPOTENCY.IN_PROGRESS': { status: 409, description: 'A request with the same `Idempotency-Key` is still being answered.' },
   RATE_LIMITED: { status: 429, description: 'Too many login, registration or upload requests; `Retry-After` says when to try again.' },
-  NOT_FOUND: { status: 404, description: 'No such route, or no such uploaded file.' },
-  INTERNAL: { status: 500, description: 'An unexpected failure; the log has it under the request id.' },
+  NOT_FOUND: {
+    status: 404,
+    description: 'No such path (or one this configuration does not mount: `/docs` outside development, `/metrics` without `METRICS_TOKEN`), or no such uploaded file.',
+  },
+  INTERNAL: { status: 500, description: 'An unexpected failure, whatever raised it; the log has it, with its own code, under the request id.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, description: 'The database is unavailable for a moment; try again (`Retry-After`).' },
 
   // Sign-in

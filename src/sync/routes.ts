@@ -13,6 +13,7 @@ import type { Config } from '../config';
 import { scheduleView } from './scheduler';
 import { getRun, listRuns, type SyncKind } from './runs';
 import type { RouteDoc } from '../platform/http/openapi';
+import type { ErrorCode } from '../platform/error-codes';
 import { runStarted, syncRunList, syncRunView, syncSchedule } from '../contract/sync';
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
@@ -83,7 +84,8 @@ export function syncRoutes(sync: Pick<SyncService, 'start'>, pool: Pool, guard: 
   return r;
 }
 
-const RUNNING = 'A synchronisation of that kind is going (SYNC.ALREADY_RUNNING; `details.runId` names it)';
+/** A run of each kind at a time; runs go in the thread for long operations (src/jobs/). */
+const RUNNING: ErrorCode[] = ['SYNC.ALREADY_RUNNING', 'JOBS.UNAVAILABLE'];
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const syncRouteDocs: RouteDoc[] = [
@@ -102,7 +104,9 @@ export const syncRouteDocs: RouteDoc[] = [
     query: triggerQuery,
     body: triggerBody,
     bodyOptional: true,
-    responses: { 202: runStarted, 409: RUNNING },
+    appends: false,
+    errors: RUNNING,
+    responses: { 202: runStarted },
   },
   {
     method: 'post',
@@ -112,7 +116,9 @@ export const syncRouteDocs: RouteDoc[] = [
     query: goodsQuery,
     body: goodsBody,
     bodyOptional: true,
-    responses: { 202: runStarted, 409: RUNNING },
+    appends: false,
+    errors: RUNNING,
+    responses: { 202: runStarted },
   },
   {
     method: 'post',
@@ -122,7 +128,9 @@ export const syncRouteDocs: RouteDoc[] = [
     query: detailsQuery,
     body: detailsBody,
     bodyOptional: true,
-    responses: { 202: runStarted, 409: RUNNING },
+    appends: false,
+    errors: ['UNKNOWN_REFERENCE', ...RUNNING],
+    responses: { 202: runStarted },
   },
   {
     method: 'post',
@@ -130,10 +138,10 @@ export const syncRouteDocs: RouteDoc[] = [
     summary: "Synchronise one link's detail and answer the finished run",
     auth: true,
     query: triggerQuery,
+    appends: false,
+    errors: ['ORIGIN_GOOD.NOT_FOUND', ...RUNNING],
     responses: {
       200: { description: 'The run, succeeded', body: syncRunView },
-      404: 'No such link (ORIGIN_GOOD.NOT_FOUND)',
-      409: RUNNING,
       502: { description: 'The run, failed (the supplier)', body: syncRunView },
     },
   },
@@ -144,6 +152,7 @@ export const syncRouteDocs: RouteDoc[] = [
     summary: 'One run: state, progress, counts, errors',
     auth: true,
     params: z.object({ runId }),
-    responses: { 200: syncRunView, 404: 'No such run (SYNC.RUN_NOT_FOUND)' },
+    errors: ['INVALID_ID', 'SYNC.RUN_NOT_FOUND'],
+    responses: { 200: syncRunView },
   },
 ];

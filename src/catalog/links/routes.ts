@@ -77,7 +77,8 @@ export const linkRouteDocs: RouteDoc[] = [
     auth: true,
     etag: true,
     body: addMemberBody,
-    responses: { 201: family, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or link (ORIGIN_GOOD.NOT_FOUND)', 409: 'The family was deleted or merged (FAMILY.GONE)' },
+    errors: ['FAMILY.NOT_FOUND', 'UNKNOWN_REFERENCE', 'FAMILY.GONE'],
+    responses: { 201: family, 202: accepted },
   },
   {
     method: 'delete',
@@ -85,7 +86,8 @@ export const linkRouteDocs: RouteDoc[] = [
     summary: 'Take a link out of the family',
     auth: true,
     etag: true,
-    responses: { 200: family, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND), or the link is not a member (FAMILY.MEMBER_NOT_FOUND)' },
+    errors: ['FAMILY.NOT_FOUND', 'FAMILY.MEMBER_NOT_FOUND'],
+    responses: { 200: family, 202: accepted },
   },
   { method: 'get', path: '/origin-goods', summary: 'List supplier links', auth: true, query: listLinksQuery, responses: { 200: pageOf(link) } },
   {
@@ -101,7 +103,8 @@ export const linkRouteDocs: RouteDoc[] = [
     summary: 'One link with its detail (variants, media)',
     auth: true,
     etag: true,
-    responses: { 200: linkWithDetail, 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)' },
+    errors: ['ORIGIN_GOOD.NOT_FOUND'],
+    responses: { 200: linkWithDetail },
   },
   {
     method: 'put',
@@ -110,7 +113,8 @@ export const linkRouteDocs: RouteDoc[] = [
     auth: true,
     revision: true,
     body: linkTagsBody,
-    responses: { 200: linkTagsAnswer, 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)' },
+    errors: ['ORIGIN_GOOD.NOT_FOUND', 'UNKNOWN_REFERENCE', 'TAGS.NOT_A_DIMENSION'],
+    responses: { 200: linkTagsAnswer },
   },
   {
     method: 'post',
@@ -118,6 +122,7 @@ export const linkRouteDocs: RouteDoc[] = [
     summary: 'Give a link back its derived tags',
     auth: true,
     revision: true,
-    responses: { 200: linkWithDetail, 400: 'The link name cannot be parsed (ORIGIN_GOOD.UNPARSEABLE)', 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)' },
+    errors: ['ORIGIN_GOOD.NOT_FOUND', 'ORIGIN_GOOD.UNPARSEABLE'],
+    responses: { 200: linkWithDetail },
   },
 ];

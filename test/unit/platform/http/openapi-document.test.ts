@@ -10,12 +10,18 @@ import { registerBody } from '../../../../src/auth/requests';
 import { priceField, imageField, visibleName, isImageUrl, hasVisibleText } from '../../../../src/platform/http/fields';
 import { decimalsUpTo, isInt64 } from '../../../../src/platform/ids';
 import { answerMismatch } from '../../../support/openapi-check';
+import { ERROR_CODES, type ErrorCode } from '../../../../src/platform/error-codes';
 
-type Op = { operationId: string; parameters?: any[]; responses: Record<string, any>; requestBody?: any };
-const doc = JSON.parse(JSON.stringify(apiDocument(''))) as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, any> } };
+type Op = { operationId: string; parameters?: any[]; responses: Record<string, any>; requestBody?: any; security?: unknown };
+const doc = JSON.parse(JSON.stringify(apiDocument(''))) as {
+  paths: Record<string, Record<string, Op>>;
+  components: { schemas: Record<string, any>; securitySchemes: Record<string, any> };
+};
 const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, method, path, op })));
 const op = (key: string) => ops.find((o) => o.key === key)!.op;
 const json = (r: any) => r?.content?.['application/json']?.schema;
+/** The codes an operation lists for a status (its Error schema narrowed to them). */
+const codesOf = (o: Op, status: string): string[] => json(o.responses[status])?.allOf?.[1]?.properties?.error?.properties?.code?.enum ?? [];
 /** A JSON Schema pattern as a validator reads it (ECMA-262, Unicode). */
 const pattern = (p: string) => new RegExp(p, 'u');
 
@@ -32,23 +38,61 @@ describe('the OpenAPI document', () => {
     expect(json(op('GET /public/goods/{goodId}').responses['200'])).toEqual({ $ref: '#/components/schemas/PublicGoodDetail' });
   });
 
-  it('answers every error with the Error schema, lists the real statuses, and no `default`', () => {
+  it('answers every error with the Error schema, its code held to the codes of that status, and no `default`', () => {
     for (const { key, op } of ops) {
       expect({ key, default: op.responses.default }).toEqual({ key, default: undefined });
       for (const [status, r] of Object.entries(op.responses)) {
         if (Number(status) < 400 || key === 'GET /readyz' || key === 'POST /sync/origin-goods/{id}/detail') continue;
-        expect({ key, status, schema: json(r) }).toEqual({ key, status, schema: { $ref: '#/components/schemas/Error' } });
+        const codes = codesOf(op, status);
+        // The shared Error, narrowed to codes the registry gives this very status, each described.
+        expect({ key, status, ref: json(r).allOf[0] }).toEqual({ key, status, ref: { $ref: '#/components/schemas/Error' } });
+        expect({ key, status, codes: codes.length > 0 }).toEqual({ key, status, codes: true });
+        expect({ key, status, wrong: codes.filter((c) => ERROR_CODES[c as ErrorCode]?.status !== Number(status)) }).toEqual({ key, status, wrong: [] });
+        for (const c of codes) expect(r.description).toContain(`\`${c}\`: ${ERROR_CODES[c as ErrorCode].description}`);
       }
     }
     // The writes: another origin (403), a body that is not JSON (415) or too large (413); a reused key (422).
     expect(Object.keys(op('PATCH /goods/{id}').responses)).toEqual(['200', '202', '400', '401', '403', '404', '409', '413', '415', '422', '500', '503']);
-    expect(op('POST /auth/register').responses['403'].description).toMatch(/AUTH\.REGISTRATION_CLOSED.*REQUEST\.CROSS_ORIGIN/);
-    expect(op('POST /auth/login').responses['415'].description).toMatch(/REQUEST\.UNSUPPORTED_MEDIA_TYPE/);
-    expect(op('POST /countries').responses['409'].description).toMatch(/COUNTRY\.CODE_TAKEN/);
-    expect(op('GET /public/goods/{goodId}').responses['404'].description).toMatch(/PUBLIC_GOOD\.NOT_FOUND/);
+    expect(codesOf(op('POST /auth/register'), '403')).toEqual(['REQUEST.CROSS_ORIGIN', 'AUTH.REGISTRATION_CLOSED']);
+    expect(codesOf(op('POST /auth/login'), '415')).toEqual(['UNSUPPORTED_ENCODING', 'REQUEST.UNSUPPORTED_MEDIA_TYPE']);
+    expect(codesOf(op('POST /countries'), '409')).toContain('COUNTRY.CODE_TAKEN');
+    expect(codesOf(op('GET /public/goods/{goodId}'), '404')).toEqual(['PUBLIC_GOOD.NOT_FOUND']);
+    expect(codesOf(op('GET /goods/{id}'), '404')).toEqual(['GOOD.NOT_FOUND']);
+    // Each operation its own: a read of goods has no idempotency key, a write of goods no PUBLIC_GOOD.NOT_FOUND.
+    expect(codesOf(op('GET /goods'), '409')).toEqual([]);
+    expect(codesOf(op('PATCH /goods/{id}'), '409')).toEqual(['IDEMPOTENCY.IN_PROGRESS', 'EVENT_STORE.WRONG_REVISION', 'EVENT_STORE.BUSY', 'LOCK.BUSY']);
+    expect(codesOf(op('PATCH /goods/{id}'), '400')).toEqual(expect.arrayContaining(['UNKNOWN_REFERENCE', 'INVALID_IF_MATCH', 'IDEMPOTENCY.BAD_KEY', 'MALFORMED_JSON']));
+    // A reference in the body is a 400, never the 404 of the path's resource.
+    for (const key of [
+      'POST /goods',
+      'PUT /goods/{id}/origins',
+      'POST /product-families/{id}/members',
+      'POST /product-families/{id}/custom-members',
+      'POST /tags',
+      'PATCH /categories/sort',
+      'POST /sync/details',
+      'PUT /origin-goods/{id}/tags',
+    ]) {
+      expect({ key, codes: codesOf(op(key), '400') }).toEqual({ key, codes: expect.arrayContaining(['UNKNOWN_REFERENCE']) });
+      expect({
+        key,
+        notFound: codesOf(op(key), '404').filter((c) => ['ORIGIN_GOOD.NOT_FOUND', 'GOOD.NOT_FOUND', 'CATEGORY.NOT_FOUND'].includes(c) && !/\{id\}/.test(key)),
+      }).toEqual({ key, notFound: [] });
+    }
+    expect(codesOf(op('POST /goods'), '404')).toEqual([]);
+    // A 500 is INTERNAL, whatever raised it.
+    for (const { op: o } of ops) expect(codesOf(o, '500')).toEqual(['INTERNAL']);
     // Reads take no body: no 413 nor 415; the health checks need no database: no 503.
     expect(op('GET /goods').responses['415']).toBeUndefined();
     expect(op('GET /healthz').responses['503']).toBeUndefined();
+  });
+
+  it('declares what /metrics requires: the scrape token as a bearer token', () => {
+    const metrics = op('GET /metrics');
+    expect(metrics.security).toEqual([{ scrapeToken: [] }]);
+    expect(doc.components.securitySchemes.scrapeToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(codesOf(metrics, '401')).toEqual(['METRICS.UNAUTHORIZED']);
+    expect(op('GET /healthz').security).toBeUndefined();
   });
 
   it('names the headers clients rely on: ETag, Cache-Control, Set-Cookie, Retry-After, If-None-Match, the refresh cookie', () => {
@@ -138,5 +182,15 @@ describe('the integration tests’ check of every answer against the document (t
     expect(answerMismatch('', 'GET', '/goods/1', answer(404, { error: { code: 'GOOD.NOT_FOUND', message: 'x' } }))).toBeNull();
     expect(answerMismatch('', 'GET', '/public/home', answer(200, { positions: [] }))).toMatch(/always carries ETag/);
     expect(answerMismatch('', 'DELETE', '/goods/1', answer(204, { surprise: true }))).toMatch(/describes no body/);
+  });
+
+  it('holds an error code to the codes the operation lists for its status', () => {
+    // A registered code, but not one of this operation, or not at this status.
+    expect(answerMismatch('', 'GET', '/goods/1', answer(404, { error: { code: 'ORIGIN_GOOD.NOT_FOUND', message: 'x' } }))).toMatch(/does not match/);
+    expect(answerMismatch('', 'POST', '/goods', answer(404, { error: { code: 'ORIGIN_GOOD.NOT_FOUND', message: 'x' } }))).toMatch(/lists 201, 202, 400/);
+    expect(
+      answerMismatch('', 'POST', '/goods', answer(400, { error: { code: 'UNKNOWN_REFERENCE', message: 'x', details: { field: 'originGoodId', missing: ['1'] } } })),
+    ).toBeNull();
+    expect(answerMismatch('', 'GET', '/goods', answer(400, { error: { code: 'IDEMPOTENCY.BAD_KEY', message: 'x' } }))).toMatch(/does not match/);
   });
 });
