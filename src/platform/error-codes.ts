@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   'REQUEST.INVALID_TEXT': { status: 400, description: 'A NUL character or a lone surrogate in the path, query or body; `details.path` names where.' },
   'REQUEST.CROSS_ORIGIN': { status: 403, description: 'A write from another origin than this service or `CORS_ORIGINS`.' },
   'REQUEST.UNSUPPORTED_MEDIA_TYPE': { status: 415, description: 'A write body that is not `application/json`.' },
+  'REQUEST.METHOD_NOT_ALLOWED': { status: 405, description: 'The path has no operation with this method; `Allow` lists the methods it has (so does `details.allowed`).' },
   'IDEMPOTENCY.BAD_KEY': { status: 400, description: '`Idempotency-Key` is not 1 to 200 visible ASCII characters.' },
   'IDEMPOTENCY.KEY_REUSED': { status: 422, description: 'The `Idempotency-Key` was used for another request.' },
   'IDEMPOTENCY.IN_PROGRESS': { status: 409, description: 'A request with the same `Idempotency-Key` is still being answered.' },

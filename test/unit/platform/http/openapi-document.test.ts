@@ -193,4 +193,18 @@ describe('the integration tests’ check of every answer against the document (t
     ).toBeNull();
     expect(answerMismatch('', 'GET', '/goods', answer(400, { error: { code: 'IDEMPOTENCY.BAD_KEY', message: 'x' } }))).toMatch(/does not match/);
   });
+
+  it('wants 405 with the path’s methods in Allow for a method a documented path does not have', () => {
+    const notAllowed = (allow: string) => answer(405, { error: { code: 'REQUEST.METHOD_NOT_ALLOWED', message: 'x' } }, { allow });
+    expect(answerMismatch('', 'PUT', '/goods/1', notAllowed('GET, HEAD, PATCH, DELETE'))).toBeNull();
+    expect(answerMismatch('/api', 'POST', '/v2-api/public/goods', notAllowed('GET, HEAD'))).toBeNull();
+    expect(answerMismatch('', 'POST', '/healthz', notAllowed('GET, HEAD'))).toBeNull();
+    expect(answerMismatch('', 'PUT', '/goods/1', answer(404, { error: { code: 'NOT_FOUND', message: 'x' } }))).toMatch(/expected 405/);
+    expect(answerMismatch('', 'PUT', '/goods/1', notAllowed('GET, PATCH'))).toMatch(/Allow says GET, PATCH/);
+    // A path whose operations need not be mounted (/metrics without METRICS_TOKEN): its 404 will do.
+    expect(answerMismatch('', 'POST', '/metrics', answer(404, { error: { code: 'NOT_FOUND', message: 'x' } }))).toBeNull();
+    expect(answerMismatch('', 'POST', '/metrics', notAllowed('GET, HEAD'))).toBeNull();
+    // No documented path: not checked.
+    expect(answerMismatch('', 'PUT', '/no/such/route', answer(404, { error: { code: 'NOT_FOUND', message: 'x' } }))).toBeNull();
+  });
 });

@@ -17,6 +17,7 @@ export const CODE_TEXT: Record<string, string> = {
   'REQUEST.INVALID_TEXT': '内容中含有无法保存的特殊字符，请删除后重试',
   'REQUEST.CROSS_ORIGIN': '请从本后台的地址打开页面后再操作',
   'REQUEST.UNSUPPORTED_MEDIA_TYPE': '提交的内容格式有误，请刷新页面后重试',
+  'REQUEST.METHOD_NOT_ALLOWED': '这个地址不支持这种操作，请刷新页面后重试',
   'IDEMPOTENCY.BAD_KEY': '重复提交保护出错，请刷新页面后重试',
   'IDEMPOTENCY.KEY_REUSED': '这次提交与之前的一次冲突，请刷新页面后重试',
   'IDEMPOTENCY.IN_PROGRESS': '上一次提交还在处理中，请稍候',
