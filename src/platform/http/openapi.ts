@@ -17,6 +17,7 @@ import { pageOf } from '../../contract/page';
 import { usage } from '../../contract/usage';
 import { accepted, order } from '../../contract/writes';
 import { idSchema } from '../ids';
+import { IF_MATCH } from './revision';
 
 /** The response headers clients rely on, as the document describes them. */
 const HEADERS = {
@@ -152,7 +153,13 @@ const idempotencyKey = z.object({
     .optional()
     .meta({ description: 'the same key and request again answer the first answer (kept a day)' }),
 });
-const ifMatch = z.object({ 'If-Match': z.string().optional().meta({ description: "the resource's revision as read (its ETag); a stale one is 409" }) });
+const ifMatch = z.object({
+  'If-Match': z
+    .string()
+    .regex(IF_MATCH)
+    .optional()
+    .meta({ description: 'the resource\'s revision as read (its ETag, `"3"`; `W/` and the quotes may be left out), or `*` for any; a stale one is 409', example: '"3"' }),
+});
 
 function pathParams(d: RouteDoc): z.ZodObject | undefined {
   if (d.params) return d.params;

@@ -87,6 +87,21 @@ describe('bad input is a 4xx with a code; a write answers its own result', () =>
       }
     });
 
+    it('names are at most their documented maxLength as sent: white space around or inside does not stretch it', async () => {
+      const tooLong: [string, string, Record<string, unknown>][] = [
+        ['POST', '/categories', { name: `甲${' '.repeat(100)}乙` }], // folds to "甲 乙", but 102 characters were sent
+        ['POST', '/tag-groups', { name: `${'组'.repeat(100)} ` }],
+        ['POST', '/goods', { name: `${' '.repeat(150)}${'杯'.repeat(60)}` }], // trims to 60, but 210 were sent
+        ['POST', '/product-families', { name: `${'族'.repeat(200)}\t` }],
+      ];
+      for (const [method, path, body] of tooLong) {
+        const r = await api(method, path, body);
+        expect([path, r.status, r.body.error.code, r.body.error.details?.[0]?.path]).toEqual([path, 400, 'VALIDATION_FAILED', 'name']);
+      }
+      expect((await api('POST', '/categories', { name: `${'类'.repeat(98)}  ` })).body.name).toBe('类'.repeat(98));
+      expect((await api('POST', '/goods', { name: '杯'.repeat(200) })).status).toBe(201);
+    });
+
     it('category icons follow the image rule, "" meaning none', async () => {
       expect((await api('POST', '/categories', { name: '图标检查', icon: 'relative.png' })).status).toBe(400);
       expect((await api('POST', '/categories', { name: '图标检查', icon: 'javascript:alert(1)' })).status).toBe(400);

@@ -9,6 +9,12 @@ import { apiDocument } from '../../../../src/openapi';
 import { registerBody } from '../../../../src/auth/requests';
 import { priceField, imageField, visibleName, isImageUrl, hasVisibleText } from '../../../../src/platform/http/fields';
 import { decimalsUpTo, isInt64 } from '../../../../src/platform/ids';
+import { expectedRevisionOf } from '../../../../src/platform/http/revision';
+import { nameField } from '../../../../src/catalog/request-fields';
+import { listGoodsQuery } from '../../../../src/catalog/goods/requests';
+import { listLinksQuery } from '../../../../src/catalog/links/requests';
+import { publicGoodsQuery } from '../../../../src/storefront/requests';
+import { MAX_TAG_FILTER } from '../../../../src/catalog/domain/ordering';
 import { answerMismatch } from '../../../support/openapi-check';
 import { ERROR_CODES, type ErrorCode } from '../../../../src/platform/error-codes';
 
@@ -149,6 +155,135 @@ describe('the OpenAPI document', () => {
 
     const price = pattern(doc.paths['/product-families/{id}/price-overrides']!.put!.requestBody.content['application/json'].schema.properties.price.pattern);
     for (const v of ['12.50', '0.01', '1', '0', '0.00', '00', '-1', '1.234', '.5']) expect([v, price.test(v)]).toEqual([v, priceField().safeParse(v).success]);
+  });
+});
+
+describe('the document says exactly what the service accepts', () => {
+  /** Whether a schema, as the document gives it, admits a string (a JSON Schema validator's reading of pattern and lengths). */
+  const admits = (schema: { pattern?: string; maxLength?: number; minLength?: number }, v: string) =>
+    (schema.pattern === undefined || pattern(schema.pattern).test(v)) && [...v].length <= (schema.maxLength ?? Infinity) && [...v].length >= (schema.minLength ?? 0);
+  const queryParam = (key: string, name: string) => op(key).parameters!.find((p) => p.in === 'query' && p.name === name).schema;
+  const bodyProp = (key: string, name: string) => op(key).requestBody.content['application/json'].schema.properties[name];
+
+  it('types id lists (`tagIds=1,2`) with the pattern of what the query parser takes', () => {
+    const id = fc.oneof(fc.bigInt({ min: 0n, max: (1n << 63n) + 5n }).map(String), fc.constantFrom('01', '-1', 'x', '', '1 2', '1.5'));
+    const space = fc.constantFrom('', ' ', '\t', '\u00a0', '\ufeff');
+    const list = fc
+      .array(
+        fc.tuple(space, id, space).map((p) => p.join('')),
+        { maxLength: 4 },
+      )
+      .map((parts) => parts.join(','));
+    for (const [key, name, parse] of [
+      ['GET /public/goods', 'tagIds', publicGoodsQuery.shape.tagIds],
+      ['GET /goods', 'tagIds', listGoodsQuery.shape.tagIds],
+      ['GET /goods', 'ids', listGoodsQuery.shape.ids],
+      ['GET /origin-goods', 'ids', listLinksQuery.shape.ids],
+    ] as const) {
+      const schema = queryParam(key, name);
+      expect(schema.type).toBe('string');
+      fc.assert(fc.property(list, (v) => admits(schema, v) === parse.safeParse(v).success));
+      for (const v of ['1,2', ' 1 , 2 ', '', ' ']) expect([key, name, v, admits(schema, v)]).toEqual([key, name, v, true]);
+      for (const v of ['1,,2', ',', '1;2', 'a', '9223372036854775808']) expect([key, name, v, admits(schema, v)]).toEqual([key, name, v, false]);
+    }
+    // The count is part of it: MAX_TAG_FILTER tags, 1000 ids.
+    const tags = queryParam('GET /public/goods', 'tagIds');
+    expect(admits(tags, Array.from({ length: MAX_TAG_FILTER }, (_, i) => String(i)).join(','))).toBe(true);
+    expect(admits(tags, Array.from({ length: MAX_TAG_FILTER + 1 }, (_, i) => String(i)).join(','))).toBe(false);
+  });
+
+  it('types If-Match as the revision the service reads, quoted, weak or bare, or `*`', () => {
+    const ifMatch = op('PATCH /goods/{id}').parameters!.find((p) => p.in === 'header' && p.name === 'If-Match').schema;
+    const read = (v: string) => {
+      try {
+        expectedRevisionOf({ headers: { 'if-match': v } } as never);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const values = fc.oneof(
+      fc
+        .tuple(fc.constantFrom('', ' ', 'W/', 'w/'), fc.constantFrom('', '"'), fc.stringMatching(/^\d{0,21}$/), fc.constantFrom('', '"'), fc.constantFrom('', ' '))
+        .map((p) => p.join('')),
+      fc.constantFrom('*', ' * ', '**', 'W/*', '"3", "4"', 'abc'),
+    );
+    fc.assert(fc.property(values, (v) => admits(ifMatch, v) === read(v)));
+    for (const v of ['"3"', '3', 'W/"3"', '*']) expect([v, admits(ifMatch, v)]).toEqual([v, true]);
+    for (const v of ['x', '""', '"3", "4"', 'W/*']) expect([v, admits(ifMatch, v)]).toEqual([v, false]);
+  });
+
+  it('bounds every name with the maxLength the service enforces, on the text as sent', () => {
+    const named = [
+      'POST /goods',
+      'PATCH /goods/{id}',
+      'POST /product-families',
+      'POST /categories',
+      'PATCH /categories/{id}',
+      'POST /countries',
+      'POST /tags',
+      'PATCH /tags/{id}',
+      'POST /tag-groups',
+      'POST /positions',
+      'PATCH /positions/{id}',
+    ];
+    const limits = Object.fromEntries(named.map((key) => [key, bodyProp(key, 'name').maxLength]));
+    expect(limits).toEqual({
+      'POST /goods': 200,
+      'PATCH /goods/{id}': 200,
+      'POST /product-families': 200,
+      'POST /categories': 100,
+      'PATCH /categories/{id}': 100,
+      'POST /countries': 100,
+      'POST /tags': 100,
+      'PATCH /tags/{id}': 100,
+      'POST /tag-groups': 100,
+      'POST /positions': 100,
+      'PATCH /positions/{id}': 100,
+    });
+    // Whatever the white space and invisible characters, the document and the check agree.
+    const text = fc.array(fc.constantFrom('a', ' ', '  ', '\u200b', '杯', '\t'), { maxLength: 120 }).map((a) => a.join(''));
+    const category = bodyProp('POST /categories', 'name');
+    const good = bodyProp('POST /goods', 'name');
+    fc.assert(
+      fc.property(text, (v) => {
+        expect([v, admits(category, v)]).toEqual([v, nameField(100).safeParse(v).success]);
+        expect([v, admits({ ...good, maxLength: 100 }, v)]).toEqual([v, visibleName(100).safeParse(v).success]);
+      }),
+    );
+    // The cells of a price override are bounded too.
+    for (const k of ['size', 'color', 'printCount', 'craft', 'logistics']) expect(bodyProp('PUT /product-families/{id}/price-overrides', k).maxLength).toBe(500);
+  });
+
+  it('says the image rule as the pattern the service checks: every URL it admits, the service takes, and only those', () => {
+    const image = bodyProp('POST /goods', 'image');
+    const hostChars = fc.constantFrom(...'aZ09._-:@[]^|%{}~xn'.split(''), 'xn--', '256', '.1', ':99999', ':0');
+    const url = fc
+      .tuple(
+        fc.constantFrom('http://', 'https://', 'HTTPS://', 'ftp://', '//'),
+        fc.array(hostChars, { maxLength: 12 }).map((a) => a.join('')),
+        fc.constantFrom('', '/a.png', '?x=1', '#f', '/a b'),
+      )
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(url, (v) => expect([v, admits(image, v)]).toEqual([v, isImageUrl(v)])),
+      { numRuns: 5000 },
+    );
+    // Hosts a URL parser refuses, which the document once admitted: the document refuses them now.
+    for (const v of [
+      'http://a^b/x.png',
+      'http://a|b/x.png',
+      'http://xn--a/x.png',
+      'http://a.123/x.png',
+      'http://256.1.1.1/x.png',
+      'http://h:99999/x.png',
+      'http://:80/x.png',
+      'http://a%41b/x.png',
+    ]) {
+      expect([v, admits(image, v), isImageUrl(v)]).toEqual([v, false, false]);
+    }
+    for (const v of ['http://127.0.0.1:3000/demo-pictures/a.svg', 'https://img.example.com./a.png', 'http://cdn_1.example.com/x'])
+      expect([v, admits(image, v), isImageUrl(v)]).toEqual([v, true, true]);
   });
 });
 
