@@ -52,7 +52,7 @@ const ID_SOURCE = INT64_PATTERN.slice(1, -1);
  * parse below): empty (or white space only), or 1 to `max` ids separated by commas, white space
  * around each (`String.prototype.trim` and `\s` take away the same characters).
  */
-export const idListPattern = (max: number) => `^\\s*(?:${ID_SOURCE}\\s*(?:,\\s*${ID_SOURCE}\\s*){0,${max - 1}})?$`;
+const idListPattern = (max: number) => `^\\s*(?:${ID_SOURCE}\\s*(?:,\\s*${ID_SOURCE}\\s*){0,${max - 1}})?$`;
 
 /** A query parameter `1,2,3`: at most `max` ids; an empty value is an empty list. */
 export const idListParam = (max: number) =>

@@ -70,7 +70,7 @@ export async function createGood(
 const latest = (a: LogPosition | null, b: LogPosition | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);
 
 /** An input no good was made from: its place among the inputs, the link it names (null: a custom good), and why. */
-export interface Skipped {
+interface Skipped {
   index: number;
   originGoodId: string | null;
   code: string;

@@ -223,7 +223,7 @@ function commonErrors(d: RouteDoc): ErrorCode[] {
 }
 
 /** Every code an operation can answer, by status, in the registry's order. */
-export function errorsByStatus(d: RouteDoc): Map<number, ErrorCode[]> {
+function errorsByStatus(d: RouteDoc): Map<number, ErrorCode[]> {
   const own = new Set<ErrorCode>([...commonErrors(d), ...(d.errors ?? [])]);
   const out = new Map<number, ErrorCode[]>();
   for (const code of errorCodes()) {

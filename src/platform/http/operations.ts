@@ -9,7 +9,7 @@ import { AppError } from '../errors';
 import { mountedRoutes } from './routes-audit';
 
 /** `/goods/:id` → a pattern of the paths express routes there (case-insensitive, an optional trailing slash). */
-export function pathPattern(path: string): RegExp {
+function pathPattern(path: string): RegExp {
   const source = path
     .split('/')
     .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
