@@ -28,7 +28,8 @@ import { historyRoutes } from './catalog/history/routes';
 import { organiseRunRoutes } from './catalog/organisation/routes';
 import { storefrontRoutes } from './storefront/routes';
 import { PUBLIC_ROUTES } from './storefront/public-routes';
-import { assertDeniedByDefault } from './platform/http/routes-audit';
+import { assertDeniedByDefault, routeKey } from './platform/http/routes-audit';
+import { methodNotAllowed } from './platform/http/operations';
 import { capturedHeaders, publicFastPath } from './storefront/fast-path';
 import { homeRoutes, webRoutes } from './web-apps';
 import type { Services } from './services';
@@ -62,7 +63,7 @@ export function apiRoutes(s: Services): Router {
     api.use(docsRoutes(apiDocument(s.config.apiPrefix), { apiPrefix: s.config.apiPrefix }));
   }
   // Admin writes sent with an Idempotency-Key answer a retry with the first answer.
-  api.use(idempotency({ pool: s.pool, authenticate: auth.guards.authenticate, userOf: (res) => authOf(res).user.id }));
+  api.use(idempotency({ pool: s.pool, authenticate: auth.guards.authenticate, userOf: (res) => authOf(res).user.id, operations: DOCUMENTED_ROUTES.api }));
   api.use(projectionRoutes(s.engine, requireAdmin));
   const jobs = s.jobs ?? inProcessJobs(s);
   api.use(syncRoutes({ start: (kind, params) => jobs.startSync(kind, params) }, s.pool, requireAdmin, s.config.schedules));
@@ -120,6 +121,8 @@ export function buildApp(s: Services, opts: { extraRoutes?: Router } = {}): http
 export function expressApp(s: Services, opts: { extraRoutes?: Router } = {}) {
   const api = apiRoutes(s);
   if (opts.extraRoutes) api.use(opts.extraRoutes);
+  // After every route, under API_PREFIX and /v2-api alike: a path's other methods are 405, not 404.
+  api.use(methodNotAllowed(api));
   return createApp({
     log: s.log,
     bodyLimitBytes: s.config.bodyLimitBytes,
@@ -143,6 +146,8 @@ export function expressApp(s: Services, opts: { extraRoutes?: Router } = {}) {
  */
 function rootRoutes(s: Services, api: Router): Router {
   const root = Router();
+  // As under API_PREFIX: a query key on a route that takes none is a 400 (docs/api.md, Conventions).
+  root.use(refuseUndeclaredQuery(DOCUMENTED_ROUTES.root));
   root.use(homeRoutes(s.config.env === 'development' ? { docs: `${s.config.apiPrefix}/docs` } : {}));
   // The demo's pictures, where the simulator announced them (PUBLIC_URL or this service's address).
   if (s.simulator) root.use(PICTURES_PATH, picturesRoutes());
@@ -150,6 +155,9 @@ function rootRoutes(s: Services, api: Router): Router {
   root.use(healthRoutes({ pool: s.pool, store: s.store, fence: { status: () => s.engine.fence(), degradedAfterS: s.config.fenceDegradedAfterS } }));
   root.use(webRoutes({ apiBases: s.config.clientApiBases }));
   if (s.config.apiPrefix !== STOREFRONT_API_BASE) root.use(STOREFRONT_API_BASE, api);
+  // The root's own operations only: the web apps and the API's second mount are not among them.
+  const documented = new Set(DOCUMENTED_ROUTES.root.map((d) => routeKey({ method: d.method.toUpperCase(), path: d.path })));
+  root.use(methodNotAllowed(root, (r) => documented.has(routeKey(r))));
   return root;
 }
 const STOREFRONT_API_BASE = '/v2-api';

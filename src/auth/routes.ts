@@ -23,7 +23,8 @@ export const authRouteDocs: RouteDoc[] = [
     summary: 'Create the first user (403 once any user exists)',
     body: registerBody,
     throttled: true,
-    responses: { 201: userResponse, 403: 'A user exists (AUTH.REGISTRATION_CLOSED)' },
+    errors: ['AUTH.REGISTRATION_CLOSED'],
+    responses: { 201: userResponse },
   },
   {
     method: 'post',
@@ -32,14 +33,17 @@ export const authRouteDocs: RouteDoc[] = [
     body: loginBody,
     throttled: true,
     session: 'set',
-    responses: { 200: userResponse, 401: 'Unknown user or wrong password (AUTH.INVALID_CREDENTIALS)' },
+    errors: ['AUTH.INVALID_CREDENTIALS'],
+    responses: { 200: userResponse },
   },
   {
     method: 'post',
     path: '/auth/refresh',
     summary: 'Rotate both cookies using the svc_rt cookie',
     session: 'rotate',
-    responses: { 200: userResponse, 401: 'No valid refresh cookie, or a reused one: the session is revoked and both cookies cleared (AUTH.UNAUTHENTICATED)' },
+    // No valid refresh cookie, or a reused one: the session is revoked and both cookies cleared.
+    errors: ['AUTH.UNAUTHENTICATED'],
+    responses: { 200: userResponse },
   },
   { method: 'get', path: '/auth/me', summary: 'The current user (any role)', auth: true, responses: { 200: userResponse } },
   {

@@ -27,7 +27,7 @@
  */
 import type { Pool, Queryable } from '../platform/db';
 import { readModelsCurrent, type CommandDeps } from '../platform/commands';
-import { AppError } from '../platform/errors';
+import { unknownReference } from '../platform/errors';
 import type { EventToAppend, LogPosition } from '../platform/event-store/port';
 import { withLocks, withSharedLocks } from '../platform/locks';
 import { categoryStreamId } from './categories/events';
@@ -42,6 +42,7 @@ const KINDS = {
   country: `SELECT id::text FROM countries WHERE id = ANY($1::bigint[]) AND NOT removed`,
   tag: `SELECT id::text FROM tags WHERE id = ANY($1::bigint[]) AND NOT deleted`,
   good: `SELECT id::text FROM goods WHERE id = ANY($1::bigint[])`,
+  link: `SELECT id::text FROM origin_goods WHERE id = ANY($1::bigint[])`,
 } as const;
 
 export type ReferenceKind = keyof typeof KINDS;
@@ -64,9 +65,7 @@ export async function requireReferences(db: Queryable, refs: readonly Reference[
   }
   for (const r of refs) {
     const missing = [...new Set(r.ids.filter((id): id is string => !!id && !known.get(r.kind)!.has(id)))];
-    if (missing.length) {
-      throw AppError.badRequest('UNKNOWN_REFERENCE', `${r.field} names no existing ${r.kind}: ${missing.slice(0, 10).join(', ')}`, { field: r.field, missing });
-    }
+    if (missing.length) throw unknownReference(r.field, missing, r.kind);
   }
 }
 
@@ -116,8 +115,11 @@ export async function withCopiedReferences<T, R>(
   }
 }
 
+/** What can be deleted while others name it (a link never is: the supplier's delisting keeps its row). */
+type DeletableKind = Exclude<ReferenceKind, 'link'>;
+
 /** The stream of a resource others may name: the one its delete appends to. */
-const STREAM_OF: Record<ReferenceKind, (id: string) => string> = { category: categoryStreamId, country: countryStreamId, tag: tagStreamId, good: goodStreamId };
+const STREAM_OF: Record<DeletableKind, (id: string) => string> = { category: categoryStreamId, country: countryStreamId, tag: tagStreamId, good: goodStreamId };
 
 /**
  * Runs the delete of a resource others may name: its lock held exclusively (and `extraLocks`, such
@@ -131,7 +133,7 @@ const STREAM_OF: Record<ReferenceKind, (id: string) => string> = { category: cat
  */
 export async function whileUnreferenced(
   deps: CommandDeps & { pool: Pool },
-  kind: ReferenceKind,
+  kind: DeletableKind,
   id: string,
   prefixes: readonly string[],
   remove: () => Promise<{ position: LogPosition | null }>,

@@ -53,10 +53,23 @@ export const treeCountry = z.object({
 });
 export type TreeCountry = z.infer<typeof treeCountry>;
 
-/** POST /goods/batch: the goods made, and the links skipped with the reason. */
+/** POST /goods/batch: the goods made, and the items skipped with the reason. */
 export const batchAnswer = z.object({
-  created: z.array(z.string()),
-  skipped: z.array(z.object({ originGoodId: z.string(), code: z.string(), message: z.string() })),
+  created: z.array(z.string()).meta({ description: 'the ids of the goods made, in the order of the items they were made from' }),
+  skipped: z.array(
+    z
+      .object({
+        index: z
+          .number()
+          .int()
+          .min(0)
+          .meta({ description: 'the place of the item in the request, from 0: in `originGoodIds` (a link named again: its first place), or in `goods`' }),
+        originGoodId: z.string().nullable().meta({ description: 'the link the item names; null for a custom good' }),
+        code: z.string().meta({ description: 'why, as an error code: `GOOD.EXISTS_FOR_LINK`, `UNKNOWN_REFERENCE` (no such link), `GOOD.NAME_REQUIRED`, …' }),
+        message: z.string(),
+      })
+      .strict(),
+  ),
 });
 export type BatchAnswer = z.infer<typeof batchAnswer>;
 

@@ -5,7 +5,10 @@
  * (src/platform/http/openapi.ts), and the admin client keeps a text for each
  * (web/admin/src/common/error-text.ts, held to this list by test/unit/web/error-text.test.ts).
  *
- * A status is the one the code answers with; `BAD_REQUEST` carries the 4xx of the fault it names.
+ * A code answers with its status (only `BAD_REQUEST` carries another 4xx, outside the API, for the
+ * web apps' files): the OpenAPI document lists each operation's codes under their statuses
+ * (src/platform/http/openapi.ts), and a 500 answers `INTERNAL` whatever code raised it
+ * (src/platform/http/errors.ts).
  */
 export const ERROR_CODES = {
   // The request itself
@@ -13,18 +16,26 @@ export const ERROR_CODES = {
   INVALID_ID: { status: 400, description: 'An id in the path or query is not a decimal 64-bit integer (a run id: not a UUID).' },
   INVALID_IF_MATCH: { status: 400, description: '`If-Match` does not carry a revision as answered.' },
   MALFORMED_JSON: { status: 400, description: 'The body is not valid JSON.' },
-  BAD_REQUEST: { status: 400, description: 'A client fault found while reading the request (its own 4xx status).' },
+  BAD_REQUEST: {
+    status: 400,
+    description:
+      "A client fault found while reading the request: a path parameter that is not percent-decodable, a body shorter or longer than its `Content-Length` (400); the web apps' files answer the 4xx of their fault with it (412, 416).",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than `BODY_LIMIT`.' },
   UNSUPPORTED_ENCODING: { status: 415, description: 'The body has a content encoding or charset the service does not read.' },
   'REQUEST.INVALID_TEXT': { status: 400, description: 'A NUL character or a lone surrogate in the path, query or body; `details.path` names where.' },
   'REQUEST.CROSS_ORIGIN': { status: 403, description: 'A write from another origin than this service or `CORS_ORIGINS`.' },
   'REQUEST.UNSUPPORTED_MEDIA_TYPE': { status: 415, description: 'A write body that is not `application/json`.' },
+  'REQUEST.METHOD_NOT_ALLOWED': { status: 405, description: 'The path has no operation with this method; `Allow` lists the methods it has (so does `details.allowed`).' },
   'IDEMPOTENCY.BAD_KEY': { status: 400, description: '`Idempotency-Key` is not 1 to 200 visible ASCII characters.' },
   'IDEMPOTENCY.KEY_REUSED': { status: 422, description: 'The `Idempotency-Key` was used for another request.' },
   'IDEMPOTENCY.IN_PROGRESS': { status: 409, description: 'A request with the same `Idempotency-Key` is still being answered.' },
   RATE_LIMITED: { status: 429, description: 'Too many login, registration or upload requests; `Retry-After` says when to try again.' },
-  NOT_FOUND: { status: 404, description: 'No such route, or no such uploaded file.' },
-  INTERNAL: { status: 500, description: 'An unexpected failure; the log has it under the request id.' },
+  NOT_FOUND: {
+    status: 404,
+    description: 'No such path (or one this configuration does not mount: `/docs` outside development, `/metrics` without `METRICS_TOKEN`), or no such uploaded file.',
+  },
+  INTERNAL: { status: 500, description: 'An unexpected failure, whatever raised it; the log has it, with its own code, under the request id.' },
   DEPENDENCY_UNAVAILABLE: { status: 503, description: 'The database is unavailable for a moment; try again (`Retry-After`).' },
 
   // Sign-in
@@ -41,7 +52,11 @@ export const ERROR_CODES = {
   // Money and references
   'MONEY.INVALID': { status: 400, description: 'Not a decimal amount.' },
   'MONEY.TOO_PRECISE': { status: 400, description: 'An amount with more decimals than allowed.' },
-  UNKNOWN_REFERENCE: { status: 400, description: 'A category, country, tag or good id names nothing; `details.field` and `details.missing` say which.' },
+  UNKNOWN_REFERENCE: {
+    status: 400,
+    description:
+      'An id in the body (or a query id naming what to work on) names nothing: a category, country, tag, tag group, good or link; `details.field` names the field (`goods.2.categoryId`) and `details.missing` the ids.',
+  },
 
   // History
   'HISTORY.QUERY_INVALID': { status: 400, description: 'A history query mixes `at` with `from`/`to`, gives one of `from` and `to` alone, or pages a snapshot.' },
@@ -50,7 +65,6 @@ export const ERROR_CODES = {
   // Links (origin goods) and their tags
   'ORIGIN_GOOD.NOT_FOUND': { status: 404, description: 'No such link (origin good).' },
   'ORIGIN_GOOD.UNPARSEABLE': { status: 400, description: "The link's name does not follow the naming rule, so its tags cannot be derived." },
-  'TAGS.UNKNOWN': { status: 400, description: 'A tag id names no tag; `details.unknown` lists them.' },
   'TAGS.NOT_A_DIMENSION': { status: 400, description: "A link's tags must belong to a tag group with a dimension." },
   'TAGS.NOT_A_PERMUTATION': { status: 400, description: 'The new tag order does not list every tag exactly once.' },
 
@@ -58,7 +72,6 @@ export const ERROR_CODES = {
   'GOOD.NOT_FOUND': { status: 404, description: 'No such good.' },
   'GOOD.EXISTS': { status: 409, description: 'A good with this id exists.' },
   'GOOD.EXISTS_FOR_LINK': { status: 409, description: 'The link has a good already; `details.goodId` names it.' },
-  'GOOD.UNKNOWN_ORIGIN': { status: 400, description: 'A merged link names no link; `details.missing` lists them.' },
   'GOOD.NAME_REQUIRED': { status: 400, description: 'A custom good needs a name.' },
   'GOOD.PRIMARY_AS_SECONDARY': { status: 400, description: "The good's primary link cannot also be a merged one." },
   'PUBLIC_GOOD.NOT_FOUND': { status: 404, description: 'No public good (family) with this id.' },
@@ -77,7 +90,6 @@ export const ERROR_CODES = {
   // Vocabulary: categories, countries, tags, tag groups, positions
   'CATEGORY.NOT_FOUND': { status: 404, description: 'No such category.' },
   'CATEGORY.ALREADY_EXISTS': { status: 409, description: 'A category with this id exists.' },
-  'CATEGORY.UNKNOWN_PARENT': { status: 400, description: 'The parent category does not exist.' },
   'CATEGORY.PARENT_CYCLE': { status: 400, description: 'The parent is the category itself or lies under it.' },
   'CATEGORY.HAS_CHILDREN': { status: 409, description: 'The category still has subcategories; `details.childCount` counts them.' },
   'CATEGORY.IN_USE': { status: 409, description: 'Goods or links still use the category; `details` holds its usage `{counts, blockedBy}`.' },
@@ -89,7 +101,6 @@ export const ERROR_CODES = {
   'COUNTRIES.NOT_A_PERMUTATION': { status: 400, description: 'The new order does not list every country exactly once.' },
   'TAG.NOT_FOUND': { status: 404, description: 'No such tag.' },
   'TAG.ALREADY_EXISTS': { status: 409, description: 'A tag with this id exists.' },
-  'TAG.UNKNOWN_GROUP': { status: 400, description: 'The tag group does not exist.' },
   'TAG.IN_USE': { status: 409, description: 'Goods or links still carry the tag; `details` holds its usage `{counts, blockedBy}`.' },
   'TAG.NAME_TAKEN': { status: 409, description: 'The tag group has a tag of this name.' },
   'TAG_GROUP.NOT_FOUND': { status: 404, description: 'No such tag group.' },

@@ -34,6 +34,15 @@ export class AppError extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
+/**
+ * 400 `UNKNOWN_REFERENCE`: the request's `field` names ids of `what` that exist nowhere (or no longer).
+ * One answer for every reference a request makes (docs/http-contract.md, References); a 404 is only
+ * for the resource the path names.
+ */
+export function unknownReference(field: string, missing: readonly string[], what: string): AppError {
+  return AppError.badRequest('UNKNOWN_REFERENCE', `${field} names no existing ${what}: ${missing.slice(0, 10).join(', ')}`, { field, missing: [...missing] });
+}
+
 const sqlState = (e: unknown) => {
   const code = e && typeof e === 'object' ? (e as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : '';

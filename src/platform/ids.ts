@@ -44,10 +44,25 @@ export const idSchema = z.string().refine(isInt64, { message: 'must be a decimal
 export const INT64_PATTERN = decimalsUpTo(MAX_INT64.toString());
 z.globalRegistry.add(idSchema, { description: 'a decimal 64-bit integer (0 to 9223372036854775807), as a string', pattern: INT64_PATTERN, example: '385153753948357094' });
 
+/** INT64_PATTERN without its anchors, to be part of another pattern. */
+const ID_SOURCE = INT64_PATTERN.slice(1, -1);
+
+/**
+ * What `idListParam(max)` accepts, said to the API description (metadata only: the check stays the
+ * parse below): empty (or white space only), or 1 to `max` ids separated by commas, white space
+ * around each (`String.prototype.trim` and `\s` take away the same characters).
+ */
+const idListPattern = (max: number) => `^\\s*(?:${ID_SOURCE}\\s*(?:,\\s*${ID_SOURCE}\\s*){0,${max - 1}})?$`;
+
 /** A query parameter `1,2,3`: at most `max` ids; an empty value is an empty list. */
 export const idListParam = (max: number) =>
   z
     .string()
+    .meta({
+      pattern: idListPattern(max),
+      description: `at most ${max} ids (decimal 64-bit integers) separated by commas; empty: none`,
+      example: '385153753948357094,385153753948357095',
+    })
     .transform((v) => v.split(',').map((s) => s.trim()))
     .transform((ids) => (ids.length === 1 && ids[0] === '' ? [] : ids))
     .pipe(z.array(idSchema).max(max));

@@ -201,10 +201,9 @@ export const metricsRouteDocs: RouteDoc[] = [
     method: 'get',
     path: '/metrics',
     summary: 'Prometheus text for `Authorization: Bearer <METRICS_TOKEN>` (404 when METRICS_TOKEN is unset)',
-    responses: {
-      200: { contentType: 'text/plain', description: 'Prometheus exposition format' },
-      401: 'Not the scrape token (METRICS.UNAUTHORIZED)',
-      404: 'METRICS_TOKEN is unset (NOT_FOUND)',
-    },
+    scrapeToken: true,
+    // Not mounted while METRICS_TOKEN is unset: NOT_FOUND.
+    errors: ['NOT_FOUND'],
+    responses: { 200: { contentType: 'text/plain', description: 'Prometheus exposition format' } },
   },
 ];

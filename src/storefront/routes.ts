@@ -44,12 +44,12 @@ const publicRead = (path: string, summary: string, answer: z.ZodType, extra: Par
   summary,
   cached: true,
   ...extra,
-  responses: { 200: answer, ...extra.responses },
+  responses: { 200: answer },
 });
 export const storefrontRouteDocs: RouteDoc[] = [
   publicRead('/public/goods', 'The storefront list: one item per family, filtered, sorted, paged', publicGoodsPage, { query: publicGoodsQuery }),
   publicRead('/public/goods/:goodId', "A family's detail (a family id; a link id is 404)", publicGoodDetail, {
-    responses: { 404: 'No such public family (PUBLIC_GOOD.NOT_FOUND)' },
+    errors: ['PUBLIC_GOOD.NOT_FOUND'],
   }),
   publicRead('/public/home', 'The home positions with their items', publicHome),
   publicRead('/public/categories/tree', 'The category tree with family counts and lowest prices', publicCategoryTree),

@@ -5,13 +5,15 @@ import type { Pool } from '../platform/db';
 import { AppError } from '../platform/errors';
 import { parseWith } from '../platform/http/errors';
 import { queryInt } from '../platform/http/validate';
-import { parseId } from '../platform/ids';
+import { idSchema, parseId } from '../platform/ids';
+import { requireReferences } from '../catalog/references';
 import { actorOf } from '../catalog/write-answer';
 import type { SyncService } from './service';
 import type { Config } from '../config';
 import { scheduleView } from './scheduler';
 import { getRun, listRuns, type SyncKind } from './runs';
 import type { RouteDoc } from '../platform/http/openapi';
+import type { ErrorCode } from '../platform/error-codes';
 import { runStarted, syncRunList, syncRunView, syncSchedule } from '../contract/sync';
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
@@ -19,8 +21,8 @@ const triggerQuery = z.object({ dryRun: flag.optional() }).strict();
 const triggerBody = z.object({ dryRun: z.boolean().optional() }).strict();
 const goodsQuery = z.object({ dryRun: flag.optional(), confirmDelist: flag.optional() }).strict();
 const goodsBody = z.object({ dryRun: z.boolean().optional(), confirmDelist: z.boolean().optional() }).strict();
-const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.boolean().optional(), linkId: z.string().optional() }).strict();
-const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: z.string().optional() }).strict();
+const detailsBody = z.object({ dryRun: z.boolean().optional(), onlyUnsynced: z.boolean().optional(), linkId: idSchema.optional() }).strict();
+const detailsQuery = z.object({ dryRun: flag.optional(), onlyUnsynced: flag.optional(), linkId: idSchema.optional() }).strict();
 const runId = z.uuid();
 const runsQuery = z.object({ kind: z.enum(['categories', 'origin_goods', 'details']).optional(), limit: queryInt(1, 100).optional() }).strict();
 
@@ -50,10 +52,13 @@ export function syncRoutes(sync: Pick<SyncService, 'start'>, pool: Pool, guard: 
     const q = parseWith(detailsQuery, req.query, 'query');
     const b = parseWith(detailsBody, req.body ?? {}, 'body');
     const linkId = b.linkId ?? q.linkId;
+    // A link named in the body or query is a reference: 400 when it names none (the path's link of
+    // /sync/origin-goods/:id/detail is that route's 404).
+    if (linkId !== undefined) await requireReferences(pool, [{ field: 'linkId', kind: 'link', ids: [linkId] }]);
     const { runId } = await sync.start('details', {
       dryRun: q.dryRun ?? b.dryRun,
       onlyUnsynced: q.onlyUnsynced ?? b.onlyUnsynced,
-      linkId: linkId === undefined ? undefined : parseId(linkId, 'linkId'),
+      linkId,
       by: actorOf(req, res).by,
     });
     res.status(202).json({ runId });
@@ -79,7 +84,8 @@ export function syncRoutes(sync: Pick<SyncService, 'start'>, pool: Pool, guard: 
   return r;
 }
 
-const RUNNING = 'A synchronisation of that kind is going (SYNC.ALREADY_RUNNING; `details.runId` names it)';
+/** A run of each kind at a time; runs go in the thread for long operations (src/jobs/). */
+const RUNNING: ErrorCode[] = ['SYNC.ALREADY_RUNNING', 'JOBS.UNAVAILABLE'];
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const syncRouteDocs: RouteDoc[] = [
@@ -98,7 +104,9 @@ export const syncRouteDocs: RouteDoc[] = [
     query: triggerQuery,
     body: triggerBody,
     bodyOptional: true,
-    responses: { 202: runStarted, 409: RUNNING },
+    appends: false,
+    errors: RUNNING,
+    responses: { 202: runStarted },
   },
   {
     method: 'post',
@@ -108,7 +116,9 @@ export const syncRouteDocs: RouteDoc[] = [
     query: goodsQuery,
     body: goodsBody,
     bodyOptional: true,
-    responses: { 202: runStarted, 409: RUNNING },
+    appends: false,
+    errors: RUNNING,
+    responses: { 202: runStarted },
   },
   {
     method: 'post',
@@ -118,7 +128,9 @@ export const syncRouteDocs: RouteDoc[] = [
     query: detailsQuery,
     body: detailsBody,
     bodyOptional: true,
-    responses: { 202: runStarted, 409: RUNNING },
+    appends: false,
+    errors: ['UNKNOWN_REFERENCE', ...RUNNING],
+    responses: { 202: runStarted },
   },
   {
     method: 'post',
@@ -126,10 +138,10 @@ export const syncRouteDocs: RouteDoc[] = [
     summary: "Synchronise one link's detail and answer the finished run",
     auth: true,
     query: triggerQuery,
+    appends: false,
+    errors: ['ORIGIN_GOOD.NOT_FOUND', ...RUNNING],
     responses: {
       200: { description: 'The run, succeeded', body: syncRunView },
-      404: 'No such link (ORIGIN_GOOD.NOT_FOUND)',
-      409: RUNNING,
       502: { description: 'The run, failed (the supplier)', body: syncRunView },
     },
   },
@@ -140,6 +152,7 @@ export const syncRouteDocs: RouteDoc[] = [
     summary: 'One run: state, progress, counts, errors',
     auth: true,
     params: z.object({ runId }),
-    responses: { 200: syncRunView, 404: 'No such run (SYNC.RUN_NOT_FOUND)' },
+    errors: ['INVALID_ID', 'SYNC.RUN_NOT_FOUND'],
+    responses: { 200: syncRunView },
   },
 ];

@@ -27,12 +27,8 @@ export const uploadRouteDocs: RouteDoc[] = [
     auth: true,
     multipartFile: FILE_FIELD,
     throttled: true,
-    responses: {
-      201: uploaded,
-      400: 'No file in the field `file` (UPLOAD.FILE_REQUIRED), a malformed multipart body (UPLOAD.INVALID, UPLOAD.MALFORMED)',
-      413: 'Over UPLOAD_MAX_BYTES (UPLOAD.TOO_LARGE)',
-      415: 'Not png, jpg, webp or gif (UPLOAD.UNSUPPORTED_TYPE)',
-    },
+    errors: ['UPLOAD.FILE_REQUIRED', 'UPLOAD.INVALID', 'UPLOAD.MALFORMED', 'UPLOAD.TOO_LARGE', 'UPLOAD.UNSUPPORTED_TYPE'],
+    responses: { 201: uploaded },
   },
   {
     method: 'get',
@@ -40,7 +36,8 @@ export const uploadRouteDocs: RouteDoc[] = [
     summary: 'A stored upload (names this service generated only; anything else is 404)',
     params: z.object({ name: z.string().regex(STORED_NAME) }),
     cached: true,
-    responses: { 200: { contentType: 'image/*', description: 'The image, nosniff, cached for a year' }, 404: 'No such file (NOT_FOUND)' },
+    errors: ['NOT_FOUND'],
+    responses: { 200: { contentType: 'image/*', description: 'The image, nosniff, cached for a year' } },
   },
 ];
 

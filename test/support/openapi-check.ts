@@ -1,10 +1,12 @@
 /**
  * Every answer an integration test receives, held to the OpenAPI document (src/openapi.ts): the
  * operation must list the status, a JSON body must match the schema the document gives for that
- * status (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses it), an answer described without a body
- * must have none, and the headers the document says are always sent must be there. Requests no
- * operation describes (an unknown route, the built browser apps, a route a test mounts itself)
- * are not checked.
+ * status (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses it; an error's `code` must be one of the
+ * codes the operation lists for that status), an answer described without a body must have none,
+ * and the headers the document says are always sent must be there. A method a documented path does
+ * not have must answer 405 with `Allow` naming the methods it has (or 404, where every operation of
+ * the path may be left unmounted, as `/docs` and `/metrics` are). Requests for no documented path
+ * (an unknown route, the built browser apps, a route a test mounts itself) are not checked.
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { apiDocument } from '../../src/openapi';
@@ -82,7 +84,13 @@ export function answerMismatch(apiPrefix: string, method: string, path: string, 
   }
   const checker = checkerFor(apiPrefix);
   const op = checker.operations.find((o) => o.method === m && o.pattern.test(pathname));
-  if (!op) return null;
+  if (!op)
+    return otherMethod(
+      checker.operations.filter((o) => o.pattern.test(pathname)),
+      m,
+      path,
+      answer,
+    );
   const where = `${m} ${path} → ${answer.status} (${op.method} ${op.path})`;
   const status = String(answer.status);
   const documented = op.responses[status];
@@ -103,6 +111,26 @@ export function answerMismatch(apiPrefix: string, method: string, path: string, 
     const present = name.toLowerCase() === 'set-cookie' ? answer.headers.getSetCookie().length > 0 : answer.headers.has(name);
     if (header.required && !present) return `${where}: the document says it always carries ${name}; it does not`;
   }
+  return null;
+}
+
+/** The codes an operation lists for a status, from its Error schema narrowed to them (src/platform/http/openapi.ts). */
+function codesOf(op: Operation, status: string): string[] {
+  const schema = op.responses[status]?.content?.['application/json']?.schema as { allOf?: { properties?: any }[] } | undefined;
+  return schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum ?? [];
+}
+
+/** A method the path's operations do not have: 405 with their methods in `Allow`, or 404 where none of them need be mounted. */
+function otherMethod(atPath: Operation[], method: string, path: string, answer: Received): string | null {
+  if (atPath.length === 0) return null;
+  const where = `${method} ${path} → ${answer.status} (no ${method} among ${atPath.map((o) => o.method).join(', ')} ${atPath[0]!.path})`;
+  const code = answer.text.startsWith('{') ? (JSON.parse(answer.text) as { error?: { code?: string } }).error?.code : undefined;
+  if (answer.status === 404 && code === 'NOT_FOUND' && atPath.every((o) => codesOf(o, '404').includes('NOT_FOUND'))) return null;
+  if (answer.status !== 405 || code !== 'REQUEST.METHOD_NOT_ALLOWED') return `${where}: expected 405 REQUEST.METHOD_NOT_ALLOWED; body ${answer.text.slice(0, 300)}`;
+  const methods = new Set(atPath.map((o) => o.method));
+  if (methods.has('GET')) methods.add('HEAD');
+  const allow = (answer.headers.get('allow') ?? '').split(',').map((x) => x.trim());
+  if ([...allow].sort().join() !== [...methods].sort().join()) return `${where}: Allow says ${allow.join(', ')}, the document has ${[...methods].join(', ')}`;
   return null;
 }
 

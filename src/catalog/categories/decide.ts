@@ -4,7 +4,7 @@
  * exist, what are its ancestors, how many children are there) comes in with the command.
  */
 import { changedFields } from '../../platform/changes';
-import { AppError } from '../../platform/errors';
+import { AppError, unknownReference } from '../../platform/errors';
 import { refuseWhileUsed, type Usage } from '../usage';
 import { decideReorder } from '../../platform/permutation';
 import type { CategoryAdminEvent } from './admin-events';
@@ -28,7 +28,7 @@ export const categoryNotFound = (id: string) => AppError.notFound('CATEGORY.NOT_
 
 function checkParent(categoryId: string, parentId: string | null, parent: ParentFacts | null): void {
   if (parentId === null) return;
-  if (!parent?.exists) throw AppError.badRequest('CATEGORY.UNKNOWN_PARENT', `no category ${parentId}`, { parentId });
+  if (!parent?.exists) throw unknownReference('parentId', [parentId], 'category');
   if (parentId === categoryId || parent.ancestors.includes(categoryId)) {
     throw AppError.badRequest('CATEGORY.PARENT_CYCLE', `category ${parentId} is ${categoryId} itself or lies under it`, { parentId });
   }

@@ -4,7 +4,8 @@ import { newId } from '../../platform/ids';
 import { withLocks } from '../../platform/locks';
 import { saveOrder, type AdminDeps, ownOf } from '../admin-commands';
 import { categoryOrderStreamId } from './admin-events';
-import { categoryNotFound, decideCategory, decideCategoryOrder, type ParentFacts } from './decide';
+import { decideCategory, decideCategoryOrder, type ParentFacts } from './decide';
+import { unknownReference } from '../../platform/errors';
 import { evolveCategory, initialCategory, type CategoryState } from './state';
 import { categoryStreamId, type CategoryEvent } from './events';
 import { ancestorsOf, childOrder } from './queries';
@@ -82,7 +83,8 @@ export async function deleteCategory(deps: AdminDeps, categoryId: string, actor:
 /** Saves the full new order of one parent's children (null: the top level) as one event on that parent's order stream. */
 export async function sortCategories(deps: AdminDeps, parentId: string | null, ids: readonly string[], actor: Actor, expectedRevision?: bigint): Promise<void> {
   await underTreeLock(deps, true, async () => {
-    if (parentId !== null && (await loadStream(deps, categoryStream(parentId))).state.status !== 'active') throw categoryNotFound(parentId);
+    // The parent is a reference of the body, not the path's resource: a 400 like any other (docs/http-contract.md, References).
+    if (parentId !== null && (await loadStream(deps, categoryStream(parentId))).state.status !== 'active') throw unknownReference('parentId', [parentId], 'category');
     const current = await childOrder(deps.pool, parentId);
     await saveOrder(deps, categoryOrderStreamId(parentId), { name: 'SortCategories', actor, expectedRevision, decide: () => decideCategoryOrder(parentId, current, ids) });
   });

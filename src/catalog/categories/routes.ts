@@ -66,6 +66,8 @@ export const categoryRouteDocs = resourceDocs({
   sortBody: sortCategoriesBody,
   usage: 'subcategories, goods and links filed under it, public families of those goods (any but families refuses a delete)',
   view: categoryView,
-  sortNotFound: 'No such parent category (CATEGORY.NOT_FOUND)',
-  inUse: 'The category has subcategories (CATEGORY.HAS_CHILDREN), or goods or links use it (CATEGORY.IN_USE)',
+  notFound: 'CATEGORY.NOT_FOUND',
+  writeErrors: ['UNKNOWN_REFERENCE', 'CATEGORY.PARENT_CYCLE'],
+  sortErrors: ['UNKNOWN_REFERENCE', 'CATEGORIES.NOT_A_PERMUTATION'],
+  inUse: ['CATEGORY.HAS_CHILDREN', 'CATEGORY.IN_USE'],
 });

@@ -69,6 +69,8 @@ export const countryRouteDocs = resourceDocs({
   sortBody: sortCountriesBody,
   usage: 'goods placed in it, links whose name names it, public families of those goods (goods or links refuse a delete)',
   view: countryView,
-  taken: 'Another country has this code (COUNTRY.CODE_TAKEN)',
-  inUse: 'Goods or links use the country (COUNTRY.IN_USE)',
+  notFound: 'COUNTRY.NOT_FOUND',
+  writeErrors: ['COUNTRY.CODE_TAKEN'],
+  sortErrors: ['COUNTRIES.NOT_A_PERMUTATION'],
+  inUse: ['COUNTRY.IN_USE'],
 });

@@ -3,7 +3,7 @@
  * model's member and good counts, what the override key's check against the matrix found) come in
  * with the command; state and command in, the family's events out (or an AppError).
  */
-import { AppError } from '../../platform/errors';
+import { AppError, unknownReference } from '../../platform/errors';
 import type { DimensionValues } from '../domain/values';
 import type { FamilyEvent, OverrideKey } from './events';
 import { overrideId, type FamilyState } from './state';
@@ -45,9 +45,9 @@ export function requireFamilyTaking(s: FamilyState): void {
   }
 }
 
-/** Only a good without a primary link can be a custom member; null: no such good. */
+/** Only a good without a primary link can be a custom member; null: no such good (the body's `goodId` names nothing). */
 export function requireCustomGood(goodId: string, good: { originGoodId: string | null } | null): void {
-  if (!good) throw AppError.notFound('GOOD.NOT_FOUND', `no good ${goodId}`);
+  if (!good) throw unknownReference('goodId', [goodId], 'good');
   if (good.originGoodId) throw AppError.badRequest('FAMILY.NOT_A_CUSTOM_GOOD', 'only custom goods (without an origin link) can be custom members');
 }
 

@@ -8,7 +8,12 @@ import { idSchema } from '../../platform/ids';
 const money = priceField();
 const values = z.array(z.string().min(1).max(50)).max(50);
 const dimensionValues = z.object({ size: values, color: values, printCount: values, craft: values, logistics: values }).strict();
-const overrideKey = z.object({ size: z.string(), color: z.string(), printCount: z.string(), craft: z.string(), logistics: z.string() }).strict();
+/**
+ * A cell of the family's matrix, by its values. The values come from link names (which bound nothing)
+ * or custom members (50 characters); the cell must exist, so a longer value could only be refused.
+ */
+const keyValue = z.string().max(500);
+const overrideKey = z.object({ size: keyValue, color: keyValue, printCount: keyValue, craft: keyValue, logistics: keyValue }).strict();
 
 export const createFamilyBody = z.object({ name: visibleName(200), familyNameKey: z.string().max(300).nullable().optional() }).strict();
 export type CreateFamilyBody = z.infer<typeof createFamilyBody>;

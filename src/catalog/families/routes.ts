@@ -18,8 +18,6 @@ import { pageOf } from '../../contract/page';
 import { usage } from '../../contract/usage';
 import { accepted } from '../../contract/writes';
 
-const NO_FAMILY = 'No such family (FAMILY.NOT_FOUND)';
-
 export function familyRoutes(deps: FamilyDeps, guard: RequestHandler): Router {
   const r = Router();
   const family = (req: { params: Record<string, unknown> }) => parseId(req.params.id);
@@ -100,14 +98,16 @@ export const familyRouteDocs: RouteDoc[] = [
     summary: 'One family: members, custom members, matrix, unions, overrides',
     auth: true,
     etag: true,
-    responses: { 200: familySchema, 404: NO_FAMILY },
+    errors: ['FAMILY.NOT_FOUND'],
+    responses: { 200: familySchema },
   },
   {
     method: 'get',
     path: '/product-families/:id/usage',
     summary: 'What a family holds: member links, custom members, goods, price overrides (members, custom members or goods refuse a delete)',
     auth: true,
-    responses: { 200: usage, 404: NO_FAMILY },
+    errors: ['FAMILY.NOT_FOUND'],
+    responses: { 200: usage },
   },
   {
     method: 'patch',
@@ -117,7 +117,8 @@ export const familyRouteDocs: RouteDoc[] = [
     revision: true,
     etag: true,
     body: updateFamilyBody,
-    responses: { 200: familySchema, 202: accepted, 404: NO_FAMILY },
+    errors: ['FAMILY.NOT_FOUND'],
+    responses: { 200: familySchema, 202: accepted },
   },
   {
     method: 'delete',
@@ -125,7 +126,8 @@ export const familyRouteDocs: RouteDoc[] = [
     summary: 'Delete a family without members or goods',
     auth: true,
     revision: true,
-    responses: { 204: null, 404: NO_FAMILY, 409: 'The family still has members or goods (FAMILY.NOT_EMPTY)' },
+    errors: ['FAMILY.NOT_FOUND', 'FAMILY.NOT_EMPTY'],
+    responses: { 204: null },
   },
   {
     method: 'post',
@@ -135,7 +137,8 @@ export const familyRouteDocs: RouteDoc[] = [
     revision: true,
     etag: true,
     body: addCustomMemberBody,
-    responses: { 201: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or good (GOOD.NOT_FOUND)', 409: 'The family was deleted or merged (FAMILY.GONE)' },
+    errors: ['FAMILY.NOT_FOUND', 'UNKNOWN_REFERENCE', 'FAMILY.NOT_A_CUSTOM_GOOD'],
+    responses: { 201: familySchema, 202: accepted },
   },
   {
     method: 'delete',
@@ -144,7 +147,8 @@ export const familyRouteDocs: RouteDoc[] = [
     auth: true,
     revision: true,
     etag: true,
-    responses: { 200: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or custom member (FAMILY.CUSTOM_MEMBER_NOT_FOUND)' },
+    errors: ['FAMILY.NOT_FOUND', 'FAMILY.CUSTOM_MEMBER_NOT_FOUND'],
+    responses: { 200: familySchema, 202: accepted },
   },
   {
     method: 'put',
@@ -154,7 +158,8 @@ export const familyRouteDocs: RouteDoc[] = [
     revision: true,
     etag: true,
     body: setOverrideBody,
-    responses: { 200: familySchema, 202: accepted, 404: NO_FAMILY },
+    errors: ['FAMILY.NOT_FOUND', 'FAMILY.OVERRIDE_KEY_INVALID'],
+    responses: { 200: familySchema, 202: accepted },
   },
   {
     method: 'delete',
@@ -164,6 +169,7 @@ export const familyRouteDocs: RouteDoc[] = [
     revision: true,
     etag: true,
     body: removeOverrideBody,
-    responses: { 200: familySchema, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or override (FAMILY.OVERRIDE_NOT_FOUND)' },
+    errors: ['FAMILY.NOT_FOUND', 'FAMILY.OVERRIDE_NOT_FOUND'],
+    responses: { 200: familySchema, 202: accepted },
   },
 ];

@@ -4,7 +4,7 @@
  * primary link's family); tags mirror the primary link's dimension tags; nothing is derived from
  * names here. The link, as the read model shows it, comes in with the command.
  */
-import { AppError } from '../../platform/errors';
+import { AppError, unknownReference } from '../../platform/errors';
 import { changedFields } from '../../platform/changes';
 import { normaliseGoodName } from '../domain/names';
 import type { GoodEvent } from './events';
@@ -36,10 +36,10 @@ export function requireGood(s: GoodState): void {
   if (!s.exists || s.deleted) throw AppError.notFound('GOOD.NOT_FOUND', `no good ${s.id}`);
 }
 
-/** Every secondary origin must be a link the read model knows (`known`: those it found). */
+/** Every secondary origin must be a link the read model knows (`known`: those it found); 400 `UNKNOWN_REFERENCE` naming the others. */
 export function requireKnownOrigins(ids: readonly string[], known: readonly string[]): void {
   const missing = ids.filter((x) => !known.includes(x));
-  if (missing.length) throw AppError.badRequest('GOOD.UNKNOWN_ORIGIN', 'unknown origin goods', { missing });
+  if (missing.length) throw unknownReference('secondaryOriginGoodIds', missing, 'link');
 }
 
 export function decideGood(s: GoodState, command: GoodCommand): GoodEvent[] {

@@ -8,12 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { runAcrossStreams, type Actor, type CommandResult, type AnyStreamWrite, commandRunner } from '../../platform/commands';
-import { AppError } from '../../platform/errors';
+import { AppError, unknownReference } from '../../platform/errors';
 import { eventMetadata } from '../../platform/events/registry';
 import { type LogPosition, type StreamAppend, comparePositions, staleStreamsOf } from '../../platform/event-store/port';
 import { newId } from '../../platform/ids';
 import type { AdminDeps } from '../admin-commands';
-import { decideLink, linkNotFound } from '../links/decide';
+import { decideLink } from '../links/decide';
 import { dimensionTagIndex } from '../links/dimension-tags';
 import { initialLinkState, linkStream } from '../links/state';
 import { decideGood, requireKnownOrigins, type LinkForGood } from './decide';
@@ -80,9 +80,17 @@ async function createGoodFrom(deps: GoodDeps, input: CreateGoodInput, link: Link
 
 const latest = (a: LogPosition | null, b: LogPosition | null) => (!a ? b : !b ? a : comparePositions(a, b) >= 0 ? a : b);
 
+/** An input no good was made from: its place among the inputs, the link it names (null: a custom good), and why. */
+interface Skipped {
+  index: number;
+  originGoodId: string | null;
+  code: string;
+  message: string;
+}
+
 export interface BatchCreated {
   created: string[];
-  skipped: { originGoodId?: string; code: string; message: string }[];
+  skipped: Skipped[];
   /** the position of the last event appended (what to wait for), or null when nothing was */
   position: LogPosition | null;
 }
@@ -119,7 +127,7 @@ export async function createGoods(deps: GoodDeps, inputs: readonly CreateGoodInp
       position = latest(position, alone.position);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
-      outcome[m.at] = { ...(m.input.originGoodId ? { originGoodId: m.input.originGoodId } : {}), code: err.code, message: err.message };
+      outcome[m.at] = skip(m.at, m.input, err);
     }
   }
   return {
@@ -129,7 +137,9 @@ export async function createGoods(deps: GoodDeps, inputs: readonly CreateGoodInp
   };
 }
 
-type Outcome = ({ id: string } | BatchCreated['skipped'][number])[];
+type Outcome = ({ id: string } | Skipped)[];
+
+const skip = (at: number, input: CreateGoodInput, e: AppError): Skipped => ({ index: at, originGoodId: input.originGoodId ?? null, code: e.code, message: e.message });
 
 /** The batch's multi-stream appends, on the links as read under the locks; `moved` gets the goods whose link moved since. */
 async function appendGoods(
@@ -150,7 +160,7 @@ async function appendGoods(
       const id = newId();
       const appends: StreamAppend[] = [];
       if (originGoodId) {
-        if (!link) throw linkNotFound(originGoodId);
+        if (!link) throw unknownReference('originGoodId', [originGoodId], 'link');
         // The claim as the link's stream would decide it: the read model's good, or one this batch made from it.
         const goodId = link.goodId ?? (claimed.has(originGoodId) ? 'this batch' : null);
         const claim = decideLink({ ...initialLinkState(), exists: true, goodId }, { type: 'AssignGood', linkId: originGoodId, goodId: id });
@@ -167,7 +177,7 @@ async function appendGoods(
       outcome.push({ id });
     } catch (e) {
       if (!(e instanceof AppError) || e.status >= 500) throw e;
-      outcome.push({ ...(originGoodId ? { originGoodId } : {}), code: e.code, message: e.message });
+      outcome.push(skip(outcome.length, input, e));
     }
   }
 
@@ -193,10 +203,27 @@ async function appendGoods(
   return { outcome, position };
 }
 
-/** The batch of a request: from links (each once), or full bodies; answered once the projections reach its last append. */
+/**
+ * The batch of a request: from links (each once: a link named again is the first naming's), or full
+ * bodies; answered once the projections reach its last append. A skipped item carries its index in
+ * the request's list.
+ */
 export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, actor: Actor): Promise<Pick<BatchCreated, 'created' | 'skipped'>> {
-  const inputs = 'originGoodIds' in body ? [...new Set(body.originGoodIds)].map((originGoodId) => ({ originGoodId })) : body.goods;
-  const { created, skipped, position } = await createGoods(deps, inputs, actor);
+  let inputs: readonly CreateGoodInput[];
+  // The index in the request of each input (the links' form names a link once, at its first index).
+  let indexOf = (at: number) => at;
+  if ('originGoodIds' in body) {
+    const first = new Map<string, number>();
+    body.originGoodIds.forEach((id, i) => first.has(id) || first.set(id, i));
+    const links = [...first];
+    inputs = links.map(([originGoodId]) => ({ originGoodId }));
+    indexOf = (at) => links[at]![1];
+  } else {
+    inputs = body.goods;
+  }
+  const done = await createGoods(deps, inputs, actor);
+  const { created, position } = done;
+  const skipped = done.skipped.map((s) => ({ ...s, index: indexOf(s.index) }));
   if (position) {
     await deps.waitForProjections(position, ['good-0', 'link-0']);
     // A batch adds up to 1 000 goods and recomputes their families: once the batches add up to a
@@ -232,9 +259,10 @@ async function linksCopied(deps: GoodDeps, ids: readonly string[]): Promise<{ va
   return { value: links, locks };
 }
 
+/** The good's link as read under the locks; named by `originGoodId`, so an unknown one is a reference to nothing, not the path's resource. */
 function requireLink(links: ReadonlyMap<string, LinkRead>, id: string): LinkRead {
   const link = links.get(id);
-  if (!link) throw linkNotFound(id);
+  if (!link) throw unknownReference('originGoodId', [id], 'link');
   return link;
 }
 

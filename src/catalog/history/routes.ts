@@ -22,9 +22,9 @@ export function historyRoutes(deps: HistoryDeps, guard: RequestHandler): Router 
 /** The operations above, with the query schema they parse (src/platform/http/openapi.ts). */
 export const historyRouteDocs: RouteDoc[] = (
   [
-    ['/product-families/:id/history', 'family', 'family', 'No such family (or none at `at`)'],
-    ['/goods/:id/history', 'good', 'good', 'No such good (or none at `at`)'],
-    ['/origin-goods/:id/history', 'link', 'originGood', 'No such link (or none at `at`)'],
+    ['/product-families/:id/history', 'family', 'family', 'FAMILY.NOT_FOUND'],
+    ['/goods/:id/history', 'good', 'good', 'GOOD.NOT_FOUND'],
+    ['/origin-goods/:id/history', 'link', 'originGood', 'ORIGIN_GOOD.NOT_FOUND'],
   ] as const
 ).map(([path, what, at, missing]) => ({
   method: 'get',
@@ -32,5 +32,7 @@ export const historyRouteDocs: RouteDoc[] = (
   summary: `The ${what}'s audit history: its events and those that changed what the public saw; with \`at\` the ${what} as it was then; with \`from\` and \`to\` what changed between`,
   auth: true,
   query: historyQuery,
-  responses: { 200: historyAnswer(at), 400: 'A bad time, `at` with `from`/`to`, `from` without `to`, `from` after `to`', 404: missing },
+  // Answered from the event log: its faults too. No such subject, or none at `at`: the 404.
+  errors: [missing, 'HISTORY.QUERY_INVALID', 'HISTORY.RANGE_INVALID', 'EVENT_STORE.UNAVAILABLE'],
+  responses: { 200: historyAnswer(at) },
 }));

@@ -5,7 +5,7 @@
  */
 import type { AdminDeps } from '../admin-commands';
 import type { Actor } from '../../platform/commands';
-import { AppError } from '../../platform/errors';
+import { AppError, unknownReference } from '../../platform/errors';
 import { DIMENSIONS, type Dimension } from '../domain/tags';
 import { createTagGroup } from '../tag-groups/handle';
 import { createTag } from '../tags/handle';
@@ -54,7 +54,7 @@ export async function valuesOfTagIds(deps: AdminDeps, tagIds: readonly string[])
     [tagIds],
   );
   const unknown = tagIds.filter((id) => !r.rows.some((t) => t.id === id));
-  if (unknown.length) throw AppError.badRequest('TAGS.UNKNOWN', 'unknown tags', { unknown });
+  if (unknown.length) throw unknownReference('tagIds', unknown, 'tag');
   const plain = r.rows.filter((t) => !t.dimension).map((t) => t.id);
   if (plain.length) throw AppError.badRequest('TAGS.NOT_A_DIMENSION', 'link tags must belong to a tag group with a dimension', { tagIds: plain });
   const values: Partial<Record<Dimension, string[]>> = {};

@@ -9,6 +9,7 @@ import { actorOf } from '../write-answer';
 import { restoreAutoLinkTags, updateLinkTags, type LinkDeps } from './handle';
 import { answerFamily } from '../families/answer';
 import { addMemberBody } from '../families/requests';
+import { requireReferences } from '../references';
 import { addFamilyMember, removeFamilyMember } from './membership';
 import { listLinks, linkTree, readLink } from './queries';
 import { linkTagsBody, listLinksQuery } from './requests';
@@ -38,6 +39,8 @@ export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
   r.post('/product-families/:id/members', guard, async (req, res) => {
     const id = parseId(req.params.id);
     const body = parseWith(addMemberBody, req.body, 'body');
+    // The link is the body's reference (400), the family the path's resource (404). Links are never deleted: no lock.
+    await requireReferences(deps.pool, [{ field: 'originGoodId', kind: 'link', ids: [body.originGoodId] }]);
     const result = await addFamilyMember(deps, id, body.originGoodId, actorOf(req, res));
     await answerFamily(deps, res, 201, id, result, { linkId: body.originGoodId, in: true });
   });
@@ -74,7 +77,8 @@ export const linkRouteDocs: RouteDoc[] = [
     auth: true,
     etag: true,
     body: addMemberBody,
-    responses: { 201: family, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND) or link (ORIGIN_GOOD.NOT_FOUND)', 409: 'The family was deleted or merged (FAMILY.GONE)' },
+    errors: ['FAMILY.NOT_FOUND', 'UNKNOWN_REFERENCE', 'FAMILY.GONE'],
+    responses: { 201: family, 202: accepted },
   },
   {
     method: 'delete',
@@ -82,7 +86,8 @@ export const linkRouteDocs: RouteDoc[] = [
     summary: 'Take a link out of the family',
     auth: true,
     etag: true,
-    responses: { 200: family, 202: accepted, 404: 'No such family (FAMILY.NOT_FOUND), or the link is not a member (FAMILY.MEMBER_NOT_FOUND)' },
+    errors: ['FAMILY.NOT_FOUND', 'FAMILY.MEMBER_NOT_FOUND'],
+    responses: { 200: family, 202: accepted },
   },
   { method: 'get', path: '/origin-goods', summary: 'List supplier links', auth: true, query: listLinksQuery, responses: { 200: pageOf(link) } },
   {
@@ -98,7 +103,8 @@ export const linkRouteDocs: RouteDoc[] = [
     summary: 'One link with its detail (variants, media)',
     auth: true,
     etag: true,
-    responses: { 200: linkWithDetail, 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)' },
+    errors: ['ORIGIN_GOOD.NOT_FOUND'],
+    responses: { 200: linkWithDetail },
   },
   {
     method: 'put',
@@ -107,7 +113,8 @@ export const linkRouteDocs: RouteDoc[] = [
     auth: true,
     revision: true,
     body: linkTagsBody,
-    responses: { 200: linkTagsAnswer, 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)' },
+    errors: ['ORIGIN_GOOD.NOT_FOUND', 'UNKNOWN_REFERENCE', 'TAGS.NOT_A_DIMENSION'],
+    responses: { 200: linkTagsAnswer },
   },
   {
     method: 'post',
@@ -115,6 +122,7 @@ export const linkRouteDocs: RouteDoc[] = [
     summary: 'Give a link back its derived tags',
     auth: true,
     revision: true,
-    responses: { 200: linkWithDetail, 400: 'The link name cannot be parsed (ORIGIN_GOOD.UNPARSEABLE)', 404: 'No such link (ORIGIN_GOOD.NOT_FOUND)' },
+    errors: ['ORIGIN_GOOD.NOT_FOUND', 'ORIGIN_GOOD.UNPARSEABLE'],
+    responses: { 200: linkWithDetail },
   },
 ];

@@ -4,6 +4,7 @@ import type { Pool } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { limitOffset, pageQuery, paged } from '../../platform/http/pagination';
 import type { RouteDoc } from '../../platform/http/openapi';
+import type { ErrorCode } from '../../platform/error-codes';
 import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import { actorOf } from '../write-answer';
@@ -53,13 +54,17 @@ export function organiseRunRoutes(s: OrganiseRunDeps, organiser: Pick<Organiser,
 }
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+/** A run is one at a time; it runs in the thread for long operations, and waits for the read models between its steps. */
+const ORGANISE_ERRORS: ErrorCode[] = ['ORGANISE.ALREADY_RUNNING', 'JOBS.UNAVAILABLE', 'ORGANISE.PROJECTIONS_BEHIND'];
+
 export const organiseRunRouteDocs: RouteDoc[] = [
   {
     method: 'post',
     path: '/product-families/organize',
     summary: 'Organise: parse link names, derive tags, auto-group into families, recompute every family',
     auth: true,
-    responses: { 200: organiseAnswer, 409: 'Organisation already running (ORGANISE.ALREADY_RUNNING)' },
+    errors: ORGANISE_ERRORS,
+    responses: { 200: organiseAnswer },
   },
   {
     method: 'get',
@@ -73,7 +78,8 @@ export const organiseRunRouteDocs: RouteDoc[] = [
     path: '/product-families/auto-group',
     summary: 'Only the auto-group step of organising',
     auth: true,
-    responses: { 200: organiseAnswer, 409: 'Organisation already running (ORGANISE.ALREADY_RUNNING)' },
+    errors: ORGANISE_ERRORS,
+    responses: { 200: organiseAnswer },
   },
   {
     method: 'get',
@@ -88,6 +94,7 @@ export const organiseRunRouteDocs: RouteDoc[] = [
     path: '/product-families/organize/runs/:runId',
     summary: 'One recorded organisation run with its report',
     auth: true,
-    responses: { 200: organiseRunWithReport, 404: 'No such run (ORGANISE.RUN_NOT_FOUND)' },
+    errors: ['ORGANISE.RUN_NOT_FOUND'],
+    responses: { 200: organiseRunWithReport },
   },
 ];

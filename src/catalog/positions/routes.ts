@@ -55,4 +55,6 @@ export const positionRouteDocs = resourceDocs({
   createBody: createPositionBody,
   updateBody: updatePositionBody,
   view: positionView,
+  notFound: 'POSITION.NOT_FOUND',
+  writeErrors: ['UNKNOWN_REFERENCE', 'POSITION.DUPLICATE_GOODS'],
 });

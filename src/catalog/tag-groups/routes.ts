@@ -59,6 +59,7 @@ export const tagGroupRouteDocs = resourceDocs({
   updateBody: updateTagGroupBody,
   usage: 'its tags, and the goods, links and public families they are on (tags refuse a delete)',
   view: tagGroupView,
-  taken: 'Another tag group has this name (TAG_GROUP.ALREADY_EXISTS) or carries this dimension (TAG_GROUP.DIMENSION_TAKEN)',
-  inUse: 'The group still has tags (TAG_GROUP.HAS_TAGS)',
+  notFound: 'TAG_GROUP.NOT_FOUND',
+  writeErrors: ['TAG_GROUP.DIMENSION_TAKEN'],
+  inUse: ['TAG_GROUP.HAS_TAGS'],
 });

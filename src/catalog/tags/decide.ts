@@ -4,7 +4,7 @@
  * tags exist in which order) come in with the command.
  */
 import { changedFields } from '../../platform/changes';
-import { AppError } from '../../platform/errors';
+import { AppError, unknownReference } from '../../platform/errors';
 import { refuseWhileUsed, type Usage } from '../usage';
 import { decideReorder } from '../../platform/permutation';
 import { nameKey } from '../domain/names';
@@ -26,7 +26,7 @@ export type TagCommand =
 export const tagNotFound = (id: string) => AppError.notFound('TAG.NOT_FOUND', `no tag ${id}`);
 
 function checkPlacement(name: string, groupId: string, group: GroupFacts): void {
-  if (!group.exists) throw AppError.badRequest('TAG.UNKNOWN_GROUP', `no tag group ${groupId}`, { groupId });
+  if (!group.exists) throw unknownReference('groupId', [groupId], 'tag group');
   if (group.otherNames.includes(nameKey(name))) {
     throw AppError.conflict('TAG.NAME_TAKEN', `tag group ${groupId} already has a tag named ${name}`, { groupId, name });
   }

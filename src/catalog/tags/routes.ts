@@ -66,6 +66,8 @@ export const tagRouteDocs = resourceDocs({
   sortBody: sortTagsBody,
   usage: 'goods and links that carry it, public families it is on (goods or links refuse a delete)',
   view: tagView,
-  taken: 'The group has a tag of this name (TAG.NAME_TAKEN)',
-  inUse: 'Goods or links carry the tag (TAG.IN_USE)',
+  notFound: 'TAG.NOT_FOUND',
+  writeErrors: ['UNKNOWN_REFERENCE', 'TAG.NAME_TAKEN'],
+  sortErrors: ['TAGS.NOT_A_PERMUTATION'],
+  inUse: ['TAG.IN_USE'],
 });

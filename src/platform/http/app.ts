@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type Router } from 'express';
 import pinoHttp, { startTime } from 'pino-http';
 import type { Logger } from '../log';
-import { clientRequestId, jsonBodiesOnly, refuseInvalidText, sameOriginWrites, verifyUtf8Body } from './edge';
+import { clientRequestId, jsonBodies, jsonBodiesOnly, refuseInvalidText, sameOriginWrites, verifyUtf8Body } from './edge';
 import { errorHandler, notFoundHandler } from './errors';
 
 export interface AppOptions {
@@ -93,7 +93,7 @@ export function createApp(opts: AppOptions): Express {
   // Refused before the body is read: another origin's write, a body that is not JSON.
   app.use(sameOriginWrites(opts.corsOrigins ?? []));
   app.use(jsonBodiesOnly(opts.rawBodyPaths ?? (() => false)));
-  app.use(express.json({ limit: opts.bodyLimitBytes, strict: true, verify: verifyUtf8Body }));
+  app.use(jsonBodies(express.json({ limit: opts.bodyLimitBytes, strict: true, verify: verifyUtf8Body }), opts.rawBodyPaths ?? (() => false)));
   app.use(refuseInvalidText);
   if (opts.rootRoutes) app.use(opts.rootRoutes);
   app.use(opts.apiPrefix || '/', opts.routes);

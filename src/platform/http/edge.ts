@@ -63,6 +63,15 @@ export function jsonBodiesOnly(raw: (path: string) => boolean): RequestHandler {
   };
 }
 
+/**
+ * The JSON reader (`read`, express.json) on writes only: a read's body is no part of it and is not
+ * read at all (so a read never answers 400, 413 or 415 about a body), nor is an upload's, which is
+ * multipart for its route to read.
+ */
+export function jsonBodies(read: RequestHandler, raw: (path: string) => boolean): RequestHandler {
+  return (req, res, next) => (WRITES.has(req.method) && !raw(req.path) ? read(req, res, next) : next());
+}
+
 /** Decoded path segments as a route will see them; a malformed escape is left for express's own 400. */
 function pathSegments(path: string): string[] {
   return path.split('/').map((s) => {

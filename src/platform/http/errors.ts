@@ -37,8 +37,11 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (e.status >= 500) reqLog.error({ err }, 'request failed');
     if (e.status === 503) res.setHeader('Retry-After', '5');
     if (res.headersSent) return;
-    // Internal details of a 500 stay in the log; the client gets only the code.
-    res.status(e.status).json(errorBody(e.code, e.message, e.status >= 500 && e.status !== 503 ? undefined : e.details));
+    // A 500 is a defect whatever raised it (an event that does not match its schema, …): its code and
+    // detail stay in the log, the client gets INTERNAL (docs/api.md, Errors). Other 5xx keep their
+    // code (a dependency unavailable, the supplier's answer), without internal details.
+    if (e.status === 500) res.status(500).json(errorBody('INTERNAL', 'internal error'));
+    else res.status(e.status).json(errorBody(e.code, e.message, e.status > 500 && e.status !== 503 ? undefined : e.details));
   };
 }
 

@@ -4,14 +4,37 @@
  * that cannot turn into script, another scheme or an invisible label are accepted.
  */
 import { z } from 'zod';
+import { decimalsUpTo } from '../ids';
 
 /** The service's own upload URL (src/uploads/routes.ts), under any API mount point. */
 const OWN_UPLOAD = /^(?:\/[A-Za-z0-9._~-]+)*\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:png|jpg|webp|gif)$/;
 
-/** An absolute http(s) URL with a host, and nothing a page could read as markup or a second URL. */
+/** An octet of a dotted IPv4 address, without leading zeros (which URL parsers read as octal). */
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+/** The rest of a host name label after its first character: letters, digits, `_` and `-`, not ending in `-`. */
+const LABEL_REST = '(?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?';
+/** No Punycode label (`xn--`): one that does not decode is refused by URL parsers, and a pattern cannot tell. */
+const NOT_PUNYCODE = '(?![xX][nN]--)';
+/**
+ * The hosts an image may name: a host name of ASCII labels whose last label starts with a letter (one
+ * of digits would be read as an IPv4 address), or a dotted IPv4 address; then a port up to 65535.
+ * Every such host is one the WHATWG URL parser accepts as it is, so the pattern alone is the rule.
+ */
+const HOST = `(?:(?:${NOT_PUNYCODE}[A-Za-z0-9_]${LABEL_REST}\\.)*${NOT_PUNYCODE}[A-Za-z]${LABEL_REST}\\.?|(?:${OCTET}\\.){3}${OCTET})(?::${decimalsUpTo('65535').slice(1, -1)})?`;
+
+/**
+ * An absolute http(s) URL (the scheme in any case) with such a host and no user information, then a
+ * path, query or fragment without white space, quotes, angle brackets, backslashes or backticks:
+ * nothing a page could read as markup or a second URL.
+ */
+const HTTP_IMAGE_SOURCE = `[hH][tT][tT][pP][sS]?://${HOST}(?:[/?#][^\\s"'<>\\\\\`]*)?`;
+const HTTP_IMAGE = new RegExp(`^${HTTP_IMAGE_SOURCE}$`);
+
+/** Whether a value is an image the storefront may show: this service's own upload, or an http(s) URL of `HTTP_IMAGE`. */
 export function isImageUrl(value: string): boolean {
   if (OWN_UPLOAD.test(value)) return true;
-  if (!/^https?:\/\/[^/\s]/i.test(value) || /[\s"'<>\\`]/.test(value)) return false;
+  if (!HTTP_IMAGE.test(value)) return false;
+  // The pattern admits only what a URL parser takes as it is; parsing again keeps that promise checked.
   try {
     const u = new URL(value);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' && u.username === '' && u.password === '';
@@ -20,13 +43,10 @@ export function isImageUrl(value: string): boolean {
   }
 }
 
-const IMAGE_MESSAGE = 'must be an http(s) URL or an upload of this service (/uploads/<name>)';
+const IMAGE_MESSAGE = 'must be an http(s) URL (an ASCII host name or IPv4 address, no user information) or an upload of this service (/uploads/<name>)';
 
-/**
- * `isImageUrl` as the API description says it (metadata only: the check stays the refinement): an
- * upload of this service, or http(s) with a host and no user info, and none of the refused characters.
- */
-const IMAGE_SOURCE = `${OWN_UPLOAD.source.slice(1, -1)}|[hH][tT][tT][pP][sS]?://[^\\s"'<>\\\\\`/?#@]+(?:[/?#][^\\s"'<>\\\\\`]*)?`;
+/** `isImageUrl` as the API description says it: the same two patterns, nothing else. */
+const IMAGE_SOURCE = `${OWN_UPLOAD.source.slice(1, -1)}|${HTTP_IMAGE_SOURCE}`;
 export const IMAGE_PATTERN = `^(?:${IMAGE_SOURCE})$`;
 
 /** An image: an http(s) URL or this service's `/uploads/<generated name>`. */
@@ -60,15 +80,18 @@ export function hasVisibleText(value: string): boolean {
 /** `hasVisibleText` as the API description says it: somewhere, a character that is not invisible. */
 export const VISIBLE_PATTERN = `[^${INVISIBLE.source.slice(1)}`;
 
-/** A name a page shows: trimmed, 1..max characters, and not only invisible characters. */
+/**
+ * A name a page shows: at most `max` characters as sent (the API description's `maxLength`), then
+ * trimmed, and not only invisible characters.
+ */
 export const visibleName = (max: number) =>
   z
     .string()
+    .max(max)
     .trim()
     .min(1)
-    .max(max)
     .refine(hasVisibleText, { message: 'must contain a visible character' })
-    .meta({ pattern: VISIBLE_PATTERN, description: `${max} characters at most once trimmed, something of it visible` });
+    .meta({ pattern: VISIBLE_PATTERN, description: `at most ${max} characters, something of them visible; trimmed` });
 
 /** The display order values and priorities: an integer in the 32-bit range, never rounded. */
 export const int32Field = () => z.number().int().min(-2_147_483_648).max(2_147_483_647);

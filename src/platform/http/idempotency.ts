@@ -7,14 +7,18 @@
  * again; a 503 PROJECTION.FAILED is kept, since it comes after the write. Keys are the caller's own,
  * kept a day.
  *
- * Only JSON writes take part (a multipart upload's file is not read before its route, so it could not
- * be compared); a key on a read is ignored.
+ * Only the administrators' JSON writes take part, and only as routed: a request that is none of the
+ * documented operations that take a key (`takesIdempotencyKey`: a read, a multipart upload, whose file
+ * is not read before its route, a path or method the API does not have) passes untouched, so its
+ * 404 or 405 is neither kept nor replayed, and its key stays free for the request it was meant for.
  */
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Pool } from '../db';
 import { AppError } from '../errors';
 import { stableJson } from '../content-hash';
+import { takesIdempotencyKey, type RouteDoc } from './openapi';
+import { operationsOf } from './operations';
 
 const HEADER = 'idempotency-key';
 
@@ -23,12 +27,15 @@ export interface IdempotencyDeps {
   /** identifies the caller (it leaves the route's guard nothing to redo); a caller it cannot identify goes on to that guard */
   authenticate: RequestHandler;
   userOf(res: Response): string;
+  /** the operations of the router it stands in front of (their RouteDocs) */
+  operations: readonly RouteDoc[];
 }
 
 export function idempotency(deps: IdempotencyDeps): RequestHandler {
+  const takingKey = operationsOf(deps.operations.filter(takesIdempotencyKey));
   return (req, res, next) => {
     const key = req.headers[HEADER];
-    if (key === undefined || ['GET', 'HEAD', 'OPTIONS'].includes(req.method) || req.is('multipart/form-data')) return next();
+    if (key === undefined || takingKey(req.method, req.path).length === 0 || req.is('multipart/form-data')) return next();
     if (typeof key !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(key)) {
       return next(AppError.badRequest('IDEMPOTENCY.BAD_KEY', 'Idempotency-Key must be 1 to 200 visible ASCII characters'));
     }

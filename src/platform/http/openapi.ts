@@ -17,6 +17,7 @@ import { pageOf } from '../../contract/page';
 import { usage } from '../../contract/usage';
 import { accepted, order } from '../../contract/writes';
 import { idSchema } from '../ids';
+import { IF_MATCH } from './revision';
 
 /** The response headers clients rely on, as the document describes them. */
 const HEADERS = {
@@ -88,11 +89,24 @@ export interface RouteDoc {
   session?: 'set' | 'rotate' | 'clear';
   /** answers without the database or the event store (no 503) */
   standalone?: boolean;
+  /** needs `Authorization: Bearer <METRICS_TOKEN>`, the scrape token, instead of a session */
+  scrapeToken?: boolean;
+  /**
+   * false: an administrator's write that appends nothing itself (it starts a run, or rebuilds a read
+   * model), so none of the faults of an append (a busy lock or stream, the event store, the read models' wait)
+   */
+  appends?: false;
+  /**
+   * The error codes the operation answers of its own (its resource missing, its rules), each with the
+   * status the registry gives it (src/platform/error-codes.ts). The codes of the middleware in front
+   * of every route and of the guards are added to them (`commonErrors`).
+   */
+  errors?: readonly ErrorCode[];
   /**
    * status → the answer: a zod schema of the JSON body from the wire contract (src/contract/), null
-   * (no body), an `Answer`, or for an error status its description (the body is the Error schema).
+   * (no body), or an `Answer`. Errors are not listed here but in `errors`, by their codes.
    */
-  responses: Record<number, z.ZodType | string | null | Answer | undefined>;
+  responses: Record<number, z.ZodType | null | Answer | undefined>;
 }
 
 /** The registered error codes, each with its status and meaning, as the document's `code` describes them. */
@@ -139,7 +153,13 @@ const idempotencyKey = z.object({
     .optional()
     .meta({ description: 'the same key and request again answer the first answer (kept a day)' }),
 });
-const ifMatch = z.object({ 'If-Match': z.string().optional().meta({ description: "the resource's revision as read (its ETag); a stale one is 409" }) });
+const ifMatch = z.object({
+  'If-Match': z
+    .string()
+    .regex(IF_MATCH)
+    .optional()
+    .meta({ description: 'the resource\'s revision as read (its ETag, `"3"`; `W/` and the quotes may be left out), or `*` for any; a stale one is 409', example: '"3"' }),
+});
 
 function pathParams(d: RouteDoc): z.ZodObject | undefined {
   if (d.params) return d.params;
@@ -164,47 +184,66 @@ const headerObjects = (required: readonly ResponseHeader[], optional: readonly R
 const isError = (status: number) => status >= 400;
 
 /**
- * The statuses an operation answers besides its own, as the middleware in front of every route and
- * the guards really answer them (src/platform/http/app.ts, edge.ts, idempotency.ts, errors.ts):
- * status → the faults, each with its code.
+ * An administrator's JSON write: it takes `Idempotency-Key` (src/platform/http/idempotency.ts). A
+ * multipart upload does not (its file is not read before its route, so it could not be compared).
  */
-function commonErrors(d: RouteDoc): Map<number, string[]> {
-  const out = new Map<number, string[]>();
-  const add = (status: number, why: string) => out.set(status, [...(out.get(status) ?? []), why]);
+export const takesIdempotencyKey = (d: Pick<RouteDoc, 'method' | 'auth' | 'multipartFile'>) => !!d.auth && d.method !== 'get' && !d.multipartFile;
+
+/**
+ * The codes an operation answers besides its own, as the middleware in front of every route and the
+ * guards really answer them (src/platform/http/app.ts, edge.ts, validate.ts, idempotency.ts,
+ * errors.ts, src/auth/guard.ts, src/platform/commands.ts).
+ */
+function commonErrors(d: RouteDoc): ErrorCode[] {
   const writes = d.method !== 'get';
   const json = writes && !d.multipartFile;
-  const idempotent = d.auth && json;
-  if (d.params || d.query || d.body || d.multipartFile || /:/.test(d.path)) add(400, 'Invalid input (VALIDATION_FAILED, INVALID_ID)');
-  add(400, 'A NUL character, a lone surrogate or bytes that are not UTF-8 in the path, query or body (REQUEST.INVALID_TEXT)');
-  if (!d.query) add(400, 'A query parameter on a route that takes none (VALIDATION_FAILED)');
-  if (json) add(400, 'A body that is not JSON (MALFORMED_JSON)');
-  if (idempotent) add(400, '`Idempotency-Key` is not 1 to 200 visible ASCII characters (IDEMPOTENCY.BAD_KEY)');
-  if (d.revision) add(400, '`If-Match` carries no revision (INVALID_IF_MATCH)');
-  if (d.auth) {
-    add(401, 'No valid access token (AUTH.UNAUTHENTICATED)');
-    add(403, 'The role may not use this route (AUTH.FORBIDDEN)');
+  const idempotent = takesIdempotencyKey(d);
+  const appends = idempotent && d.appends !== false;
+  const pathParams = /:/.test(d.path);
+  return [
+    // A query key on a route that takes none is VALIDATION_FAILED too, so every operation has it.
+    'VALIDATION_FAILED',
+    ...(pathParams && !d.params ? (['INVALID_ID'] as const) : []),
+    'REQUEST.INVALID_TEXT',
+    ...(json ? (['MALFORMED_JSON'] as const) : []),
+    // The router's own 400 for a path parameter that is not percent-decodable; the JSON reader's for a body cut short.
+    ...(pathParams || json ? (['BAD_REQUEST'] as const) : []),
+    ...(idempotent ? (['IDEMPOTENCY.BAD_KEY', 'IDEMPOTENCY.IN_PROGRESS', 'IDEMPOTENCY.KEY_REUSED'] as const) : []),
+    ...(d.revision ? (['INVALID_IF_MATCH', 'EVENT_STORE.WRONG_REVISION'] as const) : []),
+    ...(d.auth ? (['AUTH.UNAUTHENTICATED', 'AUTH.FORBIDDEN'] as const) : []),
+    ...(d.scrapeToken ? (['METRICS.UNAUTHORIZED'] as const) : []),
+    ...(writes ? (['REQUEST.CROSS_ORIGIN'] as const) : []),
+    ...(appends ? (['LOCK.BUSY', 'EVENT_STORE.BUSY'] as const) : []),
+    ...(json ? (['PAYLOAD_TOO_LARGE', 'REQUEST.UNSUPPORTED_MEDIA_TYPE', 'UNSUPPORTED_ENCODING'] as const) : []),
+    ...(d.throttled ? (['RATE_LIMITED'] as const) : []),
+    'INTERNAL',
+    ...(d.standalone ? [] : (['DEPENDENCY_UNAVAILABLE'] as const)),
+    ...(appends ? (['EVENT_STORE.UNAVAILABLE', 'LOCK.LOST', 'PROJECTION.BEHIND', 'PROJECTION.FAILED'] as const) : []),
+  ];
+}
+
+/** Every code an operation can answer, by status, in the registry's order. */
+function errorsByStatus(d: RouteDoc): Map<number, ErrorCode[]> {
+  const own = new Set<ErrorCode>([...commonErrors(d), ...(d.errors ?? [])]);
+  const out = new Map<number, ErrorCode[]>();
+  for (const code of errorCodes()) {
+    if (!own.has(code)) continue;
+    const status = ERROR_CODES[code].status;
+    out.set(status, [...(out.get(status) ?? []), code]);
   }
-  if (writes) add(403, "A write from another origin than the service's own or CORS_ORIGINS (REQUEST.CROSS_ORIGIN)");
-  if (/:/.test(d.path) && !d.responses[404]) add(404, 'Nothing has this id');
-  if (d.revision) add(409, 'If-Match names a revision that is no longer current (EVENT_STORE.WRONG_REVISION)');
-  if (d.auth && writes) add(409, 'Another administrator changes the same thing (LOCK.BUSY), or it changes too often for this write to land (EVENT_STORE.BUSY); try again');
-  if (idempotent) add(409, 'A request with the same `Idempotency-Key` is still being answered (IDEMPOTENCY.IN_PROGRESS)');
-  if (json) {
-    add(413, 'The body is larger than BODY_LIMIT (PAYLOAD_TOO_LARGE)');
-    add(415, 'A body that is not `application/json` (REQUEST.UNSUPPORTED_MEDIA_TYPE), or in an encoding or charset the service does not read (UNSUPPORTED_ENCODING)');
-  }
-  if (idempotent) add(422, 'The `Idempotency-Key` was used for another request (IDEMPOTENCY.KEY_REUSED)');
-  if (d.throttled) add(429, 'Too many requests from this client (RATE_LIMITED)');
-  add(500, 'An unexpected failure (INTERNAL); the log has it under the X-Request-Id');
-  if (!d.standalone) add(503, 'The database or the event store is unavailable for a moment (DEPENDENCY_UNAVAILABLE, EVENT_STORE.UNAVAILABLE, …); try again');
   return out;
 }
 
+/** The Error schema with `code` held to the codes this answer can carry (the shared Error, and what narrows it). */
+const errorSchemaOf = (codes: readonly ErrorCode[]) => z.intersection(errorBody, z.object({ error: z.object({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]) }) }));
+
+const errorDescription = (codes: readonly ErrorCode[]) => codes.map((c) => `- \`${c}\`: ${ERROR_CODES[c].description}`).join('\n');
+
 function responsesOf(d: RouteDoc): Record<string, ResponseConfig> {
   const out: Record<string, ResponseConfig> = {};
-  const errors = commonErrors(d);
-  const writes = d.method !== 'get';
-  const idempotent = d.auth && writes && !d.multipartFile;
+  const errors = errorsByStatus(d);
+  if (/:/.test(d.path) && !errors.has(404)) throw new Error(`${operationKey(d.method, d.path)}: a path with an id needs the code of its 404 in \`errors\``);
+  const idempotent = takesIdempotencyKey(d);
   // A write's answer replayed for its Idempotency-Key carries the first body and status, not its headers.
   const etag: ResponseHeader[] = (d.etag || d.cached) && !idempotent ? ['ETag'] : [];
   const replayed: ResponseHeader[] = idempotent ? [...(d.etag ? ['ETag' as const] : []), 'Idempotent-Replayed'] : [];
@@ -216,10 +255,9 @@ function responsesOf(d: RouteDoc): Record<string, ResponseConfig> {
     if (answer === undefined) continue;
     const own: ResponseHeader[] = status < 300 ? [...(ok ? [...etag, ...cache] : []), ...cookies] : [];
     const maybe: ResponseHeader[] = status < 300 ? replayed.filter((h) => h !== 'ETag' || ok) : [];
-    if (typeof answer === 'string') {
-      if (!isError(status)) throw new Error(`${operationKey(d.method, d.path)} ${status}: a success needs its schema from the wire contract, not words`);
-      errors.set(status, [answer, ...(errors.get(status) ?? [])]);
-    } else if (answer === null) {
+    if (isError(status) && errors.has(status))
+      throw new Error(`${operationKey(d.method, d.path)} ${status}: answers the Error schema (its codes in \`errors\`) or a body of its own, not both`);
+    if (answer === null) {
       out[key] = { description: STATUS_TEXT[status] ?? 'No body', ...(own.length + maybe.length ? { headers: headerObjects(own, maybe) } : {}) };
     } else if (answer instanceof z.ZodType) {
       if (isError(status)) throw new Error(`${operationKey(d.method, d.path)} ${status}: an error answers the Error schema`);
@@ -231,8 +269,7 @@ function responsesOf(d: RouteDoc): Record<string, ResponseConfig> {
     }
   }
   if (d.cached) out['304'] ??= { description: STATUS_TEXT[304]!, headers: headerObjects(['ETag', 'Cache-Control']) };
-  for (const [status, why] of errors) {
-    if (out[status]) continue;
+  for (const [status, codes] of errors) {
     const headers =
       status === 429
         ? headerObjects(['Retry-After'], ['RateLimit', 'RateLimit-Policy'])
@@ -241,7 +278,7 @@ function responsesOf(d: RouteDoc): Record<string, ResponseConfig> {
           : status === 401 && d.session === 'rotate'
             ? headerObjects([], ['Set-Cookie'])
             : undefined;
-    out[status] = { description: why.join('; '), content: json(errorBody), ...(headers ? { headers } : {}) };
+    out[status] = { description: errorDescription(codes), content: json(errorSchemaOf(codes)), ...(headers ? { headers } : {}) };
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => Number(a) - Number(b)));
 }
@@ -263,8 +300,7 @@ const operationIdOf = (method: string, path: string) =>
     .join('');
 
 function routeConfig(d: RouteDoc, prefix: string): RouteConfig {
-  const writes = d.method !== 'get';
-  const headers = [...(d.auth && writes && !d.multipartFile ? [idempotencyKey] : []), ...(d.revision ? [ifMatch] : []), ...(d.cached ? [ifNoneMatch] : [])];
+  const headers = [...(takesIdempotencyKey(d) ? [idempotencyKey] : []), ...(d.revision ? [ifMatch] : []), ...(d.cached ? [ifNoneMatch] : [])];
   const cookies = d.session === 'rotate' ? refreshCookie : d.session === 'clear' ? sessionCookies : undefined;
   const body = d.body
     ? { required: !d.bodyOptional, content: json(d.body) }
@@ -285,7 +321,7 @@ function routeConfig(d: RouteDoc, prefix: string): RouteConfig {
     summary: d.summary,
     ...(d.description ? { description: d.description } : {}),
     tags: [d.path.split('/')[1] ?? ''],
-    ...(d.auth ? { security: [{ cookie: [] }, { bearer: [] }] } : {}),
+    ...(d.auth ? { security: [{ cookie: [] }, { bearer: [] }] } : d.scrapeToken ? { security: [{ scrapeToken: [] }] } : {}),
     request: {
       ...(pathParams(d) ? { params: pathParams(d) } : {}),
       ...(d.query ? { query: d.query } : {}),
@@ -308,6 +344,11 @@ export function openApiDocument(routes: DocumentedRoutes, opts: { title: string;
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'cookie', { type: 'apiKey', in: 'cookie', name: 'svc_at' });
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  registry.registerComponent('securitySchemes', 'scrapeToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: '`METRICS_TOKEN`, the scrape token of `/metrics` (docs/api.md, Operations); not a session',
+  });
   for (const d of routes.api) registry.registerPath(routeConfig(d, opts.apiPrefix));
   for (const d of routes.root) registry.registerPath(routeConfig(d, ''));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -321,8 +362,6 @@ export function openApiDocument(routes: DocumentedRoutes, opts: { title: string;
 /** The document itself, loosely: it is described by the OpenAPI 3.1 specification, not here. */
 const openApiJson = z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
 
-const NOT_DEVELOPMENT = 'Not mounted: NODE_ENV is not development (NOT_FOUND)';
-
 /** The operations `docsRoutes` itself serves. */
 export const docsRouteDocs: RouteDoc[] = [
   {
@@ -330,14 +369,17 @@ export const docsRouteDocs: RouteDoc[] = [
     path: '/docs',
     summary: 'This description as a plain page (development only)',
     standalone: true,
-    responses: { 200: { contentType: 'text/html', description: 'The page' }, 404: NOT_DEVELOPMENT },
+    // Not mounted outside development: NOT_FOUND.
+    errors: ['NOT_FOUND'],
+    responses: { 200: { contentType: 'text/html', description: 'The page' } },
   },
   {
     method: 'get',
     path: '/docs/openapi.json',
     summary: 'This description, OpenAPI 3.1 (development only)',
     standalone: true,
-    responses: { 200: openApiJson, 404: NOT_DEVELOPMENT },
+    errors: ['NOT_FOUND'],
+    responses: { 200: openApiJson },
   },
 ];
 
@@ -389,15 +431,17 @@ export function resourceDocs(r: {
   view: z.ZodType;
   /** what `GET <item>/usage` counts, when the resource has it (docs/api.md, Usage) */
   usage?: string;
-  /** why a create or change is refused as a conflict, with the code (a name or code another one has) */
-  taken?: string;
-  /** why a delete is refused, with the codes */
-  inUse?: string;
-  /** what a new order names that does not exist (the parent of categories) */
-  sortNotFound?: string;
+  /** the code of its 404 (`TAG.NOT_FOUND`) */
+  notFound: ErrorCode;
+  /** what a create or change can be refused with besides: its rules, a name or code another one has, a reference to nothing */
+  writeErrors?: readonly ErrorCode[];
+  /** what a delete can be refused with (the resource still in use) */
+  inUse?: readonly ErrorCode[];
+  /** what a new order can be refused with (not every one exactly once; a parent that is not there) */
+  sortErrors?: readonly ErrorCode[];
 }): RouteDoc[] {
   const item = `${r.path}/:id`;
-  const missing = `No such ${r.one}`;
+  const write = r.writeErrors ?? [];
   return [
     { method: 'get', path: r.path, summary: `List ${r.many}`, auth: true, query: r.listQuery, responses: { 200: pageOf(r.view) } },
     ...(r.sortBody
@@ -409,20 +453,13 @@ export function resourceDocs(r: {
             auth: true,
             revision: true,
             body: r.sortBody,
-            responses: { 200: order, 404: r.sortNotFound },
+            errors: r.sortErrors ?? [],
+            responses: { 200: order },
           } satisfies RouteDoc,
         ]
       : []),
-    { method: 'get', path: item, summary: `One ${r.one}`, auth: true, etag: true, responses: { 200: r.view, 404: missing } },
-    {
-      method: 'post',
-      path: r.path,
-      summary: `Create a ${r.one}`,
-      auth: true,
-      etag: true,
-      body: r.createBody,
-      responses: { 201: r.view, 202: accepted, ...(r.taken ? { 409: r.taken } : {}) },
-    },
+    { method: 'get', path: item, summary: `One ${r.one}`, auth: true, etag: true, errors: [r.notFound], responses: { 200: r.view } },
+    { method: 'post', path: r.path, summary: `Create a ${r.one}`, auth: true, etag: true, body: r.createBody, errors: write, responses: { 201: r.view, 202: accepted } },
     {
       method: 'patch',
       path: item,
@@ -431,18 +468,12 @@ export function resourceDocs(r: {
       revision: true,
       etag: true,
       body: r.updateBody,
-      responses: { 200: r.view, 202: accepted, 404: missing, ...(r.taken ? { 409: r.taken } : {}) },
+      errors: [r.notFound, ...write],
+      responses: { 200: r.view, 202: accepted },
     },
-    {
-      method: 'delete',
-      path: item,
-      summary: `Delete a ${r.one}`,
-      auth: true,
-      revision: true,
-      responses: { 204: null, 404: missing, 409: r.inUse ?? `The ${r.one} is still in use` },
-    },
+    { method: 'delete', path: item, summary: `Delete a ${r.one}`, auth: true, revision: true, errors: [r.notFound, ...(r.inUse ?? [])], responses: { 204: null } },
     ...(r.usage
-      ? [{ method: 'get', path: `${item}/usage`, summary: `What uses a ${r.one}: ${r.usage}`, auth: true, responses: { 200: usage, 404: missing } } satisfies RouteDoc]
+      ? [{ method: 'get', path: `${item}/usage`, summary: `What uses a ${r.one}: ${r.usage}`, auth: true, errors: [r.notFound], responses: { 200: usage } } satisfies RouteDoc]
       : []),
   ];
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { AppError } from '../errors';
 import { parseWith } from './errors';
 import type { RouteDoc } from './openapi';
+import { operationsOf } from './operations';
 
 /**
  * A whole number in a query: plain decimal digits and nothing else, then bounded. `z.coerce.number()`
@@ -83,31 +84,22 @@ export function parseQuery<S extends z.ZodObject>(schema: S, query: unknown, wha
   return parseWith(schema, copy, what);
 }
 
-/** `/goods/:id` → a pattern of the paths express routes there (case-insensitive, an optional trailing slash). */
-function pathPattern(path: string): RegExp {
-  const source = path
-    .split('/')
-    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${source}/?$`, 'i');
-}
-
 /**
  * Docs/api.md, Conventions: an unknown query key is a 400, on every route. Routes with a query parse
  * it strictly themselves (`parseQuery`); this refuses any query key on a route whose documented
  * operation (its RouteDoc, the same list the OpenAPI description is made from) declares no query, so
- * a route added without one gets the rule without doing anything. Mounted in front of the API's routes.
+ * a route added without one gets the rule without doing anything. Mounted in front of the API's routes
+ * and of the root's (the health checks, `/metrics`, the home page).
  */
 export function refuseUndeclaredQuery(docs: readonly RouteDoc[]): RequestHandler {
-  const ops = docs.map((d) => ({ method: d.method.toUpperCase(), pattern: pathPattern(d.path), takesQuery: d.query !== undefined }));
+  const operationOf = operationsOf(docs);
   return (req, _res, next) => {
     const query = req.query as Record<string, unknown> | undefined;
     const keys = query && typeof query === 'object' ? Object.keys(query) : [];
     if (keys.length === 0) return next();
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const matching = ops.filter((o) => o.method === method && o.pattern.test(req.path));
-    // Unknown routes are the 404's; a route with a query of its own judges it with its schema.
-    if (matching.length === 0 || matching.some((o) => o.takesQuery)) return next();
+    const matching = operationOf(req.method, req.path);
+    // Unknown routes are the 404's (or 405's); a route with a query of its own judges it with its schema.
+    if (matching.length === 0 || matching.some((o) => o.query !== undefined)) return next();
     next(
       AppError.badRequest(
         'VALIDATION_FAILED',

@@ -57,7 +57,9 @@ export const projectionRouteDocs: RouteDoc[] = [
     summary: 'Rebuild a projection into shadow tables, then swap them in',
     auth: true,
     params: projectionName,
-    responses: { 202: rebuildAnswer, 404: 'No such projection (PROJECTION.NOT_FOUND)' },
+    appends: false,
+    errors: ['PROJECTION.NOT_FOUND'],
+    responses: { 202: rebuildAnswer },
   },
   {
     method: 'post',
@@ -65,10 +67,11 @@ export const projectionRouteDocs: RouteDoc[] = [
     summary: 'After fixing the code behind a poison event: apply it again',
     auth: true,
     params: projectionName,
+    appends: false,
+    errors: ['PROJECTION.NOT_FOUND'],
     responses: {
       200: { description: 'It was not failed: `retried` false', body: retryAnswer },
       202: { description: 'Retried: `retried` true', body: retryAnswer },
-      404: 'No such projection (PROJECTION.NOT_FOUND)',
     },
   },
 ];

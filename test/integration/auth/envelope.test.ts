@@ -4,6 +4,7 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
+import { AppError } from '../../../src/platform/errors';
 import { parseQuery } from '../../../src/platform/http/validate';
 import { login, registerAdmin, startAuthHarness, type AuthHarness, type TestApp } from '../../support/auth-http';
 
@@ -12,6 +13,10 @@ function testOnlyRoutes(): Router {
   const r = Router();
   r.get('/test-only/boom', () => {
     throw new Error('connect ECONNSECRET postgres://admin:hunter2@db.internal:5432/catalog at /srv/app/src/secret.ts:42');
+  });
+  // A defect the code names (an event that does not match its schema): still a 500 that tells nothing.
+  r.get('/test-only/defect', () => {
+    throw new AppError('EVENT.INVALID', 500, 'event 7 of good-1 does not match its schema: hunter2', { row: 'users' });
   });
   r.get('/test-only/async-boom', async () => {
     await Promise.resolve();
@@ -176,7 +181,7 @@ describe('security envelope', () => {
     });
 
     it('a 500 carries no internal detail', async () => {
-      for (const path of ['/test-only/boom', '/test-only/async-boom']) {
+      for (const path of ['/test-only/boom', '/test-only/async-boom', '/test-only/defect']) {
         const r = await app.call('GET', path);
         expect(r.status).toBe(500);
         expect(r.body).toEqual({ error: { code: 'INTERNAL', message: 'internal error' } });

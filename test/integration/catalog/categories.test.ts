@@ -80,7 +80,7 @@ describe('administrators manage categories', () => {
     }
     const unknown = await api('POST', '/categories', { name: 'orphan', parentId: '1125899906842628999' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.code).toBe('CATEGORY.UNKNOWN_PARENT');
+    expect(unknown.body.error).toMatchObject({ code: 'UNKNOWN_REFERENCE', details: { field: 'parentId', missing: ['1125899906842628999'] } });
   });
 
   it('a category with children cannot be deleted (409); a leaf can, and is gone from reads', async () => {
@@ -94,7 +94,7 @@ describe('administrators manage categories', () => {
     expect((await api('DELETE', `/categories/${parent.id}`)).status).toBe(204);
     expect((await api('GET', `/categories?parentId=${parent.id}`)).body.total).toBe(0);
     // A deleted category cannot be a parent.
-    expect((await api('POST', '/categories', { name: 'late', parentId: parent.id })).body.error.code).toBe('CATEGORY.UNKNOWN_PARENT');
+    expect((await api('POST', '/categories', { name: 'late', parentId: parent.id })).body.error.code).toBe('UNKNOWN_REFERENCE');
   });
 
   it('mirrored supplier categories take admin edits; a later sync of the unchanged supplier keeps them and the admin-made ones', async () => {
@@ -189,7 +189,8 @@ describe('administrators manage categories', () => {
       expect(await children(parent.id)).toEqual([b.id, a.id]);
 
       const unknown = await api('PATCH', '/categories/sort', { parentId: '1125899906842628997', ids: [] });
-      expect([unknown.status, unknown.body.error.code]).toEqual([404, 'CATEGORY.NOT_FOUND']);
+      // The parent is a reference of the body, not the path's resource.
+      expect([unknown.status, unknown.body.error.code, unknown.body.error.details]).toEqual([400, 'UNKNOWN_REFERENCE', { field: 'parentId', missing: ['1125899906842628997'] }]);
       for (const body of [{ ids: [a.id] }, { parentId: parent.id }, { parentId: 'top', ids: [] }, { parentId: parent.id, ids: [a.id], extra: 1 }]) {
         expect((await api('PATCH', '/categories/sort', body)).status).toBe(400);
       }

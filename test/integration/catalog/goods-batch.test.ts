@@ -35,11 +35,12 @@ describe('POST /goods/batch', () => {
     expect(first.status).toBe(201);
     expect(first.body.created).toHaveLength(20);
     expect(first.body.skipped).toEqual([]);
-    const again = await svc.request('POST', '/goods/batch', { originGoodIds: [links[0], '999999999', links[20]] });
+    // Each skipped item says where it was in the request and what it named; a link named twice is its first naming.
+    const again = await svc.request('POST', '/goods/batch', { originGoodIds: [links[0], '999999999', links[20], links[0]] });
     expect(again.body.created).toHaveLength(1);
     expect(again.body.skipped).toEqual([
-      { originGoodId: links[0], code: 'GOOD.EXISTS_FOR_LINK', message: expect.any(String) },
-      { originGoodId: '999999999', code: 'ORIGIN_GOOD.NOT_FOUND', message: expect.any(String) },
+      { index: 0, originGoodId: links[0], code: 'GOOD.EXISTS_FOR_LINK', message: expect.any(String) },
+      { index: 1, originGoodId: '999999999', code: 'UNKNOWN_REFERENCE', message: expect.stringContaining('999999999') },
     ]);
     // The answer came after the projections: every good is readable, attributed to its link's family.
     for (const id of [...first.body.created, ...again.body.created]) {
@@ -53,11 +54,15 @@ describe('POST /goods/batch', () => {
 
   it('the goods form: custom goods with names, and the same link twice in one request makes one good', async () => {
     const r = await svc.request('POST', '/goods/batch', {
-      goods: [{ name: '批量自定义 MUG02', goodPriority: 3 }, { originGoodId: links[21] }, { originGoodId: links[21], name: '第二次' }],
+      goods: [{ name: '批量自定义 MUG02', goodPriority: 3 }, { originGoodId: links[21] }, { goodPriority: 1 }, { originGoodId: links[21], name: '第二次' }],
     });
     expect(r.status).toBe(201);
     expect(r.body.created).toHaveLength(2);
-    expect(r.body.skipped).toEqual([{ originGoodId: links[21], code: 'GOOD.EXISTS_FOR_LINK', message: expect.any(String) }]);
+    // A custom good names no link: null, and its index tells which item it was.
+    expect(r.body.skipped).toEqual([
+      { index: 2, originGoodId: null, code: 'GOOD.NAME_REQUIRED', message: expect.any(String) },
+      { index: 3, originGoodId: links[21], code: 'GOOD.EXISTS_FOR_LINK', message: expect.any(String) },
+    ]);
     const custom = await svc.request('GET', `/goods/${r.body.created[0]}`);
     expect(custom.body).toMatchObject({ originGoodId: null, goodPriority: 3 });
     expect(custom.body.name).toContain('MUG02');
@@ -78,7 +83,7 @@ describe('POST /goods/batch', () => {
     const r = await batch;
     expect(r.status).toBe(201);
     expect(r.body.created).toHaveLength(1);
-    expect(r.body.skipped).toEqual([{ originGoodId: claimed, code: 'GOOD.EXISTS_FOR_LINK', message: expect.stringContaining(goodId) }]);
+    expect(r.body.skipped).toEqual([{ index: 0, originGoodId: claimed, code: 'GOOD.EXISTS_FOR_LINK', message: expect.stringContaining(goodId) }]);
     const claims = (await svc.services.store.readStream(stream)).filter((e) => e.type === 'LinkGoodAssigned');
     expect(claims).toHaveLength(1);
     await eventually(async () => (await svc.services.engine.status()).every((p) => p.lagEvents === 0), 30_000);

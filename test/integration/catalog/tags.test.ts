@@ -46,10 +46,10 @@ describe('administrators manage tags', () => {
     expect(racing.map((r) => r.status).sort()).toEqual([201, 409]);
   });
 
-  it('a tag naming an unknown group is 400 TAG.UNKNOWN_GROUP', async () => {
+  it('a tag naming an unknown group is 400 UNKNOWN_REFERENCE naming groupId', async () => {
     const r = await api('POST', '/tags', { name: 'X', groupId: '1125899906842624999' });
     expect(r.status).toBe(400);
-    expect(r.body.error.code).toBe('TAG.UNKNOWN_GROUP');
+    expect(r.body.error).toMatchObject({ code: 'UNKNOWN_REFERENCE', details: { field: 'groupId', missing: ['1125899906842624999'] } });
   });
 
   it('update renames, recolours and moves a tag to another group, checking the name there', async () => {
@@ -64,7 +64,7 @@ describe('administrators manage tags', () => {
     expect(moved.status).toBe(200);
     expect(moved.body.groupId).toBe(colours);
     expect(await ids(`&groupId=${colours}`)).toContain(t.id);
-    expect((await api('PATCH', `/tags/${t.id}`, { groupId: '1125899906842624999' })).body.error.code).toBe('TAG.UNKNOWN_GROUP');
+    expect((await api('PATCH', `/tags/${t.id}`, { groupId: '1125899906842624999' })).body.error.code).toBe('UNKNOWN_REFERENCE');
   });
 
   it('PATCH /tags/sort saves a full new order in one event; the next list follows it', async () => {

@@ -61,7 +61,7 @@ describe('the jobs thread', () => {
     const ids = (await db.pool.query<{ id: string }>(`SELECT id::text FROM origin_goods WHERE family_id IS NOT NULL ORDER BY id LIMIT 3`)).rows.map((r) => r.id);
     const r = await thread.batchCreateGoods({ originGoodIds: [...ids, '999999999'] }, { by: 'system:test' });
     expect(r.created).toHaveLength(3);
-    expect(r.skipped).toEqual([expect.objectContaining({ originGoodId: '999999999', code: 'ORIGIN_GOOD.NOT_FOUND' })]);
+    expect(r.skipped).toEqual([{ index: 3, originGoodId: '999999999', code: 'UNKNOWN_REFERENCE', message: expect.any(String) }]);
   });
 
   it('the thread’s counters are read for the process’s /metrics', async () => {

@@ -43,6 +43,27 @@ describe('Idempotency-Key', () => {
     expect(a.body.id).not.toBe(b.body.id);
   });
 
+  it('only a routed write that takes a key uses it: a mistyped path answers its 404, a wrong method its 405, and keeps nothing', async () => {
+    const key = { 'idempotency-key': 'meant-for-tag-groups' };
+    const kept = async () => (await svc.db.pool.query(`SELECT status FROM idempotency_keys WHERE key = $1`, [key['idempotency-key']])).rows;
+    // A mistyped URL: 404 each time, never replayed, and the key is not taken.
+    for (let i = 0; i < 2; i++) {
+      const typo = await svc.request('POST', '/tag-group', { name: '拼写组' }, key);
+      expect([typo.status, typo.body.error.code, typo.headers.get('idempotent-replayed')]).toEqual([404, 'NOT_FOUND', null]);
+    }
+    const wrongMethod = await svc.request('PUT', '/tag-groups', { name: '拼写组' }, key);
+    expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'GET, HEAD, POST']);
+    expect(await kept()).toEqual([]);
+    // The request the key was meant for writes, and takes it.
+    const meant = await svc.request('POST', '/tag-groups', { name: '拼写组' }, key);
+    expect([meant.status, meant.headers.get('idempotent-replayed')]).toEqual([201, null]);
+    expect(await kept()).toEqual([{ status: 201 }]);
+    // A used key on a path the API does not have is that path's 404, not 422 (nor 409).
+    const unknown = await svc.request('POST', '/no/such/path', { name: '拼写组' }, key);
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'NOT_FOUND']);
+    expect(await kept()).toEqual([{ status: 201 }]);
+  });
+
   it('concurrent retries with one key write once; a 4xx answer is kept, a 503 is not; a bad key is 400', async () => {
     const key = { 'idempotency-key': 'burst' };
     const before = await events();

@@ -87,6 +87,21 @@ describe('bad input is a 4xx with a code; a write answers its own result', () =>
       }
     });
 
+    it('names are at most their documented maxLength as sent: white space around or inside does not stretch it', async () => {
+      const tooLong: [string, string, Record<string, unknown>][] = [
+        ['POST', '/categories', { name: `甲${' '.repeat(100)}乙` }], // folds to "甲 乙", but 102 characters were sent
+        ['POST', '/tag-groups', { name: `${'组'.repeat(100)} ` }],
+        ['POST', '/goods', { name: `${' '.repeat(150)}${'杯'.repeat(60)}` }], // trims to 60, but 210 were sent
+        ['POST', '/product-families', { name: `${'族'.repeat(200)}\t` }],
+      ];
+      for (const [method, path, body] of tooLong) {
+        const r = await api(method, path, body);
+        expect([path, r.status, r.body.error.code, r.body.error.details?.[0]?.path]).toEqual([path, 400, 'VALIDATION_FAILED', 'name']);
+      }
+      expect((await api('POST', '/categories', { name: `${'类'.repeat(98)}  ` })).body.name).toBe('类'.repeat(98));
+      expect((await api('POST', '/goods', { name: '杯'.repeat(200) })).status).toBe(201);
+    });
+
     it('category icons follow the image rule, "" meaning none', async () => {
       expect((await api('POST', '/categories', { name: '图标检查', icon: 'relative.png' })).status).toBe(400);
       expect((await api('POST', '/categories', { name: '图标检查', icon: 'javascript:alert(1)' })).status).toBe(400);
@@ -141,6 +156,52 @@ describe('bad input is a 4xx with a code; a write answers its own result', () =>
       expect(r.status).toBe(400);
       expect(r.body.error).toMatchObject({ code: 'UNKNOWN_REFERENCE', details: { field: 'goodIds', missing: [unknown] } });
       expect((await api('POST', '/positions', { name: '位置', goodIds: [good.id] })).status).toBe(201);
+    });
+
+    it('a reference to nothing, in any body or query, is 400 UNKNOWN_REFERENCE naming the field and the id; the path’s own resource stays 404', async () => {
+      // Links to refer to: the listing of the built-in supplier.
+      expect((await (await svc.services.sync.start('origin_goods', { by: 'system:test' })).finished).state).toBe('succeeded');
+      const link = (await svc.db.pool.query<{ id: string }>(`SELECT id::text FROM origin_goods ORDER BY id LIMIT 1`)).rows[0]!.id;
+      const good = await newGood('引用统一');
+      const family = (await api('POST', '/product-families', { name: '引用统一家族' })).body;
+      const category = (await api('POST', '/categories', { name: '引用统一类目' })).body;
+      const group = (await api('POST', '/tag-groups', { name: '引用统一组' })).body;
+      const tag = (await api('POST', '/tags', { name: '引用统一标签', groupId: group.id })).body;
+      const tags = { size: [], color: [], printCount: [], craft: [], logistics: [] };
+      const before = await events();
+      const refused: [string, string, unknown, string][] = [
+        ['POST', '/goods', { originGoodId: unknown }, 'originGoodId'],
+        ['PUT', `/goods/${good.id}/origins`, { secondaryOriginGoodIds: [link, unknown] }, 'secondaryOriginGoodIds'],
+        ['POST', `/product-families/${family.id}/members`, { originGoodId: unknown }, 'originGoodId'],
+        ['POST', `/product-families/${family.id}/custom-members`, { goodId: unknown, tags, price: '9.90' }, 'goodId'],
+        ['POST', '/categories', { name: '无父类目', parentId: unknown }, 'parentId'],
+        ['PATCH', `/categories/${category.id}`, { parentId: unknown }, 'parentId'],
+        ['PATCH', '/categories/sort', { parentId: unknown, ids: [] }, 'parentId'],
+        ['POST', '/tags', { name: '无组标签', groupId: unknown }, 'groupId'],
+        ['PATCH', `/tags/${tag.id}`, { groupId: unknown }, 'groupId'],
+        ['PUT', `/origin-goods/${link}/tags`, { tagIds: [tag.id, unknown] }, 'tagIds'],
+        ['POST', '/sync/details', { linkId: unknown }, 'linkId'],
+        ['POST', `/sync/details?linkId=${unknown}`, undefined, 'linkId'],
+      ];
+      for (const [method, path, body, field] of refused) {
+        const r = await api(method, path, body);
+        expect([method, path, r.status, r.body.error]).toEqual([method, path, 400, expect.objectContaining({ code: 'UNKNOWN_REFERENCE', details: { field, missing: [unknown] } })]);
+      }
+      expect(await events()).toBe(before);
+      // The resource the path names is the 404's, each with its own code.
+      for (const [method, path, body, code] of [
+        ['GET', `/goods/${unknown}`, undefined, 'GOOD.NOT_FOUND'],
+        ['PATCH', `/categories/${unknown}`, { name: '无' }, 'CATEGORY.NOT_FOUND'],
+        ['POST', `/product-families/${unknown}/members`, { originGoodId: link }, 'FAMILY.NOT_FOUND'],
+        ['PUT', `/origin-goods/${unknown}/tags`, { tagIds: [] }, 'ORIGIN_GOOD.NOT_FOUND'],
+        ['POST', `/sync/origin-goods/${unknown}/detail`, undefined, 'ORIGIN_GOOD.NOT_FOUND'],
+      ] as const) {
+        const r = await api(method, path, body);
+        expect([method, path, r.status, r.body.error?.code]).toEqual([method, path, 404, code]);
+      }
+      // Named rightly, the same writes go through.
+      expect((await api('POST', `/product-families/${family.id}/members`, { originGoodId: link })).status).toBe(201);
+      expect((await api('POST', '/goods', { originGoodId: link })).status).toBe(201);
     });
 
     it('country codes are two letters, stored upper-case, unique among live countries', async () => {

@@ -29,11 +29,11 @@ describe('category decisions', () => {
         .then([{ type: 'CategoryCreated', data: { categoryId: C, ...fields, parentId: null } }]);
     });
 
-    it('an unknown parent is 400 CATEGORY.UNKNOWN_PARENT', () => {
+    it('an unknown parent is 400 UNKNOWN_REFERENCE', () => {
       spec
         .given([])
         .when({ type: 'CreateCategory', categoryId: C, fields, parent: { exists: false, ancestors: [] } })
-        .thenFails('CATEGORY.UNKNOWN_PARENT', 400);
+        .thenFails('UNKNOWN_REFERENCE', 400);
     });
   });
 

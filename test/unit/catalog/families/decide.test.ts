@@ -118,7 +118,7 @@ describe('family decisions', () => {
         }
         return null;
       };
-      expect(codeOf(() => requireCustomGood(G, null))).toEqual(['GOOD.NOT_FOUND', 404]);
+      expect(codeOf(() => requireCustomGood(G, null))).toEqual(['UNKNOWN_REFERENCE', 400]);
       expect(codeOf(() => requireCustomGood(G, { originGoodId: L }))).toEqual(['FAMILY.NOT_A_CUSTOM_GOOD', 400]);
     });
   });

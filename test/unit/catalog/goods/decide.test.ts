@@ -126,7 +126,7 @@ describe('good decisions', () => {
         .thenFails('GOOD.PRIMARY_AS_SECONDARY', 400);
     });
 
-    it('a link the read model does not know is 400 GOOD.UNKNOWN_ORIGIN naming it', () => {
+    it('a link the read model does not know is 400 UNKNOWN_REFERENCE naming the field and it', () => {
       expect(() => requireKnownOrigins([L, L2], [L, L2])).not.toThrow();
       let caught: unknown;
       try {
@@ -135,7 +135,7 @@ describe('good decisions', () => {
         caught = e;
       }
       expect(caught).toBeInstanceOf(AppError);
-      expect([(caught as AppError).code, (caught as AppError).details]).toEqual(['GOOD.UNKNOWN_ORIGIN', { missing: [L2] }]);
+      expect([(caught as AppError).code, (caught as AppError).details]).toEqual(['UNKNOWN_REFERENCE', { field: 'secondaryOriginGoodIds', missing: [L2] }]);
     });
 
     it('a deleted good is 404', () => {

@@ -27,11 +27,11 @@ describe('tag decisions', () => {
         .thenFails('TAG.NAME_TAKEN', 409);
     });
 
-    it('an unknown group is 400 TAG.UNKNOWN_GROUP', () => {
+    it('an unknown group is 400 UNKNOWN_REFERENCE', () => {
       spec
         .given([])
         .when({ type: 'CreateTag', tagId: T, fields, group: { exists: false, otherNames: [] } })
-        .thenFails('TAG.UNKNOWN_GROUP', 400);
+        .thenFails('UNKNOWN_REFERENCE', 400);
     });
   });
 
@@ -62,7 +62,7 @@ describe('tag decisions', () => {
       spec
         .given([created])
         .when({ type: 'UpdateTag', tagId: T, changes: { groupId: G2 }, group: { exists: false, otherNames: [] } })
-        .thenFails('TAG.UNKNOWN_GROUP', 400);
+        .thenFails('UNKNOWN_REFERENCE', 400);
     });
 
     it('renaming to its own name in other case is allowed (the tag itself is not among the others)', () => {

@@ -17,6 +17,7 @@ export const CODE_TEXT: Record<string, string> = {
   'REQUEST.INVALID_TEXT': '内容中含有无法保存的特殊字符，请删除后重试',
   'REQUEST.CROSS_ORIGIN': '请从本后台的地址打开页面后再操作',
   'REQUEST.UNSUPPORTED_MEDIA_TYPE': '提交的内容格式有误，请刷新页面后重试',
+  'REQUEST.METHOD_NOT_ALLOWED': '这个地址不支持这种操作，请刷新页面后重试',
   'IDEMPOTENCY.BAD_KEY': '重复提交保护出错，请刷新页面后重试',
   'IDEMPOTENCY.KEY_REUSED': '这次提交与之前的一次冲突，请刷新页面后重试',
   'IDEMPOTENCY.IN_PROGRESS': '上一次提交还在处理中，请稍候',
@@ -39,7 +40,7 @@ export const CODE_TEXT: Record<string, string> = {
   // Money and references
   'MONEY.INVALID': '价格须为数字金额，如 59.90',
   'MONEY.TOO_PRECISE': '价格最多保留两位小数',
-  UNKNOWN_REFERENCE: '选择的类目、国家、标签或商品已不存在，请刷新后重新选择',
+  UNKNOWN_REFERENCE: '选择的类目、国家、标签、标签组、商品或货源已不存在，请刷新后重新选择',
 
   // History
   'HISTORY.QUERY_INVALID': '历史记录的查询条件有误',
@@ -48,7 +49,6 @@ export const CODE_TEXT: Record<string, string> = {
   // Links and their tags
   'ORIGIN_GOOD.NOT_FOUND': '货源不存在，可能已被删除',
   'ORIGIN_GOOD.UNPARSEABLE': '货源名称不符合命名规则，无法自动生成标签',
-  'TAGS.UNKNOWN': '选择的标签已不存在，请刷新后重新选择',
   'TAGS.NOT_A_DIMENSION': '货源只能使用尺码、颜色、印花面数、工艺、物流这几类标签',
   'TAGS.NOT_A_PERMUTATION': '标签已有变化，请刷新后再排序',
 
@@ -56,7 +56,6 @@ export const CODE_TEXT: Record<string, string> = {
   'GOOD.NOT_FOUND': '商品不存在，可能已被删除',
   'GOOD.EXISTS': '商品已存在',
   'GOOD.EXISTS_FOR_LINK': '该货源已有商品，不能再创建',
-  'GOOD.UNKNOWN_ORIGIN': '要合并的货源不存在，请检查后重试',
   'GOOD.NAME_REQUIRED': '自定义商品需要填写名称',
   'GOOD.PRIMARY_AS_SECONDARY': '商品的主货源不能同时作为合并货源',
   'PUBLIC_GOOD.NOT_FOUND': '店铺中没有这个商品',
@@ -75,7 +74,6 @@ export const CODE_TEXT: Record<string, string> = {
   // Vocabulary
   'CATEGORY.NOT_FOUND': '类目不存在，可能已被删除',
   'CATEGORY.ALREADY_EXISTS': '类目已存在',
-  'CATEGORY.UNKNOWN_PARENT': '上级类目不存在，请重新选择',
   'CATEGORY.PARENT_CYCLE': '不能把类目放到它自己或它的下级类目下面',
   'CATEGORY.HAS_CHILDREN': '类目下还有子类目，请先删除或移走它们',
   'CATEGORY.IN_USE': '类目仍在使用中，不能删除',
@@ -87,7 +85,6 @@ export const CODE_TEXT: Record<string, string> = {
   'COUNTRIES.NOT_A_PERMUTATION': '国家已有变化，请刷新后再排序',
   'TAG.NOT_FOUND': '标签不存在，可能已被删除',
   'TAG.ALREADY_EXISTS': '标签已存在',
-  'TAG.UNKNOWN_GROUP': '标签组不存在，请刷新后重试',
   'TAG.NAME_TAKEN': '这个标签组里已有同名标签',
   'TAG.IN_USE': '标签仍在使用中，不能删除',
   'TAG_GROUP.NOT_FOUND': '标签组不存在，可能已被删除',

@@ -30,7 +30,8 @@ export function BatchGoodsPage() {
   const orgId = useId();
   const free = (list.data?.items ?? []).filter((l) => !l.good);
   const created = useNames('goods', result?.created ?? []);
-  const skippedNames = useNames('origin-goods', result?.skipped.map((s) => s.originGoodId) ?? []);
+  // This page sends links only, so every skipped item names one.
+  const skippedNames = useNames('origin-goods', result?.skipped.flatMap((s) => (s.originGoodId ? [s.originGoodId] : [])) ?? []);
   const toggle = (l: Link, on: boolean) =>
     setSelected((m) => {
       const next = new Map(m);
@@ -92,8 +93,8 @@ export function BatchGoodsPage() {
           {result.skipped.length > 0 && (
             <ul data-testid="batch-skipped">
               {result.skipped.map((s) => (
-                <li key={s.originGoodId} className="error" data-id={s.originGoodId}>
-                  货源「{skippedNames[s.originGoodId] ?? '…'}」跳过：{s.code === 'GOOD.EXISTS_FOR_LINK' ? '已有商品' : (CODE_TEXT[s.code] ?? '无法创建')}
+                <li key={s.index} className="error" data-id={s.originGoodId ?? undefined}>
+                  货源「{(s.originGoodId && skippedNames[s.originGoodId]) ?? '…'}」跳过：{s.code === 'GOOD.EXISTS_FOR_LINK' ? '已有商品' : (CODE_TEXT[s.code] ?? '无法创建')}
                 </li>
               ))}
             </ul>
