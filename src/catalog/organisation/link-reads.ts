@@ -26,12 +26,14 @@ export interface ReadLink extends LinkRow {
 }
 
 /**
- * What the per-link step left in a link's row (its parsed columns and tags), as text: with
- * `plan_inputs_md5` (migration 029), what a link's stamp hashes.
+ * What the per-link step reads of a link, as the database hashes it (migrations 029 and 036): its
+ * name and manual tags, and its variants' sizes and colours, in two generated columns.
  */
+const PLAN_INPUTS = `(og.plan_inputs_md5 || og.variant_dims_md5)`;
+/** What the per-link step left in a link's row (its parsed columns and tags), as text: with PLAN_INPUTS, what a link's stamp hashes. */
 const PLAN_OUTPUTS = `quote_nullable(og.parsed_country) || quote_nullable(og.parsed_logistics) || quote_nullable(og.parsed_product_name) ||
   quote_nullable(og.parsed_sku) || quote_nullable(og.family_name_key) || '|' || coalesce(og.tags::text, '')`;
-const LINK_STAMP = `md5($3::text || '#' || og.plan_inputs_md5 || '#' || ${PLAN_OUTPUTS})`;
+const LINK_STAMP = `md5($3::text || '#' || ${PLAN_INPUTS} || '#' || ${PLAN_OUTPUTS})`;
 
 /**
  * Every link, `chunk` at a time in id order, with what planning needs (of the detail: the variants'
@@ -55,13 +57,13 @@ export async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<Read
       tags: DimensionValues | null;
       tags_manual: boolean;
       family_id: string | null;
-      plan_inputs_md5: string;
+      plan_inputs: string;
       settled: boolean;
     }>(
       // The stamp compared once per link; the variants read (in one pass) only where it does not hold.
       `SELECT og.id, og.name, og.revision, og.detail IS NOT NULL AS has_detail, coalesce(d.sizes, '{}') AS sizes, coalesce(d.colors, '{}') AS colors,
               og.parsed_country, og.parsed_logistics, og.parsed_product_name, og.parsed_sku, og.family_name_key, og.tags, og.tags_manual, f.id AS family_id,
-              og.plan_inputs_md5, st.settled
+              ${PLAN_INPUTS} AS plan_inputs, st.settled
          FROM origin_goods og
          LEFT JOIN link_plan_stamps ps ON ps.link_id = og.id
          -- A family deleted or merged away is no family: its link is grouped again like any other.
@@ -86,7 +88,7 @@ export async function* readLinks(pool: Pool, chunk: number): AsyncGenerator<Read
       tagsManual: row.tags_manual,
       familyId: row.family_id,
       settled: row.settled,
-      planInputs: row.plan_inputs_md5,
+      planInputs: row.plan_inputs,
     }));
   }
 }
@@ -102,7 +104,7 @@ export async function stampLinks(pool: Pool, planned: readonly { id: string; inp
     await pool.query(
       `INSERT INTO link_plan_stamps (link_id, stamp)
        SELECT og.id, ${LINK_STAMP}
-         FROM unnest($1::bigint[], $2::text[]) AS p(id, inputs) JOIN origin_goods og ON og.id = p.id AND og.plan_inputs_md5 = p.inputs
+         FROM unnest($1::bigint[], $2::text[]) AS p(id, inputs) JOIN origin_goods og ON og.id = p.id AND ${PLAN_INPUTS} = p.inputs
        ON CONFLICT (link_id) DO UPDATE SET stamp = EXCLUDED.stamp WHERE link_plan_stamps.stamp IS DISTINCT FROM EXCLUDED.stamp`,
       [part.map((p) => p.id), part.map((p) => p.inputs), LINK_PLAN_RULES],
     );
