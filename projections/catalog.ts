@@ -88,6 +88,13 @@ const FAMILY_COLUMNS: Columns = {
   revision: 'bigint',
 };
 
+const parsedColumns = (d: { country: string; logistics: string; productName: string; sku: string; familyNameKey: string }) => ({
+  parsed_country: d.country,
+  parsed_logistics: d.logistics,
+  parsed_product_name: d.productName,
+  parsed_sku: d.sku,
+  family_name_key: d.familyNameKey,
+});
 const missingOf = (tags: DimensionValues) => (['craft', 'logistics'] as const).filter((d) => tags[d].length === 0);
 
 /** What one batch changes, collected by the steps. */
@@ -203,19 +210,10 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent<L
         fx.reshown.add(id);
         break;
       }
-      case 'LinkParsed': {
-        const d = e.data;
-        write({
-          parsed_country: d.country,
-          parsed_logistics: d.logistics,
-          parsed_product_name: d.productName,
-          parsed_sku: d.sku,
-          family_name_key: d.familyNameKey,
-          updated_at: at,
-        });
+      case 'LinkParsed':
+        write({ ...parsedColumns(e.data), updated_at: at });
         touch(fx, st.familyId);
         break;
-      }
       case 'LinkTagsDerived':
       case 'LinkTagsRestored':
       case 'LinkTagsTakenOver': {
@@ -231,6 +229,23 @@ async function applyLinkEvents(db: ProjectionDb, events: readonly DecodedEvent<L
         st.familyId = familyId;
         touch(fx, e.data.familyId);
         fx.moved.add(id);
+        break;
+      }
+      case 'LinkOrganised': {
+        // LinkParsed, LinkTagsDerived and LinkJoinedFamily in one event, each part only when present.
+        const d = e.data;
+        write({
+          ...(d.parsed ? parsedColumns(d.parsed) : {}),
+          ...(d.tags ? { tags: d.tags, tags_manual: false, tags_missing: missingOf(d.tags) } : {}),
+          ...(d.familyId ? { family_id: d.familyId } : {}),
+          updated_at: at,
+        });
+        touch(fx, st.familyId);
+        if (d.familyId) {
+          st.familyId = d.familyId;
+          touch(fx, d.familyId);
+          fx.moved.add(id);
+        }
         break;
       }
       case 'LinkGoodAssigned':
@@ -457,6 +472,7 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
         break;
       }
       case 'FamilyMemberAdded':
+      case 'FamilyMembersAdded':
       case 'FamilyMemberRemoved':
       case 'FamilyRenamed':
       case 'FamilyLocked':

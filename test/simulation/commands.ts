@@ -436,7 +436,7 @@ const organiseMidRunCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: nu
         const link = nth(awaiting(), a.pick);
         if (!link) return;
         streamId = `link-${link.id}`;
-        carrying = ['LinkJoinedFamily'];
+        carrying = ['LinkOrganised'];
         admin = async () => {
           const res = await r.world.svc.request('POST', `/product-families/${target.id}/members`, { originGoodId: link.id });
           expectStatus(res, [201, 202], `move ${link.id} into ${target.id} just before organisation appends to it`);
@@ -466,7 +466,7 @@ const organiseMidRunCmd = (a: { action: 'move' | 'lock'; pick: number; pick2: nu
         if (!target) return;
         const locked = target;
         streamId = `family-${locked.id}`;
-        carrying = ['FamilyMemberAdded'];
+        carrying = ['FamilyMembersAdded'];
         admin = async () => {
           const res = await r.world.svc.request('PATCH', `/product-families/${locked.id}`, { locked: true });
           await familyAnswer(r, res, `lock ${locked.id} just before organisation appends to it`, (b) => b.locked === true);

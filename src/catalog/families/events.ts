@@ -27,6 +27,8 @@ export const FamilyLocked = defineEvent('FamilyLocked', 1, z.object({ familyId: 
 export const FamilyUnlocked = defineEvent('FamilyUnlocked', 1, z.object({ familyId: idSchema }));
 /** The family's record of membership changes (the link stream holds the membership itself). */
 export const FamilyMemberAdded = defineEvent('FamilyMemberAdded', 1, z.object({ familyId: idSchema, linkId: idSchema }));
+/** An organisation run's record of the links that joined the family (each link's LinkOrganised holds its move). */
+export const FamilyMembersAdded = defineEvent('FamilyMembersAdded', 1, z.object({ familyId: idSchema, linkIds: z.array(idSchema).min(1) }));
 export const FamilyMemberRemoved = defineEvent('FamilyMemberRemoved', 1, z.object({ familyId: idSchema, linkId: idSchema }));
 export const FamilyCustomMemberAdded = defineEvent('FamilyCustomMemberAdded', 1, z.object({ familyId: idSchema, goodId: idSchema, tags: dimensionValues, price: money }));
 export const FamilyCustomMemberRemoved = defineEvent('FamilyCustomMemberRemoved', 1, z.object({ familyId: idSchema, goodId: idSchema }));
@@ -56,5 +58,6 @@ export const familyEvents = [
   FamilyMergedInto,
   FamilyDeleted,
   FamilyRecomputed,
+  FamilyMembersAdded,
 ] as const;
 export type FamilyEvent = EventUnion<typeof familyEvents>;

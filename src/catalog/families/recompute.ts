@@ -210,7 +210,8 @@ const AGGREGATES_BUT_GOODS = `md5(f.member_count::text || '|' || f.variants::tex
 /**
  * Each family's stamp as its rows are now: a hash of the rules' version, its aggregates as stored
  * (the generated `aggregates_md5`) and every input `computeChunk` reads, in the order it reads them
- * (migration 029). Equal to the stored `family_stamps` only when neither the aggregates, nor any
+ * (migration 029; a link's inputs are two generated hashes, its small columns' and its detail's, so
+ * that writing a small column does not hash the detail again: migration 036). Equal to the stored `family_stamps` only when neither the aggregates, nor any
  * input, nor the rules changed since the stamp was written, and it is written only where the stored
  * aggregates were computed from (or checked against) exactly those inputs. Timestamps go as epoch
  * microseconds: their text would follow the session's time zone.
@@ -223,7 +224,7 @@ const stampsWhere = (where: string, rules: string) => `
              coalesce(o.fp, '') || '#' || coalesce(so.fp, '')) AS base
     FROM families f
     LEFT JOIN family_stamps fs ON fs.family_id = f.id
-    LEFT JOIN LATERAL (SELECT string_agg(og.id || ':' || og.aggregate_inputs_md5, ',' ORDER BY og.id) AS fp
+    LEFT JOIN LATERAL (SELECT string_agg(og.id || ':' || og.aggregate_inputs_md5 || og.detail_md5, ',' ORDER BY og.id) AS fp
                          FROM origin_goods og WHERE og.family_id = f.id) l ON true
     LEFT JOIN LATERAL (SELECT string_agg(row(m.good_id, m.tags, m.price)::text, ',' ORDER BY m.good_id) AS fp
                          FROM family_custom_members m WHERE m.family_id = f.id) c ON true
@@ -232,7 +233,7 @@ const stampsWhere = (where: string, rules: string) => `
                          FROM family_overrides v WHERE v.family_id = f.id) o ON true
     LEFT JOIN LATERAL (SELECT string_agg(row(g.id, g.good_priority, (extract(epoch FROM g.created_at) * 1000000)::bigint)::text, ',' ORDER BY g.id) AS fp
                          FROM goods g WHERE g.family_id = f.id) gd ON true
-    LEFT JOIN LATERAL (SELECT string_agg(gog.good_id || ':' || gog.origin_good_id || ':' || og.aggregate_inputs_md5, ',' ORDER BY gog.good_id, gog.position) AS fp
+    LEFT JOIN LATERAL (SELECT string_agg(gog.good_id || ':' || gog.origin_good_id || ':' || og.aggregate_inputs_md5 || og.detail_md5, ',' ORDER BY gog.good_id, gog.position) AS fp
                          FROM goods g JOIN good_origin_goods gog ON gog.good_id = g.id JOIN origin_goods og ON og.id = gog.origin_good_id
                         WHERE g.family_id = f.id) so ON true
    WHERE ${where}`;

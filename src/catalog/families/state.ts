@@ -46,6 +46,10 @@ export function evolveFamily(s: FamilyState, e: FamilyEvent): FamilyState {
       return { ...s, locked: false };
     case 'FamilyMemberAdded':
       return s.members.includes(e.data.linkId) ? s : { ...s, members: [...s.members, e.data.linkId] };
+    case 'FamilyMembersAdded': {
+      const added = e.data.linkIds.filter((id) => !s.members.includes(id));
+      return added.length ? { ...s, members: [...s.members, ...added] } : s;
+    }
     case 'FamilyMemberRemoved':
       return { ...s, members: s.members.filter((m) => m !== e.data.linkId) };
     case 'FamilyCustomMemberAdded': {

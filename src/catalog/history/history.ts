@@ -72,6 +72,10 @@ const RUNS = new Set(['SyncCategories', 'SyncOriginGoods', 'SyncDetails', 'Organ
  */
 const byPerson = (e: DecodedEvent) => !e.metadata.by.startsWith('system:') && !RUNS.has(e.metadata.why);
 
+/** The family a link event joined the link to: an administrator's move, or an organisation run's. */
+const joinedFamily = (e: DecodedEvent): string | undefined =>
+  e.type === 'LinkJoinedFamily' || e.type === 'LinkOrganised' ? (e.data as { familyId?: string }).familyId : undefined;
+
 /** The streams a family's view reads, found by reading its stream, its links' and its goods' (a page at a time). */
 async function discoverFamily(deps: ReplayDeps, familyId: string, streams: Set<string>, secondaries: Set<string>): Promise<void> {
   streams.add(familyStreamId(familyId));
@@ -79,13 +83,14 @@ async function discoverFamily(deps: ReplayDeps, familyId: string, streams: Set<s
   const goods = new Set<string>();
   for await (const e of streamEvents(deps, familyStreamId(familyId))) {
     if (e.type === 'FamilyMemberAdded' || e.type === 'FamilyMemberRemoved') links.add(data(e).linkId!);
+    if (e.type === 'FamilyMembersAdded') for (const linkId of (e.data as { linkIds: string[] }).linkIds) links.add(linkId);
     if (e.type === 'FamilyCustomMemberAdded') goods.add(data(e).goodId!);
   }
   for (const linkId of links) {
     let joined = false;
     const made: string[] = [];
     for await (const e of streamEvents(deps, linkStreamId(linkId))) {
-      if (e.type === 'LinkJoinedFamily' && data(e).familyId === familyId) joined = true;
+      if (joinedFamily(e) === familyId) joined = true;
       if (e.type === 'LinkGoodAssigned') made.push(data(e).goodId!);
     }
     if (!joined) continue;
@@ -129,7 +134,7 @@ async function familySubject(deps: ReplayDeps, id: string): Promise<Subject> {
     },
     // The family's record of members (the link's own event carries the change), and a recompute that
     // only repaired the read model: what the events say the family was does not move.
-    inert: (e) => e.type === 'FamilyMemberAdded' || e.type === 'FamilyMemberRemoved' || e.type === 'FamilyRecomputed',
+    inert: (e) => e.type === 'FamilyMemberAdded' || e.type === 'FamilyMembersAdded' || e.type === 'FamilyMemberRemoved' || e.type === 'FamilyRecomputed',
     entityChange: linkEntityChange((w, linkId) => w.links.get(linkId)?.familyId === id || secondaries.has(linkId), id),
   };
 }
@@ -165,7 +170,10 @@ async function goodSubject(deps: HistoryDeps, id: string): Promise<Subject> {
   const families = new Set<string>();
   if (origin) {
     streams.add(linkStreamId(origin));
-    for await (const e of streamEvents(deps, linkStreamId(origin))) if (e.type === 'LinkJoinedFamily') families.add(data(e).familyId!);
+    for await (const e of streamEvents(deps, linkStreamId(origin))) {
+      const joined = joinedFamily(e);
+      if (joined) families.add(joined);
+    }
   }
   const current = await deps.pool.query<{ family_id: string }>(
     `SELECT family_id FROM goods WHERE id = $1 AND family_id IS NOT NULL UNION SELECT family_id FROM family_custom_members WHERE good_id = $1`,

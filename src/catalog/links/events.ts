@@ -47,12 +47,10 @@ export const LinkDetailSynced = defineEvent('LinkDetailSynced', 1, z.object({ li
 
 const dimension = z.enum(['size', 'color', 'printCount', 'craft', 'logistics']);
 
+const parsedColumns = z.object({ country: z.string(), logistics: z.string(), productName: z.string(), sku: z.string(), familyNameKey: z.string() });
+
 /** Organisation filled the parsed columns from the link name (never synchronisation). */
-export const LinkParsed = defineEvent(
-  'LinkParsed',
-  1,
-  z.object({ linkId: idSchema, country: z.string(), logistics: z.string(), productName: z.string(), sku: z.string(), familyNameKey: z.string() }),
-);
+export const LinkParsed = defineEvent('LinkParsed', 1, parsedColumns.extend({ linkId: idSchema }));
 
 /** Organisation derived the link's dimension tags from its name and detail (only while not taken over). */
 export const LinkTagsDerived = defineEvent('LinkTagsDerived', 1, z.object({ linkId: idSchema, tags: dimensionValues, missing: z.array(dimension) }));
@@ -71,6 +69,27 @@ export const LinkTagsRestored = defineEvent('LinkTagsRestored', 1, z.object({ li
 export const LinkJoinedFamily = defineEvent('LinkJoinedFamily', 1, z.object({ linkId: idSchema, familyId: idSchema }));
 export const LinkLeftFamily = defineEvent('LinkLeftFamily', 1, z.object({ linkId: idSchema, familyId: idSchema }));
 
+/**
+ * What one organisation run did to the link, in one event (docs/domain.md, Organisation): each part
+ * only when the run changed it. `parsed`: the parsed columns filled from its name (as LinkParsed);
+ * `tags` and `missing`: its derived tags (as LinkTagsDerived, never over manual ones); `familyId`:
+ * the family it joined (as LinkJoinedFamily; the family's FamilyMembersAdded of the same append
+ * records it). Runs before this event appended those three events instead; they are read as ever.
+ */
+export const LinkOrganised = defineEvent(
+  'LinkOrganised',
+  1,
+  z
+    .object({
+      linkId: idSchema,
+      parsed: parsedColumns.optional(),
+      tags: dimensionValues.optional(),
+      missing: z.array(dimension).optional(),
+      familyId: idSchema.optional(),
+    })
+    .refine((d) => (d.tags === undefined) === (d.missing === undefined), 'tags and missing go together'),
+);
+
 /** The link became (or stopped being) the primary origin of a good: one good per link, held here. */
 export const LinkGoodAssigned = defineEvent('LinkGoodAssigned', 1, z.object({ linkId: idSchema, goodId: idSchema }));
 export const LinkGoodUnassigned = defineEvent('LinkGoodUnassigned', 1, z.object({ linkId: idSchema, goodId: idSchema }));
@@ -88,5 +107,6 @@ export const linkEvents = [
   LinkTagsRestored,
   LinkJoinedFamily,
   LinkLeftFamily,
+  LinkOrganised,
 ] as const;
 export type LinkEvent = EventUnion<typeof linkEvents>;

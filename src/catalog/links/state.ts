@@ -59,6 +59,15 @@ export function evolveLink(s: LinkState, e: LinkEvent): LinkState {
       return { ...s, familyId: e.data.familyId };
     case 'LinkLeftFamily':
       return { ...s, familyId: null };
+    case 'LinkOrganised': {
+      const d = e.data;
+      return {
+        ...s,
+        ...(d.parsed ? { parsed: d.parsed } : {}),
+        ...(d.tags ? { tags: d.tags, tagsManual: false } : {}),
+        ...(d.familyId ? { familyId: d.familyId } : {}),
+      };
+    }
     case 'LinkGoodAssigned':
       return { ...s, goodId: e.data.goodId };
     case 'LinkGoodUnassigned':

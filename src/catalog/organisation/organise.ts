@@ -5,8 +5,9 @@
  * projection then recomputes every family it touched, and a full recompute checks every family
  * (./full-recompute.ts). It answers a report when it has finished. Running it twice changes nothing
  * the second time. One run at a time across processes; each run is recorded as it goes (./runs.ts).
- * What the steps share (the report, the links as the run leaves them, the appends) is the run's
- * context (./run-context.ts); what they read, ./link-reads.ts.
+ * Each link the run changes gets one LinkOrganised event: a link waiting for a family gets its plan
+ * with its family, from the grouping step. What the steps share (the report, the counts, the
+ * appends) is the run's context (./run-context.ts); what they read, ./link-reads.ts.
  */
 import { AppError } from '../../platform/errors';
 import { holdSessionLock } from '../../platform/locks';
@@ -17,7 +18,6 @@ import { DIMENSIONS } from '../domain/tags';
 import { compareIds } from '../domain/matrix';
 import { ensureDimensionTags } from '../links/dimension-tags';
 import { recomputeAllFamilies } from './full-recompute';
-import { stampLinks } from './link-reads';
 import { emptyReport, type OrganiseProgress, type OrganiseReport, type OrganiseRunRecorder, type RecordedRun } from './report';
 import { RunContext, WAIT_STREAMS, type OrganiseChunks, type OrganiseDeps } from './run-context';
 import { ORGANISE_LOCK, PgOrganiseRuns } from './runs';
@@ -80,15 +80,15 @@ export class Organiser {
     await ctx.catchUp();
     this.progress.total = Number((await this.s.pool.query<{ n: string }>(`SELECT count(*) AS n FROM origin_goods`)).rows[0]!.n);
 
-    // 1–2. Parsed columns and tags.
-    const { organised, values, toStamp } = await planLinks(ctx, groupOnly);
+    // 1–2. Parsed columns and tags, appended now for the links that have a family.
+    const { waiting, values } = await planLinks(ctx, groupOnly);
     // Every derived value gets its tag (in its dimension's tag group), so administrators and the
     // storefront see link tags as tags.
     await ensureDimensionTags(this.s, Object.fromEntries(DIMENSIONS.map((d) => [d, [...values[d]]])), { by: meta.by, correlationId: meta.correlationId });
 
-    // 3. Auto-group.
+    // 3. Auto-group: the links waiting for a family get their plans with it.
     this.progress.phase = 'group';
-    await groupLinks(ctx, organised);
+    await groupLinks(ctx, waiting, groupOnly);
 
     // 4. Consolidate pure fragments into the family that has goods (whose id is public).
     this.progress.phase = 'consolidate';
@@ -100,8 +100,6 @@ export class Organiser {
     // the projection has recomputed what the check found.
     this.progress.phase = 'recompute';
     await ctx.catchUp();
-    // The projection now shows what this run appended: stamp the links planned from what they still hold.
-    await stampLinks(this.s.pool, toStamp);
     if (!groupOnly) {
       const full = await recomputeAllFamilies(this.s, meta, {
         progress: (done, total) => Object.assign(this.progress, { done, total }),
@@ -113,11 +111,11 @@ export class Organiser {
         await ctx.catchUp();
       }
     }
-    report.unchanged = ctx.links.size - ctx.touched.size;
+    report.unchanged = ctx.read - ctx.touched;
     // The run rewrote the rows of every link and family it touched: the planner learns what they hold now.
     await this.s.refreshStatistics?.(WAIT_STREAMS, ctx.appended);
     // Finished: the progress counts the run's links again (the grouping step counted its decisions).
-    this.progress.done = this.progress.total = ctx.links.size;
+    this.progress.done = this.progress.total = ctx.read;
     const byIdOrder = (a: { id: string }, b: { id: string }) => compareIds(a.id, b.id);
     report.unparseable.sort(byIdOrder);
     report.incomplete.sort(byIdOrder);

@@ -62,6 +62,28 @@ export function planLink(link: LinkFacts): LinkPlan {
   return { events, parsed, parsedChanged, derivedChanged, tags, missing };
 }
 
+/**
+ * The plan as a run appends it: its events (and the family the link joins, if any) as the one
+ * LinkOrganised event a run appends to a link, or none when the run changes nothing of it.
+ */
+export function planOrganised(link: LinkFacts, joins?: string): LinkPlan {
+  const plan = planLink(link);
+  return { ...plan, events: organisedEvents(link.id, plan.events, joins) };
+}
+
+/** LinkParsed, LinkTagsDerived and a join, as one LinkOrganised (src/catalog/links/events.ts). */
+export function organisedEvents(linkId: string, events: readonly PendingEvent[], joins?: string): PendingEvent[] {
+  const data: Record<string, unknown> = {};
+  for (const e of events) {
+    const { linkId: _id, ...d } = e.data as Record<string, unknown>;
+    if (e.type === 'LinkParsed') data.parsed = d;
+    else if (e.type === 'LinkTagsDerived') Object.assign(data, d);
+    else throw new Error(`an organisation plan has no ${e.type}`);
+  }
+  if (joins) data.familyId = joins;
+  return Object.keys(data).length ? [{ type: 'LinkOrganised', data: { linkId, ...data } }] : [];
+}
+
 /** Craft and logistics missing from a link's tags: without them it contributes no matrix cell. */
 export function missingForMatrix(tags: DimensionValues | null): Dimension[] {
   return (['craft', 'logistics'] as const).filter((d) => !tags || tags[d].length === 0);

@@ -1,6 +1,6 @@
 /**
- * What the steps of one organisation run share (./organise.ts): the report as it grows, every
- * link's revision and family as the run leaves them, and the appends. Every stream is appended at
+ * What the steps of one organisation run share (./organise.ts): the report as it grows, the counts
+ * of links read and changed, and the appends. Every stream is appended at
  * the revision the run read it at, in multi-stream appends of about `chunks.append` streams; a
  * stream that moved meanwhile is decided again on what it says now (never a lost update, never an
  * administrator's move undone: docs/domain.md, Families). An append that parses links' countries or
@@ -45,8 +45,8 @@ export interface Planned {
   group?: { key: string; conflict: () => Promise<void> };
 }
 
-/** A link's revision and family, as this run leaves them. */
-export type KnownLink = { revision: bigint; familyId: string | null };
+/** A link's revision and family, as the run knows them. */
+export type KnownLink = { id: string; revision: bigint; familyId: string | null };
 
 const PREFIXES = ['link-', 'family-', 'good-'];
 export const WAIT_STREAMS = ['link-0', 'family-0', 'good-0'];
@@ -54,10 +54,18 @@ const CATCH_UP_LIMIT_MS = 30 * 60_000;
 
 export class RunContext {
   readonly report: OrganiseReport;
-  /** links this run appended to (the rest count as unchanged) */
-  readonly touched = new Set<string>();
-  /** what the later steps need of every link: its revision and family, as this run leaves them */
-  readonly links = new Map<string, KnownLink>();
+  /**
+   * Links read, and links this run appended to, each counted once (the rest count as unchanged).
+   * Counts, not sets of ids: the run keeps nothing per link beyond the chunk it works on and the
+   * ids waiting to be grouped (docs/domain.md, Organisation).
+   */
+  read = 0;
+  touched = 0;
+  /**
+   * Links waiting for a family that the run has already appended to and reported (rare: one whose
+   * family went while the run appended its plan): the grouping step does not count them again.
+   */
+  readonly reported = new Set<string>();
   /** events this run appended (the rows it rewrote, roughly), for the planner statistics' refresh */
   appended = 0;
   private last: LogPosition | null = null;
@@ -104,36 +112,33 @@ export class RunContext {
     };
   }
 
-  /**
-   * A link leaves its family (if any) and joins `familyId`, at the revision this run knows it at;
-   * `from`: the family it is in as the decision read it (by default, as this run read it).
-   */
-  movePlanned(linkId: string, familyId: string, from?: string): Planned {
-    const known = this.links.get(linkId)!;
-    const events = moveEvents(linkId, from !== undefined ? from : known.familyId, familyId);
-    return {
-      append: this.linkAppend(linkId, events, known.revision),
-      done: (r) => this.links.set(linkId, { revision: r.nextRevision, familyId }),
-    };
+  /** A link leaves the family it is in as the decision read it (if any) and joins `familyId`, at the revision the decision read it at. */
+  movePlanned(link: KnownLink, familyId: string): Planned {
+    return { append: this.linkAppend(link.id, moveEvents(link.id, link.familyId, familyId), link.revision) };
   }
 
   /**
-   * Of `ids`, those whose family is still the one `assumed` says this run read (their revisions
-   * brought up to date); each other one is listed for review with where it is now. Organisation
-   * never overrides a membership that changed after it read it.
+   * Of `ids`, those whose family is still `assumed` (the one this run read), as their streams say
+   * now; each other one is listed for review with where it is now. Organisation never overrides a
+   * membership that changed after it read it.
    */
-  async stillWhereRead(ids: readonly string[], assumed: (id: string) => string | null): Promise<string[]> {
-    const still: string[] = [];
+  async stillWhereRead(ids: readonly string[], assumed: string | null): Promise<LinkRow[]> {
+    const still: LinkRow[] = [];
     for (const id of ids) {
       const now = await this.reload(id);
-      if (now.familyId !== assumed(id)) {
+      if (now.familyId !== assumed) {
         this.report.review.push({ linkId: id, familyId: now.familyId, reason: 'MEMBERSHIP_CHANGED' });
         continue;
       }
-      this.links.set(id, { revision: now.revision, familyId: now.familyId });
-      still.push(id);
+      still.push(now);
     }
     return still;
+  }
+
+  /** Whether this run appended to the link (its stream holds an event of the run's correlation id). */
+  async appendedTo(linkId: string): Promise<boolean> {
+    const events = await this.s.store.readStream(linkStreamId(linkId));
+    return events.some((e) => e.metadata.correlationId === this.meta.correlationId);
   }
 
   /**

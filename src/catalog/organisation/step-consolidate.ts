@@ -5,7 +5,7 @@
 import { familyStreamId } from '../families/events';
 import { decideConsolidation } from '../domain/grouping';
 import { loadFamilies } from './link-reads';
-import type { RunContext } from './run-context';
+import type { KnownLink, RunContext } from './run-context';
 import { FAMILY_ATTEMPTS } from './step-group';
 
 export async function consolidate(ctx: RunContext): Promise<void> {
@@ -18,9 +18,12 @@ export async function consolidate(ctx: RunContext): Promise<void> {
       continue;
     }
     const members = await readMembers(ctx, c.fragmentId);
+    // Counted as touched unless the run appended to them before (their plan, in step 1).
+    const before = await Promise.all(members.map(async (m) => [m.id, await ctx.appendedTo(m.id)] as const));
     const merged = await merge(ctx, c.fragmentId, c.intoFamilyId, members, revisions, 1);
     if (!merged) continue;
-    for (const l of merged) ctx.touched.add(l);
+    const earlier = new Map(before);
+    for (const l of merged) if (!earlier.get(l)) ctx.touched++;
     report.merged++;
   }
 }
@@ -33,10 +36,9 @@ export async function consolidate(ctx: RunContext): Promise<void> {
  * Families). A member whose stream moved after this read is decided again on what its stream says
  * then, as every member is (`merge`).
  */
-async function readMembers(ctx: RunContext, fragmentId: string): Promise<string[]> {
+async function readMembers(ctx: RunContext, fragmentId: string): Promise<KnownLink[]> {
   const rows = (await ctx.s.pool.query<{ id: string; revision: string }>(`SELECT id, revision FROM origin_goods WHERE family_id = $1 ORDER BY id`, [fragmentId])).rows;
-  for (const r of rows) ctx.links.set(r.id, { revision: BigInt(r.revision), familyId: fragmentId });
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ id: r.id, revision: BigInt(r.revision), familyId: fragmentId }));
 }
 
 /**
@@ -52,12 +54,12 @@ async function merge(
   ctx: RunContext,
   fragmentId: string,
   intoFamilyId: string,
-  members: readonly string[],
+  members: readonly KnownLink[],
   revisions: Map<string, bigint>,
   attempt: number,
 ): Promise<string[] | null> {
   const { meta } = ctx;
-  let outcome: string[] | null = [...members];
+  let outcome: string[] | null = members.map((m) => m.id);
   const group = {
     key: `merge:${fragmentId}`,
     conflict: async () => {
@@ -67,16 +69,19 @@ async function merge(
         ctx.report.review.push({ familyId: fragmentId, reason: 'CHANGED' });
         return;
       }
-      const still = await ctx.stillWhereRead(members, () => fragmentId);
+      const still = await ctx.stillWhereRead(
+        members.map((m) => m.id),
+        fragmentId,
+      );
       outcome = await merge(ctx, fragmentId, intoFamilyId, still, revisions, attempt + 1);
     },
   };
   await ctx.appendAll([
-    ...members.map((linkId) => ({ ...ctx.movePlanned(linkId, intoFamilyId, fragmentId), group })),
+    ...members.map((m) => ({ ...ctx.movePlanned(m, intoFamilyId), group })),
     {
       append: {
         streamId: familyStreamId(intoFamilyId),
-        events: members.map((linkId) => ctx.s.registry.encode('FamilyMemberAdded', { familyId: intoFamilyId, linkId }, meta)),
+        events: members.map((m) => ctx.s.registry.encode('FamilyMemberAdded', { familyId: intoFamilyId, linkId: m.id }, meta)),
         expectedRevision: revisions.get(intoFamilyId)!,
       },
       done: (r) => revisions.set(intoFamilyId, r.nextRevision),

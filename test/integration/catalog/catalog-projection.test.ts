@@ -118,9 +118,14 @@ function generateHistory(seed: number, steps: number): Pending[][] {
         sku: `G${5000 + (Number(link) % 3)}`,
         familyNameKey: `美国|纯棉短袖T恤|G${5000 + (Number(link) % 3)}`,
       };
-      appends.push(
-        rnd() < 0.5 ? [ev('LinkParsed', parsed), ev('LinkTagsDerived', { linkId: link, tags: t, missing })] : [ev('LinkTagsDerived', { linkId: link, tags: t, missing })],
-      );
+      const withParse = rnd() < 0.5;
+      const { linkId: _l, ...columns } = parsed;
+      // Half the links as organisation appends now (one LinkOrganised), half as earlier versions did: the same rows.
+      if (Number(link) % 2 === 0) appends.push([ev('LinkOrganised', { linkId: link, ...(withParse ? { parsed: columns } : {}), tags: t, missing })]);
+      else
+        appends.push(
+          withParse ? [ev('LinkParsed', parsed), ev('LinkTagsDerived', { linkId: link, tags: t, missing })] : [ev('LinkTagsDerived', { linkId: link, tags: t, missing })],
+        );
     } else if (r < 0.36) {
       appends.push([ev('LinkTagsTakenOver', { linkId: link, tags: tags(), filled: [{ dimension: 'logistics', value: '包邮' }] })]);
     } else if (r < 0.38) {
@@ -129,13 +134,20 @@ function generateHistory(seed: number, steps: number): Pending[][] {
     } else if (r < 0.5 && liveFamilies().length) {
       const target = pick(liveFamilies());
       const events: Pending[] = [];
+      // A link without a family joins as organisation appends it now for half the links (LinkOrganised, FamilyMembersAdded).
+      const organised = !ls.family && Number(link) % 2 === 0;
       if (ls.family) events.push(ev('LinkLeftFamily', { linkId: link, familyId: ls.family }));
-      if (ls.family !== target) events.push(ev('LinkJoinedFamily', { linkId: link, familyId: target }));
+      if (ls.family !== target) events.push(organised ? ev('LinkOrganised', { linkId: link, familyId: target }) : ev('LinkJoinedFamily', { linkId: link, familyId: target }));
       const left = ls.family;
       ls.family = ls.family === target ? null : target;
       appends.push(events);
       if (left) appends.push([{ stream: `family-${left}`, type: 'FamilyMemberRemoved', data: { familyId: left, linkId: link } }]);
-      if (ls.family) appends.push([{ stream: `family-${target}`, type: 'FamilyMemberAdded', data: { familyId: target, linkId: link } }]);
+      if (ls.family)
+        appends.push([
+          organised
+            ? { stream: `family-${target}`, type: 'FamilyMembersAdded', data: { familyId: target, linkIds: [link] } }
+            : { stream: `family-${target}`, type: 'FamilyMemberAdded', data: { familyId: target, linkId: link } },
+        ]);
     } else if (r < 0.72) {
       const f = pick(familyIds);
       if (familyState.get(f) === 'none') {

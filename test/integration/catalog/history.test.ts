@@ -122,8 +122,10 @@ describe('history of families, goods and links (what the public saw, when, and w
     expect(items[0]).toMatchObject({ stream: `family-${fid}`, type: 'FamilyCreated', version: '0', why: 'Organise' });
 
     const of = (stream: string, type: string) => items.filter((e) => e.stream === stream && e.type === type);
-    const joined = of(`link-${cheapLink}`, 'LinkJoinedFamily');
+    // The run's one event for the link: parsed, tags derived and joined.
+    const joined = of(`link-${cheapLink}`, 'LinkOrganised');
     expect(joined).toHaveLength(1);
+    expect(joined[0]!.data).toMatchObject({ linkId: cheapLink, familyId: fid, parsed: expect.any(Object), tags: expect.any(Object) });
     expect(joined[0]!.changes!.members).toEqual({ added: [cheapLink], removed: [] });
     expect(joined[0]!.correlationId).toBe(items[0]!.correlationId); // one organisation run
 

@@ -122,7 +122,7 @@ describe.each(EVENT_STORES)('organisation over time, on %s', (eventStore: EventS
     let added = '';
     const hook = beforeWriteTo(svc, {
       streamId: `link-${detached}`,
-      carrying: ['LinkJoinedFamily'],
+      carrying: ['LinkOrganised'],
       // After the run has read every link: the supplier lists a new link, a sync mirrors it, and an
       // administrator adds it to the fragment the consolidation step is about to merge.
       meanwhile: async () => {
@@ -266,7 +266,7 @@ describe.each(EVENT_STORES)('organisation over time, on %s', (eventStore: EventS
     };
     // As the append reaches the store, a sync rewrites three of the links: three groups are stale.
     const [untouched, ...moved] = leaving;
-    const hook = beforeWriteTo(svc, { streamId: `link-${moved[0]}`, carrying: ['LinkJoinedFamily'], meanwhile: async () => void (await Promise.all(moved.map(rewrite))) });
+    const hook = beforeWriteTo(svc, { streamId: `link-${moved[0]}`, carrying: ['LinkOrganised'], meanwhile: async () => void (await Promise.all(moved.map(rewrite))) });
     const recorded = recordAppends(svc.services.store);
     let report: any;
     try {

@@ -131,11 +131,12 @@ describe('deletes racing synchronisation and organisation', () => {
   });
 
   /**
-   * A new link named `name`, synchronised, then an organisation whose chunk appending `carrying` to
-   * it races the delete of the country or tag `id`: the delete counts the link (409), or comes first
-   * in the log. Answers the delete's status and the link.
+   * A new link named `name`, synchronised, then an organisation whose chunk appending its parse and
+   * tags to it (its LinkOrganised) races the delete of the country or tag `id`: the delete counts the
+   * link (409), or comes first in the log. Answers the delete's status and the link.
    */
-  async function organiseRacingDelete(kind: 'country' | 'tag', id: string, name: string, carrying: 'LinkParsed' | 'LinkTagsDerived') {
+  async function organiseRacingDelete(kind: 'country' | 'tag', id: string, name: string) {
+    const carrying = 'LinkOrganised';
     const linkId = sim.catalog.addLink({ name, categoryId: sim.catalog.links()[0]!.categoryId, price: '35.00' }).id;
     expect((await sync('/sync/origin-goods')).counts).toMatchObject({ created: 1 });
     const [path, deletedType, inUse] = kind === 'country' ? ['countries', 'CountryDeleted', 'COUNTRY.IN_USE'] : ['tags', 'TagDeleted', 'TAG.IN_USE'];
@@ -154,7 +155,7 @@ describe('deletes racing synchronisation and organisation', () => {
 
   it('a country delete racing the organisation chunk that parses a link to it: the delete counts the link, or comes before it', async () => {
     const country = await ok('POST', '/countries', { name: '竞争国', code: 'RQ' });
-    const { linkId } = await organiseRacingDelete('country', country.id, '竞争国（包邮）竞争卫衣 RC200 直喷', 'LinkParsed');
+    const { linkId } = await organiseRacingDelete('country', country.id, '竞争国（包邮）竞争卫衣 RC200 直喷');
     // Deleted first or not, the link is parsed to the name (none live has it after a delete).
     expect((await query(`SELECT parsed_country AS c FROM origin_goods WHERE id = $1`, [linkId]))[0].c).toBe('竞争国');
   });
@@ -162,7 +163,7 @@ describe('deletes racing synchronisation and organisation', () => {
   it('a tag delete racing the organisation chunk that derives it for a link: the delete counts the link, or the value keeps a live tag', async () => {
     const group = (await query<{ id: string }>(`SELECT id::text FROM tag_groups WHERE dimension = 'logistics' AND NOT deleted`))[0]!;
     const tag = await ok('POST', '/tags', { name: '竞争物流', groupId: group.id });
-    const { status, linkId } = await organiseRacingDelete('tag', tag.id, '美国（竞争物流）竞争短裤 RC300 直喷', 'LinkTagsDerived');
+    const { status, linkId } = await organiseRacingDelete('tag', tag.id, '美国（竞争物流）竞争短裤 RC300 直喷');
     expect((await query(`SELECT tags -> 'logistics' AS l FROM origin_goods WHERE id = $1`, [linkId]))[0].l).toEqual(['竞争物流']);
     const live = await query<{ id: string }>(
       `SELECT t.id::text FROM tags t JOIN tag_groups g ON g.id = t.group_id WHERE NOT t.deleted AND NOT g.deleted AND g.dimension = 'logistics' AND t.name = '竞争物流'`,

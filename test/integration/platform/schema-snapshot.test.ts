@@ -21,13 +21,13 @@ describe('the schema the migrations build', () => {
     expect(await schemaSnapshot(db.pool)).toBe(readFileSync(SNAPSHOT_FILE, 'utf8'));
   });
 
-  it('keeps the append functions planning their statements once for any batch (migration 028)', async () => {
+  it('keeps the append functions planning their statements once for any batch (migration 028), and compiling none (migration 036)', async () => {
     const r = await db.pool.query<{ name: string; config: string[] | null }>(
       `SELECT proname AS name, proconfig AS config FROM pg_proc WHERE proname IN ('es_append', 'es_append_many') ORDER BY proname`,
     );
     expect(r.rows).toEqual([
-      { name: 'es_append', config: ['plan_cache_mode=force_generic_plan'] },
-      { name: 'es_append_many', config: ['plan_cache_mode=force_generic_plan'] },
+      { name: 'es_append', config: ['plan_cache_mode=force_generic_plan', 'jit=off'] },
+      { name: 'es_append_many', config: ['plan_cache_mode=force_generic_plan', 'jit=off'] },
     ]);
   });
 });

@@ -208,4 +208,44 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
     ]);
     expect(table.split('\n')[1]).toBe('2026-01-01T00:00:00.000Z  family-1@0  FamilyCreated  u1  CreateFamily  c');
   });
+  it("an organisation run's one event per link and per family folds to the world of the events earlier runs appended", () => {
+    const mirrored = (id: string) => ({
+      linkId: id,
+      name: `美国（包邮）T恤 G5000 ${id}`,
+      categoryId: null,
+      craftLabel: null,
+      price: '20.00',
+      status: 'ON_SALE',
+      image: null,
+      supplierUpdatedAt: null,
+    });
+    const parsed = { country: '美国', logistics: '包邮', productName: 'T恤', sku: 'G5000', familyNameKey: '美国T恤G5000' };
+    const created = { familyId: '9', name: 'T恤 G5000', familyNameKey: parsed.familyNameKey, autoManaged: true, locked: false };
+    const old = emptyWorld();
+    const now = emptyWorld();
+    for (const id of ['100001', '100002']) {
+      for (const w of [old, now]) {
+        applyEvent(w, ev(`link-${id}`, 'LinkMirrored', mirrored(id)));
+        applyEvent(w, ev(`link-${id}`, 'LinkDetailSynced', { linkId: id, detail: detail('20.00', ['黑色']) }));
+      }
+    }
+    applyEvent(old, ev('family-9', 'FamilyCreated', created));
+    applyEvent(now, ev('family-9', 'FamilyCreated', created));
+    for (const id of ['100001', '100002']) {
+      applyEvent(old, ev(`link-${id}`, 'LinkParsed', { linkId: id, ...parsed }));
+      applyEvent(old, ev(`link-${id}`, 'LinkTagsDerived', { linkId: id, tags: tags(['黑色']), missing: [] }));
+      applyEvent(old, ev('family-9', 'FamilyMemberAdded', { familyId: '9', linkId: id }));
+      applyEvent(old, ev(`link-${id}`, 'LinkJoinedFamily', { linkId: id, familyId: '9' }));
+    }
+    applyEvent(now, ev('family-9', 'FamilyMembersAdded', { familyId: '9', linkIds: ['100001', '100002'] }));
+    for (const id of ['100001', '100002']) applyEvent(now, ev(`link-${id}`, 'LinkOrganised', { linkId: id, parsed, tags: tags(['黑色']), missing: [], familyId: '9' }));
+    expect(now.families.get('9')!.members).toEqual(['100001', '100002']);
+    expect(familyView(now, '9')).toEqual(familyView(old, '9'));
+    expect(familyView(now, '9')).toMatchObject({ memberCount: 2 });
+    expect(linkView(now, '100002')).toEqual(linkView(old, '100002'));
+    // A part the run did not change is left as it was: manual tags stay manual.
+    applyEvent(now, ev('link-100001', 'LinkTagsTakenOver', { linkId: '100001', tags: tags(['白色']), filled: [] }));
+    applyEvent(now, ev('link-100001', 'LinkOrganised', { linkId: '100001', parsed: { ...parsed, sku: 'G5001', familyNameKey: '美国T恤G5001' } }));
+    expect(linkView(now, '100001')).toMatchObject({ tagsManual: true, tagValues: tags(['白色']), familyId: '9', parsed: { sku: 'G5001' } });
+  });
 });

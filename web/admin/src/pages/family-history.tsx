@@ -16,6 +16,7 @@ const EVENT_LABEL: Record<string, string> = {
   FamilyLocked: '锁定',
   FamilyUnlocked: '解锁',
   FamilyMemberAdded: '记录加入的货源',
+  FamilyMembersAdded: '记录加入的货源',
   FamilyMemberRemoved: '记录移除的货源',
   FamilyCustomMemberAdded: '加入自定义成员',
   FamilyCustomMemberRemoved: '移除自定义成员',
@@ -40,6 +41,17 @@ const EVENT_LABEL: Record<string, string> = {
   GoodOriginsSet: '修改合并货源',
   GoodDeleted: '删除商品',
 };
+
+/**
+ * An organisation run's one event for a link says, in the words of the three it stands for, the
+ * parts it holds: its name parsed, its tags derived, the family it joined.
+ */
+function eventLabel(e: HistoryItem): string {
+  if (e.type !== 'LinkOrganised') return EVENT_LABEL[e.type] ?? '其他更改';
+  const d = (e.data ?? {}) as { parsed?: unknown; tags?: unknown; familyId?: unknown };
+  const parts = [d.parsed && EVENT_LABEL.LinkParsed, d.tags && EVENT_LABEL.LinkTagsDerived, d.familyId && EVENT_LABEL.LinkJoinedFamily].filter(Boolean);
+  return parts.length ? parts.join('、') : '整理货源';
+}
 
 /** Why: the command or run recorded with the event. */
 const WHY_LABEL: Record<string, string> = {
@@ -281,7 +293,7 @@ export function FamilyHistory({ id }: { id: string }) {
                 <tr key={e.position} data-testid="history-row" className={e.at === at ? 'selected' : ''}>
                   <td style={{ whiteSpace: 'nowrap' }}>{fmtTime(e.at)}</td>
                   <td data-testid="history-type">
-                    {EVENT_LABEL[e.type] ?? '其他更改'}
+                    {eventLabel(e)}
                     {count > 1 && <span className="muted"> ×{count}</span>}
                   </td>
                   <td data-testid="history-by">{actor(e.by)}</td>
@@ -292,7 +304,7 @@ export function FamilyHistory({ id }: { id: string }) {
                     {run.length > 0 && <div className="muted">本批合计：{run.join('；')}</div>}
                     {changes.length === 0 && run.length === 0 && (
                       <div className="muted" data-testid="history-nothing-visible">
-                        {e.type === 'FamilyMemberAdded' || e.type === 'FamilyMemberRemoved' ? '变化见对应货源的记录' : '店铺看到的内容没有变化'}
+                        {e.type === 'FamilyMemberAdded' || e.type === 'FamilyMembersAdded' || e.type === 'FamilyMemberRemoved' ? '变化见对应货源的记录' : '店铺看到的内容没有变化'}
                       </div>
                     )}
                   </td>
