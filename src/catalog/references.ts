@@ -28,13 +28,8 @@
 import type { Pool, Queryable } from '../platform/db';
 import { readModelsCurrent, type CommandDeps } from '../platform/commands';
 import { unknownReference } from '../platform/errors';
-import type { EventToAppend, LogPosition } from '../platform/event-store/port';
+import type { LogPosition } from '../platform/event-store/port';
 import { withLocks, withSharedLocks } from '../platform/locks';
-import { categoryStreamId } from './categories/events';
-import { countryStreamId } from './countries/events';
-import { goodStreamId } from './goods/events';
-import type { LinkEvent } from './links/events';
-import { tagStreamId } from './tags/events';
 
 /** What a field refers to: its table and the rows that count as live. */
 const KINDS = {
@@ -118,9 +113,6 @@ export async function withCopiedReferences<T, R>(
 /** What can be deleted while others name it (a link never is: the supplier's delisting keeps its row). */
 type DeletableKind = Exclude<ReferenceKind, 'link'>;
 
-/** The stream of a resource others may name: the one its delete appends to. */
-const STREAM_OF: Record<DeletableKind, (id: string) => string> = { category: categoryStreamId, country: countryStreamId, tag: tagStreamId, good: goodStreamId };
-
 /**
  * Runs the delete of a resource others may name: its lock held exclusively (and `extraLocks`, such
  * as the category tree's), the read models brought up to every event of `prefixes` (the streams
@@ -135,6 +127,8 @@ export async function whileUnreferenced(
   deps: CommandDeps & { pool: Pool },
   kind: DeletableKind,
   id: string,
+  /** the stream its delete appends to */
+  stream: string,
   prefixes: readonly string[],
   remove: () => Promise<{ position: LogPosition | null }>,
   extraLocks: readonly string[] = [],
@@ -142,7 +136,7 @@ export async function whileUnreferenced(
   await withLocks(deps.pool, [referenceLock(kind, id), ...extraLocks], async () => {
     await readModelsCurrent(deps, prefixes);
     const { position } = await remove();
-    if (position) while (!(await deps.waitForProjections(position, [STREAM_OF[kind](id)])));
+    if (position) while (!(await deps.waitForProjections(position, [stream])));
   });
 }
 
@@ -204,28 +198,3 @@ async function liveByName(pool: Pool, countries: readonly string[], tags: readon
   );
   return r.rows.map((row) => referenceLock(row.kind, row.id));
 }
-
-/**
- * What a link's events name (organisation's chunks, administrators' tag edits): the country its name
- * is parsed to, and the values its tags carry, derived (alone or in an organisation's LinkOrganised),
- * restored or taken over, each naming the tag of that name in its dimension's group.
- */
-export function linkEventReferences(events: readonly Pick<EventToAppend, 'type' | 'data'>[]): BatchReferences {
-  const countryNames: string[] = [];
-  const tagValues: [string, string][] = [];
-  for (const e of events) {
-    let country: string | undefined;
-    let tags: Partial<Record<string, readonly string[]>> | undefined;
-    if (e.type === 'LinkParsed') country = (e.data as LinkEventData<'LinkParsed'>).country;
-    else if (e.type === 'LinkTagsDerived' || e.type === 'LinkTagsRestored' || e.type === 'LinkTagsTakenOver') tags = (e.data as LinkEventData<'LinkTagsDerived'>).tags;
-    else if (e.type === 'LinkOrganised') {
-      const d = e.data as LinkEventData<'LinkOrganised'>;
-      country = d.parsed?.country;
-      tags = d.tags;
-    }
-    if (country !== undefined) countryNames.push(country);
-    for (const [d, values] of Object.entries(tags ?? {})) for (const v of values ?? []) tagValues.push([d, v]);
-  }
-  return { countryNames, tagValues };
-}
-type LinkEventData<T extends LinkEvent['type']> = Extract<LinkEvent, { type: T }>['data'];

@@ -22,7 +22,7 @@ import { RANKS } from '../catalog/domain/ordering';
 import type { Queryable } from '../platform/db';
 import type { ListRow } from './list-bytes';
 import { sortFamilies } from './ordering';
-import { ITEM_HASH, PUBLIC_FAMILIES } from './queries';
+import { ITEM_HASH, PUBLIC_FAMILIES } from './public-families';
 import type { PublicSort } from './requests';
 
 /** A public family as the index keeps it: its list keys and what it is filtered and counted by. */

@@ -31,16 +31,11 @@ import {
   type TagInfo,
 } from './views';
 
-/** Public families joined to their representative good. */
-export const PUBLIC_FAMILIES = `
-  FROM families f
-  JOIN goods g ON g.id = f.representative_good_id
- WHERE f.good_count > 0`;
-
 const ITEM_COLUMNS = `f.id, g.name, g.image, f.lowest_price::text AS price, g.country_id, g.category_id,
   array_to_string(g.tag_ids, ',') AS tag_ids, g.tag_font_color`;
 
 import { likePattern } from '../platform/sql';
+import { ITEM_HASH, PUBLIC_FAMILIES } from './public-families';
 
 /** Live tags (their group live too), by sort order then id, with their group's dimension. */
 export async function loadTags(db: Queryable): Promise<TagDictionary> {
@@ -95,12 +90,6 @@ export async function loadGoodsList(db: Queryable, spec: PublicListSpec, s: { fa
   const rows = ids ? all.filter((r) => ids.has(r.id)) : all;
   return s.listItems.write(rows, tags, ids === null, (missing) => loadItemRows(db, missing));
 }
-
-/**
- * What an item shows, hashed: the good's columns (`list_item_md5`, kept by the database, migration
- * 030) and the family's lowest price. Equal hashes, equal items (under the same tags).
- */
-export const ITEM_HASH = `g.list_item_md5 || coalesce(f.lowest_price::text, '')`;
 
 /** The items of these public families, each with its hash as of the same read. */
 async function loadItemRows(db: Queryable, ids: readonly string[]): Promise<(FamilyItemRow & { item_hash: string })[]> {

@@ -71,6 +71,7 @@ export async function deleteCategory(deps: AdminDeps, categoryId: string, actor:
     deps,
     'category',
     categoryId,
+    categoryStreamId(categoryId),
     ['category-', 'good-', 'link-'],
     async () => {
       const usage = await categoryUsage(deps.pool, categoryId);

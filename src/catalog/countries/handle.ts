@@ -47,7 +47,7 @@ export async function updateCountry(deps: AdminDeps, countryId: string, changes:
 
 /** Refused while goods or links use the country (src/catalog/usage.ts), counted under its reference lock. */
 export async function deleteCountry(deps: AdminDeps, countryId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
-  await whileUnreferenced(deps, 'country', countryId, ['country-', 'good-', 'link-'], async () => {
+  await whileUnreferenced(deps, 'country', countryId, countryStreamId(countryId), ['country-', 'good-', 'link-'], async () => {
     const usage = await countryUsage(deps.pool, countryId);
     return run(deps, countryId, actor, { type: 'DeleteCountry', countryId, usage }, { expectedRevision });
   });

@@ -275,7 +275,7 @@ function requireLink(links: ReadonlyMap<string, LinkRead>, id: string): LinkRead
  */
 export async function deleteGood(deps: GoodDeps, id: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
   const good = goodStream(id);
-  await whileUnreferenced(deps, 'good', id, ['good-', 'position-', 'family-'], () =>
+  await whileUnreferenced(deps, 'good', id, goodStreamId(id), ['good-', 'position-', 'family-'], () =>
     runAcrossStreams(deps, {
       name: 'DeleteGood',
       actor,

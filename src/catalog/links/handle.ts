@@ -11,7 +11,8 @@ import { ensureDimensionTags, tagsOf, valuesOfTagIds } from './dimension-tags';
 import type { DimensionValues, LinkEvent } from './events';
 import { familiesWithNameKey } from './queries';
 import { linkStream } from './state';
-import { linkEventReferences, withBatchReferences } from '../references';
+import { withBatchReferences } from '../references';
+import { linkEventReferences } from './references';
 
 /** What the link commands need: the composition root's services satisfy it. */
 export type LinkDeps = AdminDeps;

@@ -8,7 +8,8 @@
  * (src/catalog/references.ts), so a delete of one of them counts these links.
  */
 import type { AdminDeps } from '../admin-commands';
-import { linkEventReferences, withBatchReferences } from '../references';
+import { linkEventReferences } from '../links/references';
+import { withBatchReferences } from '../references';
 import { AppError } from '../../platform/errors';
 import type { HeldLock } from '../../platform/locks';
 import { type AppendResult, type EventMetadata, type LogPosition, type StreamAppend, EventStoreErrors, comparePositions, staleStreamsOf } from '../../platform/event-store/port';

@@ -68,7 +68,7 @@ async function updateTagOnce(deps: AdminDeps, tagId: string, changes: UpdateTagB
 
 /** Refused while goods or links use the tag (src/catalog/usage.ts), counted under its reference lock. */
 export async function deleteTag(deps: AdminDeps, tagId: string, actor: Actor, expectedRevision?: bigint): Promise<void> {
-  await whileUnreferenced(deps, 'tag', tagId, ['tag-', 'tagGroup-', 'good-', 'link-'], async () => {
+  await whileUnreferenced(deps, 'tag', tagId, tagStreamId(tagId), ['tag-', 'tagGroup-', 'good-', 'link-'], async () => {
     const usage = await tagUsage(deps.pool, tagId);
     return run(deps, tagId, actor, { type: 'DeleteTag', tagId, usage }, { expectedRevision });
   });

@@ -1,0 +1,16 @@
+/**
+ * The SQL both the list queries (./queries.ts) and the family index (./family-index.ts) read public
+ * families with: kept apart so neither imports the other.
+ */
+
+/** Public families joined to their representative good. */
+export const PUBLIC_FAMILIES = `
+  FROM families f
+  JOIN goods g ON g.id = f.representative_good_id
+ WHERE f.good_count > 0`;
+
+/**
+ * What an item shows, hashed: the good's columns (`list_item_md5`, kept by the database, migration
+ * 030) and the family's lowest price. Equal hashes, equal items (under the same tags).
+ */
+export const ITEM_HASH = `g.list_item_md5 || coalesce(f.lowest_price::text, '')`;
