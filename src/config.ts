@@ -58,7 +58,8 @@ const schema = z.object({
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
   // How long the read fence may be held back before /readyz says degraded.
   FENCE_DEGRADED_AFTER_S: positiveInt.default(60),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  // Unset: the data folder's own port (54329 unless taken; src/platform/embedded-db.ts, embeddedPort).
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   EVENT_STORE: z.enum(['postgres', 'eventstoredb']).default('postgres'),
   EVENTSTORE_URL: z.string().regex(EVENTSTORE_URL_SCHEME, 'expected a kurrentdb:// (or kurrent://, kdb://, esdb://, each also +discover) URL').optional(),
   UPSTREAM_URL: z.string().url().optional(),
@@ -152,7 +153,8 @@ export interface Config {
   fenceDegradedAfterS: number;
   /** the bearer token a Prometheus scraper presents at GET /metrics; unset: no /metrics */
   metricsToken: string | undefined;
-  embeddedPgPort: number;
+  /** the embedded PostgreSQL's port as configured; unset: the data folder's own, 54329 unless taken */
+  embeddedPgPort: number | undefined;
   eventStore: { kind: 'postgres' } | { kind: 'eventstoredb'; url: string };
   /** unset: the built-in supplier simulator (in production only with UPSTREAM_SIMULATOR=true) */
   upstream: { url: string; token: string | undefined } | undefined;

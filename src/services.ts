@@ -4,13 +4,13 @@
  * public cache, the supplier and the synchronisation service. src/main.ts starts them as roles;
  * tests, the command line and the jobs thread build them too.
  */
-import { type Config } from './config';
+import { ConfigError, type Config } from './config';
 import { allProjections } from '../projections';
 import { Metrics } from './platform/metrics';
 import { createEventRegistry } from './catalog/event-registry';
 import { PublicCache } from './platform/cache/public-cache';
 import { createPool, type Pool } from './platform/db';
-import { startEmbeddedPostgres } from './platform/embedded-db';
+import { EmbeddedPortTaken, embeddedPort, startEmbeddedPostgres } from './platform/embedded-db';
 import type { EventStore, LogPosition } from './platform/event-store/port';
 import { PostgresEventStore } from './platform/event-store/postgres';
 import type { EventRegistry } from './platform/events/registry';
@@ -39,10 +39,24 @@ export interface OpenDatabase {
  */
 export async function openDatabase(config: Config, log: Logger, opts: { callerHandlesSignals?: boolean } = {}): Promise<OpenDatabase> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => undefined };
-  log.info({ dataDir: config.dataDir, port: config.embeddedPgPort }, 'DATABASE_URL unset: starting the embedded PostgreSQL');
+  let chosen: Awaited<ReturnType<typeof embeddedPort>>;
+  try {
+    chosen = await embeddedPort(config.dataDir, config.embeddedPgPort);
+  } catch (e) {
+    if (e instanceof EmbeddedPortTaken) throw new ConfigError([`EMBEDDED_PG_PORT: ${e.message}`]);
+    throw e;
+  }
+  if (chosen.moved) {
+    const { from, holder } = chosen.moved;
+    log.info(
+      { port: chosen.port },
+      `port ${from} is in use${holder ? ` by ${holder}` : ''}: the embedded PostgreSQL listens on ${chosen.port} (kept for this data folder; EMBEDDED_PG_PORT chooses)`,
+    );
+  }
+  log.info({ dataDir: config.dataDir, port: chosen.port }, 'DATABASE_URL unset: starting the embedded PostgreSQL');
   const embedded = await startEmbeddedPostgres({
     dataDir: config.dataDir,
-    port: config.embeddedPgPort,
+    port: chosen.port,
     log: (m) => log.debug({ component: 'embedded-pg' }, m),
     callerHandlesSignals: opts.callerHandlesSignals === true,
   });
