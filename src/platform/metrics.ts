@@ -5,12 +5,17 @@
  * the read fence, poison and retry states, the public cache's counters) is read at scrape time.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
+import { isMainThread } from 'node:worker_threads';
 import { Router } from 'express';
 import client from 'prom-client';
 import type { PublicCache } from './cache/public-cache';
 import type { ProjectionEngine } from './projections/engine';
 import { errorBody } from './http/errors';
 import type { RouteDoc } from './http/openapi';
+
+/** Each thread's V8 heap, one series per thread and kind. */
+const THREAD_HEAP = 'catalog_thread_heap_bytes';
 
 export class Metrics {
   readonly registry = new client.Registry();
@@ -46,13 +51,30 @@ export class Metrics {
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'catalog_process_' });
+    // The process metrics above are the main thread's heap and the whole process's RSS; a serving
+    // process's jobs thread has a V8 heap of its own, capped apart (src/jobs/client.ts). Each thread
+    // reports its own, labelled, so a scrape shows which one holds the memory.
+    new client.Gauge({
+      name: THREAD_HEAP,
+      help: "A thread's V8 heap in bytes: used, total (reserved) and limit, and the external memory its objects hold (thread: main or jobs)",
+      labelNames: ['thread', 'kind'] as const,
+      registers: [this.registry],
+      collect() {
+        const h = getHeapStatistics();
+        const thread = isMainThread ? 'main' : 'jobs';
+        this.set({ thread, kind: 'used' }, h.used_heap_size);
+        this.set({ thread, kind: 'total' }, h.total_heap_size);
+        this.set({ thread, kind: 'limit' }, h.heap_size_limit);
+        this.set({ thread, kind: 'external' }, h.external_memory);
+      },
+    });
   }
 
   /**
    * Adds another thread's metrics to this process's /metrics: its counters and histograms (appends,
-   * applied events, synchronisation runs, …) are summed with this thread's. Its process metrics and
-   * the gauges this thread reads at scrape time (lag, fence, cache) are left out: they would count
-   * the same process or the same database twice.
+   * applied events, synchronisation runs, …) are summed with this thread's, and its heap is shown
+   * under its own label. Its process metrics and the gauges this thread reads at scrape time (lag,
+   * fence, cache) are left out: they would count the same process or the same database twice.
    */
   addPeer(read: () => Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]>): void {
     this.peers.push(read);
@@ -66,7 +88,7 @@ export class Metrics {
     const others = await Promise.all(
       this.peers.map((read) =>
         read().then(
-          (ms) => ms.filter((m) => !m.name.startsWith('catalog_process_') && !(String(m.type) === 'gauge' && mine.has(m.name))),
+          (ms) => ms.filter((m) => m.name === THREAD_HEAP || (!m.name.startsWith('catalog_process_') && !(String(m.type) === 'gauge' && mine.has(m.name)))),
           () => [], // a peer that cannot answer (restarting) leaves out its counters this once
         ),
       ),

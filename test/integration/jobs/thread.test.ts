@@ -7,6 +7,7 @@
 import { loadConfig } from '../../../src/config';
 import { JobsThread } from '../../../src/jobs/client';
 import { createLogger } from '../../../src/platform/log';
+import { Metrics } from '../../../src/platform/metrics';
 import { startSimulator, type RunningSimulator } from '../../../src/sync/simulator';
 import { createTestDatabase, type TestDatabase } from '../../support/db';
 import { eventually } from '../../support/eventually';
@@ -68,6 +69,16 @@ describe('the jobs thread', () => {
     const metrics = await thread.metrics();
     const runs = metrics.find((m) => m.name === 'catalog_sync_runs_total');
     expect(runs?.values.filter((v) => v.labels.outcome === 'succeeded').reduce((n, v) => n + v.value, 0)).toBe(2);
+  });
+
+  it('the process’s /metrics shows each thread’s heap apart: the main thread’s and the jobs thread’s', async () => {
+    const main = new Metrics();
+    main.addPeer(() => thread.metrics());
+    const text = await main.text();
+    for (const t of ['main', 'jobs']) {
+      const line = text.split('\n').find((l) => l.startsWith(`catalog_thread_heap_bytes{thread="${t}",kind="used"} `));
+      expect(Number(line?.split(' ').at(-1))).toBeGreaterThan(1024 * 1024);
+    }
   });
 
   it('a thread that dies fails what it was running with a 503 and is started again', async () => {

@@ -52,6 +52,14 @@ describe('metrics', () => {
     expect(value(text, 'catalog_http_request_duration_seconds_count', 'method="GET",route="/public/countries",status="200"')).toBe(3);
   });
 
+  it("shows this thread's heap within its limit (a serving process's jobs thread adds its own: test/integration/jobs/thread.test.ts)", async () => {
+    const text = await (await scrape(TOKEN)).text();
+    const used = value(text, 'catalog_thread_heap_bytes', 'thread="main",kind="used"');
+    expect(used).toBeGreaterThan(1024 * 1024);
+    expect(value(text, 'catalog_thread_heap_bytes', 'thread="main",kind="limit"')).toBeGreaterThan(used!);
+    expect(value(text, 'catalog_thread_heap_bytes', 'thread="main",kind="external"')).toBeGreaterThanOrEqual(0);
+  });
+
   it('no token configured: no /metrics', async () => {
     const plain = await startTestService({ db: svc.db, workers: false, login: false });
     try {
