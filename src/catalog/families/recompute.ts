@@ -203,24 +203,28 @@ export async function staleFamilies(db: ProjectionDb, familyIds: readonly string
 
 // ------------------------------------------------------------------------------ stamps
 
-/** A hash of every stored aggregate but the two a goods-only update writes (good count, representative). */
-const AGGREGATES_BUT_GOODS = `md5(f.member_count::text || '|' || f.variants::text || '|' || f.size_chart::text || '|' || f.packaging_specs::text || '|' ||
-  f.options::text || '|' || f.price_matrix::text || '|' || f.conflicts::text || '|' || coalesce(f.lowest_price::text, '') || '|' || f.media_by_color::text)`;
+/**
+ * A hash of every stored aggregate, from the generated `base_md5` (all of them but the two a
+ * goods-only update writes, which it therefore leaves alone: migration 037) and those two.
+ */
+const AGGREGATES_HASH = `md5(f.base_md5 || '|' || f.good_count::text || '|' || coalesce(f.representative_good_id::text, ''))`;
 
 /**
  * Each family's stamp as its rows are now: a hash of the rules' version, its aggregates as stored
- * (the generated `aggregates_md5`) and every input `computeChunk` reads, in the order it reads them
- * (migration 029; a link's inputs are two generated hashes, its small columns' and its detail's, so
- * that writing a small column does not hash the detail again: migration 036). Equal to the stored `family_stamps` only when neither the aggregates, nor any
- * input, nor the rules changed since the stamp was written, and it is written only where the stored
- * aggregates were computed from (or checked against) exactly those inputs. Timestamps go as epoch
- * microseconds: their text would follow the session's time zone.
+ * (AGGREGATES_HASH) and every input `computeChunk` reads, in the order it reads them (migration 029;
+ * a link's inputs are two generated hashes, its small columns' and its detail's, so that writing a
+ * small column does not hash the detail again: migration 036). Equal to the stored `family_stamps`
+ * only when neither the aggregates, nor any input, nor the rules changed since the stamp was
+ * written, and it is written only where the stored aggregates were computed from (or checked
+ * against) exactly those inputs. Timestamps go as epoch microseconds: their text would follow the
+ * session's time zone. The base is the same without the goods: the rules, `base_md5` and every
+ * other input (migrations 031, 037).
  */
 const stampsWhere = (where: string, rules: string) => `
   SELECT f.id, fs.stamp AS stored, fs.base AS stored_base,
-         md5(${rules}::text || '#' || f.aggregates_md5 || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
+         md5(${rules}::text || '#' || ${AGGREGATES_HASH} || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
              coalesce(o.fp, '') || '#' || coalesce(gd.fp, '') || '#' || coalesce(so.fp, '')) AS stamp,
-         md5(${rules}::text || '#' || ${AGGREGATES_BUT_GOODS} || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
+         md5(${rules}::text || '#' || f.base_md5 || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
              coalesce(o.fp, '') || '#' || coalesce(so.fp, '')) AS base
     FROM families f
     LEFT JOIN family_stamps fs ON fs.family_id = f.id
