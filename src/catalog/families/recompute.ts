@@ -61,20 +61,48 @@ export async function recomputeFamilies(db: ProjectionDb, familyIds: readonly st
 export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly string[]): Promise<void> {
   if (familyIds.length === 0) return;
   const ids = [...new Set(familyIds)];
-  const held = new Set((await db.query<{ id: string }>(`SELECT id::text AS id FROM (${STAMPS}) s WHERE stored_base = base`, [ids, FAMILY_AGGREGATE_RULES])).rows.map((r) => r.id));
-  const unproven = ids.filter((id) => !held.has(id));
-  if (unproven.length) await recomputeFamilies(db, unproven);
-  if (held.size === 0) return;
-  await db.query(
-    `UPDATE families f SET good_count = x.n, representative_good_id = x.representative
-       FROM (SELECT fam.id, count(g.id)::int AS n,
-                    (array_agg(g.id ORDER BY g.good_priority DESC, g.created_at DESC, g.id ASC) FILTER (WHERE g.id IS NOT NULL))[1] AS representative
-               FROM unnest($1::bigint[]) AS fam(id) LEFT JOIN goods g ON g.family_id = fam.id
-              GROUP BY fam.id) x
-      WHERE f.id = x.id`,
-    [[...held]],
+  // One statement for the families whose base held: the base checked, the two columns written (only
+  // where they move: an unchanged row is not rewritten) and the stamp carried forward, each input
+  // hashed once. The stamp is the one STAMPS reads once the update is made: the base's part of the
+  // aggregates (`base_md5`) is left as it was, the other two are the ones written.
+  const r = await db.query<{ id: string }>(
+    `WITH s AS MATERIALIZED (
+       SELECT f.id, f.base_md5, fs.stamp AS stored, fs.base AS stored_base, l.fp AS l_fp, c.fp AS c_fp, o.fp AS o_fp, so.fp AS so_fp,
+              md5($2::text || '#' || f.base_md5 || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
+                  coalesce(o.fp, '') || '#' || coalesce(so.fp, '')) AS base
+         FROM families f LEFT JOIN family_stamps fs ON fs.family_id = f.id ${LINKS_FP} ${CUSTOM_FP} ${OVERRIDES_FP} ${SECONDARY_FP}
+        WHERE f.id = ANY($1::bigint[])
+     ),
+     x AS MATERIALIZED (
+       SELECT s.id, count(g.id)::int AS n,
+              (array_agg(g.id ORDER BY g.good_priority DESC, g.created_at DESC, g.id ASC) FILTER (WHERE g.id IS NOT NULL))[1] AS representative,
+              string_agg(${GOOD_FP_ROW}, ',' ORDER BY g.id) FILTER (WHERE g.id IS NOT NULL) AS gd_fp
+         FROM s LEFT JOIN goods g ON g.family_id = s.id
+        WHERE s.stored_base = s.base
+        GROUP BY s.id
+     ),
+     written AS (
+       UPDATE families f SET good_count = x.n, representative_good_id = x.representative FROM x
+        WHERE f.id = x.id AND (f.good_count, f.representative_good_id) IS DISTINCT FROM (x.n, x.representative)
+     ),
+     stamped AS (
+       INSERT INTO family_stamps (family_id, stamp, base)
+       SELECT s.id, md5($2::text || '#' || md5(s.base_md5 || '|' || x.n::text || '|' || coalesce(x.representative::text, '')) || '#' ||
+                        coalesce(s.l_fp, '') || '#' || coalesce(s.c_fp, '') || '#' || coalesce(s.o_fp, '') || '#' || coalesce(x.gd_fp, '') || '#' ||
+                        coalesce(s.so_fp, '')), s.base
+         FROM s JOIN x ON x.id = s.id
+       ON CONFLICT (family_id) DO UPDATE SET stamp = EXCLUDED.stamp, base = EXCLUDED.base
+        WHERE family_stamps.stamp IS DISTINCT FROM EXCLUDED.stamp OR family_stamps.base IS DISTINCT FROM EXCLUDED.base
+     )
+     SELECT id::text AS id FROM s WHERE stored_base IS DISTINCT FROM base`,
+    [ids, FAMILY_AGGREGATE_RULES],
   );
-  await stampFamilies(db, [...held]);
+  // The families whose base did not hold are recomputed whole.
+  if (r.rows.length)
+    await recomputeFamilies(
+      db,
+      r.rows.map((f) => f.id),
+    );
 }
 
 async function recomputeChunk(db: ProjectionDb, ids: readonly string[]): Promise<void> {
@@ -203,39 +231,48 @@ export async function staleFamilies(db: ProjectionDb, familyIds: readonly string
 
 // ------------------------------------------------------------------------------ stamps
 
-/** A hash of every stored aggregate but the two a goods-only update writes (good count, representative). */
-const AGGREGATES_BUT_GOODS = `md5(f.member_count::text || '|' || f.variants::text || '|' || f.size_chart::text || '|' || f.packaging_specs::text || '|' ||
-  f.options::text || '|' || f.price_matrix::text || '|' || f.conflicts::text || '|' || coalesce(f.lowest_price::text, '') || '|' || f.media_by_color::text)`;
+/**
+ * A hash of every stored aggregate, from the generated `base_md5` (all of them but the two a
+ * goods-only update writes, which it therefore leaves alone: migration 037) and those two.
+ */
+const AGGREGATES_HASH = `md5(f.base_md5 || '|' || f.good_count::text || '|' || coalesce(f.representative_good_id::text, ''))`;
 
 /**
  * Each family's stamp as its rows are now: a hash of the rules' version, its aggregates as stored
- * (the generated `aggregates_md5`) and every input `computeChunk` reads, in the order it reads them
- * (migration 029; a link's inputs are two generated hashes, its small columns' and its detail's, so
- * that writing a small column does not hash the detail again: migration 036). Equal to the stored `family_stamps` only when neither the aggregates, nor any
- * input, nor the rules changed since the stamp was written, and it is written only where the stored
- * aggregates were computed from (or checked against) exactly those inputs. Timestamps go as epoch
- * microseconds: their text would follow the session's time zone.
+ * (AGGREGATES_HASH) and every input `computeChunk` reads, in the order it reads them (migration 029;
+ * a link's inputs are two generated hashes, its small columns' and its detail's, so that writing a
+ * small column does not hash the detail again: migration 036). Equal to the stored `family_stamps`
+ * only when neither the aggregates, nor any input, nor the rules changed since the stamp was
+ * written, and it is written only where the stored aggregates were computed from (or checked
+ * against) exactly those inputs. Timestamps go as epoch microseconds: their text would follow the
+ * session's time zone. The base is the same without the goods: the rules, `base_md5` and every
+ * other input (migrations 031, 037).
  */
+/** Each input of the stamp, hashed per family `f`, in the order `computeChunk` reads it (each a LEFT JOIN LATERAL giving `<x>.fp`). */
+const LINKS_FP = `LEFT JOIN LATERAL (SELECT string_agg(og.id || ':' || og.aggregate_inputs_md5 || og.detail_md5, ',' ORDER BY og.id) AS fp
+                         FROM origin_goods og WHERE og.family_id = f.id) l ON true`;
+const CUSTOM_FP = `LEFT JOIN LATERAL (SELECT string_agg(row(m.good_id, m.tags, m.price)::text, ',' ORDER BY m.good_id) AS fp
+                         FROM family_custom_members m WHERE m.family_id = f.id) c ON true`;
+const OVERRIDES_FP = `LEFT JOIN LATERAL (SELECT string_agg(row(v.size, v.color, v.print_count, v.craft, v.logistics, v.price)::text, ','
+                                         ORDER BY v.size, v.color, v.print_count, v.craft, v.logistics) AS fp
+                         FROM family_overrides v WHERE v.family_id = f.id) o ON true`;
+/** A good `g` as the stamp hashes it. */
+const GOOD_FP_ROW = `row(g.id, g.good_priority, (extract(epoch FROM g.created_at) * 1000000)::bigint)::text`;
+const GOODS_FP = `LEFT JOIN LATERAL (SELECT string_agg(${GOOD_FP_ROW}, ',' ORDER BY g.id) AS fp
+                         FROM goods g WHERE g.family_id = f.id) gd ON true`;
+const SECONDARY_FP = `LEFT JOIN LATERAL (SELECT string_agg(gog.good_id || ':' || gog.origin_good_id || ':' || og.aggregate_inputs_md5 || og.detail_md5, ',' ORDER BY gog.good_id, gog.position) AS fp
+                         FROM goods g JOIN good_origin_goods gog ON gog.good_id = g.id JOIN origin_goods og ON og.id = gog.origin_good_id
+                        WHERE g.family_id = f.id) so ON true`;
+
 const stampsWhere = (where: string, rules: string) => `
   SELECT f.id, fs.stamp AS stored, fs.base AS stored_base,
-         md5(${rules}::text || '#' || f.aggregates_md5 || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
+         md5(${rules}::text || '#' || ${AGGREGATES_HASH} || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
              coalesce(o.fp, '') || '#' || coalesce(gd.fp, '') || '#' || coalesce(so.fp, '')) AS stamp,
-         md5(${rules}::text || '#' || ${AGGREGATES_BUT_GOODS} || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
+         md5(${rules}::text || '#' || f.base_md5 || '#' || coalesce(l.fp, '') || '#' || coalesce(c.fp, '') || '#' ||
              coalesce(o.fp, '') || '#' || coalesce(so.fp, '')) AS base
     FROM families f
     LEFT JOIN family_stamps fs ON fs.family_id = f.id
-    LEFT JOIN LATERAL (SELECT string_agg(og.id || ':' || og.aggregate_inputs_md5 || og.detail_md5, ',' ORDER BY og.id) AS fp
-                         FROM origin_goods og WHERE og.family_id = f.id) l ON true
-    LEFT JOIN LATERAL (SELECT string_agg(row(m.good_id, m.tags, m.price)::text, ',' ORDER BY m.good_id) AS fp
-                         FROM family_custom_members m WHERE m.family_id = f.id) c ON true
-    LEFT JOIN LATERAL (SELECT string_agg(row(v.size, v.color, v.print_count, v.craft, v.logistics, v.price)::text, ','
-                                         ORDER BY v.size, v.color, v.print_count, v.craft, v.logistics) AS fp
-                         FROM family_overrides v WHERE v.family_id = f.id) o ON true
-    LEFT JOIN LATERAL (SELECT string_agg(row(g.id, g.good_priority, (extract(epoch FROM g.created_at) * 1000000)::bigint)::text, ',' ORDER BY g.id) AS fp
-                         FROM goods g WHERE g.family_id = f.id) gd ON true
-    LEFT JOIN LATERAL (SELECT string_agg(gog.good_id || ':' || gog.origin_good_id || ':' || og.aggregate_inputs_md5 || og.detail_md5, ',' ORDER BY gog.good_id, gog.position) AS fp
-                         FROM goods g JOIN good_origin_goods gog ON gog.good_id = g.id JOIN origin_goods og ON og.id = gog.origin_good_id
-                        WHERE g.family_id = f.id) so ON true
+    ${LINKS_FP} ${CUSTOM_FP} ${OVERRIDES_FP} ${GOODS_FP} ${SECONDARY_FP}
    WHERE ${where}`;
 const STAMPS = stampsWhere('f.id = ANY($1::bigint[])', '$2');
 

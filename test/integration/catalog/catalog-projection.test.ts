@@ -6,12 +6,15 @@
  * one append, a good created, edited and deleted, links moving between families, a family merged
  * into another, custom members, overrides inside and outside the matrix), interleaved across streams.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { catalogProjection } from '../../../projections/catalog';
 import { checkFamilies, recomputeFamilies, recordStamps, staleFamilies } from '../../../src/catalog/families/recompute';
 import { createEventRegistry } from '../../../src/catalog/event-registry';
 import type { DecodedEvent } from '../../../src/platform/events/registry';
 import { eventMetadata } from '../../../src/platform/events/registry';
 import { START, comparePositions, type RecordedEvent } from '../../../src/platform/event-store/port';
+import { MIGRATIONS_DIR } from '../../../src/platform/migrate';
 import { mulberry32 } from '../../../src/sync/simulator/prng';
 import { createTestDatabase, type TestDatabase } from '../../support/db';
 import { postgresStore } from '../../support/event-store';
@@ -461,6 +464,33 @@ describe('catalog projection: set-based batches', () => {
       await client.query(`UPDATE origin_goods SET price = price + 1 WHERE id = $1`, [member]);
       const changed = await checkFamilies(client, ids);
       expect([...changed.stale, ...changed.verified].map((f) => f.id)).toEqual([other]);
+    } finally {
+      await client.query(`SET search_path TO public`);
+      client.release();
+    }
+  });
+
+  it('migration 037 carries every stamp that held across the change of the aggregates’ hash, both ways', async () => {
+    await project('cp_hash_migration', [events]);
+    const sql = readFileSync(path.join(MIGRATIONS_DIR, '037_family-base-hash.sql'), 'utf8');
+    const [up, down] = sql.split('-- Down Migration') as [string, string];
+    const client = await db.pool.connect();
+    const stamps = async () => (await client.query<{ family_id: string; stamp: string }>(`SELECT family_id, stamp FROM family_stamps ORDER BY family_id`)).rows;
+    try {
+      await client.query(`SET search_path TO cp_hash_migration, public`);
+      const ids = (await client.query<{ id: string }>(`SELECT id FROM families ORDER BY id`)).rows.map((r) => r.id);
+      expect(await checkFamilies(client, ids)).toEqual({ stale: [], verified: [] });
+      const held = await stamps();
+      expect(held.length).toBe(ids.length);
+      // Down: the stamps are written with the older hash of the aggregates, every one of them.
+      await client.query(down);
+      const older = await stamps();
+      expect(older.map((s) => s.family_id)).toEqual(held.map((s) => s.family_id));
+      for (const [i, s] of older.entries()) expect(s.stamp).not.toBe(held[i]!.stamp);
+      // Up again: each is written with the hash of now, and holds without a recompute.
+      await client.query(up);
+      expect(await stamps()).toEqual(held);
+      expect(await checkFamilies(client, ids)).toEqual({ stale: [], verified: [] });
     } finally {
       await client.query(`SET search_path TO public`);
       client.release();
