@@ -109,6 +109,16 @@ const GOOD_PATH = `${H5_MOUNT}/goods/:goodId`;
 /** What every storefront page is called until it names itself (and what a shared link of none names). */
 const SHOP_NAME = '商城';
 
+/** An address as a preview needs it, absolute (a picture stored as a path on this service); null when it is none. */
+function absolute(address: string | null, base: string): string | null {
+  if (!address) return null;
+  try {
+    return new URL(address, `${base}/`).href;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A product's page as a link preview shows it (WeChat and other apps read the Open Graph tags of the
  * HTML they are given, and run no script): its name as the title, the price it starts from, its
@@ -118,12 +128,7 @@ function withPreview(html: string, file: string, url: string, card: ShareCard | 
   const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeAttr(content)}" />`;
   const title = card?.name ?? SHOP_NAME;
   const description = card ? (card.price ? `¥${card.price} 起` : '暂无报价') : '手机商城：挑选商品，查看各规格价格';
-  let image: string | null = null;
-  try {
-    image = card?.image ? new URL(card.image, `${base}/`).href : null;
-  } catch {
-    image = null;
-  }
+  const image = absolute(card?.image ?? null, base);
   const tags = [
     `<meta name="description" content="${escapeAttr(description)}" />`,
     meta('og:site_name', SHOP_NAME),

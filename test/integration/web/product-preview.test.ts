@@ -17,7 +17,7 @@ let items: PublicGoodItem[];
 beforeAll(async () => {
   svc = await startTestService({ env: { H5_CONTACT_URL: 'tel:400-800-1234' } });
   await seedDemoCatalog(svc.services);
-  items = (await (await fetch(`${svc.url}/v2-api/public/goods?pageSize=100`)).json()).items;
+  items = ((await (await fetch(`${svc.url}/v2-api/public/goods?pageSize=100`)).json()) as { items: PublicGoodItem[] }).items;
 });
 afterAll(async () => {
   await svc?.close();
@@ -85,7 +85,7 @@ it('a rename shows in the preview on the very next request, escaped into the pag
   expect(goods.length).toBeGreaterThan(0);
   const name = `分享 "测试" <b>T恤</b> & 款`;
   for (const x of goods) expect((await svc.request('PATCH', `/goods/${x.id}`, { name })).status).toBe(200);
-  const shown = (await (await fetch(`${svc.url}/v2-api/public/goods/${g.goodId}`)).json()).name as string;
+  const shown = ((await (await fetch(`${svc.url}/v2-api/public/goods/${g.goodId}`)).json()) as { name: string }).name;
   expect(shown).toContain('测试');
   const p = await preview(`/v2/h5/goods/${g.goodId}`);
   expect(p.titles).toEqual([shown]);
