@@ -27,7 +27,12 @@ afterAll(async () => {
 async function preview(path: string) {
   const r = await fetch(svc.url + path);
   const html = await r.text();
-  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const unescape = (v: string) =>
+    v
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   const meta: Record<string, string> = {};
   for (const m of html.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)" \/>/g)) meta[m[1]!] = unescape(m[2]!);
   const titles = [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => unescape(m[1]!));
@@ -67,7 +72,7 @@ it('an unpriced product says 暂无报价 and names no price', async () => {
   expect(p.meta['product:price:amount']).toBeUndefined();
 });
 
-it('an unknown, malformed or non-public good gets the shop\'s generic preview with 200, not a 500', async () => {
+it("an unknown, malformed or non-public good gets the shop's generic preview with 200, not a 500", async () => {
   const link = (await svc.request('GET', '/origin-goods?pageSize=1')).body.items[0].id as string;
   for (const id of ['9000000000000000001', 'abc', '-1', '99999999999999999999999', link, '%E5%95%86']) {
     const p = await preview(`/v2/h5/goods/${id}`);

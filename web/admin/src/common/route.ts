@@ -120,15 +120,13 @@ window.addEventListener('hashchange', () => {
     window.setTimeout(resolve, 1000);
   });
   window.history.go(steps === 0 ? -1 : steps);
-  void back
-    .then(askToLeave)
-    .then((leave) => {
-      if (!leave) return;
-      dirty.clear();
-      allowNext = true;
-      if (steps === 0) window.location.hash = wanted;
-      else window.history.go(-steps);
-    });
+  void back.then(askToLeave).then((leave) => {
+    if (!leave) return;
+    dirty.clear();
+    allowNext = true;
+    if (steps === 0) window.location.hash = wanted;
+    else window.history.go(-steps);
+  });
 });
 
 /**

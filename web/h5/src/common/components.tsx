@@ -43,10 +43,12 @@ export function GoodCard({ g }: { g: PublicGoodItem }) {
             </span>
           ))}
           {g.tags.length > CARD_TAGS && (
-            <span className="gtag more" data-testid="more-tags">
-              <span aria-hidden="true">+{g.tags.length - CARD_TAGS}</span>
+            <>
+              <span className="gtag gtag-more" aria-hidden="true" data-testid="more-tags">
+                +{g.tags.length - CARD_TAGS}
+              </span>
               <span className="sr-only">另有 {g.tags.length - CARD_TAGS} 个标签</span>
-            </span>
+            </>
           )}
         </div>
       )}
