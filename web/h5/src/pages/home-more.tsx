@@ -7,7 +7,7 @@ import type { Failure } from '../common/failure';
 import { Retrier, type Waiting } from '../common/retrier';
 
 /** Home's continuing list: every good, newest first, a page at a time (its first page is one of home's three reads). */
-export const HOME_PAGE_SIZE = 20;
+const HOME_PAGE_SIZE = 20;
 export const homeGoodsPath = (page: number) => `/public/goods?sort=NEWEST&page=${page}&pageSize=${HOME_PAGE_SIZE}`;
 
 /** What the continuing list has loaded: kept with home's history entry, so going back shows it again where it was. */
