@@ -157,7 +157,7 @@ export function SyncPage() {
           {/* 正在同步 only while it runs: a run that has ended says so, and when. */}
           <h2 data-testid="live-run-title">
             {live.state === 'running' ? '正在同步' : '上次同步'}：{KIND[live.kind] ?? '数据'} <StateBadge s={live.state} />
-            {live.state !== 'running' && live.finishedAt && <span className="muted"> · 结束于 {fmtTime(live.finishedAt)}</span>}
+            {live.state !== 'running' && live.finishedAt && <span className="muted title-note"> · 结束于 {fmtTime(live.finishedAt)}</span>}
           </h2>
           <RunProgress run={live} />
           <Counts counts={live.counts} />
