@@ -62,6 +62,9 @@ it("a product's link: its name as the title, and its name, price, picture and ad
   expect(p.headers.get('content-security-policy')).toContain("script-src 'self'");
   // The tags are markup, no script: nothing the CSP would have to let through.
   expect(p.html).not.toMatch(/<script(?![^>]*\bsrc=)/);
+  // WeChat adds its own query to a link shared in it: the same preview.
+  const fromWeChat = await preview(`/v2/h5/goods/${g.goodId}?from=singlemessage&isappinstalled=0`);
+  expect([fromWeChat.status, fromWeChat.titles, fromWeChat.meta['og:url']]).toEqual([200, [g.name], `${svc.url}/v2/h5/goods/${g.goodId}`]);
 });
 
 it('an unpriced product says 暂无报价 and names no price', async () => {
