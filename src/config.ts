@@ -99,6 +99,11 @@ const schema = z.object({
   // The browser clients' API base, told to them at run time (src/web-apps.ts); unset: their build's.
   ADMIN_API_BASE: clientApiBase.optional(),
   H5_API_BASE: clientApiBase.optional(),
+  // Where the storefront's 客服 button leads (a product page's bottom bar); unset: no such button.
+  H5_CONTACT_URL: z
+    .string()
+    .regex(/^(https?:\/\/[^\s"'<>]+|tel:\+?[0-9][0-9\- ]*[0-9]|mailto:[^\s"'<>@]+@[^\s"'<>]+)$/, 'expected an https://, tel: or mailto: address')
+    .optional(),
   PUBLIC_CACHE_DISABLED: bool.default(false),
   PUBLIC_CACHE_TTL_MS: positiveInt.default(60_000),
   PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(5000),
@@ -177,6 +182,8 @@ export interface Config {
   apiPrefix: string;
   /** API bases the served browser clients use instead of their build's (undefined: the build's) */
   clientApiBases: { admin: string | undefined; h5: string | undefined };
+  /** where the storefront's 客服 button leads (https:, tel: or mailto:); unset: no 客服 button */
+  h5ContactUrl: string | undefined;
   /** maxBytes: the cached answers' bytes (bodies and keys) per process */
   publicCache: { disabled: boolean; ttlMs: number; maxEntries: number; maxBytes: number };
   /** cron expressions of the scheduled synchronisations; null: off */
@@ -257,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     apiPrefix: e.API_PREFIX,
     clientApiBases: { admin: e.ADMIN_API_BASE, h5: e.H5_API_BASE },
+    h5ContactUrl: e.H5_CONTACT_URL,
     publicCache: { disabled: e.PUBLIC_CACHE_DISABLED, ttlMs: e.PUBLIC_CACHE_TTL_MS, maxEntries: e.PUBLIC_CACHE_MAX_ENTRIES, maxBytes: e.PUBLIC_CACHE_MAX_BYTES },
     schedules,
     projections: { batchSize: e.PROJECTION_BATCH_SIZE, pollMs: e.PROJECTION_POLL_MS },

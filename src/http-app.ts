@@ -31,6 +31,7 @@ import { PUBLIC_ROUTES } from './storefront/public-routes';
 import { assertDeniedByDefault, routeKey } from './platform/http/routes-audit';
 import { methodNotAllowed } from './platform/http/operations';
 import { capturedHeaders, publicFastPath } from './storefront/fast-path';
+import { shareCardOf } from './storefront/share-card';
 import { homeRoutes, webRoutes } from './web-apps';
 import type { Services } from './services';
 import { inProcessJobs } from './services';
@@ -153,7 +154,15 @@ function rootRoutes(s: Services, api: Router): Router {
   if (s.simulator) root.use(PICTURES_PATH, picturesRoutes());
   root.use(s.metrics.routes(s.config.metricsToken));
   root.use(healthRoutes({ pool: s.pool, store: s.store, fence: { status: () => s.engine.fence(), degradedAfterS: s.config.fenceDegradedAfterS } }));
-  root.use(webRoutes({ apiBases: s.config.clientApiBases }));
+  root.use(
+    webRoutes({
+      apiBases: s.config.clientApiBases,
+      contactUrl: s.config.h5ContactUrl,
+      publicUrl: s.config.publicUrl,
+      shareCard: (id) => shareCardOf(s, id),
+      log: s.log,
+    }),
+  );
   if (s.config.apiPrefix !== STOREFRONT_API_BASE) root.use(STOREFRONT_API_BASE, api);
   // The root's own operations only: the web apps and the API's second mount are not among them.
   const documented = new Set(DOCUMENTED_ROUTES.root.map((d) => routeKey({ method: d.method.toUpperCase(), path: d.path })));

@@ -10,7 +10,10 @@ import path from 'node:path';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import { API_BASE_META } from '../web/shared/api-base';
+import { CONTACT_META } from '../web/shared/contact';
 import type { RouteDoc } from './platform/http/openapi';
+import type { Logger } from './platform/log';
+import type { ShareCard } from './storefront/share-card';
 
 export const WEB_APPS = [
   { mount: '/admin', dir: 'admin' },
@@ -48,12 +51,20 @@ const PAGE_CSP =
 
 const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+const HEAD = /<head(\s[^>]*)?>/i;
+/** `tags` (elements, each on a line) right after the page's `<head>`, before anything the build put there. */
+function intoHead(html: string, tags: string[], file: string): string {
+  if (!HEAD.test(html)) throw new Error(`${file} has no <head>: cannot announce ${tags.length} element(s)`);
+  return html.replace(HEAD, (head) => `${head}${tags.map((t) => `\n    ${t}`).join('')}`);
+}
+
 /**
  * A client's index.html as served: with the configured API base as a meta element, so one build
- * serves behind any proxy prefix (ADMIN_API_BASE=/api in docker-compose.yml). Read again when the
- * file changes (a rebuild); null while there is none (not built, or being rebuilt).
+ * serves behind any proxy prefix (ADMIN_API_BASE=/api in docker-compose.yml), and the storefront's
+ * 客服 address (H5_CONTACT_URL) likewise. Read again when the file changes (a rebuild); null while
+ * there is none (not built, or being rebuilt).
  */
-function pageOf(file: string, apiBase: string | undefined): () => Promise<string | null> {
+function pageOf(file: string, apiBase: string | undefined, contactUrl?: string): () => Promise<string | null> {
   let kept: { key: string; html: string } | null = null;
   return async () => {
     let html: string;
@@ -67,11 +78,11 @@ function pageOf(file: string, apiBase: string | undefined): () => Promise<string
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
-    if (apiBase !== undefined) {
-      const meta = `<meta name="${API_BASE_META}" content="${escapeAttr(apiBase)}" />`;
-      if (!/<head(\s[^>]*)?>/i.test(html)) throw new Error(`${file} has no <head>: cannot announce the API base`);
-      html = html.replace(/<head(\s[^>]*)?>/i, (head) => `${head}\n    ${meta}`);
-    }
+    const metas = [
+      ...(apiBase !== undefined ? [`<meta name="${API_BASE_META}" content="${escapeAttr(apiBase)}" />`] : []),
+      ...(contactUrl !== undefined ? [`<meta name="${CONTACT_META}" content="${escapeAttr(contactUrl)}" />`] : []),
+    ];
+    if (metas.length) html = intoHead(html, metas, file);
     // A page read while a rebuild wrote it is not kept: the next request reads it again.
     const after = await stat(file).catch(() => null);
     if (after && `${after.mtimeMs}:${after.size}` === key) kept = { key, html };
@@ -83,8 +94,54 @@ export interface WebRoutesOptions {
   distDir?: string;
   /** per client, the API base to announce in its page; undefined keeps the build's default */
   apiBases?: { admin?: string | undefined; h5?: string | undefined };
+  /** where the storefront's 客服 button leads, announced in its page; undefined: no such button */
+  contactUrl?: string | undefined;
+  /** the public good behind `/v2/h5/goods/:id`, for its link preview; null: the shop shows none */
+  shareCard?: (id: string) => Promise<ShareCard | null>;
+  /** where browsers reach the service (PUBLIC_URL): the preview's absolute addresses; else the request's own origin */
+  publicUrl?: string | undefined;
+  log?: Pick<Logger, 'warn'>;
 }
 
+/** The storefront's mount and the path of a product there: the address a shared product link has. */
+const H5_MOUNT = '/v2/h5';
+const GOOD_PATH = `${H5_MOUNT}/goods/:goodId`;
+/** What every storefront page is called until it names itself (and what a shared link of none names). */
+const SHOP_NAME = '商城';
+
+/** An address as a preview needs it, absolute (a picture stored as a path on this service); null when it is none. */
+function absolute(address: string | null, base: string): string | null {
+  if (!address) return null;
+  try {
+    return new URL(address, `${base}/`).href;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A product's page as a link preview shows it (WeChat and other apps read the Open Graph tags of the
+ * HTML they are given, and run no script): its name as the title, the price it starts from, its
+ * picture, each escaped. A good the shop does not show gets the shop's generic preview.
+ */
+function withPreview(html: string, file: string, url: string, card: ShareCard | null, base: string): string {
+  const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeAttr(content)}" />`;
+  const title = card?.name ?? SHOP_NAME;
+  const description = card ? (card.price ? `¥${card.price} 起` : '暂无报价') : '手机商城：挑选商品，查看各规格价格';
+  const image = absolute(card?.image ?? null, base);
+  const tags = [
+    `<meta name="description" content="${escapeAttr(description)}" />`,
+    meta('og:site_name', SHOP_NAME),
+    meta('og:type', card ? 'product' : 'website'),
+    meta('og:title', title),
+    meta('og:description', description),
+    meta('og:url', url),
+    ...(image ? [meta('og:image', image), meta('og:image:alt', title)] : []),
+    ...(card?.price ? [meta('product:price:amount', card.price), meta('product:price:currency', 'CNY')] : []),
+  ];
+  const titled = html.replace(/<title>[^<]*<\/title>/i, `<title>${escapeAttr(title)}</title>`);
+  return intoHead(titled, tags, file);
+}
 /** The request's path below the mount, decoded and normalised as express.static would resolve it. */
 function resolvedPath(req: Request): string | null {
   try {
@@ -99,10 +156,12 @@ export function webRoutes(opts: WebRoutesOptions = {}): Router {
   const r = Router();
   for (const app of WEB_APPS) {
     const dir = path.join(root, app.dir);
-    const page = pageOf(path.join(dir, 'index.html'), opts.apiBases?.[app.dir]);
-    const sendPage = async (res: Response, next: NextFunction) => {
-      const html = await page().catch((e: unknown) => (next(e), undefined));
+    const file = path.join(dir, 'index.html');
+    const page = pageOf(file, opts.apiBases?.[app.dir], app.dir === 'h5' ? opts.contactUrl : undefined);
+    const sendPage = async (res: Response, next: NextFunction, edit?: (html: string) => string) => {
+      let html = await page().catch((e: unknown) => (next(e), undefined));
       if (html === undefined) return;
+      if (html !== null && edit) html = edit(html);
       if (html === null) {
         res.status(404).type('text/plain').send(`${app.mount}: client not built; run npm run build`);
         return;
@@ -159,6 +218,23 @@ export function webRoutes(opts: WebRoutesOptions = {}): Router {
       });
       if (vary !== undefined && !res.headersSent) res.vary(String(vary));
     });
+    // A product's own address (the one its 分享 hands out): the page with the product's preview.
+    // The page stays uncached (no-cache) like every other: the preview follows a rename at once.
+    if (app.mount === H5_MOUNT && opts.shareCard) {
+      const shareCard = opts.shareCard;
+      r.get(GOOD_PATH, (req, res, next) => {
+        const id = String(req.params.goodId);
+        const base = opts.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+        const url = `${base}${H5_MOUNT}/goods/${encodeURIComponent(id)}`;
+        void shareCard(id)
+          .catch((e: unknown) => {
+            // The preview is a courtesy: a database that cannot answer still lets the page open.
+            opts.log?.warn({ err: e, goodId: id }, 'storefront: no link preview for a product page');
+            return null;
+          })
+          .then((card) => sendPage(res, next, (html) => withPreview(html, file, url, card, base)));
+      });
+    }
     // Client routes (and the root): the page; a missing asset or file stays 404.
     r.get(`${app.mount}/{*rest}`, (req, res, next) => {
       if (/\/assets\//.test(req.path) || /\.[a-z0-9]{1,5}$/i.test(req.path)) {

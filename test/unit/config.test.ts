@@ -87,6 +87,14 @@ describe('config', () => {
     expect(c.trustProxy).toBe(1);
   });
 
+  it("the storefront's 客服 address: none unless set; an https:, tel: or mailto: address", () => {
+    expect(loadConfig({}).h5ContactUrl).toBeUndefined();
+    for (const ok of ['https://work.weixin.qq.com/kfid/kfc123', 'tel:400-800-1234', 'tel:+8613800138000', 'mailto:kf@shop.example'])
+      expect(loadConfig({ H5_CONTACT_URL: ok }).h5ContactUrl).toBe(ok);
+    for (const bad of ['javascript:alert(1)', '400-800-1234', 'https://x.example/"><script>', 'tel:call-me'])
+      expect(() => loadConfig({ H5_CONTACT_URL: bad })).toThrow(/H5_CONTACT_URL/);
+  });
+
   it("the clients' API bases are the build's unless set; a path on the same origin", () => {
     expect(loadConfig({}).clientApiBases).toEqual({ admin: undefined, h5: undefined });
     expect(loadConfig({ ADMIN_API_BASE: '/api', H5_API_BASE: '/v2-api/' }).clientApiBases).toEqual({ admin: '/api', h5: '/v2-api/' });

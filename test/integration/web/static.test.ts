@@ -100,6 +100,37 @@ describe('the served browser clients', () => {
     expect(announced(html, '/v2-api')).toBe('/x"><script>alert(1)</script>');
   });
 
+  it("a product's preview is escaped into the page; a lookup that fails gives the generic preview, not a 500", async () => {
+    const warned: unknown[] = [];
+    const page = PAGE.replace('<head>', '<head>\n    <title>商城</title>');
+    const url = await serve(
+      {
+        publicUrl: 'https://shop.example',
+        contactUrl: 'https://kf.example/?a=1&b="2"',
+        log: { warn: (o: unknown) => void warned.push(o) },
+        shareCard: async (id) => {
+          if (id === '2') throw new Error('database down');
+          return { name: '</title><script>alert(1)</script>"&', price: '9.90', image: '/pictures/1.svg?x="y"' };
+        },
+      },
+      makeDist(page),
+    );
+    const html = await (await fetch(`${url}/v2/h5/goods/1`)).text();
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;</title>');
+    expect(html).toContain('<meta property="og:image" content="https://shop.example/pictures/1.svg?x=%22y%22" />');
+    expect(html).toContain('<meta property="og:url" content="https://shop.example/v2/h5/goods/1" />');
+    expect(html).toContain('<meta name="catalog-contact" content="https://kf.example/?a=1&amp;b=&quot;2&quot;" />');
+    const failed = await fetch(`${url}/v2/h5/goods/2`);
+    expect(failed.status).toBe(200);
+    const generic = await failed.text();
+    expect(generic).toContain('<title>商城</title>');
+    expect(generic).toContain('<meta property="og:title" content="商城" />');
+    expect(warned).toHaveLength(1);
+    // The admin's page announces no 客服.
+    expect(await (await fetch(`${url}/admin/`)).text()).not.toContain('catalog-contact');
+  });
+
   it('while a rebuild has removed the page: 404 with a hint, not 500; the rebuilt page is served at once, still announcing the base', async () => {
     const own = makeDist();
     const url = await serve({ apiBases: { admin: '/api' } }, own);

@@ -31,12 +31,8 @@ export function App() {
   const { route, entry } = shown;
   return (
     <div className="app">
-      <main className="page">
-        {route.name === 'home' && <HomePage key={entry} />}
-        {route.name === 'categories' && <CategoriesPage key={entry} />}
-        {route.name === 'list' && <ListPage key={entry} filters={route.filters} />}
-        {route.name === 'detail' && <DetailPage key={entry} id={route.id} query={route.query} />}
-      </main>
+      {/* Before the page in the document (it shows fixed at the bottom): reachable from the keyboard
+          without tabbing past a list that grows as it is scrolled. */}
       {route.name !== 'detail' && (
         <nav className="tabbar" aria-label="主导航">
           <a href="#/" aria-current={route.name === 'home' ? 'page' : undefined}>
@@ -50,6 +46,12 @@ export function App() {
           </a>
         </nav>
       )}
+      <main className="page">
+        {route.name === 'home' && <HomePage key={entry} />}
+        {route.name === 'categories' && <CategoriesPage key={entry} />}
+        {route.name === 'list' && <ListPage key={entry} filters={route.filters} />}
+        {route.name === 'detail' && <DetailPage key={entry} id={route.id} query={route.query} />}
+      </main>
     </div>
   );
 }

@@ -67,24 +67,65 @@ let current = window.location.hash;
 let allowNext = false;
 const listeners = new Set<(r: Route) => void>();
 
+/**
+ * Each history entry's place in the tab's history (`history.state.place`), so a Back or Forward that
+ * unsaved edits hold up can be undone by going as far the other way, leaving every entry as it was:
+ * after 留在此页 Back goes where it went before, and after 放弃修改并离开 the step is taken again.
+ * (Rewriting the entry gone to would lose the address it held.) An entry is given its place when it
+ * is first shown; a new entry is the last one of the history.
+ */
+const placeOf = (state: unknown): number | null => {
+  const place = state && typeof state === 'object' ? (state as { place?: unknown }).place : undefined;
+  return typeof place === 'number' ? place : null;
+};
+function placeHere(): number {
+  const known = placeOf(window.history.state);
+  if (known !== null) return known;
+  const place = window.history.length - 1;
+  const state: unknown = window.history.state;
+  window.history.replaceState({ ...(state && typeof state === 'object' ? state : {}), place }, '', window.location.href);
+  return place;
+}
+let place = placeHere();
+/** Set while a step held up by unsaved edits is being undone: called once the page's own address is back. */
+let undone: (() => void) | null = null;
+
+const announce = () => {
+  const r = readRoute();
+  for (const l of listeners) l(r);
+};
+
 window.addEventListener('hashchange', () => {
   const wanted = window.location.hash;
-  if (wanted === current) return;
+  const to = placeHere();
+  if (wanted === current) {
+    place = to;
+    undone?.();
+    undone = null;
+    return;
+  }
   if (allowNext || !hasUnsavedEdits()) {
     allowNext = false;
     current = wanted;
-    const r = readRoute();
-    for (const l of listeners) l(r);
+    place = to;
+    announce();
     return;
   }
-  // Edits not saved: stay on the address the page shows until the administrator decides.
-  const stay = current;
-  window.history.replaceState(window.history.state, '', stay || '#/');
-  void askToLeave().then((leave) => {
+  // Edits not saved: back to the entry the page shows, by as many steps the other way, until the
+  // administrator decides; then, to leave, the same step again.
+  const steps = place - to;
+  const back = new Promise<void>((resolve) => {
+    undone = resolve;
+    // A history that cannot go back there (it changed meanwhile) must not keep the question away.
+    window.setTimeout(resolve, 1000);
+  });
+  window.history.go(steps === 0 ? -1 : steps);
+  void back.then(askToLeave).then((leave) => {
     if (!leave) return;
     dirty.clear();
     allowNext = true;
-    window.location.hash = wanted;
+    if (steps === 0) window.location.hash = wanted;
+    else window.history.go(-steps);
   });
 });
 
@@ -104,8 +145,7 @@ export async function navigate(href: string, opts: { replace?: boolean; force?: 
     window.history.replaceState(window.history.state, '', href);
     allowNext = false;
     current = window.location.hash;
-    const r = readRoute();
-    for (const l of listeners) l(r);
+    announce();
   } else window.location.hash = href;
 }
 

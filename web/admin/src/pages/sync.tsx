@@ -153,9 +153,11 @@ export function SyncPage() {
         </div>
       </div>
       {live && (
-        <section className="card" data-testid="live-run" aria-live="polite" aria-label="当前同步">
-          <h2>
-            正在同步：{KIND[live.kind] ?? '数据'} <StateBadge s={live.state} />
+        <section className="card" data-testid="live-run" aria-live="polite" aria-label={live.state === 'running' ? '当前同步' : '上次同步'}>
+          {/* 正在同步 only while it runs: a run that has ended says so, and when. */}
+          <h2 data-testid="live-run-title">
+            {live.state === 'running' ? '正在同步' : '上次同步'}：{KIND[live.kind] ?? '数据'} <StateBadge s={live.state} />
+            {live.state !== 'running' && live.finishedAt && <span className="muted title-note"> · 结束于 {fmtTime(live.finishedAt)}</span>}
           </h2>
           <RunProgress run={live} />
           <Counts counts={live.counts} />

@@ -1,6 +1,9 @@
 /**
  * The storefront's addresses (hash routes, so any static host serves it):
  * `#/`, `#/categories`, `#/list?…filters`, `#/goods/<familyId>?size=…&color=…`.
+ * A product also has an address of its own, `goods/<familyId>` under the storefront's base
+ * (`/v2/h5/goods/<familyId>`): the link its 分享 hands out, whose page the service serves with the
+ * product's preview (name, price, picture) for the apps that show one (docs/api.md, Storefront pages).
  */
 
 export type Route = { name: 'home' } | { name: 'categories' } | { name: 'list'; filters: ListFilters } | { name: 'detail'; id: string; query: URLSearchParams };
@@ -15,6 +18,23 @@ export interface ListFilters {
   countryId: string | null;
   categoryId: string | null;
   tagIds: string[];
+}
+
+/** The storefront's base path, as built (`/v2/h5/`). */
+const BASE = import.meta.env.BASE_URL;
+
+/** A product's own address: the link a shopper shares. */
+export const productLink = (id: string): string => `${window.location.origin}${BASE}goods/${encodeURIComponent(id)}`;
+
+/**
+ * Opened at a product's own address (a shared link): the same page at its hash address instead, so
+ * every other address of the storefront stays relative to one base. The preview was in the page the
+ * link fetched; nothing is fetched again.
+ */
+export function fromProductLink(): void {
+  const m = /\/goods\/([^/?#]+)\/?$/.exec(window.location.pathname);
+  if (!m || !window.location.pathname.startsWith(BASE) || window.location.hash.replace(/^#\/?/, '') !== '') return;
+  history.replaceState(history.state, '', `${BASE}${window.location.search}#/goods/${m[1]}`);
 }
 
 export function routeOf(hash: string): Route {

@@ -25,7 +25,10 @@ export function Img({ src, alt, className, tile }: { src: string | null | undefi
   return <img className={className} src={src} alt={alt} loading="lazy" onError={() => setBad(true)} />;
 }
 
-/** A family on a list or home: picture, name, its tags in their colour, the price it starts from (or 暂无报价). */
+/** A card shows this many of its tags, the first ones and how many more: a card stays one height in the grid, whatever its family is tagged with. */
+const CARD_TAGS = 3;
+
+/** A family on a list or home: picture, name, its first tags in their colour (and how many more), the price it starts from (or 暂无报价). */
 export function GoodCard({ g }: { g: PublicGoodItem }) {
   return (
     <a className="good" href={`#/goods/${g.goodId}`} data-testid="good-card">
@@ -34,11 +37,19 @@ export function GoodCard({ g }: { g: PublicGoodItem }) {
       {/* The good's tags in its tag colour (the name keeps the page's colour). */}
       {g.tags.length > 0 && (
         <div className="gtags" data-testid="good-tags">
-          {g.tags.map((t) => (
+          {g.tags.slice(0, CARD_TAGS).map((t) => (
             <span key={t.id} className="gtag" style={g.tagFontColor ? { color: g.tagFontColor, borderColor: g.tagFontColor } : undefined}>
               {t.name}
             </span>
           ))}
+          {g.tags.length > CARD_TAGS && (
+            <>
+              <span className="gtag gtag-more" aria-hidden="true" data-testid="more-tags">
+                +{g.tags.length - CARD_TAGS}
+              </span>
+              <span className="sr-only">另有 {g.tags.length - CARD_TAGS} 个标签</span>
+            </>
+          )}
         </div>
       )}
       {g.price ? (

@@ -63,3 +63,16 @@ export function useResource<T>(path: string | null): Resource<T> {
   const retry = useCallback(() => retrier.current?.retryNow(), []);
   return { ...state, retry };
 }
+
+/** What the shop is called: the title of home, and the end of no other page's (WeChat's top bar is narrow). */
+export const SHOP_NAME = '商城';
+
+/**
+ * The page's title, which WeChat shows in its top bar and a shared link carries: each page its own,
+ * a product its name. Null: not known yet (the title stays what it was).
+ */
+export function usePageTitle(title: string | null): void {
+  useEffect(() => {
+    if (title !== null) document.title = title;
+  }, [title]);
+}

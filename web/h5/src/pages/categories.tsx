@@ -3,12 +3,13 @@ import type { PublicCategoryNode } from '../../../../src/contract/storefront';
 import { listHref } from '../common/address';
 import { EmptyState, Img, ResourceError, SkeletonLines } from '../common/components';
 import { categorySummary } from '../common/format';
-import { useResource } from '../common/hooks';
+import { usePageTitle, useResource } from '../common/hooks';
 import { usePageMemory } from '../common/page-memory';
 
 /** The category tree: top categories on the side, the chosen one's subcategories beside them. */
 export function CategoriesPage() {
   const tree = useResource<{ items: PublicCategoryNode[] }>('/public/categories/tree');
+  usePageTitle('商品分类');
   const memory = usePageMemory<{ selected: string | null }>(tree.data !== null);
   const [sel, setSel] = useState<string | null>(memory.restored?.selected ?? null);
   const top = tree.data?.items ?? [];

@@ -3,8 +3,9 @@ import type { PublicGoodDetail, PublicGoodItem } from '../../../../src/contract/
 import { EmptyState, GoodCard, GridSkeleton, Img, ResourceError, SkeletonLines } from '../common/components';
 import { isPassing } from '../common/failure';
 import { priceFrom, yuan } from '../common/format';
-import { useResource } from '../common/hooks';
+import { usePageTitle, useResource } from '../common/hooks';
 import { cameFromStorefront, replaceAddress, usePageMemory } from '../common/page-memory';
+import { ShareBar } from './detail-share';
 import { DIM_LABEL, DIMENSIONS, NO_PRINT, cellOf, changeNotice, isChosen, keepsOthers, pick, printIsPlaceholder, startChoice, valuesOf, type Choice } from './detail-choice';
 
 /** Back where the shopper came from when that was a storefront page; from a shared link, home. */
@@ -31,6 +32,9 @@ function TopBar({ title }: { title?: string }) {
 export function DetailPage({ id, query }: { id: string; query: URLSearchParams }) {
   const d = useResource<PublicGoodDetail>(`/public/goods/${encodeURIComponent(id)}`);
   usePageMemory(d.data !== null);
+  const gone = !d.data && d.failure && !isPassing(d.failure) ? (d.failure.kind === 'notFound' ? '商品已下架或不存在' : '链接无效') : null;
+  // A product is called by its name; until it has come, what the page is.
+  usePageTitle(d.data?.name ?? gone ?? '商品详情');
   const [picked, setPicked] = useState<Choice | null>(null);
   /** what a tap changed besides itself, said under the group tapped (and to screen readers) */
   const [notice, setNotice] = useState<{ dim: (typeof DIMENSIONS)[number]; text: string } | null>(null);
@@ -163,6 +167,7 @@ export function DetailPage({ id, query }: { id: string; query: URLSearchParams }
       {g.description && <div className="desc">{g.description}</div>}
       <SpecTable title="尺码表" data={g.sizeChart} />
       <SpecTable title="包装规格" data={g.packagingSpecs} />
+      <ShareBar id={id} name={g.name} lowestPrice={g.lowestPrice} />
     </div>
   );
 }

@@ -1,36 +1,44 @@
 import type { PublicCategoryNode, PublicGoodItem } from '../../../../src/contract/storefront';
 import { listHref } from '../common/address';
 import { EmptyState, GoodCard, GridSkeleton, Img, ResourceError, SearchBox } from '../common/components';
-import { useResource } from '../common/hooks';
+import { SHOP_NAME, usePageTitle, useResource } from '../common/hooks';
+import { firstPage, homeGoodsPath, MoreGoods, type HomeGoods } from './home-more';
 import { usePageMemory } from '../common/page-memory';
 
 interface Home {
   positions: { id: string; name: string; items: PublicGoodItem[] }[];
 }
 
-/** Shown when no position is curated yet. */
-const NEWEST = '/public/goods?sort=NEWEST&pageSize=10';
-
 /**
- * Home: search, the top categories, and the curated positions (or, while there are none, the newest
- * goods). Its three reads start together: the newest goods are asked for before it is known whether
- * they are needed, since waiting for the positions first would double the blank time on a slow
+ * Home: search, the top categories, the curated positions, and below them the whole catalogue,
+ * newest first, a page at a time (./home-more.tsx; while no position is curated, it is all there is,
+ * as 新品推荐). Its three reads start together: the first page of goods is asked for before the
+ * positions have answered, since waiting for them first would double the blank time on a slow
  * network, and the read is a cached public one.
  */
 export function HomePage() {
   const home = useResource<Home>('/public/home');
   const tree = useResource<{ items: PublicCategoryNode[] }>('/public/categories/tree');
-  const newest = useResource<{ items: PublicGoodItem[] }>(NEWEST);
+  const newest = useResource<{ items: PublicGoodItem[]; total: number }>(homeGoodsPath(1));
+  usePageTitle(SHOP_NAME);
   const curated = home.data?.positions.filter((p) => p.items.length > 0) ?? null;
   const fallback = curated !== null && curated.length === 0;
   // Nothing listed yet (a new shop, or the demo still being set up): said, with a way to look again.
   const nothing = fallback && newest.data !== null && newest.data.items.length === 0;
-  usePageMemory(curated !== null && (!fallback || newest.data !== null));
+  const memory = usePageMemory<HomeGoods>(curated !== null && (newest.data !== null || newest.failure !== null));
   const again = () => {
     home.retry();
     tree.retry();
     newest.retry();
   };
+  const more = (title: string) =>
+    newest.data ? (
+      <MoreGoods title={title} start={memory.restored ?? firstPage(newest.data)} onLoaded={memory.remember} />
+    ) : newest.failure ? (
+      <ResourceError of={newest} subject={title} more={[{ label: '逛逛全部商品', href: '#/list' }]} />
+    ) : (
+      <GridSkeleton count={6} />
+    );
   return (
     <div data-testid="h5-home">
       <h1 className="sr-only">商城首页</h1>
@@ -67,38 +75,21 @@ export function HomePage() {
       ) : nothing ? (
         <EmptyState title="暂时还没有商品" hint="商品正在上架中，晚些再来看看" actions={[{ label: '刷新', run: again, primary: true }]} />
       ) : fallback ? (
-        <section aria-labelledby="newest-title">
-          <h2 id="newest-title">新品推荐</h2>
-          {newest.data ? (
-            <div className="grid">
-              {newest.data.items.map((g) => (
-                <GoodCard key={g.goodId} g={g} />
-              ))}
-            </div>
-          ) : newest.failure ? (
-            <ResourceError of={newest} subject="新品" more={[{ label: '逛逛全部商品', href: '#/list' }]} />
-          ) : (
-            <GridSkeleton count={6} />
-          )}
-        </section>
+        more('新品推荐')
       ) : (
-        curated.map((p) => (
-          <section key={p.id} aria-labelledby={`position-${p.id}`}>
-            <h2 id={`position-${p.id}`}>{p.name}</h2>
-            <div className="grid">
-              {p.items.map((g) => (
-                <GoodCard key={g.goodId} g={g} />
-              ))}
-            </div>
-          </section>
-        ))
-      )}
-      {curated !== null && !nothing && (
-        <p className="more">
-          <a className="btn" href="#/list">
-            查看全部商品
-          </a>
-        </p>
+        <>
+          {curated.map((p) => (
+            <section key={p.id} aria-labelledby={`position-${p.id}`}>
+              <h2 id={`position-${p.id}`}>{p.name}</h2>
+              <div className="grid">
+                {p.items.map((g) => (
+                  <GoodCard key={g.goodId} g={g} />
+                ))}
+              </div>
+            </section>
+          ))}
+          {more('全部商品')}
+        </>
       )}
     </div>
   );

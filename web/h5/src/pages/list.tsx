@@ -5,7 +5,7 @@ import { filterQuery, isFiltered, listHref, type ListFilters, type Sort } from '
 import { browserEnv } from '../common/browser-env';
 import { EmptyState, ErrorState, GoodCard, GridSkeleton, SearchBox, type Action } from '../common/components';
 import type { Failure } from '../common/failure';
-import { useResource } from '../common/hooks';
+import { usePageTitle, useResource } from '../common/hooks';
 import { usePageMemory } from '../common/page-memory';
 import { Retrier, type Waiting } from '../common/retrier';
 import { FilterPanel, type Country, type PanelChoice, type TagGroup } from './list-filters';
@@ -46,6 +46,7 @@ function findCategory(nodes: PublicCategoryNode[], id: string): PublicCategoryNo
  */
 export function ListPage({ filters }: { filters: ListFilters }) {
   const memory = usePageMemory<Loaded>(true);
+  usePageTitle(filters.keyword ? `搜索：${filters.keyword}` : '全部商品');
   const [loaded, setLoaded] = useState<Loaded>(memory.restored ?? { items: [], total: null, page: 0, done: false });
   const [status, setStatus] = useState<Status>({ loading: false, failure: null, waiting: null });
   const [panelOpen, setPanelOpen] = useState(false);
