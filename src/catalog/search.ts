@@ -6,7 +6,7 @@
  * Each word becomes one condition: any of its alternatives found (ILIKE, case-insensitively) in one
  * of the row's names or in one of its tag names, or, for a word typed as is of FUZZY_MIN_CHARS or
  * more, a word of those texts close to it: `text %> word`, pg_trgm's word similarity at or above
- * `pg_trgm.word_similarity_threshold` (0.5: every connection sets it, src/platform/db.ts). Both
+ * `pg_trgm.word_similarity_threshold` (0.55: every connection sets it, src/platform/db.ts). Both
  * operators use the trigram indexes of migration 037. Without pg_trgm in the database the typo
  * clause is left out and matching is exact.
  */

@@ -4,8 +4,8 @@
  *
  * A keyword is split on white space into words, at most MAX_SEARCH_WORDS of them; every word must
  * match. A word matches a name or a tag name that contains it, ignoring case, or that contains one
- * of its synonyms (./synonyms.ts); a word of FUZZY_MIN_CHARS characters or more also matches a word
- * of the text that is close to it (a typo), where the database can tell (pg_trgm).
+ * of its synonyms (./synonyms.ts); a word of FUZZY_MIN_CHARS characters or more without a digit
+ * also matches a word of the text that is close to it (a typo), where the database can tell (pg_trgm).
  */
 import { SEARCH_SYNONYMS } from './synonyms';
 
@@ -40,5 +40,8 @@ export function expandWord(word: string): SearchWord {
   return group ? { alternatives: group, group: group[0]! } : { alternatives: [word], group: null };
 }
 
-/** Whether a word is long enough for typo tolerance. */
-export const fuzzyWord = (word: string) => [...word].length >= FUZZY_MIN_CHARS;
+/**
+ * Whether a word gets typo tolerance: long enough, and not a code. A word with a digit is a style
+ * code or a size (`G5000`, `3XL`), where one character apart is another product (`G5400`), not a typo.
+ */
+export const fuzzyWord = (word: string) => [...word].length >= FUZZY_MIN_CHARS && !/\p{Nd}/u.test(word);
