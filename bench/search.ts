@@ -102,7 +102,7 @@ export const searchSuite: Suite = {
         // The storefront's filter: the ids of the public families the keyword keeps.
         const search = await prepareSearch(pool, keyword);
         const params: unknown[] = [];
-        const where = searchCondition(search, SEARCH_TARGETS.family('f', 'g.name'), (v) => `$${params.push(v)}`);
+        const where = searchCondition(search, SEARCH_TARGETS.family('f'), (v) => `$${params.push(v)}`);
         const sql = `SELECT f.id ${PUBLIC_FAMILIES} AND ${where}`;
         const seconds: number[] = [];
         let found = 0;

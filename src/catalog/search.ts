@@ -17,7 +17,16 @@ import type { CategorySuggestion } from '../contract/page';
 
 /** A keyword ready to be matched. */
 export interface Search {
-  words: readonly { word: string; expanded: SearchWord }[];
+  words: readonly {
+    word: string;
+    expanded: SearchWord;
+    /**
+     * The live tags whose name matches the word, looked up before the list's query: given as a
+     * constant, the planner estimates how many goods carry them (a sub-select would be guessed at 1%,
+     * and a page ordered by id would then walk the whole table for a word that matches nothing).
+     */
+    tagIds: readonly string[];
+  }[];
   /** pg_trgm is installed: typos are tolerated */
   fuzzy: boolean;
 }
@@ -38,25 +47,45 @@ export function hasTrigrams(db: Queryable): Promise<boolean> {
   return known;
 }
 
+/** The tests of one word against a text expression: its alternatives contained, or (fuzzy) close to it. */
+function wordTests(text: string, patterns: readonly string[], fuzzyParam: string | null): string[] {
+  const tests = patterns.map((p) => `${text} ILIKE ${p}`);
+  if (fuzzyParam) tests.push(`${text} %> ${fuzzyParam}`);
+  return tests;
+}
+
+/** Whether typo tolerance applies to a word as typed (docs/domain.md, Search, rule 4). */
+const typoTolerant = (fuzzy: boolean, word: string, expanded: SearchWord) => fuzzy && expanded.group === null && fuzzyWord(word);
+
 export async function prepareSearch(db: Queryable, keyword: string): Promise<Search> {
-  return { words: searchWords(keyword).map((word) => ({ word, expanded: expandWord(word) })), fuzzy: await hasTrigrams(db) };
+  const fuzzy = await hasTrigrams(db);
+  const words = searchWords(keyword).map((word) => ({ word, expanded: expandWord(word) }));
+  const tagIds = await Promise.all(
+    words.map(async ({ word, expanded }) => {
+      const params: unknown[] = [];
+      const param = (v: unknown) => `$${params.push(v)}`;
+      const patterns = expanded.alternatives.map((a) => param(likePattern(a)));
+      const tests = wordTests('t.name', patterns, typoTolerant(fuzzy, word, expanded) ? param(word) : null);
+      const r = await db.query<{ id: string }>(`SELECT id FROM tags t WHERE NOT t.deleted AND (${tests.join(' OR ')}) ORDER BY id`, params);
+      return r.rows.map((t) => t.id);
+    }),
+  );
+  return { words: words.map((w, i) => ({ ...w, tagIds: tagIds[i]! })), fuzzy };
 }
 
 /** Where a list's rows are searched. */
 export interface SearchTarget {
   /** SQL expressions of the row's names (text) */
   names: readonly string[];
-  /** the row's tags by id: a condition, given the SQL of the matching live tags' ids (a bigint[]) */
+  /**
+   * A good id column of the row whose good's name counts as the row's too (a family's
+   * representative): matched through the goods' own trigram index, not row by row.
+   */
+  goodName?: string;
+  /** the row's tags by id: a condition, given the placeholder of the matching live tags' ids (a bigint[]) */
   tagIds?: (ids: string) => string;
   /** the row's tag names, as one text expression */
   tagText?: string;
-}
-
-/** The SQL of the ids of live tags whose name holds one of the word's alternatives (or is close to it). */
-function matchingTagIds(patterns: readonly string[], fuzzyParam: string | null): string {
-  const tests = patterns.map((p) => `t.name ILIKE ${p}`);
-  if (fuzzyParam) tests.push(`t.name %> ${fuzzyParam}`);
-  return `(SELECT coalesce(array_agg(t.id), '{}'::bigint[]) FROM tags t WHERE NOT t.deleted AND (${tests.join(' OR ')}))`;
 }
 
 /**
@@ -65,16 +94,13 @@ function matchingTagIds(patterns: readonly string[], fuzzyParam: string | null):
  */
 export function searchCondition(search: Search, target: SearchTarget, param: (value: unknown) => string, mode: 'all' | 'any' = 'all'): string {
   const texts = [...target.names, ...(target.tagText ? [target.tagText] : [])];
-  const perWord = search.words.map(({ word, expanded }) => {
+  const perWord = search.words.map(({ word, expanded, tagIds }) => {
     const patterns = expanded.alternatives.map((a) => param(likePattern(a)));
     // Typo tolerance for the word as typed; a synonym's entries are matched as they are written.
-    const fuzzy = search.fuzzy && expanded.group === null && fuzzyWord(word) ? param(word) : null;
-    const tests: string[] = [];
-    for (const text of texts) {
-      for (const p of patterns) tests.push(`${text} ILIKE ${p}`);
-      if (fuzzy) tests.push(`${text} %> ${fuzzy}`);
-    }
-    if (target.tagIds) tests.push(target.tagIds(matchingTagIds(patterns, fuzzy)));
+    const fuzzy = typoTolerant(search.fuzzy, word, expanded) ? param(word) : null;
+    const tests = texts.flatMap((text) => wordTests(text, patterns, fuzzy));
+    if (target.goodName) tests.push(`${target.goodName} IN (SELECT rg.id FROM goods rg WHERE ${wordTests('rg.name', patterns, fuzzy).join(' OR ')})`);
+    if (target.tagIds && tagIds.length) tests.push(target.tagIds(`${param(tagIds)}::bigint[]`));
     return `(${tests.join(' OR ')})`;
   });
   if (!perWord.length) return 'true';
@@ -92,11 +118,12 @@ export const SEARCH_TARGETS = {
   /** a good: its name, its tags */
   good: (g: string): SearchTarget => ({ names: [`${g}.name`], tagIds: (ids) => `${g}.tag_ids && ${ids}` }),
   /**
-   * A family: its name, its representative good's name (`repName`), and the tags any of its goods
-   * carries (as the storefront's tag filter reads them).
+   * A family: its name, its representative good's name, and the tags any of its goods carries (as
+   * the storefront's tag filter reads them).
    */
-  family: (f: string, repName: string): SearchTarget => ({
-    names: [`${f}.name`, repName],
+  family: (f: string): SearchTarget => ({
+    names: [`${f}.name`],
+    goodName: `${f}.representative_good_id`,
     tagIds: (ids) => `${f}.id IN (SELECT sg.family_id FROM goods sg WHERE sg.tag_ids && ${ids} AND sg.family_id IS NOT NULL)`,
   }),
   /** a link: its name, its dimension tags' values (LINK_TAG_TEXT) */
@@ -114,7 +141,7 @@ export const SUGGESTIONS = 5;
 export async function suggestCategories(db: Queryable, search: Search): Promise<CategorySuggestion[]> {
   const params: unknown[] = [];
   const param = (v: unknown) => `$${params.push(v)}`;
-  const hits = searchCondition(search, SEARCH_TARGETS.family('f', 'g.name'), param, 'any');
+  const hits = searchCondition(search, SEARCH_TARGETS.family('f'), param, 'any');
   const named = searchCondition(search, { names: ['c.name'] }, param, 'any');
   const r = await db.query<CategorySuggestion>(
     `SELECT c.id, c.name, count(*)::int AS "familyCount"

@@ -78,7 +78,7 @@ export async function loadGoodsList(db: Queryable, spec: PublicListSpec, s: { fa
   }
   if (spec.keyword) {
     const search = await prepareSearch(db, spec.keyword);
-    where.push(searchCondition(search, SEARCH_TARGETS.family('f', 'g.name'), (v) => `$${params.push(v)}`));
+    where.push(searchCondition(search, SEARCH_TARGETS.family('f'), (v) => `$${params.push(v)}`));
   }
   const [, kept, tags] = await Promise.all([
     s.families.sync(db),

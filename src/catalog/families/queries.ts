@@ -111,8 +111,7 @@ const FAMILY_COUNTRY = `LEFT JOIN LATERAL (
 export async function listFamilies(db: Queryable, q: ListFamiliesQuery) {
   const f = new Filters();
   const search = q.keyword ? await prepareSearch(db, q.keyword) : null;
-  // The representative's name as the storefront matches it (src/storefront/queries.ts).
-  if (search) f.and(searchCondition(search, SEARCH_TARGETS.family('f', '(SELECT rg.name FROM goods rg WHERE rg.id = f.representative_good_id)'), (v) => f.param(v)));
+  if (search) f.and(searchCondition(search, SEARCH_TARGETS.family('f'), (v) => f.param(v)));
   if (q.locked) f.and(`f.locked = ${f.param(q.locked === 'true')}`);
   if (q.manual) f.and(`f.auto_managed = ${f.param(q.manual === 'false')}`);
   if (q.priced) f.and(q.priced === 'true' ? 'f.lowest_price IS NOT NULL' : 'f.lowest_price IS NULL');

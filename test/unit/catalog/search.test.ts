@@ -6,7 +6,10 @@ import { expandWord, fuzzyWord, searchWords } from '../../../src/catalog/domain/
 import { SEARCH_SYNONYMS } from '../../../src/catalog/domain/synonyms';
 import { SEARCH_TARGETS, searchCondition, type Search } from '../../../src/catalog/search';
 
-const searchOf = (keyword: string, fuzzy: boolean): Search => ({ words: searchWords(keyword).map((word) => ({ word, expanded: expandWord(word) })), fuzzy });
+const searchOf = (keyword: string, fuzzy: boolean, tagIds: string[] = []): Search => ({
+  words: searchWords(keyword).map((word) => ({ word, expanded: expandWord(word), tagIds })),
+  fuzzy,
+});
 const conditionOf = (keyword: string, fuzzy: boolean) => {
   const params: unknown[] = [];
   const sql = searchCondition(searchOf(keyword, fuzzy), SEARCH_TARGETS.good('g'), (v) => `$${params.push(v)}`);
@@ -61,6 +64,14 @@ describe('the search condition', () => {
     expect(conditionOf('Zephyrine', true).sql).toContain('%>');
     expect(conditionOf('hoodie', true).sql).not.toContain('%>');
     expect(conditionOf('卫衣', true).sql).not.toContain('%>');
+  });
+
+  it('tags by the ids found beforehand, and no tag clause when none matched', () => {
+    const params: unknown[] = [];
+    const sql = searchCondition(searchOf('红色', false, ['7', '9']), SEARCH_TARGETS.good('g'), (v) => `$${params.push(v)}`);
+    expect(sql).toContain('g.tag_ids && $');
+    expect(params).toContainEqual(['7', '9']);
+    expect(conditionOf('红色', false).sql).not.toContain('tag_ids');
   });
 
   it('without pg_trgm: exact matching only, never the operator the database would not know', () => {
