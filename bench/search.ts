@@ -18,7 +18,9 @@ const KEYWORDS = ['卫衣 红色', 'tshirt', 'G18500', 'Gildan', 'Gildna', 'hood
 
 /** Fills the read models with `links` links, goods and families: set-based, a few seconds at 100 000. */
 async function fill(db: pg.Pool, links: number): Promise<void> {
-  await db.query(`INSERT INTO tag_groups (id, name, dimension, created_at, updated_at, revision) VALUES (1, '颜色', 'color', now(), now(), 1), (2, '尺码', 'size', now(), now(), 1)`);
+  await db.query(
+    `INSERT INTO tag_groups (id, name, dimension, created_at, updated_at, revision) VALUES (1, '颜色', 'color', now(), now(), 1), (2, '尺码', 'size', now(), now(), 1)`,
+  );
   await db.query(
     `INSERT INTO tags (id, group_id, name, sort_order, created_at, updated_at, revision)
      SELECT i, CASE WHEN i <= 10 THEN 1 ELSE 2 END, n, i, now(), now(), 1

@@ -76,16 +76,18 @@ export async function prepareSearch(db: Queryable, keyword: string): Promise<Sea
 /** Where a list's rows are searched. */
 export interface SearchTarget {
   /** SQL expressions of the row's names (text) */
-  names: readonly string[];
-  /**
-   * A good id column of the row whose good's name counts as the row's too (a family's
-   * representative): matched through the goods' own trigram index, not row by row.
-   */
-  goodName?: string;
+  names?: readonly string[];
   /** the row's tags by id: a condition, given the placeholder of the matching live tags' ids (a bigint[]) */
   tagIds?: (ids: string) => string;
   /** the row's tag names, as one text expression */
   tagText?: string;
+  /**
+   * Instead: the row's id (`id`) is among those a word selects, as SQL built from the word's test of
+   * a text expression and the placeholder of its tags' ids (null when no tag matched). Each part of
+   * that selection then uses its own table's index, where an OR across tables would test the typo
+   * operator row by row.
+   */
+  idIn?: { id: string; select: (test: (text: string) => string, tagIds: string | null) => string };
 }
 
 /**
@@ -93,14 +95,15 @@ export interface SearchTarget {
  * in through `param` (a placeholder per value), never into the SQL text.
  */
 export function searchCondition(search: Search, target: SearchTarget, param: (value: unknown) => string, mode: 'all' | 'any' = 'all'): string {
-  const texts = [...target.names, ...(target.tagText ? [target.tagText] : [])];
+  const texts = [...(target.names ?? []), ...(target.tagText ? [target.tagText] : [])];
   const perWord = search.words.map(({ word, expanded, tagIds }) => {
     const patterns = expanded.alternatives.map((a) => param(likePattern(a)));
     // Typo tolerance for the word as typed; a synonym's entries are matched as they are written.
     const fuzzy = typoTolerant(search.fuzzy, word, expanded) ? param(word) : null;
+    const tags = tagIds.length ? `${param(tagIds)}::bigint[]` : null;
+    if (target.idIn) return `${target.idIn.id} IN (${target.idIn.select((text) => `(${wordTests(text, patterns, fuzzy).join(' OR ')})`, tags)})`;
     const tests = texts.flatMap((text) => wordTests(text, patterns, fuzzy));
-    if (target.goodName) tests.push(`${target.goodName} IN (SELECT rg.id FROM goods rg WHERE ${wordTests('rg.name', patterns, fuzzy).join(' OR ')})`);
-    if (target.tagIds && tagIds.length) tests.push(target.tagIds(`${param(tagIds)}::bigint[]`));
+    if (target.tagIds && tags) tests.push(target.tagIds(tags));
     return `(${tests.join(' OR ')})`;
   });
   if (!perWord.length) return 'true';
@@ -122,9 +125,16 @@ export const SEARCH_TARGETS = {
    * the storefront's tag filter reads them).
    */
   family: (f: string): SearchTarget => ({
-    names: [`${f}.name`],
-    goodName: `${f}.representative_good_id`,
-    tagIds: (ids) => `${f}.id IN (SELECT sg.family_id FROM goods sg WHERE sg.tag_ids && ${ids} AND sg.family_id IS NOT NULL)`,
+    idIn: {
+      id: `${f}.id`,
+      select: (test, tagIds) =>
+        [
+          `SELECT fn.id FROM families fn WHERE ${test('fn.name')}`,
+          // A family has a representative only while it has goods (`families_public` indexes those).
+          `SELECT fr.id FROM families fr JOIN goods rg ON rg.id = fr.representative_good_id WHERE fr.good_count > 0 AND ${test('rg.name')}`,
+          ...(tagIds ? [`SELECT sg.family_id FROM goods sg WHERE sg.tag_ids && ${tagIds} AND sg.family_id IS NOT NULL`] : []),
+        ].join(' UNION ALL '),
+    },
   }),
   /** a link: its name, its dimension tags' values (LINK_TAG_TEXT) */
   link: (og: string): SearchTarget => ({ names: [`${og}.name`], tagText: LINK_TAG_TEXT(og) }),

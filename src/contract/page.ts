@@ -22,9 +22,6 @@ export type CategorySuggestion = z.infer<typeof categorySuggestion>;
  */
 export const searchPageOf = <T extends z.ZodType>(item: T) =>
   pageOf(item).extend({
-    suggestions: z
-      .array(categorySuggestion)
-      .optional()
-      .meta({ description: 'only when a keyword found nothing: up to 5 categories with public families, the likeliest first' }),
+    suggestions: z.array(categorySuggestion).optional().meta({ description: 'only when a keyword found nothing: up to 5 categories with public families, the likeliest first' }),
   });
 export type SearchPage<T> = Page<T> & { suggestions?: CategorySuggestion[] };

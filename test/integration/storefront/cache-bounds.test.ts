@@ -104,8 +104,7 @@ describe('the public cache: keywords folded as the database matches them, bytes 
    */
   const reference = async (keyword: string, sort: (typeof SORTS)[number]) => {
     const alternatives = (groupOf(keyword) ?? [keyword]).map(likePattern);
-    const tagged = (test: string) =>
-      `f.id IN (SELECT sg.family_id FROM goods sg JOIN tags t ON t.id = ANY(sg.tag_ids) AND NOT t.deleted WHERE ${test.replace(/@/g, 't.name')})`;
+    const tagged = (test: string) => `f.id IN (SELECT sg.family_id FROM goods sg JOIN tags t ON t.id = ANY(sg.tag_ids) AND NOT t.deleted WHERE ${test.replace(/@/g, 't.name')})`;
     const close = fuzzy(keyword) ? ` OR f.name %> $2 OR rep.name %> $2 OR ${tagged('@ %> $2')}` : '';
     const where = `(f.name ILIKE ANY($1::text[]) OR rep.name ILIKE ANY($1::text[]) OR ${tagged('@ ILIKE ANY($1::text[])')}${close})`;
     return (await q<{ goodId: string }>(referenceListSql(sort, where), fuzzy(keyword) ? [alternatives, keyword] : [alternatives])).map((r) => r.goodId);

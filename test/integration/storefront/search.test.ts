@@ -33,7 +33,8 @@ describe('search on the storefront and in the admin lists', () => {
       })
       .join(' OR ') +
     ')';
-  const referenceIds = async (...words: (readonly string[])[]) => (await q<{ goodId: string }>(referenceListSql('DEFAULT', words.map(familyWord).join(' AND ')))).map((r) => r.goodId);
+  const referenceIds = async (...words: (readonly string[])[]) =>
+    (await q<{ goodId: string }>(referenceListSql('DEFAULT', words.map(familyWord).join(' AND ')))).map((r) => r.goodId);
   const listed = async (keyword: string) => (await wholeList(svc, `keyword=${encodeURIComponent(keyword)}`)).items.map((i) => i.goodId as string);
   /** Every item of an admin list, page by page. */
   const adminAll = async (path: string, keyword: string) => {
