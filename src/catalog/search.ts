@@ -100,10 +100,12 @@ export function searchCondition(search: Search, target: SearchTarget, param: (va
     const patterns = expanded.alternatives.map((a) => param(likePattern(a)));
     // Typo tolerance for the word as typed; a synonym's entries are matched as they are written.
     const fuzzy = typoTolerant(search.fuzzy, word, expanded) ? param(word) : null;
-    const tags = tagIds.length ? `${param(tagIds)}::bigint[]` : null;
-    if (target.idIn) return `${target.idIn.id} IN (${target.idIn.select((text) => `(${wordTests(text, patterns, fuzzy).join(' OR ')})`, tags)})`;
+    // A placeholder only for a target that reads tags by id: every value sent must be used.
+    const tags = () => (tagIds.length ? `${param(tagIds)}::bigint[]` : null);
+    if (target.idIn) return `${target.idIn.id} IN (${target.idIn.select((text) => `(${wordTests(text, patterns, fuzzy).join(' OR ')})`, tags())})`;
     const tests = texts.flatMap((text) => wordTests(text, patterns, fuzzy));
-    if (target.tagIds && tags) tests.push(target.tagIds(tags));
+    const tagged = target.tagIds ? tags() : null;
+    if (target.tagIds && tagged) tests.push(target.tagIds(tagged));
     return `(${tests.join(' OR ')})`;
   });
   if (!perWord.length) return 'true';

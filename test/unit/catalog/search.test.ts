@@ -81,3 +81,14 @@ describe('the search condition', () => {
     expect(params).toContain('%卫衣%');
   });
 });
+
+describe('the search condition of each list', () => {
+  it('uses every value it is given a placeholder for (a link reads tag names, not ids)', () => {
+    for (const [name, target] of Object.entries({ good: SEARCH_TARGETS.good('g'), family: SEARCH_TARGETS.family('f'), link: SEARCH_TARGETS.link('og') })) {
+      const params: unknown[] = [];
+      const sql = searchCondition(searchOf('Zephyrine 红色', true, ['7']), target, (v) => `$${params.push(v)}`);
+      const used = new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+      expect([name, [...used].sort((a, b) => a - b)]).toEqual([name, params.map((_, i) => i + 1)]);
+    }
+  });
+});
