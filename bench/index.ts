@@ -26,6 +26,7 @@ import { syncSuite } from './sync';
 import { organiseSuite } from './organise';
 import { storefrontSuite } from './storefront';
 import { pipelineSuite } from './pipeline';
+import { searchSuite } from './search';
 
 const SUITES: Suite[] = [
   eventStoreSuite, // append
@@ -35,6 +36,7 @@ const SUITES: Suite[] = [
   organiseSuite, // organise
   storefrontSuite, // storefront
   pipelineSuite, // pipeline
+  searchSuite, // search
 ];
 
 const LOCAL_DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { VISIBLE_PATTERN, hasVisibleText, int32Field } from '../platform/http/fields';
 import { foldWhitespace } from './domain/names';
+import { MAX_SEARCH_WORDS, searchWords } from './domain/search';
 
 /**
  * A display name in a request: at most `max` characters as sent, white space then folded, and
@@ -20,3 +21,16 @@ export const nameField = (max = 100) =>
 
 /** A display order value in a request: a 32-bit integer. */
 export const sortOrderField = int32Field();
+
+/**
+ * A search keyword (docs/domain.md, Search): at most 100 characters as sent, trimmed, inner white
+ * space folded; blank is no filter; at most MAX_SEARCH_WORDS words. The storefront's list and the
+ * administrators' lists take the same field.
+ */
+export const keywordField = z
+  .string()
+  .max(100)
+  .transform((v) => v.trim().replace(/\s+/g, ' '))
+  .refine((v) => searchWords(v).length <= MAX_SEARCH_WORDS, { message: `at most ${MAX_SEARCH_WORDS} words` })
+  .transform((v) => (v === '' ? undefined : v))
+  .meta({ maxLength: 100, description: `words separated by white space (at most ${MAX_SEARCH_WORDS}), each found in the name or a tag name` });

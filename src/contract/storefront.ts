@@ -1,6 +1,6 @@
 /** The public shapes the storefront answers and the H5 client shows (docs/api.md, Public). */
 import { z } from 'zod';
-import { pageOf } from './page';
+import { searchPageOf } from './page';
 
 export const publicTag = z.object({ id: z.string(), name: z.string() });
 export type PublicTag = z.infer<typeof publicTag>;
@@ -83,7 +83,7 @@ export const publicGoodDetail = z
 export type PublicGoodDetail = z.infer<typeof publicGoodDetail>;
 
 /** GET /public/goods: one item per family, filtered, sorted, paged. */
-export const publicGoodsPage = pageOf(publicGoodItem);
+export const publicGoodsPage = searchPageOf(publicGoodItem);
 
 /** GET /public/home: the home positions with their items. */
 export const publicHome = z.object({ positions: z.array(z.object({ id: z.string(), name: z.string(), items: z.array(publicGoodItem) })) });

@@ -26,6 +26,9 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 60_00
  * vanished (a half-open TCP connection) would keep its locks, a projection leader's advisory lock
  * among them, for hours: so sessions end an idle transaction and a runaway statement, and both ends
  * probe the connection (TCP keep-alive) to notice a peer that is gone within about a minute.
+ * Search's typo tolerance (src/catalog/search.ts) takes a word as a typo of another from a word
+ * similarity of 0.55 (pg_trgm's default, 0.6, misses one changed letter of a six-letter word); a
+ * server without pg_trgm keeps the setting as a placeholder, unused.
  */
 function connectionConfig(connectionString: string, applicationName: string, limits: SessionLimits): pg.ClientConfig {
   return {
@@ -36,7 +39,7 @@ function connectionConfig(connectionString: string, applicationName: string, lim
     keepAliveInitialDelayMillis: 10_000,
     ...(limits.statementTimeoutMs ? { statement_timeout: limits.statementTimeoutMs } : {}),
     ...(limits.idleInTransactionTimeoutMs ? { idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs } : {}),
-    options: '-c tcp_keepalives_idle=30 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3',
+    options: '-c tcp_keepalives_idle=30 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3 -c pg_trgm.word_similarity_threshold=0.55',
   };
 }
 

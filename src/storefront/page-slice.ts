@@ -9,6 +9,8 @@
  * JSON parsing, no serialising and no hashing, whatever the size of the list.
  */
 import type { CachedResponse } from '../platform/cache/public-cache';
+import { contentHash } from '../platform/content-hash';
+import type { CategorySuggestion } from '../contract/page';
 
 /** Element `i` of the array is `body.subarray(starts[i], ends[i])`. */
 export interface ArrayIndex {
@@ -103,13 +105,16 @@ const ITEMS_OPEN = Buffer.from('{"items":[');
  * list's: the page's bytes are a function of the list's bytes and the window, so equal tags mean
  * equal bytes (a strong validator) without hashing the page.
  */
-export function pageOf(list: CachedResponse, page: number, pageSize: number): CachedResponse {
+export function pageOf(list: CachedResponse, page: number, pageSize: number, suggestions?: readonly CategorySuggestion[]): CachedResponse {
   const { starts, ends } = arrayIndexOf(list.body);
   const total = starts.length;
   const first = Math.min((page - 1) * pageSize, total);
   const last = Math.min(first + pageSize, total); // exclusive
   const items = last > first ? list.body.subarray(starts[first]!, ends[last - 1]!) : Buffer.alloc(0);
-  const tail = Buffer.from(`],"total":${total},"page":${page},"pageSize":${pageSize}}`);
+  const extra = suggestions ? `,"suggestions":${JSON.stringify(suggestions)}` : '';
+  const tail = Buffer.from(`],"total":${total},"page":${page},"pageSize":${pageSize}${extra}}`);
   const opaque = list.etag.replace(/^W\//, '').replace(/^"|"$/g, '');
-  return { body: Buffer.concat([ITEMS_OPEN, items, tail]), etag: `"${opaque}.${page}.${pageSize}"` };
+  // Every empty list has the same bytes: the suggestions' own hash tells their answers apart.
+  const marked = suggestions ? `.s${contentHash(extra)}` : '';
+  return { body: Buffer.concat([ITEMS_OPEN, items, tail]), etag: `"${opaque}.${page}.${pageSize}${marked}"` };
 }

@@ -32,6 +32,8 @@ import type { Pool } from '../platform/db';
 import { NO_QUERY, parseQuery } from '../platform/http/validate';
 import { parseId } from '../platform/ids';
 import type { Logger } from '../platform/log';
+import { prepareSearch, suggestCategories } from '../catalog/search';
+import type { CategorySuggestion } from '../contract/page';
 import { FamilyIndex } from './family-index';
 import { FreshnessGate } from './freshness';
 import { KeywordFolds } from './keywords';
@@ -57,6 +59,8 @@ export interface PublicRead {
   domains: readonly CacheDomain[];
   load: () => Promise<unknown>;
   page?: { page: number; pageSize: number };
+  /** For a list searched by keyword: the categories to suggest when it is empty (docs/api.md, Paging). */
+  suggest?: () => Promise<CategorySuggestion[]>;
 }
 
 /** What the public reads are served from: the read models, this process's cache and storefront state, its settings. */
@@ -89,6 +93,7 @@ export const PUBLIC_ROUTES: readonly {
         domains: PUBLIC_DOMAINS.goodsList,
         load: () => loadGoodsList(s.pool, spec, s.storefront),
         page: { page: q.page, pageSize: q.pageSize },
+        ...(spec.keyword === null ? {} : { suggest: () => prepareSearch(s.pool, spec.keyword!).then((search) => suggestCategories(s.pool, search)) }),
       });
       return spec.keyword === null ? read(null) : s.storefront.keywords.fold(spec.keyword).then(read);
     },

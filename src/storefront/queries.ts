@@ -34,7 +34,7 @@ import {
 const ITEM_COLUMNS = `f.id, g.name, g.image, f.lowest_price::text AS price, g.country_id, g.category_id,
   array_to_string(g.tag_ids, ',') AS tag_ids, g.tag_font_color`;
 
-import { likePattern } from '../platform/sql';
+import { SEARCH_TARGETS, prepareSearch, searchCondition } from '../catalog/search';
 import { ITEM_HASH, PUBLIC_FAMILIES } from './public-families';
 
 /** Live tags (their group live too), by sort order then id, with their group's dimension. */
@@ -52,7 +52,8 @@ export async function loadTags(db: Queryable): Promise<TagDictionary> {
  * The whole list for one (filters, sort): one entry per public family, grouped before any paging.
  * Filters: country and category (any level: the category or a descendant) of the representative;
  * tags: every listed tag is carried by at least one of the family's goods (not necessarily the same
- * one); keyword: the family's or the representative's name contains it, case-insensitively.
+ * one); keyword: every word of it is in the family's or the representative's name or in a tag one
+ * of the family's goods carries, as the admin lists match it (docs/domain.md, Search).
  *
  * The families and their order come from the process's family index (./family-index.ts), synced
  * first: a list after a write reads only the families the write changed. A filter is one query for
@@ -76,8 +77,8 @@ export async function loadGoodsList(db: Queryable, spec: PublicListSpec, s: { fa
                   GROUP BY tg.family_id HAVING count(DISTINCT t.id) = ${spec.tagIds.length})`);
   }
   if (spec.keyword) {
-    const p = params.push(likePattern(spec.keyword));
-    where.push(`(f.name ILIKE $${p} OR g.name ILIKE $${p})`);
+    const search = await prepareSearch(db, spec.keyword);
+    where.push(searchCondition(search, SEARCH_TARGETS.family('f'), (v) => `$${params.push(v)}`));
   }
   const [, kept, tags] = await Promise.all([
     s.families.sync(db),

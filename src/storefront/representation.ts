@@ -9,7 +9,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { type CachedResponse, type PublicCache, derivedKey, isPromise } from '../platform/cache/public-cache';
-import { pageOf } from './page-slice';
+import { arrayIndexOf, pageOf } from './page-slice';
 import type { PublicRead } from './public-routes';
 
 export type ContentCoding = 'br' | 'gzip';
@@ -83,7 +83,12 @@ export function represent(cache: PublicCache, read: PublicRead, entry: CachedRes
   if (read.page) {
     const { page, pageSize } = read.page;
     const name = `page=${page},${pageSize}`;
-    identity = cache.derived(key, entry, name, () => pageOf(entry, page, pageSize));
+    // An empty searched list carries its suggestions, read with the page and kept with it: the page
+    // is void with the list, and every bump that can change a suggestion (goods, meta) voids the list.
+    const suggest = read.suggest;
+    identity = cache.derived(key, entry, name, () =>
+      suggest && arrayIndexOf(entry.body).starts.length === 0 ? suggest().then((s) => pageOf(entry, page, pageSize, s)) : pageOf(entry, page, pageSize),
+    );
     key = derivedKey(key, name);
   }
   const coding = acceptedCoding(acceptEncoding);

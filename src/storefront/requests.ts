@@ -7,6 +7,7 @@ import { queryInt } from '../platform/http/validate';
 import { idListParam, idSchema } from '../platform/ids';
 
 import { MAX_TAG_FILTER, PUBLIC_SORTS, type PublicSort } from '../catalog/domain/ordering';
+import { keywordField } from '../catalog/request-fields';
 
 export { MAX_TAG_FILTER, PUBLIC_SORTS, type PublicSort };
 
@@ -21,13 +22,6 @@ const MAX_PAGE = 1_000_000;
  * to give one cache key per set.
  */
 const tagIdsField = idListParam(MAX_TAG_FILTER).transform((ids) => [...new Set(ids)].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0)));
-
-/** Blank is no filter; the text is matched literally (ILIKE wildcards escaped by the query). */
-const keywordField = z
-  .string()
-  .max(100)
-  .transform((v) => v.trim().replace(/\s+/g, ' '))
-  .transform((v) => (v === '' ? undefined : v));
 
 export const publicGoodsQuery = z
   .object({

@@ -2,7 +2,7 @@
 import type { Queryable } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { Filters, pageOf } from '../../platform/query-builder';
-import { likePattern } from '../../platform/sql';
+import { SEARCH_TARGETS, prepareSearch, searchCondition, withSuggestions } from '../search';
 import { normaliseMoney } from '../domain/money';
 import type { ListFamiliesQuery } from './requests';
 
@@ -107,16 +107,17 @@ const FAMILY_COUNTRY = `LEFT JOIN LATERAL (
       FROM origin_goods og WHERE og.family_id = f.id AND og.parsed_country IS NOT NULL
     LIMIT 1) fc ON true`;
 
-/** Families, filtered by name keyword, lock, manual, priced and country, in one of the list's orders. */
-export function listFamilies(db: Queryable, q: ListFamiliesQuery) {
+/** Families, filtered by keyword (docs/domain.md, Search), lock, manual, priced and country, in one of the list's orders. */
+export async function listFamilies(db: Queryable, q: ListFamiliesQuery) {
   const f = new Filters();
-  if (q.keyword) f.and(`f.name ILIKE ${f.param(likePattern(q.keyword))}`);
+  const search = q.keyword ? await prepareSearch(db, q.keyword) : null;
+  if (search) f.and(searchCondition(search, SEARCH_TARGETS.family('f'), (v) => f.param(v)));
   if (q.locked) f.and(`f.locked = ${f.param(q.locked === 'true')}`);
   if (q.manual) f.and(`f.auto_managed = ${f.param(q.manual === 'false')}`);
   if (q.priced) f.and(q.priced === 'true' ? 'f.lowest_price IS NOT NULL' : 'f.lowest_price IS NULL');
   if (q.countryId) f.and(`fc.id = ${f.param(q.countryId)}`);
   const country = q.countryId ? FAMILY_COUNTRY : '';
-  return pageOf(db, f, q, {
+  const page = await pageOf(db, f, q, {
     count: (where) => `SELECT count(*) AS n FROM families f ${country} ${where}`,
     rows: (where, page) =>
       `SELECT f.id, f.name, f.family_name_key AS "familyNameKey", f.auto_managed AS "autoManaged", f.locked, f.member_count AS "memberCount",
@@ -124,6 +125,7 @@ export function listFamilies(db: Queryable, q: ListFamiliesQuery) {
               f.updated_at AS "updatedAt", CASE WHEN fc.name IS NULL THEN NULL ELSE json_build_object('id', fc.id, 'name', fc.name) END AS country
          FROM families f ${FAMILY_COUNTRY} ${where} ORDER BY ${FAMILY_ORDER[q.sort ?? 'ID']} ${page}`,
   });
+  return withSuggestions(db, search, page);
 }
 
 /** How many links and goods the read model counts in the family (none when it has no row). */

@@ -1,5 +1,6 @@
 /** Request shapes of /product-families, each next to its type. */
 import { z } from 'zod';
+import { keywordField } from '../request-fields';
 import { priceField, visibleName } from '../../platform/http/fields';
 import { pageQuery } from '../../platform/http/pagination';
 import { idSchema } from '../../platform/ids';
@@ -32,7 +33,7 @@ export const FAMILY_SORTS = ['ID', 'NAME', 'MEMBERS_DESC', 'PRICE_ASC', 'PRICE_D
 const flag = z.enum(['true', 'false']).optional();
 export const listFamiliesQuery = pageQuery
   .extend({
-    keyword: z.string().max(100).optional(),
+    keyword: keywordField.optional(),
     locked: flag,
     /** true: made by an administrator (organisation leaves them alone); false: made by organisation */
     manual: flag,

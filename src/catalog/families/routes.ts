@@ -14,7 +14,7 @@ import { addCustomMemberBody, createFamilyBody, listFamiliesQuery, removeOverrid
 
 import { answerFamily as answer } from './answer';
 import { family as familySchema } from '../../contract/families';
-import { pageOf } from '../../contract/page';
+import { searchPageOf } from '../../contract/page';
 import { usage } from '../../contract/usage';
 import { accepted } from '../../contract/writes';
 
@@ -90,7 +90,7 @@ export function familyRoutes(deps: FamilyDeps, guard: RequestHandler): Router {
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const familyRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/product-families', summary: 'List families', auth: true, query: listFamiliesQuery, responses: { 200: pageOf(familySchema) } },
+  { method: 'get', path: '/product-families', summary: 'List families', auth: true, query: listFamiliesQuery, responses: { 200: searchPageOf(familySchema) } },
   { method: 'post', path: '/product-families', summary: 'Create a family', auth: true, etag: true, body: createFamilyBody, responses: { 201: familySchema, 202: accepted } },
   {
     method: 'get',

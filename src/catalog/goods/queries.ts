@@ -2,7 +2,7 @@
 import type { Pool, Queryable } from '../../platform/db';
 import { AppError } from '../../platform/errors';
 import { Filters, pageOf } from '../../platform/query-builder';
-import { likePattern } from '../../platform/sql';
+import { SEARCH_TARGETS, prepareSearch, searchCondition, withSuggestions } from '../search';
 import { goodNameFromLink } from '../domain/names';
 import { tagsIn, type DimensionTagIndex } from '../links/dimension-tags';
 import type { DimensionValues } from '../links/events';
@@ -49,7 +49,7 @@ export async function readGood(db: Queryable, id: string) {
 }
 
 /** Goods filtered, by id or by one of the public sorts. */
-export function listGoods(db: Queryable, q: ListGoodsQuery) {
+export async function listGoods(db: Queryable, q: ListGoodsQuery) {
   const f = new Filters();
   if (q.countryId) f.and(`g.country_id = ${f.param(q.countryId)}`);
   if (q.familyId) f.and(`g.family_id = ${f.param(q.familyId)}`);
@@ -58,13 +58,14 @@ export function listGoods(db: Queryable, q: ListGoodsQuery) {
     f.and(`g.category_id IN (WITH RECURSIVE sub AS (SELECT id FROM categories WHERE id = ${f.param(q.categoryId)}
                    UNION ALL SELECT c.id FROM categories c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`);
   }
-  if (q.keyword) f.and(`g.name ILIKE ${f.param(likePattern(q.keyword))}`);
+  const search = q.keyword ? await prepareSearch(db, q.keyword) : null;
+  if (search) f.and(searchCondition(search, SEARCH_TARGETS.good('g'), (v) => f.param(v)));
   // `@>` lets the GIN index on goods.tag_ids find them.
   if (q.tagIds) f.and(`g.tag_ids @> ${f.param(q.tagIds)}::bigint[]`);
   if (q.custom) f.and(`g.origin_good_id IS ${q.custom === 'true' ? '' : 'NOT '}NULL`);
   if (q.ids) f.and(`g.id = ANY(${f.param(q.ids)}::bigint[])`);
   const sort = q.sort;
-  return pageOf(db, f, q, {
+  const page = await pageOf(db, f, q, {
     count: (where) => `SELECT count(*) AS n FROM goods g ${where}`,
     rows: (where, page) =>
       sort
@@ -72,6 +73,7 @@ export function listGoods(db: Queryable, q: ListGoodsQuery) {
             ${where} ORDER BY ${ORDER_BY[sort]} ${page}`
         : `${GOOD_SELECT} ${where} ORDER BY g.id ${page}`,
   });
+  return withSuggestions(db, search, page);
 }
 
 /** Goods by country, then category, then family (configuration count: the family's goods), and goods without family. */

@@ -1,5 +1,6 @@
 /** Request shapes of /goods, each next to its type. */
 import { z } from 'zod';
+import { keywordField } from '../request-fields';
 import { colourField, imageField, int32Field, visibleName } from '../../platform/http/fields';
 import { pageQuery } from '../../platform/http/pagination';
 import { idListParam, idSchema } from '../../platform/ids';
@@ -42,7 +43,7 @@ export const listGoodsQuery = pageQuery
     countryId: idSchema.optional(),
     categoryId: idSchema.optional(),
     familyId: idSchema.optional(),
-    keyword: z.string().max(100).optional(),
+    keyword: keywordField.optional(),
     /** `1,2,3`: goods carrying every one of these tags (the public filter, on the good's own tags) */
     tagIds: idListParam(MAX_TAG_FILTER).optional(),
     /** the public sorts, on goods (docs/api.md, Administrator); without it, by id */

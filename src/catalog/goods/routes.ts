@@ -13,7 +13,7 @@ import { goodsTree, listGoods, readGood } from './queries';
 import { batchGoodsBody, createGoodBody, goodOriginsBody, listGoodsQuery, updateGoodBody, type BatchGoodsBody } from './requests';
 import type { Actor } from '../../platform/commands';
 import type { GoodState } from './state';
-import { pageOf } from '../../contract/page';
+import { searchPageOf } from '../../contract/page';
 import { batchAnswer, good, goodsTree as goodsTreeSchema } from '../../contract/goods';
 import { usage } from '../../contract/usage';
 import { accepted } from '../../contract/writes';
@@ -99,7 +99,7 @@ export function goodRoutes(
 
 /** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
 export const goodRouteDocs: RouteDoc[] = [
-  { method: 'get', path: '/goods', summary: 'List goods', auth: true, query: listGoodsQuery, responses: { 200: pageOf(good) } },
+  { method: 'get', path: '/goods', summary: 'List goods', auth: true, query: listGoodsQuery, responses: { 200: searchPageOf(good) } },
   {
     method: 'post',
     path: '/goods',

@@ -1,7 +1,7 @@
 /** Reads of the catalog projection's links (origin_goods) for administrators and for the link commands. */
 import type { Pool } from '../../platform/db';
 import { Filters, pageOf } from '../../platform/query-builder';
-import { likePattern } from '../../platform/sql';
+import { SEARCH_TARGETS, prepareSearch, searchCondition, withSuggestions } from '../search';
 import { linkNameProblem } from '../domain/names';
 import type { FamilyFacts } from '../domain/grouping';
 import { linkNotFound } from './decide';
@@ -58,7 +58,8 @@ export async function listLinks(pool: Pool, q: ListLinksQuery) {
   if (q.organised !== undefined) f.and(`og.parsed_country IS ${q.organised ? 'NOT ' : ''}NULL`);
   if (q.delisted !== undefined) f.and(`og.delisted = ${f.param(q.delisted)}`);
   if (q.familyId) f.and(`og.family_id = ${f.param(q.familyId)}`);
-  if (q.keyword) f.and(`og.name ILIKE ${f.param(likePattern(q.keyword))}`);
+  const search = q.keyword ? await prepareSearch(pool, q.keyword) : null;
+  if (search) f.and(searchCondition(search, SEARCH_TARGETS.link('og'), (v) => f.param(v)));
   if (q.ids) f.and(`og.id = ANY(${f.param(q.ids)}::bigint[])`);
   // The same uses the usage counts name (src/catalog/usage.ts), so a refused delete can list them.
   if (q.categoryId) f.and(`og.category_id = ${f.param(q.categoryId)}`);
@@ -74,7 +75,7 @@ export async function listLinks(pool: Pool, q: ListLinksQuery) {
     rows: (where, limit) => `${select(false)} ${where} ORDER BY og.id ${limit}`,
   });
   const index = await dimensionTagIndex({ pool });
-  return { ...page, items: page.items.map((row) => view(index, row, false)) };
+  return withSuggestions(pool, search, { ...page, items: page.items.map((row) => view(index, row, false)) });
 }
 
 /** Statistics by parsed country and category; a link referenced as a good's secondary origin counts too. */

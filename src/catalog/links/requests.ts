@@ -1,5 +1,6 @@
 /** Request shapes of /origin-goods, each next to its type. */
 import { z } from 'zod';
+import { keywordField } from '../request-fields';
 import { pageQuery } from '../../platform/http/pagination';
 import { idListParam, idSchema } from '../../platform/ids';
 
@@ -12,7 +13,7 @@ export const listLinksQuery = pageQuery
     organised: bool.optional(),
     delisted: bool.optional(),
     familyId: idSchema.optional(),
-    keyword: z.string().max(100).optional(),
+    keyword: keywordField.optional(),
     /** filed under this supplier category (that one, not its subcategories) */
     categoryId: idSchema.optional(),
     /** whose name organisation parsed to this country (by the country's name) */

@@ -15,7 +15,7 @@ import { listLinks, linkTree, readLink } from './queries';
 import { linkTagsBody, listLinksQuery } from './requests';
 import { family } from '../../contract/families';
 import { link, linkTagsAnswer, linkTree as linkTreeSchema, linkWithDetail } from '../../contract/links';
-import { pageOf } from '../../contract/page';
+import { searchPageOf } from '../../contract/page';
 import { accepted } from '../../contract/writes';
 
 export function linkRoutes(deps: LinkDeps, guard: RequestHandler): Router {
@@ -89,7 +89,7 @@ export const linkRouteDocs: RouteDoc[] = [
     errors: ['FAMILY.NOT_FOUND', 'FAMILY.MEMBER_NOT_FOUND'],
     responses: { 200: family, 202: accepted },
   },
-  { method: 'get', path: '/origin-goods', summary: 'List supplier links', auth: true, query: listLinksQuery, responses: { 200: pageOf(link) } },
+  { method: 'get', path: '/origin-goods', summary: 'List supplier links', auth: true, query: listLinksQuery, responses: { 200: searchPageOf(link) } },
   {
     method: 'get',
     path: '/origin-goods/tree',

@@ -1,14 +1,16 @@
 /**
  * The public cache bounded by bytes, and keywords keyed as the list query matches them (docs/api.md,
  * Public read caching). On a catalog made the operator's way, the tests check against the real
- * database: the keyword fold is PostgreSQL's own (ILIKE is lower() on both sides), so keywords share
- * an entry exactly when the database gives them the same answer, and a flood of distinct keyword
+ * database: the keyword fold is PostgreSQL's own (ILIKE and pg_trgm lower both sides with lower()),
+ * and a synonym is keyed by its group (docs/domain.md, Search), so keywords share an entry exactly
+ * when the database gives them the same answer, and a flood of distinct keyword
  * lists from an anonymous client keeps the process's Buffer memory within PUBLIC_CACHE_MAX_BYTES
  * while every answer equals a reference computed in SQL.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { likePattern } from '../../../src/platform/sql';
+import { SEARCH_SYNONYMS } from '../../../src/catalog/domain/synonyms';
 import { type Catalog, SORTS, populatedCatalog, referenceListSql, wholeList } from './catalog-fixture';
 import type { TestService } from '../../support/service';
 
@@ -91,9 +93,22 @@ describe('the public cache: keywords folded as the database matches them, bytes 
   let cat: Catalog;
   let svc: TestService;
   const q = async <T = any>(sql: string, params: unknown[] = []): Promise<T[]> => (await svc.db.pool.query(sql, params)).rows as T[];
-  /** The list of a keyword and sort as the tables give it, with ILIKE written here, not in src/storefront. */
-  const reference = async (keyword: string, sort: (typeof SORTS)[number]) =>
-    (await q<{ goodId: string }>(referenceListSql(sort, `(f.name ILIKE $1 OR rep.name ILIKE $1)`), [likePattern(keyword)])).map((r) => r.goodId);
+  /** A synonym group's entries (docs/domain.md, Search, rule 3), or null. */
+  const groupOf = (k: string) => SEARCH_SYNONYMS.find((g) => g.some((e) => e.normalize('NFKC').toLowerCase() === k.normalize('NFKC').toLowerCase())) ?? null;
+  /** Typo tolerance (rule 4): a word as typed, 4 characters or more, no digit. */
+  const fuzzy = (k: string) => groupOf(k) === null && [...k].length >= 4 && !/\p{Nd}/u.test(k);
+  /**
+   * The list of a one-word keyword and sort as the tables give it, with the rules of docs/domain.md,
+   * Search written here, not in src/storefront: the family's or representative's name or a tag of
+   * one of its goods holds the word (or an entry of its synonym group), or is close to it.
+   */
+  const reference = async (keyword: string, sort: (typeof SORTS)[number]) => {
+    const alternatives = (groupOf(keyword) ?? [keyword]).map(likePattern);
+    const tagged = (test: string) => `f.id IN (SELECT sg.family_id FROM goods sg JOIN tags t ON t.id = ANY(sg.tag_ids) AND NOT t.deleted WHERE ${test.replace(/@/g, 't.name')})`;
+    const close = fuzzy(keyword) ? ` OR f.name %> $2 OR rep.name %> $2 OR ${tagged('@ %> $2')}` : '';
+    const where = `(f.name ILIKE ANY($1::text[]) OR rep.name ILIKE ANY($1::text[]) OR ${tagged('@ ILIKE ANY($1::text[])')}${close})`;
+    return (await q<{ goodId: string }>(referenceListSql(sort, where), fuzzy(keyword) ? [alternatives, keyword] : [alternatives])).map((r) => r.goodId);
+  };
   /**
    * An anonymous GET. The full collections below stop this process, server and client alike, for a
    * while; a kept-alive connection the server let go meanwhile is reset when the client reuses it,
@@ -123,19 +138,28 @@ describe('the public cache: keywords folded as the database matches them, bytes 
     await cat?.close();
   });
 
-  it('keys a keyword by its pattern as the database lowers it: variants share an entry exactly when ILIKE answers them alike', async () => {
+  it('keys a keyword by what it matches: variants share an entry exactly when the database answers them alike', async () => {
     const names = (await q<{ n: string }>(`SELECT f.name AS n FROM families f UNION SELECT g.name FROM goods g`)).map((r) => r.n);
-    // The fold ILIKE applies to the pattern: on a UTF-8 database it lowers both sides with lower().
+    // The fold ILIKE and pg_trgm apply: on a UTF-8 database they lower both sides with lower(). A
+    // synonym is its group; any other word its fold, and whether it is long enough for typos.
     const byFold = new Map<string, string[]>();
     const dbFold = new Map<string, string>();
     for (const k of TRICKY_KEYWORDS) {
       const [db] = await q<{ lowered: string }>(`SELECT lower($1::text) AS lowered`, [likePattern(k)]);
-      dbFold.set(k, db!.lowered);
-      byFold.set(db!.lowered, [...(byFold.get(db!.lowered) ?? []), k]);
+      const key = groupOf(k) ? `group ${groupOf(k)![0]}` : `${db!.lowered} ${fuzzy(k)}`;
+      dbFold.set(k, key);
+      byFold.set(key, [...(byFold.get(key) ?? []), k]);
     }
-    // Sharing by it is sound: keywords with one fold match the same names, name by name, in the database.
+    // Sharing by it is sound: keywords with one key match the same names, name by name, in the database.
     const matches = async (k: string) =>
-      (await q<{ m: boolean }>(`SELECT n ILIKE $1 AS m FROM unnest($2::text[]) WITH ORDINALITY AS t(n, o) ORDER BY o`, [likePattern(k), names])).map((r) => r.m);
+      (
+        await q<{ m: boolean }>(`SELECT n ILIKE ANY($1::text[]) OR ($3 AND n %> $4) AS m FROM unnest($2::text[]) WITH ORDINALITY AS t(n, o) ORDER BY o`, [
+          (groupOf(k) ?? [k]).map(likePattern),
+          names,
+          fuzzy(k),
+          k,
+        ])
+      ).map((r) => r.m);
     for (const group of byFold.values()) {
       const first = await matches(group[0]!);
       for (const k of group.slice(1)) expect([group[0], k, await matches(k)]).toEqual([group[0], k, first]);
@@ -145,7 +169,10 @@ describe('the public cache: keywords folded as the database matches them, bytes 
     // JavaScript's toLowerCase is not that fold on a libc database: it gives İ two characters, a final
     // Σ its final form, and lowers Cyrillic under a C collation; keying by it would share or split wrongly.
     const [provider] = await q<{ p: string }>(`SELECT datlocprovider::text AS p FROM pg_database WHERE datname = current_database()`);
-    if (provider!.p === 'c') expect(TRICKY_KEYWORDS.filter((k) => likePattern(k).toLowerCase() !== dbFold.get(k)).length).toBeGreaterThan(0);
+    if (provider!.p === 'c') {
+      const lowered = await q<{ k: string; l: string }>(`SELECT k, lower(k) AS l FROM unnest($1::text[]) AS k`, [TRICKY_KEYWORDS]);
+      expect(lowered.filter((r) => r.k.toLowerCase() !== r.l).length).toBeGreaterThan(0);
+    }
 
     // Over HTTP: every keyword in every sort answers what the tables answer, and each (fold, sort) loads once.
     const loadsBefore = svc.services.cache.stats().loads;
@@ -153,8 +180,10 @@ describe('the public cache: keywords folded as the database matches them, bytes 
       for (const k of TRICKY_KEYWORDS) expect([k, sort, await listed(k, sort)]).toEqual([k, sort, await reference(k, sort)]);
     }
     expect(svc.services.cache.stats().loads - loadsBefore).toBe(byFold.size * SORTS.length);
-    // The service's fold is that one, keyword by keyword.
-    for (const k of TRICKY_KEYWORDS) expect([k, await svc.services.storefront.keywords.fold(k)]).toEqual([k, dbFold.get(k)]);
+    // The service's keys are those: two keywords share one exactly when their keys here are equal.
+    const served = new Map<string, string>();
+    for (const k of TRICKY_KEYWORDS) served.set(k, await svc.services.storefront.keywords.fold(k));
+    for (const a of TRICKY_KEYWORDS) for (const b of TRICKY_KEYWORDS) expect([a, b, served.get(a) === served.get(b)]).toEqual([a, b, dbFold.get(a) === dbFold.get(b)]);
   });
 
   it('many distinct keyword lists from an anonymous client: the Buffers held stay within PUBLIC_CACHE_MAX_BYTES, every answer still right', async () => {

@@ -1,7 +1,7 @@
 import type React from 'react';
-import type { Page } from '../../../../src/contract/page';
+import type { Page, SearchPage } from '../../../../src/contract/page';
 import { ErrorLine, Pager } from './components';
-import { navigate } from './route';
+import { hrefOf as addressOf, navigate } from './route';
 
 export interface Column<T> {
   label: string;
@@ -32,6 +32,11 @@ export function MasterList<T extends { id: string }>(props: {
   /** picking several: which rows can be picked, which are, and how a row is named to a screen reader */
   pick?: { can: (x: T) => boolean; has: (x: T) => boolean; toggle: (x: T, on: boolean) => void; name: (x: T) => string };
   empty: string;
+  /**
+   * Where a category the service suggests for an empty search leads (docs/api.md, Paging); by
+   * default the goods of that category.
+   */
+  suggestionHref?: (categoryId: string) => string;
   unit?: string;
   testId?: string;
   rowTestId?: string;
@@ -39,6 +44,8 @@ export function MasterList<T extends { id: string }>(props: {
 }) {
   const { list, columns = [], hrefOf, pick } = props;
   const items = list.data?.items ?? [];
+  const suggestions = (list.data as SearchPage<T> | null)?.suggestions ?? [];
+  const suggestionHref = props.suggestionHref ?? ((id: string) => addressOf('goods', { categoryId: id }));
   const stale = list.loading && list.data !== null;
   const span = columns.length + 1 + (pick ? 1 : 0);
   const onRowClick = (e: React.MouseEvent, x: T) => {
@@ -90,6 +97,20 @@ export function MasterList<T extends { id: string }>(props: {
               <tr>
                 <td colSpan={span} className="muted">
                   {props.empty}
+                  {suggestions.length > 0 && (
+                    <nav className="suggestions" aria-label="推荐类目" data-testid="search-suggestions">
+                      试试这些类目：
+                      <ul>
+                        {suggestions.map((s) => (
+                          <li key={s.id}>
+                            <a href={suggestionHref(s.id)}>
+                              {s.name}（{s.familyCount} 个系列）
+                            </a>
+                          </li>
+                        ))}
+                      </ul>
+                    </nav>
+                  )}
                 </td>
               </tr>
             )}

@@ -84,6 +84,7 @@ export function LinksPage() {
           hrefOf={(l) => itemHref(l.id)}
           selectedId={selected}
           empty={[...query.keys()].length > 2 ? '没有符合条件的货源' : '还没有货源：先同步供应商数据'}
+          suggestionHref={(id) => hrefOf('links', { categoryId: id })}
         />
       }
       detail={

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { PublicGoodItem } from '../../../../src/contract/storefront';
 import { failureText, isPassing, type Failure } from './failure';
 import type { Resource } from './hooks';
@@ -136,12 +136,13 @@ export function ResourceError({ of, ...rest }: { of: Resource<unknown> } & Omit<
   return of.failure ? <ErrorState failure={of.failure} waiting={of.waiting} retry={of.retry} retrying={of.loading} {...rest} /> : null;
 }
 
-/** Nothing to show: why, and a way on. */
-export function EmptyState({ title, hint, actions, testId }: { title: string; hint?: string; actions: Action[]; testId?: string }) {
+/** Nothing to show: why, and a way on (`children`: more ways, such as categories to try). */
+export function EmptyState({ title, hint, actions, testId, children }: { title: string; hint?: string; actions: Action[]; testId?: string; children?: ReactNode }) {
   return (
     <div className="state" data-testid={testId ?? 'empty-state'}>
       <p className="state-title">{title}</p>
       {hint && <p className="state-hint">{hint}</p>}
+      {children}
       <Actions actions={actions} />
     </div>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { CategorySuggestion } from '../../../../src/contract/page';
 import type { PublicCategoryNode, PublicGoodItem } from '../../../../src/contract/storefront';
 import { api } from '../api';
 import { filterQuery, isFiltered, listHref, type ListFilters, type Sort } from '../common/address';
@@ -20,6 +21,8 @@ interface Loaded {
   total: number | null;
   page: number;
   done: boolean;
+  /** categories the service suggests when a search found nothing */
+  suggestions?: CategorySuggestion[];
 }
 
 interface Status {
@@ -72,9 +75,15 @@ export function ListPage({ filters }: { filters: ListFilters }) {
         const q = filterQuery(filters);
         q.set('page', String(before.page + 1));
         q.set('pageSize', String(PAGE_SIZE));
-        const answer = await api.get<{ items: PublicGoodItem[]; total: number }>(`/public/goods?${q}`);
+        const answer = await api.get<{ items: PublicGoodItem[]; total: number; suggestions?: CategorySuggestion[] }>(`/public/goods?${q}`);
         const items = [...before.items, ...answer.items];
-        return { items, total: answer.total, page: before.page + 1, done: answer.items.length === 0 || items.length >= answer.total };
+        return {
+          items,
+          total: answer.total,
+          page: before.page + 1,
+          done: answer.items.length === 0 || items.length >= answer.total,
+          ...(answer.suggestions ? { suggestions: answer.suggestions } : {}),
+        };
       },
       {
         // A retry keeps the failure on screen (its button says it is retrying) rather than flashing the skeleton.
@@ -203,7 +212,22 @@ export function ListPage({ filters }: { filters: ListFilters }) {
         <GridSkeleton count={6} />
       ) : loaded.total === 0 ? (
         isFiltered(filters) ? (
-          <EmptyState title="没有找到相关商品" hint="换个关键词，或清除筛选条件再看看" actions={[clearAll, { label: '返回首页', href: '#/' }]} testId="empty-results" />
+          <EmptyState title="没有找到相关商品" hint="换个关键词，或清除筛选条件再看看" actions={[clearAll, { label: '返回首页', href: '#/' }]} testId="empty-results">
+            {loaded.suggestions && loaded.suggestions.length > 0 && (
+              <nav className="suggestions" aria-label="推荐类目" data-testid="search-suggestions">
+                <p className="state-hint">试试这些类目：</p>
+                <ul>
+                  {loaded.suggestions.map((s) => (
+                    <li key={s.id}>
+                      <a className="fchip" href={listHref({ sort: filters.sort, categoryId: s.id })}>
+                        {s.name}（{s.familyCount}）
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            )}
+          </EmptyState>
         ) : (
           <EmptyState title="暂时还没有商品" hint="商品正在上架中，晚些再来看看" actions={[{ label: '返回首页', href: '#/', primary: true }]} testId="empty-results" />
         )
