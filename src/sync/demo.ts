@@ -9,6 +9,7 @@ import { createGoods, type GoodDeps } from '../catalog/goods/handle';
 import { START, comparePositions } from '../platform/event-store/port';
 import type { Logger } from '../platform/log';
 import type { ProjectionEngine } from '../platform/projections/engine';
+import { whileUnavailable } from '../platform/while-unavailable';
 import type { SyncService } from './service';
 
 /** What the demo does as an operator would: synchronise, organise, create goods. */
@@ -49,18 +50,25 @@ export async function seedDemoCatalog(s: DemoDeps, opts: { stopping?: () => bool
     if (run.state !== 'succeeded') return void stopHere();
   }
   if (stopHere()) return;
-  const report = await new Organiser(s).organise('system:demo');
+  const report = await whileUnavailable(() => new Organiser(s).organise('system:demo'), { stopping, log });
+  if (report === null) return void stopHere();
   log.info({ parsed: report.parsed, created: report.created, unparseable: report.unparseable.length }, 'demo catalog organised');
   if (stopHere()) return;
   // A good for every organised link, as an operator would create them, so every family is public.
   const links = await s.pool.query<{ id: string }>(
     `SELECT og.id FROM origin_goods og WHERE og.family_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id) ORDER BY og.id`,
   );
-  const { position } = await createGoods(
-    s,
-    links.rows.map((l) => ({ originGoodId: l.id })),
-    { by: 'system:demo' },
+  const created = await whileUnavailable(
+    () =>
+      createGoods(
+        s,
+        links.rows.map((l) => ({ originGoodId: l.id })),
+        { by: 'system:demo' },
+      ),
+    { stopping, log },
   );
+  if (created === null) return void stopHere();
+  const { position } = created;
   if (position) await s.waitForProjections(position, ['good-0', 'link-0']);
   log.info({ goods: links.rows.length }, 'demo goods created');
   await s.pool.query(`UPDATE service_flags SET value = 'seeded', at = now() WHERE name = 'demo'`);

@@ -67,7 +67,14 @@ export async function startOrganisedCatalog(
     const run = await admin.sync(p);
     if (run.state !== 'succeeded') throw new Error(`${p} ended ${run.state}: ${JSON.stringify(run.errors)}`);
   }
-  await admin.ok('POST', '/product-families/organize');
+  // As a client does with a 503 (the read models organisation checks against are behind, on a busy
+  // machine): try again after a moment, a few times.
+  for (let attempt = 1; ; attempt++) {
+    const r = await admin.api('POST', '/product-families/organize');
+    if (r.status < 300) break;
+    if (r.status !== 503 || attempt >= 10) throw new Error(`POST /product-families/organize → ${r.status} ${JSON.stringify(r.body)}`);
+    await new Promise((done) => setTimeout(done, 2_000));
+  }
   return {
     sim,
     svc,
