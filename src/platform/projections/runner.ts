@@ -356,7 +356,9 @@ export class ProjectionRunner {
       const handled: DecodedEvent[] = [];
       let outcome: BatchOutcome | void = undefined;
       try {
-        for (const e of events) if (this.handles.has(e.type)) handled.push(this.opts.registry.decode(e));
+        // A rebuild's replay trusts events stored at their current version (validated when appended).
+        const trustCurrent = target.kind === 'shadow';
+        for (const e of events) if (this.handles.has(e.type)) handled.push(this.opts.registry.decode(e, { trustCurrent }));
         if (handled.length) outcome = await def.applyBatch(db, handled, { deferDerived: target.kind === 'shadow' && target.deferDerived });
       } catch (err) {
         if (isTransientDbError(err)) throw err;
