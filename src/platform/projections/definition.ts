@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import type { CacheDomain } from '../cache/public-cache';
+import type { LogPosition } from '../event-store/port';
 import type { AnyEvent, DecodedEvent, EventDefinition, EventUnion } from '../events/registry';
 
 /**
@@ -38,6 +39,33 @@ export interface ProjectionDefinition {
    * (null the first time) and answers where it got. Then batches run as usual, and the swap follows.
    */
   settle?(db: ProjectionDb, after: string | null): Promise<string | null>;
+  /**
+   * Where the `settle` step after `after` will end (the answer it will give), or null when it will
+   * be the last: the rebuild then runs the step after it at the same time, on a second connection.
+   * Steps must touch disjoint rows.
+   */
+  settleSplit?(db: ProjectionDb, after: string | null): Promise<string | null>;
+  /** For a rebuild on the postgres log: streams folded in SQL before the replay (`SqlFold`). */
+  readonly sqlFold?: SqlFold;
+}
+
+/**
+ * Streams whose rows a rebuild can write straight from the postgres log (`es_events`) in one
+ * statement, where a row is "the last event of each kind" of its stream: their events stay in the
+ * server, and each row is written once. The rebuild folds them first, up to the head of the log, in
+ * the transaction that makes the shadow tables; its replay then reads the other streams' events up to
+ * that position, and every event after it, as usual. The rows must be those the replay would write
+ * (the replay test and the rebuild identity tests hold them so).
+ */
+export interface SqlFold {
+  /** the streams folded: a subset of the projection's `streamPrefixes` */
+  readonly streamPrefixes: readonly string[];
+  /**
+   * Writes the rows of those streams' events up to `upTo` (inclusive) into the empty shadow tables
+   * (`db`'s search_path points there); answers how many events it folded, or null when it cannot fold
+   * this log (events of an older version: the replay upcasts them), having written nothing.
+   */
+  fold(db: ProjectionDb, upTo: LogPosition): Promise<number | null>;
 }
 
 /**
@@ -100,9 +128,14 @@ export function defineBatchProjection<const Defs extends readonly EventDefinitio
     events: Defs;
     applyBatch(db: ProjectionDb, events: readonly DecodedEvent<EventUnion<Defs>>[], mode?: BatchMode): Promise<BatchOutcome | void>;
     settle?: ProjectionDefinition['settle'];
+    settleSplit?: ProjectionDefinition['settleSplit'];
+    sqlFold?: SqlFold;
   },
 ): ProjectionDefinition {
-  const { applyBatch, settle } = spec;
+  const { applyBatch, settle, settleSplit, sqlFold } = spec;
+  if (sqlFold && !sqlFold.streamPrefixes.every((p) => spec.streamPrefixes.includes(p))) {
+    throw new Error(`projection ${spec.name}: its SQL fold covers streams it does not read`);
+  }
   return {
     ...definitionOf(
       spec,
@@ -110,6 +143,8 @@ export function defineBatchProjection<const Defs extends readonly EventDefinitio
     ),
     applyBatch: (db, events, mode) => applyBatch(db, handled<EventUnion<Defs>>(events), mode),
     ...(settle ? { settle } : {}),
+    ...(settleSplit ? { settleSplit } : {}),
+    ...(sqlFold ? { sqlFold } : {}),
   };
 }
 
