@@ -338,6 +338,42 @@ describe('projection runner', () => {
     }
   });
 
+  it('a rebuild settles two steps at once, the second on a connection of its own, each row once', async () => {
+    await appended(appendTallies(es.store, 60, 9));
+    await db.pool.query(`CREATE TABLE t_settled (stream text NOT NULL, pid integer NOT NULL, after text)`);
+    // Settling "recomputes" two streams a step, recording each with the connection it ran on.
+    const STEP = 2;
+    const def: ProjectionDefinition = {
+      ...tallyProjection(),
+      async settle(tx, after) {
+        const r = await tx.query<{ stream: string }>(`SELECT stream FROM t_tally WHERE stream > $1 ORDER BY stream LIMIT $2`, [after ?? '', STEP]);
+        if (!r.rows.length) return null;
+        await tx.query(`INSERT INTO public.t_settled (stream, pid, after) SELECT s, pg_backend_pid(), $2 FROM unnest($1::text[]) AS s`, [r.rows.map((x) => x.stream), after]);
+        return r.rows[r.rows.length - 1]!.stream;
+      },
+      async settleSplit(tx, after) {
+        const r = await tx.query<{ stream: string }>(`SELECT stream FROM t_tally WHERE stream > $1 ORDER BY stream OFFSET $2 LIMIT 1`, [after ?? '', STEP - 1]);
+        if (!r.rows[0]) return null;
+        const more = await tx.query(`SELECT 1 FROM t_tally WHERE stream > $1 LIMIT 1`, [r.rows[0].stream]);
+        return more.rows.length ? r.rows[0].stream : null;
+      },
+    };
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 10, pollMs: 20 }, [def]);
+    await engine.startRunners();
+    try {
+      await eventually(caughtUp);
+      const live = await tallySnapshot(db.pool);
+      await engine.requestRebuild('tally');
+      await eventually(async () => (await engine.status())[0]!.state === 'running' && (await checkpoint()).last_rebuild_at !== null, 60_000);
+      expect(await tallySnapshot(db.pool)).toEqual(live);
+      const settled = (await db.pool.query<{ stream: string; pid: number }>(`SELECT stream, pid FROM t_settled ORDER BY stream`)).rows;
+      expect(settled.map((r) => r.stream)).toEqual(live.tally.map((r) => r.stream));
+      expect(new Set(settled.map((r) => r.pid)).size).toBeGreaterThanOrEqual(2);
+    } finally {
+      await engine.stopRunners();
+    }
+  });
+
   it('rebuilds without downtime: the live tables serve and advance meanwhile, then one swap', async () => {
     await appended(appendTallies(es.store, 100));
     const notifications = new ProjectionNotifications(db.pool, es.listener, [tallyProjection()], log);
