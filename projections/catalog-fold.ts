@@ -168,7 +168,7 @@ SELECT (m.data->>'linkId')::bigint, m.data->>'name', (m.data->>'categoryId')::bi
        m.data->>'image', m.data->>'status', (m.data->>'supplierUpdatedAt')::timestamptz,
        ${hash(mirrorJson('m.data'))},
        coalesce(li.type = 'LinkDelisted', false), CASE WHEN li.type = 'LinkDelisted' THEN li.data->>'reason' END,
-       de.data->'detail', CASE WHEN de.data IS NOT NULL THEN ${hash(detailJson("de.data->'detail'"))} END, de.recorded_at,
+       de.detail, CASE WHEN de.detail IS NOT NULL THEN ${hash(detailJson('de.detail'))} END, de.recorded_at,
        l.revision, fm.recorded_at, up.recorded_at,
        pa.p->>'country', pa.p->>'logistics', pa.p->>'productName', pa.p->>'sku', pa.p->>'familyNameKey',
        ta.data->'tags', coalesce(ta.type = 'LinkTagsTakenOver', false),
@@ -182,7 +182,9 @@ SELECT (m.data->>'linkId')::bigint, m.data->>'name', (m.data->>'categoryId')::bi
   JOIN public.es_events m ON m.seq = l.mirror
   JOIN public.es_events up ON up.seq = l.updated
   LEFT JOIN public.es_events li ON li.seq = l.listing
-  LEFT JOIN public.es_events de ON de.seq = l.detail
+  -- The detail taken out of its event once (OFFSET 0 keeps the planner from copying the expression
+  -- into each of the hash's many references, each of which would decompress the event again).
+  LEFT JOIN LATERAL (SELECT x.data->'detail' AS detail, x.recorded_at FROM public.es_events x WHERE x.seq = l.detail OFFSET 0) de ON true
   LEFT JOIN LATERAL (SELECT CASE WHEN x.type = 'LinkParsed' THEN x.data ELSE x.data->'parsed' END AS p FROM public.es_events x WHERE x.seq = l.parsed) pa ON true
   LEFT JOIN public.es_events ta ON ta.seq = l.tags
   LEFT JOIN public.es_events fa ON fa.seq = l.family`;
