@@ -35,10 +35,13 @@ const num = (v: string) =>
 const str = (v: string) => `(CASE WHEN jsonb_typeof(${v}) = 'string' THEN (${v})::text END)`;
 /** A string or null. */
 const strOrNull = (v: string) => `(CASE WHEN jsonb_typeof(${v}) = 'null' THEN 'null' ELSE ${str(v)} END)`;
-/** An array's elements written by `element` (over `x`), in order; NULL if any is. */
+/**
+ * An array's elements written by `element` (over `x`), in order; NULL if any is. (OFFSET 0: pulled
+ * up, the element's expression would be copied into both aggregates and written twice.)
+ */
 const arr = (v: string, element: (x: string) => string) =>
   `(CASE WHEN jsonb_typeof(${v}) = 'array' THEN (SELECT CASE WHEN count(*) = count(t) THEN '[' || coalesce(string_agg(t, ',' ORDER BY o), '') || ']' END
-      FROM (SELECT ${element('x')} AS t, o FROM jsonb_array_elements(${v}) WITH ORDINALITY AS a(x, o)) e) END)`;
+      FROM (SELECT ${element('x')} AS t, o FROM jsonb_array_elements(${v}) WITH ORDINALITY AS a(x, o) OFFSET 0) e) END)`;
 /** An object's members, written in the order of `keys` (sorted as JavaScript sorts them). */
 const obj = (v: string, members: [string, (x: string) => string][]) =>
   `(CASE WHEN jsonb_typeof(${v}) = 'object' THEN '{' || ${members.map(([k, w], i) => `'${i ? ',' : ''}"${k}":' || ${w(`${v}->'${k}'`)}`).join(' || ')} || '}' END)`;
