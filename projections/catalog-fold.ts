@@ -1,8 +1,10 @@
 /**
  * The catalog's link streams folded in SQL for a rebuild on the postgres log (SqlFold,
  * src/platform/projections/definition.ts): each origin_goods row is "the last event of each kind" of
- * its stream, so one INSERT … SELECT over es_events writes every link row once, and the details (most
- * of the log's bytes) never leave the server. The rows are those applyLinkEvents (./catalog.ts)
+ * its stream, so an INSERT … SELECT over es_events writes each link row once, and the details (most
+ * of the log's bytes) never leave the server. The rebuild runs it range by range (a few thousand
+ * streams each, its own transaction), so it never holds the log's readers back for longer than one
+ * range. The rows are those applyLinkEvents (./catalog.ts)
  * writes; the rules it follows, here as SQL:
  *
  * - a link's stream counts from its first LinkMirrored in log order (events before it change nothing);
@@ -123,7 +125,8 @@ const CURRENT = linkEvents.map((d) => `('${d.type}', ${d.version})`).join(', ');
 const FOLD_SQL = `
 WITH ev AS MATERIALIZED (
   SELECT seq, tx_id, stream_id, revision, type FROM public.es_events
-   WHERE stream_id LIKE 'link-%' AND type = ANY($3::text[]) AND (tx_id < $1 OR (tx_id = $1 AND seq <= $2))
+   WHERE stream_id LIKE 'link-%' AND stream_id > $4 AND ($5::text IS NULL OR stream_id <= $5)
+     AND type = ANY($3::text[]) AND (tx_id < $1 OR (tx_id = $1 AND seq <= $2))
 ),
 first_mirror AS (
   SELECT DISTINCT ON (stream_id) stream_id, tx_id, seq FROM ev WHERE type = 'LinkMirrored' ORDER BY stream_id, tx_id, seq
@@ -162,7 +165,8 @@ last AS (
          (array_agg(seq ORDER BY tx_id DESC, seq DESC) FILTER (WHERE kind = 'updated'))[1] AS updated,
          (array_agg(revision ORDER BY tx_id DESC, seq DESC) FILTER (WHERE kind = 'revision'))[1] AS revision
     FROM kinds GROUP BY stream_id
-)
+),
+written AS (
 INSERT INTO origin_goods (id, name, category_id, craft_label, price, image, status, supplier_updated_at, mirror_hash,
                           delisted, delisted_reason, detail, detail_hash, detail_synced_at, revision, first_seen_at, updated_at,
                           parsed_country, parsed_logistics, parsed_product_name, parsed_sku, family_name_key,
@@ -190,7 +194,11 @@ SELECT (m.data->>'linkId')::bigint, m.data->>'name', (m.data->>'categoryId')::bi
   LEFT JOIN LATERAL (SELECT x.data->'detail' AS detail, x.recorded_at FROM public.es_events x WHERE x.seq = l.detail OFFSET 0) de ON true
   LEFT JOIN LATERAL (SELECT CASE WHEN x.type = 'LinkParsed' THEN x.data ELSE x.data->'parsed' END AS p FROM public.es_events x WHERE x.seq = l.parsed) pa ON true
   LEFT JOIN public.es_events ta ON ta.seq = l.tags
-  LEFT JOIN public.es_events fa ON fa.seq = l.family`;
+  LEFT JOIN public.es_events fa ON fa.seq = l.family
+RETURNING id, mirror_hash, detail IS NOT NULL AND detail_hash IS NULL AS detail_unhashed
+)
+-- The rows whose hashes PostgreSQL could not write.
+SELECT id::text AS id FROM written WHERE mirror_hash IS NULL OR detail_unhashed`;
 
 /** Link events of a version other than their type's current one, up to the position. */
 const OLDER_SQL = `
@@ -198,30 +206,52 @@ SELECT 1 FROM public.es_events
  WHERE stream_id LIKE 'link-%' AND (tx_id < $1 OR (tx_id = $1 AND seq <= $2)) AND (type, version) NOT IN (${CURRENT})
  LIMIT 1`;
 
-const COUNT_SQL = `SELECT count(*) AS n FROM public.es_events WHERE stream_id LIKE 'link-%' AND (tx_id < $1 OR (tx_id = $1 AND seq <= $2))`;
+/** The link events of the range's streams up to the position (the range as in FOLD_SQL). */
+const COUNT_SQL = `SELECT count(*) AS n FROM public.es_events
+ WHERE stream_id LIKE 'link-%' AND stream_id > $3 AND ($4::text IS NULL OR stream_id <= $4) AND (tx_id < $1 OR (tx_id = $1 AND seq <= $2))`;
 
-async function fold(db: ProjectionDb, upTo: LogPosition): Promise<number | null> {
+/**
+ * The range's last stream: the `rangeStreams`-th link stream after `after`, in stream_id order (the
+ * order of es_events' index on it, which each range's reads follow); none when fewer are left, and
+ * the range then takes every link stream after `after`, those es_streams may not list included.
+ */
+const BOUND_SQL = `SELECT stream_id FROM public.es_streams WHERE stream_id LIKE 'link-%' AND stream_id > $1 ORDER BY stream_id OFFSET $2 LIMIT 1`;
+
+/** Streams per range: a few seconds of the fold at most, so a range holds the log's readers back no longer. */
+const RANGE_STREAMS = 2000;
+
+async function accepts(db: ProjectionDb, upTo: LogPosition): Promise<boolean> {
+  return (await db.query(OLDER_SQL, [upTo.commit.toString(), upTo.prepare.toString()])).rows.length === 0;
+}
+
+async function foldRange(db: ProjectionDb, upTo: LogPosition, after: string | null, streams: number): Promise<{ last: string | null; events: number }> {
   const at = [upTo.commit.toString(), upTo.prepare.toString()];
-  if ((await db.query(OLDER_SQL, at)).rows.length) return null;
-  await db.query(FOLD_SQL, [...at, LINK_TYPES]);
+  // '' sorts before every stream id.
+  const from = after ?? '';
+  const bound = await db.query<{ stream_id: string }>(BOUND_SQL, [from, streams - 1]);
+  const last = bound.rows[0]?.stream_id ?? null;
+  const odd = await db.query<{ id: string }>(FOLD_SQL, [...at, LINK_TYPES, from, last]);
   // The few values PostgreSQL writes otherwise than JavaScript: hashed here.
-  const odd = await db.query<{ id: string; mirror: LinkMirrorData | null; detail: unknown }>(
-    `SELECT o.id::text AS id, CASE WHEN o.mirror_hash IS NULL THEN m.data END AS mirror, CASE WHEN o.detail_hash IS NULL THEN o.detail END AS detail
-       FROM origin_goods o
-       LEFT JOIN LATERAL (SELECT x.data FROM public.es_events x
-                           WHERE o.mirror_hash IS NULL AND x.stream_id = 'link-' || o.id AND x.type = 'LinkMirrored' AND x.revision <= o.revision
-                           ORDER BY x.revision DESC LIMIT 1) m ON true
-      WHERE o.mirror_hash IS NULL OR (o.detail IS NOT NULL AND o.detail_hash IS NULL)`,
-  );
-  for (const r of odd.rows) {
+  const values = odd.rows.length
+    ? await db.query<{ id: string; mirror: LinkMirrorData | null; detail: unknown }>(
+        `SELECT o.id::text AS id, CASE WHEN o.mirror_hash IS NULL THEN m.data END AS mirror, CASE WHEN o.detail_hash IS NULL THEN o.detail END AS detail
+           FROM origin_goods o
+           LEFT JOIN LATERAL (SELECT x.data FROM public.es_events x
+                               WHERE o.mirror_hash IS NULL AND x.stream_id = 'link-' || o.id AND x.type = 'LinkMirrored' AND x.revision <= o.revision
+                               ORDER BY x.revision DESC LIMIT 1) m ON true
+          WHERE o.id = ANY($1::bigint[])`,
+        [odd.rows.map((r) => r.id)],
+      )
+    : { rows: [] };
+  for (const r of values.rows) {
     await db.query(`UPDATE origin_goods SET mirror_hash = coalesce($2, mirror_hash), detail_hash = coalesce($3, detail_hash) WHERE id = $1`, [
       r.id,
       r.mirror ? linkMirrorHash(r.mirror) : null,
       r.detail !== null && r.detail !== undefined ? contentHash(r.detail) : null,
     ]);
   }
-  const n = await db.query<{ n: string }>(COUNT_SQL, at);
-  return Number(n.rows[0]!.n);
+  const n = await db.query<{ n: string }>(COUNT_SQL, [...at, from, last]);
+  return { last, events: Number(n.rows[0]!.n) };
 }
 
-export const linkFold: SqlFold = { streamPrefixes: ['link-'], fold };
+export const linkFold: SqlFold = { streamPrefixes: ['link-'], rangeStreams: RANGE_STREAMS, accepts, foldRange };

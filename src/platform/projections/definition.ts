@@ -50,22 +50,34 @@ export interface ProjectionDefinition {
 }
 
 /**
- * Streams whose rows a rebuild can write straight from the postgres log (`es_events`) in one
- * statement, where a row is "the last event of each kind" of its stream: their events stay in the
- * server, and each row is written once. The rebuild folds them first, up to the head of the log, in
- * the transaction that makes the shadow tables; its replay then reads the other streams' events up to
- * that position, and every event after it, as usual. The rows must be those the replay would write
- * (the replay test and the rebuild identity tests hold them so).
+ * Streams whose rows a rebuild can write straight from the postgres log (`es_events`) in SQL, where a
+ * row is "the last event of each kind" of its stream: their events stay in the server, and each row
+ * is written once. The rebuild folds them first, up to the head of the log as it was when the fold
+ * began (`upTo`), in ranges of streams in stream_id order, each range its own short transaction: a
+ * transaction that writes holds back every reader of the log while it runs (docs/architecture.md),
+ * so the fold never holds the live projections back for more than one range. Events up to `upTo`
+ * never change, so the ranges together write what one statement over every stream would. Its replay
+ * then reads the other streams' events up to that position, and every event after it, as usual. The
+ * rows must be those the replay would write (the replay test and the rebuild identity tests hold
+ * them so).
  */
 export interface SqlFold {
   /** the streams folded: a subset of the projection's `streamPrefixes` */
   readonly streamPrefixes: readonly string[];
+  /** streams per range (one range, one transaction): `foldRange`'s `streams` */
+  readonly rangeStreams: number;
   /**
-   * Writes the rows of those streams' events up to `upTo` (inclusive) into the empty shadow tables
-   * (`db`'s search_path points there); answers how many events it folded, or null when it cannot fold
-   * this log (events of an older version: the replay upcasts them), having written nothing.
+   * Whether it can fold this log up to `upTo` (inclusive): false when it holds events of an older
+   * version (the replay upcasts them). Asked once, before any range is written; it only reads.
    */
-  fold(db: ProjectionDb, upTo: LogPosition): Promise<number | null>;
+  accepts(db: ProjectionDb, upTo: LogPosition): Promise<boolean>;
+  /**
+   * Writes the rows of the next `streams` streams after `after` (null: from the first), of
+   * their events up to `upTo`, into the shadow tables (`db`'s search_path points there). Answers the
+   * last stream of the range, or null when the range was the last one (it then took every stream
+   * after `after`), and how many events it folded.
+   */
+  foldRange(db: ProjectionDb, upTo: LogPosition, after: string | null, streams: number): Promise<{ last: string | null; events: number }>;
 }
 
 /**

@@ -11,7 +11,7 @@ import { ident } from '../db';
 import { CACHE_DOMAINS } from '../cache/public-cache';
 import { type EventStore, type LogPosition, type RecordedEvent, START, comparePositions, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
-import type { ProjectionDefinition } from './definition';
+import type { ProjectionDefinition, SqlFold } from './definition';
 import { ensureCheckpointRow, toPosition } from './checkpoints';
 
 /** A rebuild's batches go to the shadow tables in `schema`; derived state waits while `deferDerived`. */
@@ -90,13 +90,21 @@ export class ShadowRebuild {
       prepare_pos: string;
       settle_after: string | null;
       settled: boolean;
+      fold_commit_pos: string | null;
+      fold_prepare_pos: string | null;
+      fold_after: string | null;
       folded_commit_pos: string | null;
       folded_prepare_pos: string | null;
-    }>(`SELECT commit_pos, prepare_pos, settle_after, settled, folded_commit_pos, folded_prepare_pos FROM projection_rebuilds WHERE name = $1`, [this.name]);
+    }>(
+      `SELECT commit_pos, prepare_pos, settle_after, settled, fold_commit_pos, fold_prepare_pos, fold_after, folded_commit_pos, folded_prepare_pos
+         FROM projection_rebuilds WHERE name = $1`,
+      [this.name],
+    );
     const rb = rebuild.rows[0];
     if (!rb) return false;
     const from = toPosition(rb.commit_pos, rb.prepare_pos);
     const folded = rb.folded_commit_pos === null || rb.folded_prepare_pos === null ? null : toPosition(rb.folded_commit_pos, rb.folded_prepare_pos);
+    const folding = rb.fold_commit_pos === null || rb.fold_prepare_pos === null ? null : toPosition(rb.fold_commit_pos, rb.fold_prepare_pos);
     const schema = shadowSchema(this.name);
     const def = this.opts.definition;
     const settle = def.settle;
@@ -106,9 +114,15 @@ export class ShadowRebuild {
     // small appends since its statistics were last taken plans every such read as a sort of all the
     // rest (the rebuild took 1.7 times as long at 100 000 links where autovacuum was off).
     await this.replay.refreshLogStatistics();
-    if (folded === null && def.sqlFold && this.opts.store.kind === 'postgres' && comparePositions(from, START) === 0 && comparePositions(head, START) > 0) {
-      await this.fold(def.sqlFold, head);
-      return true;
+    if (folded === null && def.sqlFold && this.opts.store.kind === 'postgres' && comparePositions(from, START) === 0) {
+      if (folding) {
+        await this.foldRange(def.sqlFold, folding, rb.fold_after);
+        return true;
+      }
+      if (comparePositions(head, START) > 0) {
+        await this.startFold(def.sqlFold, head);
+        return true;
+      }
     }
     if (folded && def.sqlFold && comparePositions(from, folded) < 0) {
       // Up to the fold's position, only the streams it did not fold.
@@ -166,27 +180,49 @@ export class ShadowRebuild {
   }
 
   /**
-   * Makes the shadow tables and folds `fold`'s streams into them up to `head`, in one transaction;
-   * the position is recorded (the log's start when the fold declines this log: the replay reads
-   * everything then), with the events folded counted as done.
+   * The fold's first step: makes the shadow tables and fixes the position every range folds up to
+   * (the head now), or, when the fold declines this log, records the log's start as the folded
+   * position (the replay reads everything then). Asked before anything is written, the question
+   * only reads, so this transaction takes its id (and holds readers of the log back) only for the
+   * few statements that make the tables.
    */
-  private async fold(fold: NonNullable<ProjectionDefinition['sqlFold']>, head: LogPosition): Promise<void> {
+  private async startFold(fold: SqlFold, head: LogPosition): Promise<void> {
     const schema = shadowSchema(this.name);
     await this.replay.inTransaction(async (tx) => {
+      const accepted = await fold.accepts(tx, head);
       await createShadow(tx, schema, this.opts.definition.tables);
+      if (accepted) {
+        await tx.query(`UPDATE projection_rebuilds SET fold_commit_pos = $2, fold_prepare_pos = $3, fold_after = NULL WHERE name = $1`, [
+          this.name,
+          head.commit.toString(),
+          head.prepare.toString(),
+        ]);
+        this.opts.log.info({ position: positionToString(head) }, 'rebuild: folding streams in SQL');
+      } else {
+        await tx.query(`UPDATE projection_rebuilds SET folded_commit_pos = -1, folded_prepare_pos = -1 WHERE name = $1`, [this.name]);
+        this.opts.log.info('rebuild: SQL fold declined; replaying every event');
+      }
+    });
+  }
+
+  /**
+   * One range of the fold, in its own transaction, after the last stream folded (`after`), up to
+   * the position fixed when the fold began: its rows, the events counted as done, and the cursor
+   * moved past it, together, so a rebuild interrupted between two ranges goes on from the next one.
+   * After the last range the fold's position is recorded, and the replay begins.
+   */
+  private async foldRange(fold: SqlFold, upTo: LogPosition, after: string | null): Promise<void> {
+    const schema = shadowSchema(this.name);
+    await this.replay.inTransaction(async (tx) => {
       await tx.query(`SELECT set_config('search_path', $1, true)`, [`${ident(schema)}, public`]);
-      const folded = await fold.fold(tx, head);
-      const at = folded === null ? START : head;
-      await tx.query(`UPDATE projection_rebuilds SET folded_commit_pos = $2, folded_prepare_pos = $3, events_done = events_done + $4 WHERE name = $1`, [
-        this.name,
-        at.commit.toString(),
-        at.prepare.toString(),
-        folded ?? 0,
-      ]);
-      this.opts.log.info(
-        { events: folded, position: positionToString(at) },
-        folded === null ? 'rebuild: SQL fold declined; replaying every event' : 'rebuild: streams folded in SQL',
-      );
+      const range = await fold.foldRange(tx, upTo, after, fold.rangeStreams);
+      await tx.query(`UPDATE projection_rebuilds SET fold_after = $2, events_done = events_done + $3 WHERE name = $1`, [this.name, range.last, range.events]);
+      if (range.last === null) {
+        await tx.query(`UPDATE projection_rebuilds SET folded_commit_pos = fold_commit_pos, folded_prepare_pos = fold_prepare_pos WHERE name = $1`, [this.name]);
+        this.opts.log.info({ position: positionToString(upTo) }, 'rebuild: streams folded in SQL');
+      } else {
+        this.opts.log.debug({ after, last: range.last, events: range.events }, 'rebuild: a range of streams folded in SQL');
+      }
     });
     await this.replay.refreshStatistics(this.opts.definition.tables, { schema });
   }
@@ -276,7 +312,8 @@ export class ShadowRebuild {
       if ((await this.tableShape(db, 'public')) !== (await this.tableShape(db, shadowSchema(this.name)))) {
         this.opts.log.warn('the live tables changed shape while the rebuild ran; starting the rebuild again');
         await db.query(
-          `UPDATE projection_rebuilds SET commit_pos = -1, prepare_pos = -1, events_done = 0, settle_after = NULL, settled = false, folded_commit_pos = NULL, folded_prepare_pos = NULL,
+          `UPDATE projection_rebuilds SET commit_pos = -1, prepare_pos = -1, events_done = 0, settle_after = NULL, settled = false,
+                  fold_commit_pos = NULL, fold_prepare_pos = NULL, fold_after = NULL, folded_commit_pos = NULL, folded_prepare_pos = NULL,
                   started_at = now() WHERE name = $1`,
           [this.name],
         );
@@ -325,7 +362,7 @@ export async function requestRebuild(db: Pick<pg.ClientBase, 'query'>, name: str
   await db.query(
     `INSERT INTO projection_rebuilds (name) VALUES ($1)
      ON CONFLICT (name) DO UPDATE SET commit_pos = -1, prepare_pos = -1, events_done = 0, started_at = now(), settle_after = NULL, settled = false,
-                                      folded_commit_pos = NULL, folded_prepare_pos = NULL`,
+                                      fold_commit_pos = NULL, fold_prepare_pos = NULL, fold_after = NULL, folded_commit_pos = NULL, folded_prepare_pos = NULL`,
     [name],
   );
   await db.query(`UPDATE projection_checkpoints SET state = 'rebuilding', rebuild_error = NULL, updated_at = now() WHERE name = $1`, [name]);
