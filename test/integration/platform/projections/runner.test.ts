@@ -380,7 +380,7 @@ describe('projection runner', () => {
     await appended(appendTallies(es.store, 100));
     await db.pool.query(`CREATE TABLE t_fold_ranges (after text, last text, xact text NOT NULL)`);
     const RANGE = `stream_id LIKE 'tally-%' AND stream_id > $3 AND ($4::text IS NULL OR stream_id <= $4) AND (tx_id < $1 OR (tx_id = $1 AND seq <= $2))`;
-    // The first process stops for good in its second range (after writing part of it).
+    // The first process fails in its second range and every one after (having written part of it), and stops.
     let stopped: (() => void) | null = null;
     const stoppedAt = new Promise<void>((resolve) => (stopped = resolve));
     const tallyFold = (stopAtRange: number): SqlFold => {
@@ -407,7 +407,7 @@ describe('projection runner', () => {
             last,
           ]);
           await tx.query(`INSERT INTO public.t_fold_ranges (after, last, xact) VALUES ($1, $2, pg_current_xact_id()::text)`, [after, last]);
-          if (++ranges === stopAtRange) {
+          if (stopAtRange > 0 && ++ranges >= stopAtRange) {
             stopped!();
             throw new Error('the process stops here');
           }
