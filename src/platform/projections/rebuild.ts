@@ -81,7 +81,8 @@ export class ShadowRebuild {
 
   /**
    * One step of a requested rebuild, read on `db` (the runner's connection), the log read up to
-   * `head`: a batch replayed, a step of settling, or the swap. False when no rebuild is requested or
+   * `head`: a range of the SQL fold, a batch replayed, a step of settling, or the swap, each its own
+   * short transaction (docs/architecture.md, Rebuilds and the log's readers). False when no rebuild is requested or
    * the swap could not be made yet. `liveFailed`: whether the live checkpoint was failed when read.
    */
   async step(db: pg.ClientBase, head: LogPosition, liveFailed: boolean): Promise<boolean> {
