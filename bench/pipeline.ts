@@ -36,6 +36,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { type Measure, type Ratio, type Suite, type Value, measure, median, ratio, sleep, value } from './harness';
 import { PUBLIC_DOMAINS } from '../src/storefront/public-routes';
+import { tableDigests } from '../src/platform/projections/fingerprint';
 
 const ROOT = path.resolve(__dirname, '..');
 const POLL_MS = 200;
@@ -368,14 +369,8 @@ async function logHead(pool: pg.Pool): Promise<{ seq: number; events: number }> 
 
 /** Each catalog table's row count and a digest of its rows in a stable order. */
 async function fingerprint(pool: pg.Pool): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const present = await pool.query<{ t: string }>(`SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_name = ANY($1)`, [CATALOG_TABLES]);
-  for (const { t } of present.rows) {
-    // A digest per row, then of the sorted digests: the aggregate stays small on a large catalogue.
-    const r = await one<{ n: string; h: string | null }>(pool, `SELECT count(*) AS n, md5(string_agg(h, '' ORDER BY h)) AS h FROM (SELECT md5(x::text) AS h FROM "${t}" x) d`);
-    out.set(t, `${r.n} rows ${r.h ?? '-'}`);
-  }
-  return out;
+  const digests = await tableDigests(pool, CATALOG_TABLES);
+  return new Map([...digests].map(([t, d]) => [t, `${d.rows} rows ${d.digest}`]));
 }
 
 const BARE_TABLE = 'pipeline_bench_bare_events';

@@ -30,6 +30,7 @@ import { defineBatchProjection, type ProjectionDb } from '../src/platform/projec
 import { linkMirrorHash } from '../src/catalog/links/mirror';
 import { contentHash } from '../src/platform/content-hash';
 import { type Columns, RowChanges, insertRows, updateRows } from '../src/platform/projections/sql';
+import { linkFold } from './catalog-fold';
 
 const LINK_COLUMNS: Columns = {
   id: 'bigint',
@@ -539,6 +540,8 @@ export const catalogProjection = defineBatchProjection({
   streamPrefixes: ['link-', 'family-', 'good-'],
   tables: ['origin_goods', 'families', 'family_custom_members', 'family_overrides', 'goods', 'good_origin_goods', 'family_stamps'],
   domains: ['goods', 'matrix', 'meta'],
+  // A rebuild on the postgres log writes the links straight from the log (./catalog-fold.ts).
+  sqlFold: linkFold,
   async applyBatch(db, events, mode) {
     const fx: BatchEffects = { touched: new Set(), goodsTouched: new Set(), moved: new Set(), created: new Set(), reshown: new Set(), gone: new Set() };
     await applyLinkEvents(db, ofSlice(events, linkEvents), fx);
@@ -557,5 +560,11 @@ export const catalogProjection = defineBatchProjection({
       r.rows.map((f) => f.id),
     );
     return r.rows[r.rows.length - 1]!.id;
+  },
+  async settleSplit(db, after) {
+    // The last family of the step after `after`, when another step follows it.
+    const r = await db.query<{ id: string }>(`SELECT id FROM families WHERE id > $1 ORDER BY id OFFSET $2 LIMIT 1`, [after ?? '-1', SETTLE_STEP - 1]);
+    const next = await db.query<{ id: string }>(`SELECT 1 AS id FROM families WHERE id > $1 LIMIT 1`, [r.rows[0]?.id ?? '9223372036854775807']);
+    return r.rows[0] && next.rows.length ? r.rows[0].id : null;
   },
 });

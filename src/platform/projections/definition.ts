@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import type { CacheDomain } from '../cache/public-cache';
+import type { LogPosition } from '../event-store/port';
 import type { AnyEvent, DecodedEvent, EventDefinition, EventUnion } from '../events/registry';
 
 /**
@@ -38,6 +39,45 @@ export interface ProjectionDefinition {
    * (null the first time) and answers where it got. Then batches run as usual, and the swap follows.
    */
   settle?(db: ProjectionDb, after: string | null): Promise<string | null>;
+  /**
+   * Where the `settle` step after `after` will end (the answer it will give), or null when it will
+   * be the last: the rebuild then runs the step after it at the same time, on a second connection.
+   * Steps must touch disjoint rows.
+   */
+  settleSplit?(db: ProjectionDb, after: string | null): Promise<string | null>;
+  /** For a rebuild on the postgres log: streams folded in SQL before the replay (`SqlFold`). */
+  readonly sqlFold?: SqlFold;
+}
+
+/**
+ * Streams whose rows a rebuild can write straight from the postgres log (`es_events`) in SQL, where a
+ * row is "the last event of each kind" of its stream: their events stay in the server, and each row
+ * is written once. The rebuild folds them first, up to the head of the log as it was when the fold
+ * began (`upTo`), in ranges of streams in stream_id order, each range its own short transaction: a
+ * transaction that writes holds back every reader of the log while it runs (docs/architecture.md),
+ * so the fold never holds the live projections back for more than one range. Events up to `upTo`
+ * never change, so the ranges together write what one statement over every stream would. Its replay
+ * then reads the other streams' events up to that position, and every event after it, as usual. The
+ * rows must be those the replay would write (the replay test and the rebuild identity tests hold
+ * them so).
+ */
+export interface SqlFold {
+  /** the streams folded: a subset of the projection's `streamPrefixes` */
+  readonly streamPrefixes: readonly string[];
+  /** streams per range (one range, one transaction): `foldRange`'s `streams` */
+  readonly rangeStreams: number;
+  /**
+   * Whether it can fold this log up to `upTo` (inclusive): false when it holds events of an older
+   * version (the replay upcasts them). Asked once, before any range is written; it only reads.
+   */
+  accepts(db: ProjectionDb, upTo: LogPosition): Promise<boolean>;
+  /**
+   * Writes the rows of the next `streams` streams after `after` (null: from the first), of
+   * their events up to `upTo`, into the shadow tables (`db`'s search_path points there). Answers the
+   * last stream of the range, or null when the range was the last one (it then took every stream
+   * after `after`), and how many events it folded.
+   */
+  foldRange(db: ProjectionDb, upTo: LogPosition, after: string | null, streams: number): Promise<{ last: string | null; events: number }>;
 }
 
 /**
@@ -100,9 +140,14 @@ export function defineBatchProjection<const Defs extends readonly EventDefinitio
     events: Defs;
     applyBatch(db: ProjectionDb, events: readonly DecodedEvent<EventUnion<Defs>>[], mode?: BatchMode): Promise<BatchOutcome | void>;
     settle?: ProjectionDefinition['settle'];
+    settleSplit?: ProjectionDefinition['settleSplit'];
+    sqlFold?: SqlFold;
   },
 ): ProjectionDefinition {
-  const { applyBatch, settle } = spec;
+  const { applyBatch, settle, settleSplit, sqlFold } = spec;
+  if (sqlFold && !sqlFold.streamPrefixes.every((p) => spec.streamPrefixes.includes(p))) {
+    throw new Error(`projection ${spec.name}: its SQL fold covers streams it does not read`);
+  }
   return {
     ...definitionOf(
       spec,
@@ -110,6 +155,8 @@ export function defineBatchProjection<const Defs extends readonly EventDefinitio
     ),
     applyBatch: (db, events, mode) => applyBatch(db, handled<EventUnion<Defs>>(events), mode),
     ...(settle ? { settle } : {}),
+    ...(settleSplit ? { settleSplit } : {}),
+    ...(sqlFold ? { sqlFold } : {}),
   };
 }
 

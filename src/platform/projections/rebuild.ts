@@ -11,7 +11,7 @@ import { ident } from '../db';
 import { CACHE_DOMAINS } from '../cache/public-cache';
 import { type EventStore, type LogPosition, type RecordedEvent, START, comparePositions, positionToString } from '../event-store/port';
 import type { Logger } from '../log';
-import type { ProjectionDefinition } from './definition';
+import type { ProjectionDefinition, SqlFold } from './definition';
 import { ensureCheckpointRow, toPosition } from './checkpoints';
 
 /** A rebuild's batches go to the shadow tables in `schema`; derived state waits while `deferDerived`. */
@@ -19,17 +19,21 @@ export interface ShadowTarget {
   kind: 'shadow';
   schema: string;
   deferDerived: boolean;
+  /** the first batch (or skip) from the log's start makes the shadow tables; false once a fold made them */
+  fresh: boolean;
 }
 
 /** What a rebuild uses of the runner leading the projection: its reads, its batch apply, its transactions. */
 export interface Replay {
-  /** the rebuild's next events after `after`, no further than `upTo` */
-  read(after: LogPosition, upTo: LogPosition): Promise<RecordedEvent[]>;
+  /** the rebuild's next events after `after`, no further than `upTo` (of these streams only: `streamPrefixes`) */
+  read(after: LogPosition, upTo: LogPosition, streamPrefixes?: readonly string[]): Promise<RecordedEvent[]>;
   /** applies a batch to the shadow (a failing batch is narrowed down to its poison event) */
   apply(from: LogPosition, events: RecordedEvent[], target: ShadowTarget): Promise<void>;
   /** moves the rebuild's position over events that are none of the projection's */
   skipTo(from: LogPosition, to: LogPosition, target: ShadowTarget): Promise<void>;
   inTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T>;
+  /** a transaction on a second connection, beside the runner's (settling runs two steps at once) */
+  inOtherTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T>;
   /** NOTIFYs a commit (transactional: heard once the transaction commits) */
   notify(db: pg.ClientBase, position: LogPosition, domains: readonly string[], rebuilt: boolean): Promise<void>;
   /**
@@ -77,25 +81,62 @@ export class ShadowRebuild {
 
   /**
    * One step of a requested rebuild, read on `db` (the runner's connection), the log read up to
-   * `head`: a batch replayed, a step of settling, or the swap. False when no rebuild is requested or
+   * `head`: a range of the SQL fold, a batch replayed, a step of settling, or the swap, each its own
+   * short transaction (docs/architecture.md, Rebuilds and the log's readers). False when no rebuild is requested or
    * the swap could not be made yet. `liveFailed`: whether the live checkpoint was failed when read.
    */
   async step(db: pg.ClientBase, head: LogPosition, liveFailed: boolean): Promise<boolean> {
-    const rebuild = await db.query<{ commit_pos: string; prepare_pos: string; settle_after: string | null; settled: boolean }>(
-      `SELECT commit_pos, prepare_pos, settle_after, settled FROM projection_rebuilds WHERE name = $1`,
+    const rebuild = await db.query<{
+      commit_pos: string;
+      prepare_pos: string;
+      settle_after: string | null;
+      settled: boolean;
+      fold_commit_pos: string | null;
+      fold_prepare_pos: string | null;
+      fold_after: string | null;
+      folded_commit_pos: string | null;
+      folded_prepare_pos: string | null;
+    }>(
+      `SELECT commit_pos, prepare_pos, settle_after, settled, fold_commit_pos, fold_prepare_pos, fold_after, folded_commit_pos, folded_prepare_pos
+         FROM projection_rebuilds WHERE name = $1`,
       [this.name],
     );
     const rb = rebuild.rows[0];
     if (!rb) return false;
     const from = toPosition(rb.commit_pos, rb.prepare_pos);
+    const folded = rb.folded_commit_pos === null || rb.folded_prepare_pos === null ? null : toPosition(rb.folded_commit_pos, rb.folded_prepare_pos);
+    const folding = rb.fold_commit_pos === null || rb.fold_prepare_pos === null ? null : toPosition(rb.fold_commit_pos, rb.fold_prepare_pos);
     const schema = shadowSchema(this.name);
-    const settle = this.opts.definition.settle;
+    const def = this.opts.definition;
+    const settle = def.settle;
     // Derived state waits for the end of the replay, until settling begins.
-    const target: ShadowTarget = { kind: 'shadow', schema, deferDerived: !!settle && rb.settle_after === null && !rb.settled };
+    const target: ShadowTarget = { kind: 'shadow', schema, deferDerived: !!settle && rb.settle_after === null && !rb.settled, fresh: folded === null };
     // The replay reads the log from its start, which nothing but the replay reads: a log grown by
     // small appends since its statistics were last taken plans every such read as a sort of all the
     // rest (the rebuild took 1.7 times as long at 100 000 links where autovacuum was off).
     await this.replay.refreshLogStatistics();
+    if (folded === null && def.sqlFold && this.opts.store.kind === 'postgres' && comparePositions(from, START) === 0) {
+      if (folding) {
+        await this.foldRange(def.sqlFold, folding, rb.fold_after);
+        return true;
+      }
+      if (comparePositions(head, START) > 0) {
+        await this.startFold(def.sqlFold, head);
+        return true;
+      }
+    }
+    if (folded && def.sqlFold && comparePositions(from, folded) < 0) {
+      // Up to the fold's position, only the streams it did not fold.
+      const rest = def.streamPrefixes.filter((p) => !def.sqlFold!.streamPrefixes.includes(p));
+      const events = rest.length ? await this.replay.read(from, folded, rest) : [];
+      if (events.length) {
+        await this.replay.apply(from, events, target);
+        await this.replay.refreshStatistics(def.tables, { schema });
+      } else {
+        await this.replay.skipTo(from, folded, target);
+      }
+      return true;
+    }
     const events = await this.replay.read(from, head);
     if (events.length) {
       await this.replay.apply(from, events, target);
@@ -115,16 +156,76 @@ export class ShadowRebuild {
       await this.replay.inTransaction((tx) => createShadow(tx, schema, this.opts.definition.tables));
     }
     if (settle && !rb.settled) {
-      // One step of settling per step of the loop, each in its own short transaction: live batches
-      // keep running in between, and no transaction holds readers back for long.
+      // Settling in steps, each in its own short transaction: live batches keep running in between,
+      // and no transaction holds readers back for long. Where the projection says where its next
+      // step will end (`settleSplit`), two steps run at once, the second on a connection of its own:
+      // a step is half in the server and half in JavaScript, so the two overlap.
       await this.replay.inTransaction(async (tx) => {
         await tx.query(`SELECT set_config('search_path', $1, true)`, [`${ident(schema)}, public`]);
-        const next = await settle(tx, rb.settle_after);
+        const split = def.settleSplit ? await def.settleSplit(tx, rb.settle_after) : null;
+        const [first, second] = await Promise.all([
+          settle(tx, rb.settle_after),
+          split === null
+            ? null
+            : this.replay.inOtherTransaction(async (other) => {
+                await other.query(`SELECT set_config('search_path', $1, true)`, [`${ident(schema)}, public`]);
+                return settle(other, split);
+              }),
+        ]);
+        const next = split === null ? first : second;
         await tx.query(`UPDATE projection_rebuilds SET settle_after = $2, settled = $3 WHERE name = $1`, [this.name, next ?? rb.settle_after, next === null]);
       });
       return true;
     }
     return this.swap(from, liveFailed);
+  }
+
+  /**
+   * The fold's first step: makes the shadow tables and fixes the position every range folds up to
+   * (the head now), or, when the fold declines this log, records the log's start as the folded
+   * position (the replay reads everything then). Asked before anything is written, the question
+   * only reads, so this transaction takes its id (and holds readers of the log back) only for the
+   * few statements that make the tables.
+   */
+  private async startFold(fold: SqlFold, head: LogPosition): Promise<void> {
+    const schema = shadowSchema(this.name);
+    await this.replay.inTransaction(async (tx) => {
+      const accepted = await fold.accepts(tx, head);
+      await createShadow(tx, schema, this.opts.definition.tables);
+      if (accepted) {
+        await tx.query(`UPDATE projection_rebuilds SET fold_commit_pos = $2, fold_prepare_pos = $3, fold_after = NULL WHERE name = $1`, [
+          this.name,
+          head.commit.toString(),
+          head.prepare.toString(),
+        ]);
+        this.opts.log.info({ position: positionToString(head) }, 'rebuild: folding streams in SQL');
+      } else {
+        await tx.query(`UPDATE projection_rebuilds SET folded_commit_pos = -1, folded_prepare_pos = -1 WHERE name = $1`, [this.name]);
+        this.opts.log.info('rebuild: SQL fold declined; replaying every event');
+      }
+    });
+  }
+
+  /**
+   * One range of the fold, in its own transaction, after the last stream folded (`after`), up to
+   * the position fixed when the fold began: its rows, the events counted as done, and the cursor
+   * moved past it, together, so a rebuild interrupted between two ranges goes on from the next one.
+   * After the last range the fold's position is recorded, and the replay begins.
+   */
+  private async foldRange(fold: SqlFold, upTo: LogPosition, after: string | null): Promise<void> {
+    const schema = shadowSchema(this.name);
+    await this.replay.inTransaction(async (tx) => {
+      await tx.query(`SELECT set_config('search_path', $1, true)`, [`${ident(schema)}, public`]);
+      const range = await fold.foldRange(tx, upTo, after, fold.rangeStreams);
+      await tx.query(`UPDATE projection_rebuilds SET fold_after = $2, events_done = events_done + $3 WHERE name = $1`, [this.name, range.last, range.events]);
+      if (range.last === null) {
+        await tx.query(`UPDATE projection_rebuilds SET folded_commit_pos = fold_commit_pos, folded_prepare_pos = fold_prepare_pos WHERE name = $1`, [this.name]);
+        this.opts.log.info({ position: positionToString(upTo) }, 'rebuild: streams folded in SQL');
+      } else {
+        this.opts.log.debug({ after, last: range.last, events: range.events }, 'rebuild: a range of streams folded in SQL');
+      }
+    });
+    await this.replay.refreshStatistics(this.opts.definition.tables, { schema });
   }
 
   /**
@@ -212,7 +313,9 @@ export class ShadowRebuild {
       if ((await this.tableShape(db, 'public')) !== (await this.tableShape(db, shadowSchema(this.name)))) {
         this.opts.log.warn('the live tables changed shape while the rebuild ran; starting the rebuild again');
         await db.query(
-          `UPDATE projection_rebuilds SET commit_pos = -1, prepare_pos = -1, events_done = 0, settle_after = NULL, settled = false, started_at = now() WHERE name = $1`,
+          `UPDATE projection_rebuilds SET commit_pos = -1, prepare_pos = -1, events_done = 0, settle_after = NULL, settled = false,
+                  fold_commit_pos = NULL, fold_prepare_pos = NULL, fold_after = NULL, folded_commit_pos = NULL, folded_prepare_pos = NULL,
+                  started_at = now() WHERE name = $1`,
           [this.name],
         );
         await db.query(`DROP SCHEMA IF EXISTS ${ident(shadowSchema(this.name))} CASCADE`);
@@ -259,7 +362,8 @@ export async function requestRebuild(db: Pick<pg.ClientBase, 'query'>, name: str
   await ensureCheckpointRow(db, name);
   await db.query(
     `INSERT INTO projection_rebuilds (name) VALUES ($1)
-     ON CONFLICT (name) DO UPDATE SET commit_pos = -1, prepare_pos = -1, events_done = 0, started_at = now(), settle_after = NULL, settled = false`,
+     ON CONFLICT (name) DO UPDATE SET commit_pos = -1, prepare_pos = -1, events_done = 0, started_at = now(), settle_after = NULL, settled = false,
+                                      fold_commit_pos = NULL, fold_prepare_pos = NULL, fold_after = NULL, folded_commit_pos = NULL, folded_prepare_pos = NULL`,
     [name],
   );
   await db.query(`UPDATE projection_checkpoints SET state = 'rebuilding', rebuild_error = NULL, updated_at = now() WHERE name = $1`, [name]);

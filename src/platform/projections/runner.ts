@@ -95,7 +95,10 @@ export class ProjectionRunner {
    */
   private narrowed: number | null = null;
   /** the next batch of the live tables and of a rebuild, read while the one before it was applied */
-  private readonly prefetched: Record<Target['kind'], { after: LogPosition; limit: number; events: Promise<RecordedEvent[]> } | null> = { live: null, shadow: null };
+  private readonly prefetched: Record<Target['kind'], { after: LogPosition; limit: number; streams: string; events: Promise<RecordedEvent[]> } | null> = {
+    live: null,
+    shadow: null,
+  };
   private unwatch: (() => Promise<void>) | null = null;
   private readonly handles: Set<string>;
   private readonly log: Logger;
@@ -108,10 +111,11 @@ export class ProjectionRunner {
       { definition: opts.definition, store: opts.store, log: this.log },
       {
         // Nobody waits on a rebuild's batches, so they are larger (until a failing batch shrinks them).
-        read: (after, upTo) => this.read('shadow', after, upTo, this.narrowed ?? this.opts.batchSize * REBUILD_BATCH_FACTOR),
+        read: (after, upTo, prefixes) => this.read('shadow', after, upTo, this.narrowed ?? this.opts.batchSize * REBUILD_BATCH_FACTOR, prefixes),
         apply: (from, events, target) => this.applyOrFail(from, events, target),
         skipTo: (from, to, target) => this.skipTo(from, to, target),
         inTransaction: (fn) => this.inTransaction(fn),
+        inOtherTransaction: (fn) => this.inOtherTransaction(fn),
         notify: (db, position, domains, rebuilt) => this.notify(db, position, domains, rebuilt),
         refreshStatistics: async (tables, at) => {
           if (!this.client) return;
@@ -282,29 +286,38 @@ export class ProjectionRunner {
    * then runs on the pool while this one is applied on the runner's connection; the next step uses it
    * if it starts where the checkpoint then is (an empty one is read again: it may have been held back).
    */
-  private async read(target: Target['kind'], after: LogPosition, upTo: LogPosition, limit: number): Promise<RecordedEvent[]> {
+  private async read(
+    target: Target['kind'],
+    after: LogPosition,
+    upTo: LogPosition,
+    limit: number,
+    streamPrefixes: readonly string[] = this.opts.definition.streamPrefixes,
+  ): Promise<RecordedEvent[]> {
     const ahead = this.prefetched[target];
     this.prefetched[target] = null;
+    const streams = streamPrefixes.join('\n');
     let events: RecordedEvent[] | null = null;
-    if (ahead && ahead.limit === limit && comparePositions(ahead.after, after) === 0) events = await ahead.events.catch(() => null);
-    if (!events?.length) events = await this.readAll(after, upTo, limit);
+    if (ahead && ahead.limit === limit && ahead.streams === streams && comparePositions(ahead.after, after) === 0) {
+      events = await ahead.events.catch(() => null);
+    }
+    if (!events?.length) events = await this.readAll(after, upTo, limit, streamPrefixes);
     if (events.length === limit) {
       const next = events[events.length - 1]!.position;
-      const read = this.readAll(next, upTo, limit);
+      const read = this.readAll(next, upTo, limit, streamPrefixes);
       read.catch(() => undefined); // handled when used; an unused failed read is no error
-      this.prefetched[target] = { after: next, limit, events: read };
+      this.prefetched[target] = { after: next, limit, streams, events: read };
     }
     return events;
   }
 
-  private readAll(after: LogPosition, upTo: LogPosition, limit: number): Promise<RecordedEvent[]> {
-    return this.opts.store.readAll({ after, upTo, limit, streamPrefixes: this.opts.definition.streamPrefixes });
+  private readAll(after: LogPosition, upTo: LogPosition, limit: number, streamPrefixes: readonly string[]): Promise<RecordedEvent[]> {
+    return this.opts.store.readAll({ after, upTo, limit, streamPrefixes });
   }
 
   /** Moves a checkpoint over events that are none of this projection's (compare-and-set, nothing applied). */
   private async skipTo(from: LogPosition, to: LogPosition, target: Target): Promise<void> {
     await this.inTransaction(async (db) => {
-      if (target.kind === 'shadow' && comparePositions(from, START) === 0) await createShadow(db, target.schema, this.opts.definition.tables);
+      if (target.kind === 'shadow' && target.fresh && comparePositions(from, START) === 0) await createShadow(db, target.schema, this.opts.definition.tables);
       await db.query(
         `UPDATE ${target.kind === 'live' ? 'projection_checkpoints' : 'projection_rebuilds'} SET commit_pos = $2, prepare_pos = $3
           WHERE name = $1 AND commit_pos = $4 AND prepare_pos = $5`,
@@ -350,13 +363,15 @@ export class ProjectionRunner {
     const last = events[events.length - 1]!;
     return this.inTransaction(async (db) => {
       if (target.kind === 'shadow') {
-        if (comparePositions(from, START) === 0) await createShadow(db, target.schema, this.opts.definition.tables);
+        if (target.fresh && comparePositions(from, START) === 0) await createShadow(db, target.schema, this.opts.definition.tables);
         await db.query(`SELECT set_config('search_path', $1, true)`, [`${ident(target.schema)}, public`]);
       }
       const handled: DecodedEvent[] = [];
       let outcome: BatchOutcome | void = undefined;
       try {
-        for (const e of events) if (this.handles.has(e.type)) handled.push(this.opts.registry.decode(e));
+        // A rebuild's replay trusts events stored at their current version (validated when appended).
+        const trustCurrent = target.kind === 'shadow';
+        for (const e of events) if (this.handles.has(e.type)) handled.push(this.opts.registry.decode(e, { trustCurrent }));
         if (handled.length) outcome = await def.applyBatch(db, handled, { deferDerived: target.kind === 'shadow' && target.deferDerived });
       } catch (err) {
         if (isTransientDbError(err)) throw err;
@@ -439,6 +454,26 @@ export class ProjectionRunner {
       return;
     }
     await this.rebuild.abandon(error, target);
+  }
+
+  /** `fn` in a transaction on a connection of its own (opened for it, closed after), beside the runner's. */
+  private async inOtherTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
+    const db = createClient(this.opts.databaseUrl, `catalog-projection:${this.name}:2`, this.opts.sessionLimits);
+    db.on('error', (e) => this.log.warn({ err: e }, 'projection connection error'));
+    await db.connect();
+    try {
+      await db.query('BEGIN');
+      try {
+        const out = await fn(db);
+        await db.query('COMMIT');
+        return out;
+      } catch (e) {
+        await db.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    } finally {
+      await db.end().catch(() => undefined);
+    }
   }
 
   private async inTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {

@@ -3,7 +3,8 @@ import { eventMetadata } from '../../../../src/platform/events/registry';
 import { START, comparePositions, positionToString } from '../../../../src/platform/event-store/port';
 import { ProjectionRunner, type ProjectionCommitNotice } from '../../../../src/platform/projections/runner';
 import { ProjectionEngine, ProjectionNotifications } from '../../../../src/platform/projections/engine';
-import type { ProjectionDefinition } from '../../../../src/platform/projections/definition';
+import type { ProjectionDefinition, SqlFold } from '../../../../src/platform/projections/definition';
+import { requestRebuild } from '../../../../src/platform/projections/rebuild';
 import { createTestDatabase, type TestDatabase } from '../../../support/db';
 import { postgresStore } from '../../../support/event-store';
 import { eventually } from '../../../support/eventually';
@@ -336,6 +337,112 @@ describe('projection runner', () => {
       reader.release();
       await engine.stopRunners();
     }
+  });
+
+  it('a rebuild settles two steps at once, the second on a connection of its own, each row once', async () => {
+    await appended(appendTallies(es.store, 60, 9));
+    await db.pool.query(`CREATE TABLE t_settled (stream text NOT NULL, pid integer NOT NULL, after text)`);
+    // Settling "recomputes" two streams a step, recording each with the connection it ran on.
+    const STEP = 2;
+    const def: ProjectionDefinition = {
+      ...tallyProjection(),
+      async settle(tx, after) {
+        const r = await tx.query<{ stream: string }>(`SELECT stream FROM t_tally WHERE stream > $1 ORDER BY stream LIMIT $2`, [after ?? '', STEP]);
+        if (!r.rows.length) return null;
+        await tx.query(`INSERT INTO public.t_settled (stream, pid, after) SELECT s, pg_backend_pid(), $2 FROM unnest($1::text[]) AS s`, [r.rows.map((x) => x.stream), after]);
+        return r.rows[r.rows.length - 1]!.stream;
+      },
+      async settleSplit(tx, after) {
+        const r = await tx.query<{ stream: string }>(`SELECT stream FROM t_tally WHERE stream > $1 ORDER BY stream OFFSET $2 LIMIT 1`, [after ?? '', STEP - 1]);
+        if (!r.rows[0]) return null;
+        const more = await tx.query(`SELECT 1 FROM t_tally WHERE stream > $1 LIMIT 1`, [r.rows[0].stream]);
+        return more.rows.length ? r.rows[0].stream : null;
+      },
+    };
+    const engine = new ProjectionEngine({ pool: db.pool, store: es.store, registry: tallyRegistry(), databaseUrl: db.url, log, batchSize: 10, pollMs: 20 }, [def]);
+    await engine.startRunners();
+    try {
+      await eventually(caughtUp);
+      const live = await tallySnapshot(db.pool);
+      await engine.requestRebuild('tally');
+      await eventually(async () => (await engine.status())[0]!.state === 'running' && (await checkpoint()).last_rebuild_at !== null, 60_000);
+      expect(await tallySnapshot(db.pool)).toEqual(live);
+      const settled = (await db.pool.query<{ stream: string; pid: number }>(`SELECT stream, pid FROM t_settled ORDER BY stream`)).rows;
+      expect(settled.map((r) => r.stream)).toEqual(live.tally.map((r) => r.stream));
+      expect(new Set(settled.map((r) => r.pid)).size).toBeGreaterThanOrEqual(2);
+    } finally {
+      await engine.stopRunners();
+    }
+  });
+
+  it('a rebuild folds in ranges, each its own transaction, while live batches go on, and resumes from its cursor after a restart', async () => {
+    // Ten streams of ten tallies; the fold takes three streams a range: 0-2, 3-5, 6-8, then the rest.
+    await appended(appendTallies(es.store, 100));
+    await db.pool.query(`CREATE TABLE t_fold_ranges (after text, last text, xact text NOT NULL)`);
+    const RANGE = `stream_id LIKE 'tally-%' AND stream_id > $3 AND ($4::text IS NULL OR stream_id <= $4) AND (tx_id < $1 OR (tx_id = $1 AND seq <= $2))`;
+    // The first process fails in its second range and every one after (having written part of it), and stops.
+    let stopped: (() => void) | null = null;
+    const stoppedAt = new Promise<void>((resolve) => (stopped = resolve));
+    const tallyFold = (stopAtRange: number): SqlFold => {
+      let ranges = 0;
+      return {
+        streamPrefixes: ['tally-'],
+        rangeStreams: 3,
+        accepts: async () => true,
+        async foldRange(tx, upTo, after, streams) {
+          const from = after ?? '';
+          const at = [upTo.commit.toString(), upTo.prepare.toString(), from];
+          const bound = await tx.query<{ stream_id: string }>(
+            `SELECT stream_id FROM public.es_streams WHERE stream_id LIKE 'tally-%' AND stream_id > $1 ORDER BY stream_id OFFSET $2 LIMIT 1`,
+            [from, streams - 1],
+          );
+          const last = bound.rows[0]?.stream_id ?? null;
+          await tx.query(
+            `INSERT INTO t_tally (stream, total, events)
+             SELECT stream_id, sum((data->>'n')::int), count(*) FROM public.es_events WHERE ${RANGE} GROUP BY stream_id`,
+            [...at, last],
+          );
+          const n = await tx.query(`INSERT INTO t_tally_log (event_id, stream, n) SELECT event_id, stream_id, (data->>'n')::int FROM public.es_events WHERE ${RANGE}`, [
+            ...at,
+            last,
+          ]);
+          await tx.query(`INSERT INTO public.t_fold_ranges (after, last, xact) VALUES ($1, $2, pg_current_xact_id()::text)`, [after, last]);
+          if (stopAtRange > 0 && ++ranges >= stopAtRange) {
+            stopped!();
+            throw new Error('the process stops here');
+          }
+          return { last, events: n.rowCount ?? 0 };
+        },
+      };
+    };
+    const first = runner({ ...tallyProjection(), sqlFold: tallyFold(2) });
+    await first.start();
+    await eventually(caughtUp);
+    await requestRebuild(db.pool, 'tally');
+    await stoppedAt;
+    // Mid-fold, the live projection still applies what is appended (after the fold's position).
+    await appended(appendTallies(es.store, 20, 10, 100));
+    await eventually(caughtUp);
+    await first.stop();
+    const live = await tallySnapshot(db.pool);
+    expect(live.log).toHaveLength(120);
+    const cursor = await db.pool.query(`SELECT fold_after, fold_commit_pos IS NOT NULL AS fixed, folded_commit_pos, events_done::int AS done FROM projection_rebuilds`);
+    expect(cursor.rows).toEqual([{ fold_after: 'tally-2', fixed: true, folded_commit_pos: null, done: 30 }]);
+
+    await runner({ ...tallyProjection(), sqlFold: tallyFold(0) }).start();
+    await eventually(async () => (await checkpoint()).state === 'running' && (await checkpoint()).last_rebuild_at !== null, 60_000);
+    // Every event once: the ranges after the restart fold up to the position fixed before it, and
+    // the replay applies the twenty appended since.
+    expect(await tallySnapshot(db.pool)).toEqual(live);
+    expect((await checkpoint()).events_applied).toBe('120');
+    const ranges = (await db.pool.query<{ after: string | null; last: string | null; xact: string }>(`SELECT after, last, xact FROM t_fold_ranges`)).rows;
+    expect(ranges.map((r) => [r.after, r.last])).toEqual([
+      [null, 'tally-2'],
+      ['tally-2', 'tally-5'],
+      ['tally-5', 'tally-8'],
+      ['tally-8', null],
+    ]);
+    expect(new Set(ranges.map((r) => r.xact)).size).toBe(4);
   });
 
   it('rebuilds without downtime: the live tables serve and advance meanwhile, then one swap', async () => {

@@ -56,6 +56,16 @@ describe('event registry', () => {
     expect(() => registry.decode(stored('LinkMirrored', 3, v1Link))).toThrow(/newer than this code/);
   });
 
+  it('trusting the current version (a replay) takes such an event as stored; an older one is still upcast and validated', () => {
+    // Data no schema would accept shows whether validation ran.
+    const odd = { linkId: 'x', extra: true };
+    expect(registry.decode(stored('LinkMirrored', 2, odd), { trustCurrent: true }).data).toEqual(odd);
+    expect(() => registry.decode(stored('LinkMirrored', 2, odd))).toThrow(/does not match its schema/);
+    expect(registry.decode(stored('LinkMirrored', 1, v1Link), { trustCurrent: true }).data).toEqual({ ...v1Link, price: '39.90' });
+    expect(() => registry.decode(stored('LinkMirrored', 1, { ...v1Link, price: 'cheap' }), { trustCurrent: true })).toThrow(/does not match its schema/);
+    expect(() => registry.decode(stored('LinkMirrored', 3, v1Link), { trustCurrent: true })).toThrow(/newer than this code/);
+  });
+
   it('chains upcasters one version at a time', () => {
     const Renamed = defineEvent('Renamed', 3, z.object({ fullName: z.string(), source: z.string() }), {
       1: (d) => ({ name: (d as { n: string }).n }),
