@@ -25,8 +25,12 @@ export interface LinkForGood {
 export type GoodCommand =
   /** `link`: the primary origin, null for a custom good (which then needs a name) */
   | { type: 'CreateGood'; fields: Partial<GoodFields>; link: LinkForGood | null }
-  /** `link`: the good's primary origin, whose tags stay on it whatever the patch */
-  | { type: 'UpdateGood'; changes: Partial<GoodFields>; link: LinkForGood | null }
+  /**
+   * `link`: the good's primary origin, whose dimension tags the good carries whatever the patch;
+   * `dimensionTagIds`: the ids of tags in dimension groups, those of the good's own tags it replaces
+   * with its link's when the patch sends no tags
+   */
+  | { type: 'UpdateGood'; changes: Partial<GoodFields>; link: LinkForGood | null; dimensionTagIds?: ReadonlySet<string> }
   | { type: 'SetGoodOrigins'; secondaryOriginGoodIds: readonly string[] }
   | { type: 'DeleteGood' };
 
@@ -73,7 +77,17 @@ export function decideGood(s: GoodState, command: GoodCommand): GoodEvent[] {
       requireGood(s);
       const requested: Partial<GoodFields> = { ...patch };
       if (patch.name !== undefined) requested.name = normaliseGoodName(patch.name, { categoryName: link?.categoryName ?? null });
-      if (patch.tagIds !== undefined || link) requested.tagIds = union(patch.tagIds ?? s.tagIds, link?.tagIds ?? []);
+      // Tags mirror the link's dimension tags (docs/domain.md, Goods and delisting): the tags a patch
+      // sends are kept, with the link's; without them, the good keeps its tags outside dimension
+      // groups and takes its link's current dimension tags (one the link no longer carries leaves).
+      if (patch.tagIds !== undefined) requested.tagIds = union(patch.tagIds, link?.tagIds ?? []);
+      else if (link) {
+        const dimension = command.dimensionTagIds ?? new Set<string>();
+        requested.tagIds = union(
+          s.tagIds.filter((t) => !dimension.has(t) || link.tagIds.includes(t)),
+          link.tagIds,
+        );
+      }
       const changes = changedFields(s as GoodFields, requested);
       return Object.keys(changes).length ? [{ type: 'GoodUpdated', data: { goodId, ...changes } }] : [];
     }

@@ -18,7 +18,7 @@ import { dimensionTagIndex } from '../links/dimension-tags';
 import { initialLinkState, linkStream } from '../links/state';
 import { decideGood, requireKnownOrigins, type LinkForGood } from './decide';
 import { goodStreamId } from './events';
-import { knownLinkIds, placesNaming, primaryOriginOf, readLinks, type LinkRead } from './queries';
+import { dimensionTagIdsOf, knownLinkIds, placesNaming, primaryOriginOf, readLinks, type LinkRead } from './queries';
 import { decideFamily } from '../families/decide';
 import { familyStream } from '../families/state';
 import { decidePosition } from '../positions/decide';
@@ -234,14 +234,18 @@ export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, act
   return { created, skipped };
 }
 
-/** A good made from a link keeps that link's tags whatever the patch (decide.ts), under their reference locks too. */
+/** A good made from a link carries that link's dimension tags whatever the patch (decide.ts), under their reference locks too. */
 export async function updateGood(deps: GoodDeps, id: string, changes: UpdateGoodBody, actor: Actor, expectedRevision?: bigint): Promise<GoodResult> {
   const origin = await primaryOriginOf(deps.pool, id);
   return withCopiedReferences(
     deps.pool,
     goodReferences(changes),
     () => linksCopied(deps, origin ? [origin] : []),
-    (links) => run(deps, id, actor, { type: 'UpdateGood', changes, link: origin ? requireLink(links, origin) : null }, { expectedRevision }),
+    async (links) => {
+      const link = origin ? requireLink(links, origin) : null;
+      const dimensionTagIds = link && changes.tagIds === undefined ? await dimensionTagIdsOf(deps.pool) : undefined;
+      return run(deps, id, actor, { type: 'UpdateGood', changes, link, ...(dimensionTagIds ? { dimensionTagIds } : {}) }, { expectedRevision });
+    },
   );
 }
 

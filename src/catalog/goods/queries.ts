@@ -115,6 +115,12 @@ export async function knownLinkIds(db: Queryable, ids: readonly string[]): Promi
   return r.rows.map((k) => k.id);
 }
 
+/** The ids of every tag in a dimension group (deleted ones too: a good's tags name what they named). */
+export async function dimensionTagIdsOf(pool: Pool): Promise<Set<string>> {
+  const r = await pool.query<{ id: string }>(`SELECT t.id::text FROM tags t JOIN tag_groups g ON g.id = t.group_id WHERE g.dimension IS NOT NULL`);
+  return new Set(r.rows.map((t) => t.id));
+}
+
 /** A link as a good made from it needs it, with the revision it was read at and the good it already has. */
 export interface LinkRead extends LinkForGood {
   revision: bigint;

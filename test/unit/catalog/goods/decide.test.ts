@@ -95,6 +95,22 @@ describe('good decisions', () => {
         .then([]);
     });
 
+    it('an update that sends no tags brings the good’s dimension tags to its link’s current ones, keeping its other tags', () => {
+      const T3 = '1125899906842625003';
+      const own = '1125899906842625009';
+      const carrying = { type: 'GoodUpdated', data: { goodId: G, tagIds: [T1, own] } };
+      // The link's tags were changed by hand from T1 to T3: the good's T1 leaves, its own tag stays.
+      spec
+        .given([fromLink, carrying])
+        .when({ type: 'UpdateGood', changes: { goodPriority: 2 }, link: { ...link, tagIds: [T3] }, dimensionTagIds: new Set([T1, T2, T3]) })
+        .then([{ type: 'GoodUpdated', data: { goodId: G, goodPriority: 2, tagIds: [own, T3] } }]);
+      // Nothing changed on the link: only what the patch says.
+      spec
+        .given([fromLink, carrying])
+        .when({ type: 'UpdateGood', changes: { goodPriority: 2 }, link, dimensionTagIds: new Set([T1, T2, T3]) })
+        .then([{ type: 'GoodUpdated', data: { goodId: G, goodPriority: 2 } }]);
+    });
+
     it('an unknown or deleted good is 404 GOOD.NOT_FOUND', () => {
       spec
         .given([])
