@@ -10,7 +10,8 @@ import { eventMetadata } from '../../src/platform/events/registry';
 import { newId } from '../../src/platform/ids';
 import { compareIds, isPlaceholder, type Dimension, type MFamily, type MLink, Model, nameKey, type NameParts } from './model';
 import { caughtUp, Divergence, overrideKey, rebuild, syncRun, type Real } from './world';
-import { checkDecisions, comparePublic, observedFamilies, observedMembership } from './invariants';
+import { checkDecisions, checkFamilyAggregates, comparePublic, observedFamilies, observedMembership } from './invariants';
+import { goodName } from './oracle';
 import { beforeAppendTo } from '../support/before-append';
 
 type Cmd = fc.AsyncCommand<Model, Real, false>;
@@ -61,6 +62,9 @@ function command<A extends Record<string, unknown>>(name: string, args: A, appli
       r.ops.count++;
       const t0 = Date.now();
       await run(m, r);
+      // (d) after every step: each family's aggregates are the model's own computation of them.
+      await caughtUp(r.world.svc);
+      await checkFamilyAggregates(m, r.world);
       if (process.env.SIMULATION_VERBOSE) process.stderr.write(`  ${describe(name, args)} ${Date.now() - t0} ms\n`);
     },
     toString: () => describe(name, args),
@@ -870,27 +874,68 @@ const createGoodCmd = (a: { pick: number; tag: number; withTag: boolean }) =>
         a.pick,
       )!;
       const tag = a.withTag ? nth(ownTags(m), a.tag) : undefined;
-      const res = await r.world.svc.request('POST', '/goods', { originGoodId: link.id, categoryId: link.categoryId, tagIds: tag ? [tag.id] : [] });
+      const asked = tag ? [tag.id] : [];
+      // docs/domain.md, Goods and delisting: named from the parsed columns when organised, else from
+      // the link name, then normalised; it carries the link's dimension tags; its country is the one
+      // the parsed name gives.
+      const expected = await goodFromLink(m, r, link, asked);
+      const res = await r.world.svc.request('POST', '/goods', { originGoodId: link.id, categoryId: link.categoryId, tagIds: asked });
       const family = m.liveFamily(link.family)?.id ?? null;
-      const shown = await goodAnswer(
-        r,
-        res,
-        `create a good from ${link.id}`,
-        (b) => b.originGoodId === link.id && (b.familyId ?? null) === family && sameTags(m, b.tagIds, tag ? [tag.id] : []),
-      );
+      const shown = await goodAnswer(r, res, `create a good from ${link.id}`, (b) => b.originGoodId === link.id && (b.familyId ?? null) === family);
+      expectGood(shown, expected, `good created from ${link.id}`);
       m.goods.set(shown.id, {
         id: shown.id,
         link: link.id,
         customOf: null,
-        name: shown.name,
-        goodPriority: Number(shown.goodPriority),
-        tagIds: shown.tagIds,
+        goodPriority: 0,
         categoryId: link.categoryId,
-        countryId: shown.countryId ?? null,
         secondary: [],
+        custom: null,
+        ...expected,
       });
     },
   );
+
+/** What a good made from this link must be (name, tags, country), from the model and the link's own row. */
+async function goodFromLink(m: Model, r: Real, link: MLink, asked: string[]): Promise<{ name: string; tagIds: string[]; countryId: string | null }> {
+  const row = (
+    await r.world.svc.db.pool.query(`SELECT og.name, og.tags, c.name AS category FROM origin_goods og LEFT JOIN categories c ON c.id = og.category_id WHERE og.id = $1`, [link.id])
+  ).rows[0];
+  const parsed = link.parsedKey ? (JSON.parse(link.parsedKey) as [string, string, string]) : null;
+  const name = goodName(parsed ? `${parsed[1]} ${parsed[2]}` : row.name, row.category);
+  const countryId =
+    (parsed &&
+      [...m.countries]
+        .filter(([, n]) => n === parsed[0])
+        .map(([id]) => id)
+        .sort(compareIds)[0]) ??
+    null;
+  return { name, tagIds: [...new Set([...asked, ...(await linkDimensionTagIds(r, row.tags))])], countryId };
+}
+
+async function linkTags(r: Real, linkId: string): Promise<Record<string, string[]> | null> {
+  return (await r.world.svc.db.pool.query(`SELECT tags FROM origin_goods WHERE id = $1`, [linkId])).rows[0]?.tags ?? null;
+}
+
+/** The ids of the tags that name a link's dimension values (its dimension's group, the value's name). */
+async function linkDimensionTagIds(r: Real, tags: Record<string, string[]> | null): Promise<string[]> {
+  if (!tags) return [];
+  const vocabulary = (
+    await r.world.svc.db.pool.query(`SELECT t.id::text, t.name, g.dimension FROM tags t JOIN tag_groups g ON g.id = t.group_id WHERE NOT t.deleted AND g.dimension IS NOT NULL`)
+  ).rows;
+  return Object.entries(tags).flatMap(([d, values]) => values.flatMap((v) => vocabulary.filter((t) => t.dimension === d && t.name === v).map((t) => t.id as string)));
+}
+
+function expectGood(shown: any, want: { name: string; tagIds: string[]; countryId: string | null }, what: string): void {
+  const tags = shown.tagIds as string[];
+  expectThat(shown.name === want.name, 'g', `${what}: named ${shown.name}, the model names it ${want.name}`);
+  expectThat(
+    tags.length === want.tagIds.length && new Set(tags).size === tags.length && want.tagIds.every((t) => tags.includes(t)),
+    'g',
+    `${what}: tags ${tags}, the model gives ${want.tagIds}`,
+  );
+  expectThat((shown.countryId ?? null) === want.countryId, 'g', `${what}: country ${shown.countryId}, the model gives ${want.countryId}`);
+}
 
 const customGoodCmd = (a: { pick: number; price: number }) =>
   command(
@@ -913,6 +958,7 @@ const customGoodCmd = (a: { pick: number; price: number }) =>
         categoryId: null,
         countryId: null,
         secondary: [],
+        custom: null,
       });
       const cell = ((await family(r, f.id)).priceMatrix.cells as any[])[0];
       const tags = cell
@@ -920,7 +966,7 @@ const customGoodCmd = (a: { pick: number; price: number }) =>
         : { size: ['M'], color: ['黑色'], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] };
       const res = await r.world.svc.request('POST', `/product-families/${f.id}/custom-members`, { goodId: gid, tags, price: cents(a.price) });
       await familyAnswer(r, res, `custom member ${gid} of ${f.id}`, (b) => b.customMembers.some((c: { goodId: string }) => c.goodId === gid));
-      m.goods.get(gid)!.customOf = f.id;
+      Object.assign(m.goods.get(gid)!, { customOf: f.id, custom: { tags, price: cents(a.price) } });
     },
   );
 
@@ -948,7 +994,10 @@ const editGoodCmd = (a: { pick: number; n: number; priority: number; tag: number
           (b.countryId ?? null) === countryId &&
           (b.categoryId ?? null) === categoryId,
       );
-      Object.assign(g, { name, goodPriority: a.priority, tagIds: shown.tagIds, countryId, categoryId });
+      // A good made from a link keeps that link's dimension tags whatever the patch (docs/domain.md, Goods).
+      const tagIds = [...new Set([...body.tagIds, ...(g.link ? await linkDimensionTagIds(r, await linkTags(r, g.link)) : [])])];
+      expectGood({ ...shown, name }, { name, tagIds, countryId }, `edit good ${g.id}`);
+      Object.assign(g, { name, goodPriority: a.priority, tagIds, countryId, categoryId });
     },
   );
 
@@ -1164,18 +1213,11 @@ const killBatchCmd = (a: { pick: number }) =>
       if (res.status === 200) expectThat(Number(res.body.goodPriority) === priority, 'g', `edit across a killed batch: answer ${res.body.goodPriority}`);
       g.goodPriority = priority;
       await caughtUp(r.world.svc);
-      // An edit also brings the good's dimension tags up to its link's (src/catalog/goods/decide.ts).
+      // An edit also brings the good's dimension tags up to its link's (docs/domain.md, Goods).
       const now = await r.world.svc.request('GET', `/goods/${g.id}`);
-      expectThat(
-        sameTags(
-          m,
-          now.body.tagIds,
-          g.tagIds.filter((t) => m.tags.get(t)?.dimension === null),
-        ),
-        'c',
-        `good ${g.id}: tags ${now.body.tagIds} after a priority edit, had ${g.tagIds}`,
-      );
-      g.tagIds = now.body.tagIds;
+      const tagIds = g.link ? [...new Set([...g.tagIds.filter((t) => m.tags.get(t)?.dimension === null), ...(await linkDimensionTagIds(r, await linkTags(r, g.link)))])] : g.tagIds;
+      expectGood(now.body, { name: g.name, tagIds, countryId: g.countryId }, `good ${g.id} after a priority edit`);
+      g.tagIds = tagIds;
     },
   );
 

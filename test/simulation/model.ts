@@ -63,6 +63,8 @@ export interface MGood {
   categoryId: string | null;
   countryId: string | null;
   secondary: string[];
+  /** a custom member's explicit tags and price (docs/domain.md, Price matrix), set with its family */
+  custom: { tags: Record<string, string[]>; price: string } | null;
 }
 
 export interface MTag {
@@ -97,7 +99,7 @@ export class Model {
     for (const [k, v] of this.links)
       m.links.set(k, { ...v, supplier: { ...v.supplier }, synced: v.synced && { ...v.synced }, manualTagIds: v.manualTagIds && [...v.manualTagIds] });
     for (const [k, v] of this.families) m.families.set(k, { ...v, overrides: new Map(v.overrides) });
-    for (const [k, v] of this.goods) m.goods.set(k, { ...v, tagIds: [...v.tagIds], secondary: [...v.secondary] });
+    for (const [k, v] of this.goods) m.goods.set(k, { ...v, tagIds: [...v.tagIds], secondary: [...v.secondary], custom: v.custom && { ...v.custom } });
     for (const [k, v] of this.tags) m.tags.set(k, { ...v });
     m.categories = new Set(this.categories);
     m.ownCategories = new Set(this.ownCategories);
@@ -149,6 +151,7 @@ export class Model {
         categoryId: r.category_id,
         countryId: r.country_id,
         secondary: [],
+        custom: null,
       });
     }
     for (const r of (await pool.query(`SELECT t.id::text, t.name, g.dimension FROM tags t JOIN tag_groups g ON g.id = t.group_id WHERE NOT t.deleted`)).rows) {
