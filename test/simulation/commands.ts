@@ -937,6 +937,149 @@ function expectGood(shown: any, want: { name: string; tagIds: string[]; countryI
   expectThat((shown.countryId ?? null) === want.countryId, 'g', `${what}: country ${shown.countryId}, the model gives ${want.countryId}`);
 }
 
+/**
+ * Goods made in one batch (POST /goods/batch): from links (a link named twice gives one good; a link
+ * that has a good already, or that does not exist, is skipped with its index) or as full bodies (a
+ * custom good without a name is skipped). Each created good is what the model computes for it.
+ */
+const batchGoodsCmd = (a: { form: 'links' | 'bodies'; picks: number[]; withTag: boolean; tag: number }) =>
+  command(
+    'adminGoodsBatch',
+    a,
+    (m) => syncedLinks(m).length > 0,
+    async (m, r) => {
+      const links = a.picks.map((p) => nth(syncedLinks(m), p)!);
+      const tag = a.withTag ? nth(ownTags(m), a.tag) : undefined;
+      const unknown = String(900000000 + a.tag);
+      const items: { link: MLink | null; body: Record<string, unknown> }[] =
+        a.form === 'links'
+          ? [...links.map((l) => ({ link: l, body: { originGoodId: l.id } })), { link: null, body: { originGoodId: unknown } }]
+          : [
+              ...links.map((l) => ({ link: l, body: { originGoodId: l.id, categoryId: l.categoryId, tagIds: tag ? [tag.id] : [] } })),
+              { link: null, body: { name: `批量定制 B${100 + a.tag}` } },
+              { link: null, body: { goodPriority: 1 } },
+            ];
+      // What each item must give, in order: a good (with the model's fields), or a skip with its code.
+      const taken = new Set([...m.goods.values()].map((g) => g.link).filter((x): x is string => !!x));
+      const outcomes: (
+        | { skip: string; index: number }
+        | { index: number; link: MLink | null; want: { name: string; tagIds: string[]; countryId: string | null }; categoryId: string | null; priority: number }
+      )[] = [];
+      for (const [index, item] of items.entries()) {
+        const linkId = item.body.originGoodId as string | undefined;
+        if (linkId === unknown) outcomes.push({ skip: 'UNKNOWN_REFERENCE', index });
+        else if (item.link) {
+          if (taken.has(item.link.id)) {
+            if (a.form === 'bodies' || !items.slice(0, index).some((x) => x.link?.id === item.link!.id)) outcomes.push({ skip: 'GOOD.EXISTS_FOR_LINK', index });
+            continue;
+          }
+          taken.add(item.link.id);
+          const asked = (item.body.tagIds as string[] | undefined) ?? [];
+          outcomes.push({ index, link: item.link, want: await goodFromLink(m, r, item.link, asked), categoryId: item.link.categoryId, priority: 0 });
+        } else if (typeof item.body.name === 'string')
+          outcomes.push({ index, link: null, want: { name: item.body.name, tagIds: [], countryId: null }, categoryId: null, priority: 0 });
+        else outcomes.push({ skip: 'GOOD.NAME_REQUIRED', index });
+      }
+      const res = await r.world.svc.request(
+        'POST',
+        '/goods/batch',
+        a.form === 'links' ? { originGoodIds: items.map((x) => x.body.originGoodId) } : { goods: items.map((x) => x.body) },
+      );
+      expectStatus(res, [201], `goods batch (${a.form})`);
+      const skips = outcomes.filter((o): o is { skip: string; index: number } => 'skip' in o);
+      const made = outcomes.filter((o): o is Exclude<(typeof outcomes)[number], { skip: string }> => !('skip' in o));
+      const gotSkips = (res.body.skipped as { index: number; code: string }[]).map((x) => `${x.index}:${x.code}`);
+      expectThat(
+        JSON.stringify(gotSkips) === JSON.stringify(skips.map((x) => `${x.index}:${x.skip}`)),
+        'g',
+        `goods batch (${a.form}): skipped ${gotSkips}, the model skips ${skips.map((x) => `${x.index}:${x.skip}`)}`,
+      );
+      expectThat(res.body.created.length === made.length, 'g', `goods batch (${a.form}): created ${res.body.created.length}, the model makes ${made.length}`);
+      await caughtUp(r.world.svc);
+      for (const [i, o] of made.entries()) {
+        const id = res.body.created[i] as string;
+        const shown = await r.world.svc.request('GET', `/goods/${id}`);
+        expectStatus(shown, [200], `GET good ${id} made by a batch`);
+        expectThat((shown.body.originGoodId ?? null) === (o.link?.id ?? null), 'g', `batch good ${id}: link ${shown.body.originGoodId}, asked ${o.link?.id ?? null}`);
+        expectGood(shown.body, o.want, `batch good ${id}`);
+        m.goods.set(id, {
+          id,
+          link: o.link?.id ?? null,
+          customOf: null,
+          goodPriority: o.priority,
+          categoryId: a.form === 'links' ? (o.link?.categoryId ?? null) : o.categoryId,
+          secondary: [],
+          custom: null,
+          ...o.want,
+        });
+      }
+    },
+  );
+
+/** A custom member taken out of its family: the good stays, in no family; the family's matrix loses its cells. */
+const removeCustomMemberCmd = (a: { pick: number }) =>
+  command(
+    'adminRemoveCustomMember',
+    a,
+    (m) => goodsList(m).some((g) => g.customOf && m.liveFamily(g.customOf)),
+    async (m, r) => {
+      const g = nth(
+        goodsList(m).filter((x) => x.customOf && m.liveFamily(x.customOf)),
+        a.pick,
+      )!;
+      const res = await r.world.svc.request('DELETE', `/product-families/${g.customOf}/custom-members/${g.id}`);
+      await familyAnswer(r, res, `remove custom member ${g.id} from ${g.customOf}`, (b) => !b.customMembers.some((c: { goodId: string }) => c.goodId === g.id));
+      Object.assign(g, { customOf: null, custom: null });
+      const again = await r.world.svc.request('DELETE', `/product-families/${res.body.id}/custom-members/${g.id}`);
+      expectStatus(again, [404], `remove custom member ${g.id} twice`);
+    },
+  );
+
+/**
+ * Overrides the service must refuse (docs/domain.md, Price matrix; Identifiers and money): a part that
+ * is no value of its dimension in the matrix, five values of the matrix that make no cell, a price of
+ * 0, of three decimals or a negative one. Each is a 400 with its code, and nothing changes.
+ */
+const invalidOverrideCmd = (a: { pick: number; cell: number; kind: 'value' | 'cell' | 'zero' | 'precise' | 'negative' }) =>
+  command(
+    'adminInvalidOverride',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const f = nth(liveFamilies(m), a.pick)!;
+      const before = await family(r, f.id);
+      const cells = before.priceMatrix.cells as any[];
+      const cell = nth(cells, a.cell) ?? { size: 'M', color: '黑色', printCount: '单面印花', craft: '直喷', logistics: '包邮' };
+      let key = { size: cell.size, color: cell.color, printCount: cell.printCount, craft: cell.craft, logistics: cell.logistics };
+      let price = '12.50';
+      let code = 'FAMILY.OVERRIDE_KEY_INVALID';
+      if (a.kind === 'value' || !cells.length) key = { ...key, size: `不存在尺码${a.cell}` };
+      else if (a.kind === 'cell') {
+        // Five values of the matrix's axes that no cell combines, when the matrix has such a gap.
+        const ids = new Set(cells.map((c) => overrideKey(c)));
+        const m5 = before.priceMatrix;
+        const gap = m5.sizes
+          .flatMap((size: string) => m5.colors.map((color: string) => ({ ...key, size, color })))
+          .flatMap((k: any) => m5.logistics.map((logistics: string) => ({ ...k, logistics })))
+          .find((k: any) => !ids.has(overrideKey(k)));
+        key = gap ?? { ...key, craft: `不存在工艺` };
+      } else {
+        price = a.kind === 'zero' ? '0' : a.kind === 'precise' ? '12.345' : '-5.00';
+        code = '';
+      }
+      const res = await r.world.svc.request('PUT', `/product-families/${f.id}/price-overrides`, { ...key, price });
+      expectStatus(res, [400], `invalid override (${a.kind}) of ${f.id}: ${JSON.stringify({ ...key, price })}`);
+      expectThat(typeof res.body?.error?.code === 'string' && (!code || res.body.error.code === code), 'g', `invalid override (${a.kind}): ${JSON.stringify(res.body)}`);
+      const after = await family(r, f.id);
+      expectThat(
+        JSON.stringify([after.overrides, after.priceMatrix, after.lowestPrice, after.revision]) ===
+          JSON.stringify([before.overrides, before.priceMatrix, before.lowestPrice, before.revision]),
+        'g',
+        `a refused override changed family ${f.id}`,
+      );
+    },
+  );
+
 const customGoodCmd = (a: { pick: number; price: number }) =>
   command(
     'adminCustomMember',
@@ -1293,6 +1436,11 @@ export function allCommands(): fc.Arbitrary<Cmd>[] {
     fc.record({ pick }).map(restoreCmd),
     fc.record({ pick, tag: pick, withTag: fc.boolean() }).map(createGoodCmd),
     fc.record({ pick, price: fc.integer({ min: 100, max: 20000 }) }).map(customGoodCmd),
+    fc
+      .record({ form: fc.constantFrom('links' as const, 'bodies' as const), picks: fc.array(pick, { minLength: 1, maxLength: 4 }), withTag: fc.boolean(), tag: pick })
+      .map(batchGoodsCmd),
+    fc.record({ pick }).map(removeCustomMemberCmd),
+    fc.record({ pick, cell: pick, kind: fc.constantFrom('value' as const, 'cell' as const, 'zero' as const, 'precise' as const, 'negative' as const) }).map(invalidOverrideCmd),
     fc.record({ pick, n: fc.nat(99), priority: fc.integer({ min: -5, max: 5 }), tag: pick, country: pick, category: pick }).map(editGoodCmd),
     fc.record({ pick }).map(deleteGoodCmd),
     fc.record({ pick, picks: fc.array(pick, { minLength: 0, maxLength: 3 }) }).map(secondaryCmd),
