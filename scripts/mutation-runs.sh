@@ -4,11 +4,11 @@
 # the patch, the simulation runs there, and the line says whether a divergence caught it.
 # The working tree is never changed. Needs DATABASE_URL (a PostgreSQL server it may create
 # databases on). Usage: scripts/mutation-runs.sh [patch…]; SIM_SEED, SIM_SEQUENCES and SIM_STEPS
-# as for the test (defaults here: 20261126, 4, 12).
+# as for the test (defaults: 20261126, 10, 12, as the test).
 set -uo pipefail
 repo=$(git rev-parse --show-toplevel)
 cd "$repo"
-export SIM_SEED=${SIM_SEED:-20261126} SIM_SEQUENCES=${SIM_SEQUENCES:-4} SIM_STEPS=${SIM_STEPS:-12} SIM_SHRINK=${SIM_SHRINK:-0}
+export SIM_SEED=${SIM_SEED:-20261126} SIM_SEQUENCES=${SIM_SEQUENCES:-10} SIM_STEPS=${SIM_STEPS:-12} SIM_SHRINK=${SIM_SHRINK:-0}
 patches=("$@")
 [ ${#patches[@]} -eq 0 ] && patches=(test/simulation/mutations/*.patch)
 status=0

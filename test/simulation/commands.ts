@@ -10,7 +10,7 @@ import { eventMetadata } from '../../src/platform/events/registry';
 import { newId } from '../../src/platform/ids';
 import { compareIds, isPlaceholder, type Dimension, type MFamily, type MLink, Model, nameKey, type NameParts } from './model';
 import { caughtUp, Divergence, overrideKey, rebuild, syncRun, type Real } from './world';
-import { checkDecisions, checkFamilyAggregates, comparePublic, observedFamilies, observedMembership } from './invariants';
+import { checkDecisions, checkFamilyAggregates, checkVocabulary, comparePublic, observedFamilies, observedMembership } from './invariants';
 import { goodName } from './oracle';
 import { beforeAppendTo } from '../support/before-append';
 
@@ -55,7 +55,13 @@ function describe(name: string, args: Record<string, unknown>): string {
 }
 
 /** A command from a name, its arguments (printed in a reproduction), when it applies, and what it does. */
-function command<A extends Record<string, unknown>>(name: string, args: A, applies: (m: Model) => boolean, run: (m: Model, r: Real) => Promise<void>): Cmd {
+function command<A extends Record<string, unknown>>(
+  name: string,
+  args: A,
+  applies: (m: Model) => boolean,
+  run: (m: Model, r: Real) => Promise<void>,
+  after?: (m: Model, world: Real['world']) => Promise<void>,
+): Cmd {
   return {
     check: (m) => applies(m as Model),
     run: async (m, r) => {
@@ -65,6 +71,7 @@ function command<A extends Record<string, unknown>>(name: string, args: A, appli
       // (d) after every step: each family's aggregates are the model's own computation of them.
       await caughtUp(r.world.svc);
       await checkFamilyAggregates(m, r.world);
+      await after?.(m, r.world);
       if (process.env.SIMULATION_VERBOSE) process.stderr.write(`  ${describe(name, args)} ${Date.now() - t0} ms\n`);
     },
     toString: () => describe(name, args),
@@ -1264,6 +1271,12 @@ const categoryDeleteCmd = (a: { pick: number; own: boolean }) =>
       if (!id) return;
       const inUse = usedByLinks.has(id) || usedByGoods.has(id);
       const res = await r.world.svc.request('DELETE', `/categories/${id}`);
+      const children = [...m.categoryParent].some(([c, p]) => p === id && m.categories.has(c));
+      if (children && !inUse) {
+        expectStatus(res, [409], `delete category ${id} with children`);
+        expectThat(res.body.error.code === 'CATEGORY.HAS_CHILDREN', 'g', `delete of a category with children: ${JSON.stringify(res.body)}`);
+        return;
+      }
       if (inUse) {
         expectStatus(res, [409], `delete category ${id} in use`);
         expectThat(res.body.error.code === 'CATEGORY.IN_USE' && res.body.error.details?.counts !== undefined, 'g', `delete of a category in use: ${JSON.stringify(res.body)}`);
@@ -1299,6 +1312,202 @@ const countryDeleteCmd = (a: { pick: number; own: boolean }) =>
       m.ownCountries.delete(id);
       m.deleted.countries.add(id);
     },
+  );
+
+type VocabularyKind =
+  'tagCreate' | 'tagGroupCreate' | 'tagMove' | 'tagSort' | 'countryCreate' | 'countrySort' | 'categoryCreate' | 'categoryMove' | 'categorySort' | 'positionCreate' | 'positionSort';
+
+/** A permutation of `ids` drawn from `n`: reversed, rotated, or the first moved last. */
+function permute<T>(ids: T[], n: number): T[] {
+  if (ids.length < 2) return [...ids];
+  const k = n % 3;
+  if (k === 0) return [...ids].reverse();
+  if (k === 1) return [...ids.slice(1), ids[0]!];
+  const at = n % ids.length;
+  return [...ids.slice(at), ...ids.slice(0, at)];
+}
+
+/**
+ * The shop's own vocabulary created, moved and reordered: tags (into a group, between groups, a
+ * group's full order), tag groups, countries (and the full order of all of them), categories (under
+ * the root or one of the shop's own, moved between them, one parent's full order) and positions. The
+ * answer shows the write; the storefront's orders then follow the model (`checkVocabulary`).
+ */
+const vocabularyCmd = (a: { kind: VocabularyKind; pick: number; n: number }) =>
+  command(
+    'adminVocabulary',
+    a,
+    () => true,
+    async (m, r) => {
+      const svc = r.world.svc;
+      const groups = [...m.ownGroups].sort(compareIds);
+      const own = [...m.ownCategories].filter((c) => m.categories.has(c)).sort(compareIds);
+      const ok = async (res: { status: number; body: any }, what: string, path: (id: string) => string, shows: (b: any) => boolean) => writeAnswer(r, res, what, path, shows);
+      switch (a.kind) {
+        case 'tagCreate': {
+          const groupId = nth(groups, a.pick);
+          const name = `新标签${a.n}`;
+          if (!groupId || ownTags(m).some((t) => t.name === name)) return;
+          const b = await ok(
+            await svc.request('POST', '/tags', { name, groupId, sortOrder: a.n % 5 }),
+            'create a tag',
+            (id) => `/tags/${id}`,
+            (x) => x.name === name && x.groupId === groupId,
+          );
+          m.tags.set(b.id, { id: b.id, name, dimension: null, groupId });
+          m.sortOrder.set(`tag:${b.id}`, a.n % 5);
+          return;
+        }
+        case 'tagGroupCreate': {
+          const name = `新分组${a.n}`;
+          const b = await ok(
+            await svc.request('POST', '/tag-groups', { name }),
+            'create a tag group',
+            (id) => `/tag-groups/${id}`,
+            (x) => x.name === name,
+          );
+          m.ownGroups.add(b.id);
+          return;
+        }
+        case 'tagMove': {
+          const t = nth(ownTags(m), a.pick);
+          const groupId =
+            t &&
+            nth(
+              groups.filter((g) => g !== t.groupId),
+              a.n,
+            );
+          if (!t || !groupId) return;
+          await ok(
+            await svc.request('PATCH', `/tags/${t.id}`, { groupId }),
+            `move tag ${t.id}`,
+            (id) => `/tags/${id}`,
+            (x) => x.groupId === groupId,
+          );
+          t.groupId = groupId;
+          return;
+        }
+        case 'tagSort': {
+          const groupId = nth(groups, a.pick);
+          const ids = permute(
+            m.ordered(
+              'tag',
+              ownTags(m)
+                .filter((t) => t.groupId === groupId)
+                .map((t) => t.id),
+            ),
+            a.n,
+          );
+          if (!groupId || !ids.length) return;
+          const res = await svc.request('PATCH', '/tags/sort', { ids });
+          expectStatus(res, [200, 202, 204], `reorder the tags of group ${groupId}`);
+          ids.forEach((id, i) => m.sortOrder.set(`tag:${id}`, i));
+          return;
+        }
+        case 'countryCreate': {
+          const name = `新国${a.n % 26}`;
+          if ([...m.countries.values()].includes(name)) return;
+          const code = `Q${String.fromCharCode(65 + (a.n % 26))}`;
+          const b = await ok(
+            await svc.request('POST', '/countries', { name, code, sortOrder: a.n % 7 }),
+            'create a country',
+            (id) => `/countries/${id}`,
+            (x) => x.name === name,
+          );
+          m.countries.set(b.id, name);
+          m.ownCountries.add(b.id);
+          m.sortOrder.set(`country:${b.id}`, a.n % 7);
+          return;
+        }
+        case 'countrySort': {
+          const ids = permute([...m.countries.keys()].sort(compareIds), a.n);
+          const res = await svc.request('PATCH', '/countries/sort', { ids });
+          expectStatus(res, [200, 202, 204], 'reorder the countries');
+          ids.forEach((id, i) => m.ownCountries.has(id) && m.sortOrder.set(`country:${id}`, i));
+          return;
+        }
+        case 'categoryCreate': {
+          const parentId = a.pick % 2 === 0 ? null : (nth(own, a.pick) ?? null);
+          const name = `新类目${a.n}`;
+          const b = await ok(
+            await svc.request('POST', '/categories', { name, parentId, sortOrder: a.n % 4 }),
+            'create a category',
+            (id) => `/categories/${id}`,
+            (x) => x.name === name && (x.parentId ?? null) === parentId,
+          );
+          m.categories.add(b.id);
+          m.ownCategories.add(b.id);
+          m.categoryParent.set(b.id, parentId);
+          m.sortOrder.set(`category:${b.id}`, a.n % 4);
+          return;
+        }
+        case 'categoryMove': {
+          const c = nth(own, a.pick);
+          if (!c) return;
+          // Not under itself or one of its descendants.
+          const below = (x: string | null): boolean => x !== null && (x === c || below(m.categoryParent.get(x) ?? null));
+          const parentId =
+            a.n % 3 === 0
+              ? null
+              : (nth(
+                  own.filter((x) => !below(x)),
+                  a.n,
+                ) ?? null);
+          await ok(
+            await svc.request('PATCH', `/categories/${c}`, { parentId }),
+            `move category ${c}`,
+            (id) => `/categories/${id}`,
+            (x) => (x.parentId ?? null) === parentId,
+          );
+          m.categoryParent.set(c, parentId);
+          return;
+        }
+        case 'categorySort': {
+          const parentId = nth(own, a.pick);
+          if (!parentId) return;
+          const ids = permute(
+            m.ordered(
+              'category',
+              own.filter((c) => m.categoryParent.get(c) === parentId),
+            ),
+            a.n,
+          );
+          if (!ids.length) return;
+          const res = await svc.request('PATCH', '/categories/sort', { parentId, ids });
+          expectStatus(res, [200, 202, 204], `reorder the children of category ${parentId}`);
+          ids.forEach((id, i) => m.sortOrder.set(`category:${id}`, i));
+          return;
+        }
+        case 'positionCreate': {
+          const goodIds = goodsList(m)
+            .slice(a.pick % 4, (a.pick % 4) + 2)
+            .map((g) => g.id);
+          const name = `新位置${a.n}`;
+          const b = await ok(
+            await svc.request('POST', '/positions', { name, sortOrder: a.n % 5, goodIds }),
+            'create a position',
+            (id) => `/positions/${id}`,
+            (x) => x.name === name && JSON.stringify(x.goodIds) === JSON.stringify(goodIds),
+          );
+          m.positions.set(b.id, goodIds);
+          m.sortOrder.set(`position:${b.id}`, a.n % 5);
+          return;
+        }
+        case 'positionSort': {
+          const p = nth([...m.positions.keys()].sort(compareIds), a.pick);
+          if (!p) return;
+          await ok(
+            await svc.request('PATCH', `/positions/${p}`, { sortOrder: a.n % 5 }),
+            `reorder position ${p}`,
+            (id) => `/positions/${id}`,
+            (x) => x.sortOrder === a.n % 5,
+          );
+          m.sortOrder.set(`position:${p}`, a.n % 5);
+          return;
+        }
+      }
+    },
+    checkVocabulary,
   );
 
 // ------------------------------------------------------------------------------------------ operations
@@ -1435,6 +1644,7 @@ export function allCommands(): fc.Arbitrary<Cmd>[] {
     fc.record({ pick, picks: fc.array(pick, { minLength: 1, maxLength: 3 }) }).map(takeoverCmd),
     fc.record({ pick }).map(restoreCmd),
     fc.record({ pick, tag: pick, withTag: fc.boolean() }).map(createGoodCmd),
+    fc.record({ pick, tag: pick, withTag: fc.boolean() }).map(createGoodCmd),
     fc.record({ pick, price: fc.integer({ min: 100, max: 20000 }) }).map(customGoodCmd),
     fc
       .record({ form: fc.constantFrom('links' as const, 'bodies' as const), picks: fc.array(pick, { minLength: 1, maxLength: 4 }), withTag: fc.boolean(), tag: pick })
@@ -1447,6 +1657,32 @@ export function allCommands(): fc.Arbitrary<Cmd>[] {
     fc.record({ picks: fc.array(pick, { minLength: 0, maxLength: 4 }) }).map(positionCmd),
     fc.record({ pick, n: fc.nat(20) }).map(tagRenameCmd),
     fc.record({ pick, dimension: fc.boolean() }).map(tagDeleteCmd),
+    fc
+      .record({
+        kind: fc.constantFrom<VocabularyKind>(
+          'tagCreate',
+          'tagGroupCreate',
+          'tagMove',
+          'tagSort',
+          'countryCreate',
+          'countrySort',
+          'categoryCreate',
+          'categoryMove',
+          'categorySort',
+          'positionCreate',
+          'positionSort',
+        ),
+        pick,
+        n: fc.nat(30),
+      })
+      .map(vocabularyCmd),
+    fc
+      .record({
+        kind: fc.constantFrom<VocabularyKind>('tagCreate', 'tagSort', 'countrySort', 'categoryCreate', 'categoryMove', 'categorySort', 'positionSort'),
+        pick,
+        n: fc.nat(30),
+      })
+      .map(vocabularyCmd),
     fc.record({ pick, own: fc.boolean() }).map(categoryDeleteCmd),
     fc.record({ pick, own: fc.boolean() }).map(countryDeleteCmd),
     fc.record({ which: fc.nat(3) }).map(rebuildCmd),

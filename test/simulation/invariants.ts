@@ -288,6 +288,59 @@ export async function checkPublicAggregates(m: Model, world: World): Promise<voi
   }
 }
 
+/**
+ * The storefront's orders of what the shop made itself follow the model (docs/domain.md, Public
+ * catalog: by sortOrder, then id): its countries and categories in /public/tree-order, the tags of
+ * its own groups in /public/tag-groups, and the home's positions, each listing one entry per public
+ * family, the first placed good of a family deciding where it shows.
+ */
+export async function checkVocabulary(m: Model, world: World): Promise<void> {
+  const get = async (path: string) => {
+    const r = await world.reader.request('GET', path, undefined, {}, { anonymous: true });
+    if (r.status !== 200) fail('vocabulary', `${path}: ${r.status}`);
+    return r.body;
+  };
+  const order = await get('/public/tree-order');
+  const countries = (order.countries as string[]).filter((c) => m.ownCountries.has(c));
+  const wantCountries = m.ordered(
+    'country',
+    [...m.ownCountries].filter((c) => m.countries.has(c)),
+  );
+  if (!isDeepStrictEqual(countries, wantCountries)) fail('vocabulary', `own countries in the order ${countries}, the model's ${wantCountries}`);
+  const own = [...m.ownCategories].filter((c) => m.categories.has(c));
+  for (const parent of new Set(own.map((c) => m.categoryParent.get(c) ?? null))) {
+    const got = ((order.categories[parent ?? 'root'] ?? []) as string[]).filter((c) => m.ownCategories.has(c));
+    const want = m.ordered(
+      'category',
+      own.filter((c) => (m.categoryParent.get(c) ?? null) === parent),
+    );
+    if (!isDeepStrictEqual(got, want)) fail('vocabulary', `own categories under ${parent ?? 'the root'}: ${got}, the model's ${want}`);
+  }
+  const groups = (await get('/public/tag-groups')).items as { id: string; tags: { id: string }[] }[];
+  for (const g of m.ownGroups) {
+    const got = (groups.find((x) => x.id === g)?.tags ?? []).map((t) => t.id);
+    const want = m.ordered(
+      'tag',
+      [...m.tags.values()].filter((t) => t.groupId === g).map((t) => t.id),
+    );
+    if (!isDeepStrictEqual(got, want)) fail('vocabulary', `tags of group ${g}: ${got}, the model's ${want}`);
+  }
+  const home = (await get('/public/home')).positions as { id: string; items: { goodId: string }[] }[];
+  const shown = new Set(m.publicFamilies());
+  const want = m.ordered('position', m.positions.keys()).map((p) => {
+    const families: string[] = [];
+    for (const g of m.positions.get(p)!) {
+      const good = m.goods.get(g);
+      const f = good && m.familyOfGood(good);
+      if (f && shown.has(f) && !families.includes(f)) families.push(f);
+    }
+    return { id: p, items: families };
+  });
+  const got = home.map((p) => ({ id: p.id, items: p.items.map((i) => i.goodId) }));
+  const nonEmpty = (xs: { id: string; items: string[] }[]) => xs.filter((x) => x.items.length > 0);
+  if (!isDeepStrictEqual(nonEmpty(got), nonEmpty(want))) fail('vocabulary', `home ${JSON.stringify(got)}, the model's ${JSON.stringify(want)}`);
+}
+
 /** (e) Every public read through the cache equals the uncached read of the second instance. */
 async function checkPublicReads(m: Model, world: World): Promise<void> {
   const paths = ['/public/home', '/public/categories/tree', '/public/tag-groups', '/public/tree-order', '/public/countries'];
@@ -407,6 +460,7 @@ export async function checkAll(m: Model, real: Real): Promise<void> {
   await checkReferences(m, real.world);
   await checkFamilyAggregates(m, real.world);
   await checkPublicAggregates(m, real.world);
+  await checkVocabulary(m, real.world);
   await checkPublicReads(m, real.world);
   await checkSecondOrganise(m, real);
   await checkDecisions(m, real.world);

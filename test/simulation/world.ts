@@ -177,7 +177,13 @@ export async function syncRun(svc: TestService, path: string, body?: unknown): P
 }
 
 export async function ok(svc: TestService, method: string, path: string, body?: unknown): Promise<any> {
-  const r = await svc.request(method, path, body);
+  let r = await svc.request(method, path, body);
+  // A rule checked against read models still behind is refused with 503 PROJECTION.BEHIND: wait, then again.
+  for (let attempt = 0; r.status === 503 && attempt < 60; attempt++) {
+    await caughtUp(svc);
+    await new Promise((res) => setTimeout(res, 250));
+    r = await svc.request(method, path, body);
+  }
   if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }
