@@ -361,14 +361,17 @@ export async function comparePublic(world: World, paths: readonly string[]): Pro
   for (const p of paths) {
     // The cache hears a commit by notification: a read right after catching up may still race it.
     for (let attempt = 0; ; attempt++) {
-      const [cached, plain] = await Promise.all([
+      const [cached, other, plain] = await Promise.all([
         world.svc.request('GET', p, undefined, {}, { anonymous: true }),
+        world.cacher.request('GET', p, undefined, {}, { anonymous: true }),
         world.reader.request('GET', p, undefined, {}, { anonymous: true }),
       ]);
-      if (cached.status === plain.status && isDeepStrictEqual(cached.body, plain.body)) break;
-      const last = `${p}: cached ${cached.status} ${JSON.stringify(cached.body).slice(0, 700)} | uncached ${plain.status} ${JSON.stringify(plain.body).slice(0, 700)}`;
-      if (attempt >= 10) fail('e', last);
-      await new Promise((r) => setTimeout(r, 100));
+      const same = (x: { status: number; body: unknown }) => x.status === plain.status && isDeepStrictEqual(x.body, plain.body);
+      if (same(cached) && same(other)) break;
+      const bad = same(cached) ? { who: 'the caching reader', r: other } : { who: 'the service', r: cached };
+      const last = `${p}: ${bad.who} cached ${bad.r.status} ${JSON.stringify(bad.r.body).slice(0, 700)} | uncached ${plain.status} ${JSON.stringify(plain.body).slice(0, 700)}`;
+      if (attempt >= 20) fail('e', last);
+      await new Promise((r) => setTimeout(r, 150));
     }
   }
 }

@@ -31,6 +31,10 @@ export interface World {
   svc: TestService;
   /** a second instance on the same database, PUBLIC_CACHE_DISABLED, no projection runners: public reads only */
   reader: TestService;
+  /** a second writing instance on the same database, with its own projection runners (one of the two leads) and public cache */
+  writer: TestService;
+  /** an instance that only reads, through its own public cache (voided by the database's notifications, as across processes) */
+  cacher: TestService;
   close(): Promise<void>;
 }
 
@@ -146,12 +150,18 @@ async function startWorldOnce(baseline: string, opts: WorldOptions): Promise<Wor
   try {
     svc = await startTestService({ db, env: SERVICE_ENV(sim.url) });
     const reader = await startTestService({ db, workers: false, login: false, env: { ...SERVICE_ENV(sim.url), PUBLIC_CACHE_DISABLED: 'true' } });
+    const writer = await startTestService({ db, env: SERVICE_ENV(sim.url) });
+    const cacher = await startTestService({ db, workers: false, login: false, env: SERVICE_ENV(sim.url) });
     const s = svc;
     return {
       sim,
       svc: s,
       reader,
+      writer,
+      cacher,
       async close() {
+        await cacher.close();
+        await writer.close();
         await reader.close();
         await s.close();
         await sim.close();
