@@ -219,6 +219,9 @@ async function prepareBaselineOnce(opts: WorldOptions): Promise<{ name: string; 
         if (run.state !== 'succeeded') throw new Error(`baseline ${p}: ${JSON.stringify(run)}`);
       }
       await ok(svc, 'POST', '/product-families/organize');
+      // The run answers when it has appended; its families show once the read models applied it.
+      await caughtUp(svc);
+      await eventually(async () => Number((await svc.db.pool.query(`SELECT count(*) AS n FROM origin_goods WHERE family_id IS NOT NULL`)).rows[0].n) > 0, 120_000, 50);
       const group = await ok(svc, 'POST', '/tag-groups', { name: '风格' });
       const tags: string[] = [];
       for (const name of ['复古', '简约', '街头']) tags.push((await ok(svc, 'POST', '/tags', { name, groupId: group.id })).id);
@@ -243,6 +246,7 @@ async function prepareBaselineOnce(opts: WorldOptions): Promise<{ name: string; 
       }
       await ok(svc, 'POST', '/positions', { name: '首页推荐', goodIds: goods.slice(0, 3) });
       await caughtUp(svc);
+      await eventually(async () => Number((await svc.db.pool.query(`SELECT count(*) AS n FROM goods WHERE family_id IS NOT NULL`)).rows[0].n) === goods.length, 120_000, 50);
     } finally {
       await svc.close();
     }
