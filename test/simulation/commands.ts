@@ -1559,20 +1559,17 @@ const vocabularyCmd = (a: { kind: VocabularyKind; pick: number; n: number }) =>
           return;
         }
         case 'tagSort': {
+          // PATCH /tags/sort takes every live tag: the group's own are permuted among their places.
           const groupId = nth(groups, a.pick);
-          const ids = permute(
-            m.ordered(
-              'tag',
-              ownTags(m)
-                .filter((t) => t.groupId === groupId)
-                .map((t) => t.id),
-            ),
-            a.n,
-          );
-          if (!groupId || !ids.length) return;
+          const all = (await svc.db.pool.query(`SELECT id::text FROM tags WHERE NOT deleted ORDER BY sort_order, id`)).rows.map((x) => x.id as string);
+          const mine = all.filter((id) => m.tags.get(id)?.groupId === groupId && m.tags.get(id)?.dimension === null);
+          if (!groupId || !mine.length) return;
+          const moved = permute(mine, a.n);
+          let k = 0;
+          const ids = all.map((id) => (mine.includes(id) ? moved[k++]! : id));
           const res = await svc.request('PATCH', '/tags/sort', { ids });
           expectStatus(res, [200, 202, 204], `reorder the tags of group ${groupId}`);
-          ids.forEach((id, i) => m.sortOrder.set(`tag:${id}`, i));
+          ids.forEach((id, i) => m.tags.get(id)?.dimension === null && m.sortOrder.set(`tag:${id}`, i));
           return;
         }
         case 'countryCreate': {
