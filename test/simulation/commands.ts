@@ -1185,7 +1185,7 @@ const batchGoodsCmd = (a: { form: 'links' | 'bodies'; picks: number[]; withTag: 
           link: o.link?.id ?? null,
           customOf: null,
           goodPriority: o.priority,
-          categoryId: a.form === 'links' ? (o.link?.categoryId ?? null) : o.categoryId,
+          categoryId: o.categoryId,
           secondary: [],
           custom: null,
           ...o.want,
