@@ -1,7 +1,7 @@
 /**
- * `npm run soak -- --minutes N [--seed S] [--max-commands K]`: the simulation of test/simulation for
- * as long as asked, one seed after another (a seed whose sequence diverged is reported, shrunk, and
- * the next seed goes on). Prints progress, then the figures: sequences, operations, divergences
+ * `npm run soak -- --minutes N [--seed S] [--max-commands K] [--per-seed P]`: the simulation of
+ * test/simulation for as long as asked, one seed after another, P sequences from each (a seed whose
+ * sequence diverged is reported, shrunk, and the next seed goes on). Prints progress, then the figures: sequences, operations, divergences
  * (each with its shrunk reproduction, seed and path) and the seed it started from. Needs DATABASE_URL
  * (a PostgreSQL server it may create databases on). Exit 1 when anything diverged.
  */
@@ -12,8 +12,9 @@ const program = new Command()
   .option('--minutes <n>', 'how long to run', '30')
   .option('--seed <s>', 'the first seed (default: from the clock)')
   .option('--max-commands <k>', 'operations per sequence at most', '25')
+  .option('--per-seed <p>', 'sequences drawn from each seed before the next', '8')
   .parse(process.argv);
-const o = program.opts<{ minutes: string; seed?: string; maxCommands: string }>();
+const o = program.opts<{ minutes: string; seed?: string; maxCommands: string; perSeed: string }>();
 
 async function main(): Promise<number> {
   if (!process.env.DATABASE_URL) {
@@ -28,11 +29,13 @@ async function main(): Promise<number> {
   let operations = 0;
   const divergences: DivergenceReport[] = [];
   process.stdout.write(`soak: ${minutes} min from seed ${firstSeed}\n`);
+  let lastSeed = firstSeed;
   for (let seed = firstSeed; Date.now() < until - 30_000; seed++) {
+    lastSeed = seed;
     const base = { sequences, operations };
     const result = await runSimulation({
       seed,
-      numRuns: 1_000_000,
+      numRuns: Number(o.perSeed),
       until,
       maxCommands: Number(o.maxCommands),
       onSequence: (p) => {
@@ -50,7 +53,7 @@ async function main(): Promise<number> {
     }
   }
   process.stdout.write(`\nsoak finished after ${((Date.now() - started) / 60_000).toFixed(1)} min\n`);
-  process.stdout.write(`seed: ${firstSeed}\nsequences: ${sequences}\noperations: ${operations}\ndivergences: ${divergences.length}\n`);
+  process.stdout.write(`seeds: ${firstSeed}…${lastSeed}\nsequences: ${sequences}\noperations: ${operations}\ndivergences: ${divergences.length}\n`);
   for (const d of divergences) process.stdout.write(`\n${formatDivergence(d)}\n`);
   return divergences.length ? 1 : 0;
 }

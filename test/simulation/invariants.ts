@@ -3,7 +3,8 @@
  * (a) the read models equal a full rebuild from the log;
  * (b) a second organisation appends nothing;
  * (c) no administrator decision was undone by organisation or synchronisation (the model's);
- * (d) every family's stored aggregates equal a fresh computation from its members;
+ * (d) every family's stored aggregates and public detail equal the model's own computation of them
+ *     (oracle.ts, from docs/domain.md's rules);
  * (e) every public list, page and detail through the cache equals the same read from a second
  *     instance with PUBLIC_CACHE_DISABLED;
  * (f) every link with a family points at a family that exists, and no read model holds the id of a
@@ -12,8 +13,8 @@
  * and the model's expected membership and public visibility of each family.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { staleFamilies } from '../../src/catalog/families/recompute';
-import { isPlaceholder, type Model } from './model';
+import { compareIds, isPlaceholder, type Model } from './model';
+import { cellId, cents4, computeFamily, type Expected, type OracleLink } from './oracle';
 import { caughtUp, Divergence, overrideKey, rebuild, type Real, type World } from './world';
 
 /** Each link's family as the read models have it (a family that does not exist counts as none: invariant f checks it apart). */
@@ -77,8 +78,9 @@ export async function checkDecisions(m: Model, world: World): Promise<void> {
   for (const g of m.goods.values()) {
     const row = goods.get(g.id);
     if (!row) fail('c', `good ${g.id} is gone; no one deleted it`);
-    const got = { name: row.name, p: row.p, tags: row.tags, cat: row.cat, country: row.country };
-    const want = { name: g.name, p: g.goodPriority, tags: g.tagIds, cat: g.categoryId, country: g.countryId };
+    // A good's tags are a set (docs/api.md): compared in id order.
+    const got = { name: row.name, p: row.p, tags: [...row.tags].sort(compareIds), cat: row.cat, country: row.country };
+    const want = { name: g.name, p: g.goodPriority, tags: [...g.tagIds].sort(compareIds), cat: g.categoryId, country: g.countryId };
     if (!isDeepStrictEqual(got, want)) fail('c', `good ${g.id}: ${JSON.stringify(got)}, the administrator left ${JSON.stringify(want)}`);
     const sec = secondary.filter((s) => s.g === g.id).map((s) => s.o);
     if (!isDeepStrictEqual(sec, g.secondary)) fail('c', `good ${g.id}: secondary origins ${sec}, set to ${g.secondary}`);
@@ -137,12 +139,206 @@ async function checkSecondOrganise(m: Model, real: Real): Promise<void> {
     );
 }
 
-/** (d) Stored aggregates equal a fresh computation from each family's members, stamps or not. */
-async function checkAggregates(world: World): Promise<void> {
+/** What the oracle reads of the service: each link's own inputs (mirrored detail, list price, tags) and each good's creation time. */
+async function oracleInputs(world: World): Promise<{ links: Map<string, { listPrice: string; tags: any; detail: any }>; createdAt: Map<string, number> }> {
   const pool = world.svc.db.pool;
-  const ids = (await pool.query(`SELECT id::text FROM families`)).rows.map((r) => r.id as string);
-  const stale = await staleFamilies(pool, ids);
-  if (stale.length) fail('d', `stored aggregates differ from a recompute: ${JSON.stringify(stale.slice(0, 5))}`);
+  const links = new Map(
+    (await pool.query(`SELECT id::text, price::text AS price, tags, detail FROM origin_goods`)).rows.map((r) => [
+      r.id as string,
+      { listPrice: r.price as string, tags: r.tags, detail: r.detail },
+    ]),
+  );
+  const createdAt = new Map(
+    (await pool.query(`SELECT id::text, (extract(epoch FROM created_at) * 1000000)::bigint::text AS us FROM goods`)).rows.map((r) => [r.id as string, Number(r.us)]),
+  );
+  return { links, createdAt };
+}
+
+/** The model's expectation of every live family it knows (placeholders left out), by the oracle (oracle.ts). */
+export async function expectedFamilies(m: Model, world: World): Promise<Map<string, Expected>> {
+  const { links: rows, createdAt } = await oracleInputs(world);
+  const links = new Map<string, OracleLink>();
+  for (const l of m.links.values()) {
+    const row = rows.get(l.id);
+    if (!row) continue;
+    links.set(l.id, { id: l.id, organised: l.parsedKey !== null, delisted: l.delisted, tags: row.tags, listPrice: row.listPrice, detail: row.detail });
+  }
+  const out = new Map<string, Expected>();
+  for (const f of m.families.values()) {
+    if (f.gone || isPlaceholder(f.id)) continue;
+    const goods = m.goodsOf(f.id);
+    out.set(
+      f.id,
+      computeFamily({
+        members: m.membersOf(f.id).flatMap((id) => (links.has(id) ? [links.get(id)!] : [])),
+        customMembers: [...m.goods.values()].filter((g) => g.customOf === f.id && g.custom && m.liveFamily(g.customOf)).map((g) => ({ goodId: g.id, ...g.custom! })),
+        overrides: [...f.overrides].map(([k, price]) => ({ ...JSON.parse(k), price })),
+        goods: goods.map((g) => ({ id: g.id, goodPriority: g.goodPriority, createdAt: createdAt.get(g.id) ?? 0, secondary: g.secondary })),
+        links,
+      }),
+    );
+  }
+  return out;
+}
+
+const sourceOf = (s: { linkId?: string; goodId?: string }) => (s.linkId ? `link:${s.linkId}` : `good:${s.goodId}`);
+const sortedJson = (xs: unknown[]) => xs.map((x) => JSON.stringify(x)).sort();
+
+/**
+ * (d) Every family's stored aggregates equal what the model computes by docs/domain.md's rules
+ * (oracle.ts): members and goods counted, the representative, the matrix (axes, cells in order, the
+ * effective prices with overrides, the first producer kept and the later ones listed as conflicts,
+ * overrides that name no cell), the lowest price, and the unions and media with secondary origins.
+ */
+export async function checkFamilyAggregates(m: Model, world: World): Promise<void> {
+  const expected = await expectedFamilies(m, world);
+  const rows = new Map(
+    (
+      await world.svc.db.pool.query(
+        `SELECT id::text, member_count, good_count, representative_good_id::text AS rep, price_matrix, conflicts, lowest_price::text AS lowest,
+                variants, size_chart, packaging_specs, options, media_by_color FROM families`,
+      )
+    ).rows.map((r) => [r.id as string, r]),
+  );
+  for (const [id, e] of [...expected].sort(([a], [b]) => compareIds(a, b))) {
+    const row = rows.get(id);
+    if (!row) continue; // membership reports a missing family
+    const pm = row.price_matrix ?? {};
+    const got = {
+      memberCount: row.member_count,
+      goodCount: row.good_count,
+      representativeGoodId: row.rep,
+      sizes: pm.sizes ?? [],
+      colors: pm.colors ?? [],
+      printCounts: pm.printCounts ?? [],
+      crafts: pm.crafts ?? [],
+      logistics: pm.logistics ?? [],
+      cells: (pm.cells ?? []).map((c: any) => ({ size: c.size, color: c.color, printCount: c.printCount, craft: c.craft, logistics: c.logistics, price: c.price })),
+      conflicts: sortedJson((row.conflicts ?? []).map((c: any) => ({ source: sourceOf(c), key: cellId(c.key), keptFrom: sourceOf(c.keptFrom) }))),
+      invalidOverrides: ((pm.invalidOverrides ?? []) as any[]).map((o) => cellId(o)).sort(),
+      lowestPrice: row.lowest,
+      variants: row.variants,
+      sizeChart: row.size_chart,
+      packagingSpecs: row.packaging_specs,
+      options: row.options,
+      mediaByColor: row.media_by_color,
+    };
+    const want = { ...e, conflicts: sortedJson(e.conflicts), invalidOverrides: [...e.invalidOverrides].sort() };
+    for (const k of Object.keys(want) as (keyof typeof want)[]) {
+      let same: boolean;
+      if (k === 'lowestPrice')
+        same = (got.lowestPrice === null) === (want.lowestPrice === null) && (got.lowestPrice === null || cents4(got.lowestPrice) === cents4(want.lowestPrice!));
+      else same = isDeepStrictEqual(got[k], want[k]);
+      if (!same) fail('d', `family ${id}: ${k} is ${JSON.stringify(got[k]).slice(0, 600)}; the model computes ${JSON.stringify(want[k]).slice(0, 600)}`);
+    }
+  }
+}
+
+/**
+ * (d) on the storefront: each public family's detail and list item show the model's representative
+ * (name, country, category, tags), lowest price, matrix (cells with their effective prices; axes as
+ * sets, ordered by tag order at read time), unions and media.
+ */
+export async function checkPublicAggregates(m: Model, world: World): Promise<void> {
+  const expected = await expectedFamilies(m, world);
+  const items = new Map<string, any>();
+  for (let page = 1; ; page++) {
+    const r = await world.svc.request('GET', `/public/goods?page=${page}&pageSize=100`, undefined, {}, { anonymous: true });
+    for (const item of r.body.items ?? []) items.set(item.goodId, item);
+    if (r.status !== 200 || page * 100 >= r.body.total) break;
+  }
+  for (const id of m.publicFamilies()) {
+    const e = expected.get(id);
+    if (!e) continue;
+    const rep = m.goods.get(e.representativeGoodId ?? '');
+    if (!rep) fail('d', `family ${id}: public, but the model finds no representative`);
+    const r = await world.reader.request('GET', `/public/goods/${id}`, undefined, {}, { anonymous: true });
+    if (r.status !== 200) continue; // visibility reports it
+    const d = r.body;
+    const same = (a: string | null, b: string | null) => (a === null) === (b === null) && (a === null || cents4(a) === cents4(b!));
+    const problems: string[] = [];
+    if (d.name !== rep.name) problems.push(`name ${d.name}, representative ${rep.id} is ${rep.name}`);
+    if ((d.countryId ?? null) !== rep.countryId) problems.push(`countryId ${d.countryId}, representative's ${rep.countryId}`);
+    if ((d.categoryId ?? null) !== rep.categoryId) problems.push(`categoryId ${d.categoryId}, representative's ${rep.categoryId}`);
+    const tagIds = ((d.tags ?? []) as { id: string }[]).map((t) => t.id).sort();
+    const repTags = rep.tagIds.filter((t) => !m.deleted.tags.has(t)).sort();
+    if (!isDeepStrictEqual(tagIds, repTags)) problems.push(`tags ${tagIds}, representative's ${repTags}`);
+    if (!same(d.lowestPrice, e.lowestPrice)) problems.push(`lowestPrice ${d.lowestPrice}, model ${e.lowestPrice}`);
+    if (!isDeepStrictEqual(sortedJson(d.priceMatrix.cells), sortedJson(e.cells)))
+      problems.push(`cells ${JSON.stringify(d.priceMatrix.cells).slice(0, 400)}, model ${JSON.stringify(e.cells).slice(0, 400)}`);
+    for (const [axis, want] of [
+      ['sizes', e.sizes],
+      ['colors', e.colors],
+      ['printCounts', e.printCounts],
+      ['crafts', e.crafts],
+      ['logistics', e.logistics],
+    ] as const) {
+      if (!isDeepStrictEqual([...d.priceMatrix[axis]].sort(), [...want].sort())) problems.push(`${axis} ${d.priceMatrix[axis]}, model ${want}`);
+    }
+    for (const axis of ['printCounts', 'crafts', 'logistics'] as const)
+      if (!isDeepStrictEqual(d.priceMatrix[axis], e[axis])) problems.push(`${axis} order ${d.priceMatrix[axis]}, model ${e[axis]}`);
+    if (!isDeepStrictEqual(d.variants, e.variants)) problems.push(`variants differ`);
+    if (!isDeepStrictEqual(d.options, e.options)) problems.push(`options ${JSON.stringify(d.options)}, model ${JSON.stringify(e.options)}`);
+    if (!isDeepStrictEqual(d.sizeChart, e.sizeChart)) problems.push('sizeChart differs');
+    if (!isDeepStrictEqual(d.packagingSpecs, e.packagingSpecs)) problems.push('packagingSpecs differ');
+    if (!isDeepStrictEqual(d.mediaByColor, e.mediaByColor)) problems.push('mediaByColor differs');
+    const item = items.get(id);
+    if (item && (item.name !== rep.name || !same(item.price, e.lowestPrice))) problems.push(`list item ${item.name} ${item.price}, model ${rep.name} ${e.lowestPrice}`);
+    if (problems.length) fail('d', `public family ${id}: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * The storefront's orders of what the shop made itself follow the model (docs/domain.md, Public
+ * catalog: by sortOrder, then id): its countries and categories in /public/tree-order, the tags of
+ * its own groups in /public/tag-groups, and the home's positions, each listing one entry per public
+ * family, the first placed good of a family deciding where it shows.
+ */
+export async function checkVocabulary(m: Model, world: World): Promise<void> {
+  const get = async (path: string) => {
+    const r = await world.reader.request('GET', path, undefined, {}, { anonymous: true });
+    if (r.status !== 200) fail('vocabulary', `${path}: ${r.status}`);
+    return r.body;
+  };
+  const order = await get('/public/tree-order');
+  const countries = (order.countries as string[]).filter((c) => m.ownCountries.has(c));
+  const wantCountries = m.ordered(
+    'country',
+    [...m.ownCountries].filter((c) => m.countries.has(c)),
+  );
+  if (!isDeepStrictEqual(countries, wantCountries)) fail('vocabulary', `own countries in the order ${countries}, the model's ${wantCountries}`);
+  const own = [...m.ownCategories].filter((c) => m.categories.has(c));
+  for (const parent of new Set(own.map((c) => m.categoryParent.get(c) ?? null))) {
+    const got = ((order.categories[parent ?? 'root'] ?? []) as string[]).filter((c) => m.ownCategories.has(c));
+    const want = m.ordered(
+      'category',
+      own.filter((c) => (m.categoryParent.get(c) ?? null) === parent),
+    );
+    if (!isDeepStrictEqual(got, want)) fail('vocabulary', `own categories under ${parent ?? 'the root'}: ${got}, the model's ${want}`);
+  }
+  const groups = (await get('/public/tag-groups')).items as { id: string; tags: { id: string }[] }[];
+  for (const g of m.ownGroups) {
+    const got = (groups.find((x) => x.id === g)?.tags ?? []).map((t) => t.id);
+    const want = m.ordered(
+      'tag',
+      [...m.tags.values()].filter((t) => t.groupId === g).map((t) => t.id),
+    );
+    if (!isDeepStrictEqual(got, want)) fail('vocabulary', `tags of group ${g}: ${got}, the model's ${want}`);
+  }
+  const home = (await get('/public/home')).positions as { id: string; items: { goodId: string }[] }[];
+  const shown = new Set(m.publicFamilies());
+  const want = m.ordered('position', m.positions.keys()).map((p) => {
+    const families: string[] = [];
+    for (const g of m.positions.get(p)!) {
+      const good = m.goods.get(g);
+      const f = good && m.familyOfGood(good);
+      if (f && shown.has(f) && !families.includes(f)) families.push(f);
+    }
+    return { id: p, items: families };
+  });
+  const got = home.map((p) => ({ id: p.id, items: p.items.map((i) => i.goodId) }));
+  const nonEmpty = (xs: { id: string; items: string[] }[]) => xs.filter((x) => x.items.length > 0);
+  if (!isDeepStrictEqual(nonEmpty(got), nonEmpty(want))) fail('vocabulary', `home ${JSON.stringify(got)}, the model's ${JSON.stringify(want)}`);
 }
 
 /** (e) Every public read through the cache equals the uncached read of the second instance. */
@@ -165,14 +361,17 @@ export async function comparePublic(world: World, paths: readonly string[]): Pro
   for (const p of paths) {
     // The cache hears a commit by notification: a read right after catching up may still race it.
     for (let attempt = 0; ; attempt++) {
-      const [cached, plain] = await Promise.all([
+      const [cached, other, plain] = await Promise.all([
         world.svc.request('GET', p, undefined, {}, { anonymous: true }),
+        world.cacher.request('GET', p, undefined, {}, { anonymous: true }),
         world.reader.request('GET', p, undefined, {}, { anonymous: true }),
       ]);
-      if (cached.status === plain.status && isDeepStrictEqual(cached.body, plain.body)) break;
-      const last = `${p}: cached ${cached.status} ${JSON.stringify(cached.body).slice(0, 700)} | uncached ${plain.status} ${JSON.stringify(plain.body).slice(0, 700)}`;
-      if (attempt >= 10) fail('e', last);
-      await new Promise((r) => setTimeout(r, 100));
+      const same = (x: { status: number; body: unknown }) => x.status === plain.status && isDeepStrictEqual(x.body, plain.body);
+      if (same(cached) && same(other)) break;
+      const bad = same(cached) ? { who: 'the caching reader', r: other } : { who: 'the service', r: cached };
+      const last = `${p}: ${bad.who} cached ${bad.r.status} ${JSON.stringify(bad.r.body).slice(0, 700)} | uncached ${plain.status} ${JSON.stringify(plain.body).slice(0, 700)}`;
+      if (attempt >= 20) fail('e', last);
+      await new Promise((r) => setTimeout(r, 150));
     }
   }
 }
@@ -262,12 +461,15 @@ export async function checkAll(m: Model, real: Real): Promise<void> {
   await checkDecisions(m, real.world);
   await checkMembershipAndVisibility(m, real.world);
   await checkReferences(m, real.world);
-  await checkAggregates(real.world);
+  await checkFamilyAggregates(m, real.world);
+  await checkPublicAggregates(m, real.world);
+  await checkVocabulary(m, real.world);
   await checkPublicReads(m, real.world);
   await checkSecondOrganise(m, real);
   await checkDecisions(m, real.world);
   await checkMembershipAndVisibility(m, real.world);
-  await checkAggregates(real.world);
+  await checkFamilyAggregates(m, real.world);
   await checkRebuild(real);
+  await checkFamilyAggregates(m, real.world);
   await checkPublicReads(m, real.world);
 }

@@ -63,6 +63,8 @@ export interface MGood {
   categoryId: string | null;
   countryId: string | null;
   secondary: string[];
+  /** a custom member's explicit tags and price (docs/domain.md, Price matrix), set with its family */
+  custom: { tags: Record<string, string[]>; price: string } | null;
 }
 
 export interface MTag {
@@ -70,6 +72,7 @@ export interface MTag {
   name: string;
   /** null: the shop's own group (no dimension) */
   dimension: Dimension | null;
+  groupId: string;
 }
 
 /** A family organisation creates: its id is known once the service answered. */
@@ -86,6 +89,14 @@ export class Model {
   countries = new Map<string, string>(); // id → name
   ownCountries = new Set<string>();
   positions = new Map<string, string[]>();
+  /**
+   * The sort orders of what an administrator made and orders (own tags, tag groups of the shop's
+   * own, own countries and categories, positions), keyed `tag:<id>`, `country:<id>`, `category:<id>`,
+   * `position:<id>`; and each own category's parent. Synchronisation never touches them.
+   */
+  sortOrder = new Map<string, number>();
+  ownGroups = new Set<string>();
+  categoryParent = new Map<string, string | null>();
   deleted = { goods: new Set<string>(), tags: new Set<string>(), categories: new Set<string>(), countries: new Set<string>(), families: new Set<string>() };
   /** placeholders of families the last organisation created, by key, resolved from what the service shows */
   pendingNew = new Map<string, string[]>();
@@ -97,13 +108,16 @@ export class Model {
     for (const [k, v] of this.links)
       m.links.set(k, { ...v, supplier: { ...v.supplier }, synced: v.synced && { ...v.synced }, manualTagIds: v.manualTagIds && [...v.manualTagIds] });
     for (const [k, v] of this.families) m.families.set(k, { ...v, overrides: new Map(v.overrides) });
-    for (const [k, v] of this.goods) m.goods.set(k, { ...v, tagIds: [...v.tagIds], secondary: [...v.secondary] });
+    for (const [k, v] of this.goods) m.goods.set(k, { ...v, tagIds: [...v.tagIds], secondary: [...v.secondary], custom: v.custom && { ...v.custom } });
     for (const [k, v] of this.tags) m.tags.set(k, { ...v });
     m.categories = new Set(this.categories);
     m.ownCategories = new Set(this.ownCategories);
     m.countries = new Map(this.countries);
     m.ownCountries = new Set(this.ownCountries);
     for (const [k, v] of this.positions) m.positions.set(k, [...v]);
+    m.sortOrder = new Map(this.sortOrder);
+    m.ownGroups = new Set(this.ownGroups);
+    m.categoryParent = new Map(this.categoryParent);
     m.deleted = {
       goods: new Set(this.deleted.goods),
       tags: new Set(this.deleted.tags),
@@ -149,19 +163,34 @@ export class Model {
         categoryId: r.category_id,
         countryId: r.country_id,
         secondary: [],
+        custom: null,
       });
     }
-    for (const r of (await pool.query(`SELECT t.id::text, t.name, g.dimension FROM tags t JOIN tag_groups g ON g.id = t.group_id WHERE NOT t.deleted`)).rows) {
-      m.tags.set(r.id, { id: r.id, name: r.name, dimension: r.dimension });
+    for (const r of (
+      await pool.query(`SELECT t.id::text, t.name, g.dimension, g.id::text AS group, t.sort_order FROM tags t JOIN tag_groups g ON g.id = t.group_id WHERE NOT t.deleted`)
+    ).rows) {
+      m.tags.set(r.id, { id: r.id, name: r.name, dimension: r.dimension, groupId: r.group });
+      if (r.dimension === null) {
+        m.ownGroups.add(r.group);
+        m.sortOrder.set(`tag:${r.id}`, r.sort_order);
+      }
     }
-    for (const r of (await pool.query(`SELECT id::text, (raw_name IS NULL) AS own FROM categories WHERE NOT removed`)).rows) {
+    for (const r of (await pool.query(`SELECT id::text, (raw_name IS NULL) AS own, parent_id::text AS parent, sort_order FROM categories WHERE NOT removed`)).rows) {
       m.categories.add(r.id);
-      if (r.own) m.ownCategories.add(r.id);
+      if (r.own) {
+        m.ownCategories.add(r.id);
+        m.sortOrder.set(`category:${r.id}`, r.sort_order);
+        m.categoryParent.set(r.id, r.parent);
+      }
     }
-    for (const r of (await pool.query(`SELECT id::text, name, (mirror_hash IS NULL) AS own FROM countries WHERE NOT removed`)).rows) {
+    for (const r of (await pool.query(`SELECT id::text, name, (mirror_hash IS NULL) AS own, sort_order FROM countries WHERE NOT removed`)).rows) {
       m.countries.set(r.id, r.name);
-      if (r.own) m.ownCountries.add(r.id);
+      if (r.own) {
+        m.ownCountries.add(r.id);
+        m.sortOrder.set(`country:${r.id}`, r.sort_order);
+      }
     }
+    for (const r of (await pool.query(`SELECT id::text, sort_order FROM positions WHERE NOT deleted`)).rows) m.sortOrder.set(`position:${r.id}`, r.sort_order);
     for (const r of (
       await pool.query(
         `SELECT p.id::text, coalesce(array_agg(pg.good_id::text ORDER BY pg.sort_order) FILTER (WHERE pg.good_id IS NOT NULL), '{}') AS goods FROM positions p LEFT JOIN position_goods pg ON pg.position_id = p.id WHERE NOT p.deleted GROUP BY p.id`,
@@ -173,6 +202,11 @@ export class Model {
   }
 
   // ------------------------------------------------------------------ derived facts
+
+  /** docs/domain.md, Public catalog: by sortOrder, then id. */
+  ordered(kind: 'tag' | 'country' | 'category' | 'position', ids: Iterable<string>): string[] {
+    return [...ids].sort((a, b) => (this.sortOrder.get(`${kind}:${a}`) ?? 0) - (this.sortOrder.get(`${kind}:${b}`) ?? 0) || compareIds(a, b));
+  }
 
   liveFamily(id: string | null): MFamily | null {
     if (!id) return null;

@@ -20,6 +20,8 @@ export interface SimulationOptions {
   /** stop starting sequences after this time (epoch ms) */
   until?: number;
   maxCommands?: number;
+  /** shrink a failing sequence to a minimal one (default); off, the first failing sequence is reported as drawn */
+  shrink?: boolean;
   world?: Partial<WorldOptions>;
   /** called after each sequence (replays while shrinking included) */
   onSequence?: (progress: { sequences: number; operations: number; ms: number; failed: boolean }) => void;
@@ -82,6 +84,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     const details = await fc.check(property, {
       seed: opts.seed,
       numRuns: opts.numRuns,
+      ...(opts.shrink === false ? { endOnFailure: true } : {}),
       ...(opts.until ? { interruptAfterTimeLimit: Math.max(1, opts.until - Date.now()), markInterruptAsFailure: false } : {}),
     });
     let divergence: DivergenceReport | null = null;

@@ -31,6 +31,10 @@ export interface World {
   svc: TestService;
   /** a second instance on the same database, PUBLIC_CACHE_DISABLED, no projection runners: public reads only */
   reader: TestService;
+  /** a second writing instance on the same database, with its own projection runners (one of the two leads) and public cache */
+  writer: TestService;
+  /** an instance that only reads, through its own public cache (voided by the database's notifications, as across processes) */
+  cacher: TestService;
   close(): Promise<void>;
 }
 
@@ -146,12 +150,18 @@ async function startWorldOnce(baseline: string, opts: WorldOptions): Promise<Wor
   try {
     svc = await startTestService({ db, env: SERVICE_ENV(sim.url) });
     const reader = await startTestService({ db, workers: false, login: false, env: { ...SERVICE_ENV(sim.url), PUBLIC_CACHE_DISABLED: 'true' } });
+    const writer = await startTestService({ db, env: SERVICE_ENV(sim.url) });
+    const cacher = await startTestService({ db, workers: false, login: false, env: SERVICE_ENV(sim.url) });
     const s = svc;
     return {
       sim,
       svc: s,
       reader,
+      writer,
+      cacher,
       async close() {
+        await cacher.close();
+        await writer.close();
         await reader.close();
         await s.close();
         await sim.close();
@@ -177,7 +187,13 @@ export async function syncRun(svc: TestService, path: string, body?: unknown): P
 }
 
 export async function ok(svc: TestService, method: string, path: string, body?: unknown): Promise<any> {
-  const r = await svc.request(method, path, body);
+  let r = await svc.request(method, path, body);
+  // A rule checked against read models still behind is refused with 503 PROJECTION.BEHIND: wait, then again.
+  for (let attempt = 0; r.status === 503 && attempt < 60; attempt++) {
+    await caughtUp(svc);
+    await new Promise((res) => setTimeout(res, 250));
+    r = await svc.request(method, path, body);
+  }
   if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }
@@ -203,6 +219,9 @@ async function prepareBaselineOnce(opts: WorldOptions): Promise<{ name: string; 
         if (run.state !== 'succeeded') throw new Error(`baseline ${p}: ${JSON.stringify(run)}`);
       }
       await ok(svc, 'POST', '/product-families/organize');
+      // The run answers when it has appended; its families show once the read models applied it.
+      await caughtUp(svc);
+      await eventually(async () => Number((await svc.db.pool.query(`SELECT count(*) AS n FROM origin_goods WHERE family_id IS NOT NULL`)).rows[0].n) > 0, 120_000, 50);
       const group = await ok(svc, 'POST', '/tag-groups', { name: '风格' });
       const tags: string[] = [];
       for (const name of ['复古', '简约', '街头']) tags.push((await ok(svc, 'POST', '/tags', { name, groupId: group.id })).id);
@@ -227,6 +246,7 @@ async function prepareBaselineOnce(opts: WorldOptions): Promise<{ name: string; 
       }
       await ok(svc, 'POST', '/positions', { name: '首页推荐', goodIds: goods.slice(0, 3) });
       await caughtUp(svc);
+      await eventually(async () => Number((await svc.db.pool.query(`SELECT count(*) AS n FROM goods WHERE family_id IS NOT NULL`)).rows[0].n) === goods.length, 120_000, 50);
     } finally {
       await svc.close();
     }

@@ -98,7 +98,7 @@ describe('good decisions', () => {
     it('an update that sends no tags brings the good’s dimension tags to its link’s current ones, keeping its other tags', () => {
       const T3 = '1125899906842625003';
       const own = '1125899906842625009';
-      const carrying = { type: 'GoodUpdated', data: { goodId: G, tagIds: [T1, own] } };
+      const carrying = { type: 'GoodUpdated' as const, data: { goodId: G, tagIds: [T1, own] } };
       // The link's tags were changed by hand from T1 to T3: the good's T1 leaves, its own tag stays.
       spec
         .given([fromLink, carrying])
