@@ -7,8 +7,13 @@
  * of the row's names or in one of its tag names, or, for a word typed as is of FUZZY_MIN_CHARS or
  * more, a word of those texts close to it: `text %> word`, pg_trgm's word similarity at or above
  * `pg_trgm.word_similarity_threshold` (0.55: every connection sets it, src/platform/db.ts). Both
- * operators use the trigram indexes of migration 037. Without pg_trgm in the database the typo
+ * operators use the trigram indexes of migration 038. Without pg_trgm in the database the typo
  * clause is left out and matching is exact.
+ *
+ * An alternative of two characters or more is also asked as `search_bigrams(text) @>
+ * search_bigrams(alternative)` (migration 039): every two-character piece of it is in the text. A
+ * text that contains the alternative always holds its pieces, so the answer is the same; the test is
+ * there for the bigram indexes, which serve a two-character word (卫衣) that holds no trigram.
  */
 import type { Queryable } from '../platform/db';
 import { likePattern } from '../platform/sql';
@@ -34,7 +39,7 @@ export interface Search {
 const trigrams = new WeakMap<object, Promise<boolean>>();
 
 /**
- * Whether the database has pg_trgm, asked once per pool (migration 037 creates it where it can). A
+ * Whether the database has pg_trgm, asked once per pool (migration 038 creates it where it can). A
  * failed question is asked again next time.
  */
 export function hasTrigrams(db: Queryable): Promise<boolean> {
@@ -47,9 +52,27 @@ export function hasTrigrams(db: Queryable): Promise<boolean> {
   return known;
 }
 
+/** The placeholders of one alternative of a word: its ILIKE pattern, and its text when it has bigrams. */
+interface Alternative {
+  pattern: string;
+  bigrams: string | null;
+}
+
+/**
+ * An alternative's placeholders. Bigrams for one of two characters or more: one shorter has none, and
+ * `@>` of an empty array would hold for every row and give the index nothing to look up.
+ */
+function alternative(text: string, param: (value: unknown) => string): Alternative {
+  return { pattern: param(likePattern(text)), bigrams: [...text].length >= 2 ? param(text) : null };
+}
+
 /** The tests of one word against a text expression: its alternatives contained, or (fuzzy) close to it. */
-function wordTests(text: string, patterns: readonly string[], fuzzyParam: string | null): string[] {
-  const tests = patterns.map((p) => `${text} ILIKE ${p}`);
+function wordTests(text: string, alternatives: readonly Alternative[], fuzzyParam: string | null): string[] {
+  // The bigram test is written first only for the reader: the planner orders a row's tests by cost,
+  // so where it reads a table whole the cheap ILIKE runs first and the function only on its matches.
+  const tests = alternatives.map(({ pattern, bigrams }) =>
+    bigrams ? `(search_bigrams(${text}) @> search_bigrams(${bigrams}::text) AND ${text} ILIKE ${pattern})` : `${text} ILIKE ${pattern}`,
+  );
   if (fuzzyParam) tests.push(`${text} %> ${fuzzyParam}`);
   return tests;
 }
@@ -64,7 +87,8 @@ export async function prepareSearch(db: Queryable, keyword: string): Promise<Sea
     words.map(async ({ word, expanded }) => {
       const params: unknown[] = [];
       const param = (v: unknown) => `$${params.push(v)}`;
-      const patterns = expanded.alternatives.map((a) => param(likePattern(a)));
+      // The small tags table is read whole: the bigram test would only cost.
+      const patterns = expanded.alternatives.map((a) => ({ pattern: param(likePattern(a)), bigrams: null }));
       const tests = wordTests('t.name', patterns, typoTolerant(fuzzy, word, expanded) ? param(word) : null);
       const r = await db.query<{ id: string }>(`SELECT id FROM tags t WHERE NOT t.deleted AND (${tests.join(' OR ')}) ORDER BY id`, params);
       return r.rows.map((t) => t.id);
@@ -97,7 +121,7 @@ export interface SearchTarget {
 export function searchCondition(search: Search, target: SearchTarget, param: (value: unknown) => string, mode: 'all' | 'any' = 'all'): string {
   const texts = [...(target.names ?? []), ...(target.tagText ? [target.tagText] : [])];
   const perWord = search.words.map(({ word, expanded, tagIds }) => {
-    const patterns = expanded.alternatives.map((a) => param(likePattern(a)));
+    const patterns = expanded.alternatives.map((a) => alternative(a, param));
     // Typo tolerance for the word as typed; a synonym's entries are matched as they are written.
     const fuzzy = typoTolerant(search.fuzzy, word, expanded) ? param(word) : null;
     // A placeholder only for a target that reads tags by id: every value sent must be used.
@@ -114,7 +138,7 @@ export function searchCondition(search: Search, target: SearchTarget, param: (va
 
 /**
  * A link's tag values (`{"size": ["S"], "color": ["红色"]}`) as one text, `["S", "红色"]`: the
- * expression migration 037 indexes, written exactly so, or the index is not used.
+ * expression migrations 038 and 039 index, written exactly so, or the indexes are not used.
  */
 export const LINK_TAG_TEXT = (og: string) => `(jsonb_path_query_array(${og}.tags, '$.*[*]')::text)`;
 
