@@ -2,8 +2,9 @@
 -- Bigram indexes for search (docs/domain.md, Search, Speed). A word of two characters (most Chinese
 -- words: 卫衣, 红色) holds no whole trigram, so `ILIKE '%卫衣%'` gets nothing from the trigram
 -- indexes of 038 and PostgreSQL reads the names whole. A text contains a word only if it holds every
--- two-character piece of the word, so the search also asks `search_bigrams(text) @> search_bigrams(word)`
--- (src/catalog/search.ts), which GIN indexes on the same expressions answer. Nothing here needs an
+-- two-character piece of the word, so for a word of two characters the search also asks
+-- `search_bigrams(text) @> search_bigrams(word)` (src/catalog/search.ts), which GIN indexes on the
+-- same expressions answer. Nothing here needs an
 -- extension: the function is plain SQL and GIN indexes arrays of text as PostgreSQL ships.
 --
 -- The pieces are those of `lower(text)`, the fold ILIKE compares on a UTF-8 database, so a text
