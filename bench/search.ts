@@ -2,7 +2,7 @@
  * Search at catalog size (docs/domain.md, Search): the read models filled in SQL with N links, one
  * good per link and a family per 4 links (names, tags and dimension values as the supplier's are
  * made), then the admin lists and the storefront's filter query timed per keyword, each with the plan
- * PostgreSQL chose (which trigram index it used, or a full read).
+ * PostgreSQL chose (which trigram or bigram indexes it used, or a full read).
  */
 import type pg from 'pg';
 import { performance } from 'node:perf_hooks';

@@ -7,8 +7,13 @@
  * of the row's names or in one of its tag names, or, for a word typed as is of FUZZY_MIN_CHARS or
  * more, a word of those texts close to it: `text %> word`, pg_trgm's word similarity at or above
  * `pg_trgm.word_similarity_threshold` (0.55: every connection sets it, src/platform/db.ts). Both
- * operators use the trigram indexes of migration 037. Without pg_trgm in the database the typo
+ * operators use the trigram indexes of migration 038. Without pg_trgm in the database the typo
  * clause is left out and matching is exact.
+ *
+ * An alternative of two characters is also asked as `search_bigrams(text) @>
+ * search_bigrams(alternative)` (migration 040): every two-character piece of it is in the text. A
+ * text that contains the alternative always holds its pieces, so the answer is the same; the test is
+ * there for the bigram indexes, which serve a two-character word (卫衣) that holds no trigram.
  */
 import type { Queryable } from '../platform/db';
 import { likePattern } from '../platform/sql';
@@ -34,7 +39,7 @@ export interface Search {
 const trigrams = new WeakMap<object, Promise<boolean>>();
 
 /**
- * Whether the database has pg_trgm, asked once per pool (migration 037 creates it where it can). A
+ * Whether the database has pg_trgm, asked once per pool (migration 038 creates it where it can). A
  * failed question is asked again next time.
  */
 export function hasTrigrams(db: Queryable): Promise<boolean> {
@@ -47,11 +52,56 @@ export function hasTrigrams(db: Queryable): Promise<boolean> {
   return known;
 }
 
+/** The placeholders of one alternative of a word: its ILIKE pattern, and its text when it has bigrams. */
+interface Alternative {
+  pattern: string;
+  bigrams: string | null;
+  /** whether the pattern holds a whole trigram, so that a trigram index can look it up */
+  trigrams: boolean;
+}
+
+/**
+ * An alternative's placeholders. Bigrams for one of two characters only: one shorter has none (`@>`
+ * of an empty array holds for every row), and a longer one has trigrams, which the trigram index
+ * looks up at least as well; asking both, the planner ANDs the two lookups, and since a trigram
+ * lookup is approximate PostgreSQL then tests every row found again, bigram function included.
+ */
+function alternative(text: string, param: (value: unknown) => string): Alternative {
+  const chars = [...text].length;
+  return { pattern: param(likePattern(text)), bigrams: chars === 2 ? param(text) : null, trigrams: chars >= 3 };
+}
+
+/** One way a word can match: `match` decides; `bigrams`, when set, is a condition `match` implies. */
+interface WordTest {
+  match: string;
+  bigrams: string | null;
+}
+
 /** The tests of one word against a text expression: its alternatives contained, or (fuzzy) close to it. */
-function wordTests(text: string, patterns: readonly string[], fuzzyParam: string | null): string[] {
-  const tests = patterns.map((p) => `${text} ILIKE ${p}`);
-  if (fuzzyParam) tests.push(`${text} %> ${fuzzyParam}`);
+function wordTests(text: string, alternatives: readonly Alternative[], fuzzyParam: string | null): WordTest[] {
+  const tests = alternatives.map(({ pattern, bigrams, trigrams }) => ({
+    // A pattern shorter than a trigram is tested on `text || ''`, the same text but not the indexed
+    // expression: a trigram index would be read whole for it, and the planner, misjudging that, ANDs
+    // that read with the bigram lookup, which then makes PostgreSQL test every row found again.
+    match: `${trigrams ? text : `(${text} || '')`} ILIKE ${pattern}`,
+    bigrams: bigrams ? `search_bigrams(${text}) @> search_bigrams(${bigrams}::text)` : null,
+  }));
+  if (fuzzyParam) tests.push({ match: `${text} %> ${fuzzyParam}`, bigrams: null });
   return tests;
+}
+
+/**
+ * A word's condition: any of its tests matches. With bigrams, also: any of them holds its
+ * necessary condition (its bigrams, or the test itself). The answer is the same, since each test
+ * implies its own part of the second. Two separate conditions rather than each test's ILIKE ANDed
+ * with its bigrams: the planner then looks the second up in the bigram indexes and, the GIN answer
+ * for `@>` being exact, does not evaluate it again on the rows, only the ILIKEs; and where it reads a
+ * table whole it runs the cheaper ILIKEs first and the function only on the rows they keep.
+ */
+function anyOf(tests: readonly WordTest[]): string {
+  const match = `(${tests.map((t) => t.match).join(' OR ')})`;
+  if (!tests.some((t) => t.bigrams)) return match;
+  return `(${match} AND (${tests.map((t) => t.bigrams ?? t.match).join(' OR ')}))`;
 }
 
 /** Whether typo tolerance applies to a word as typed (docs/domain.md, Search, rule 4). */
@@ -64,9 +114,10 @@ export async function prepareSearch(db: Queryable, keyword: string): Promise<Sea
     words.map(async ({ word, expanded }) => {
       const params: unknown[] = [];
       const param = (v: unknown) => `$${params.push(v)}`;
-      const patterns = expanded.alternatives.map((a) => param(likePattern(a)));
-      const tests = wordTests('t.name', patterns, typoTolerant(fuzzy, word, expanded) ? param(word) : null);
-      const r = await db.query<{ id: string }>(`SELECT id FROM tags t WHERE NOT t.deleted AND (${tests.join(' OR ')}) ORDER BY id`, params);
+      // The small tags table is read whole: the bigram test would only cost.
+      const patterns = expanded.alternatives.map((a) => ({ pattern: param(likePattern(a)), bigrams: null, trigrams: true }));
+      const test = anyOf(wordTests('t.name', patterns, typoTolerant(fuzzy, word, expanded) ? param(word) : null));
+      const r = await db.query<{ id: string }>(`SELECT id FROM tags t WHERE NOT t.deleted AND ${test} ORDER BY id`, params);
       return r.rows.map((t) => t.id);
     }),
   );
@@ -97,16 +148,16 @@ export interface SearchTarget {
 export function searchCondition(search: Search, target: SearchTarget, param: (value: unknown) => string, mode: 'all' | 'any' = 'all'): string {
   const texts = [...(target.names ?? []), ...(target.tagText ? [target.tagText] : [])];
   const perWord = search.words.map(({ word, expanded, tagIds }) => {
-    const patterns = expanded.alternatives.map((a) => param(likePattern(a)));
+    const patterns = expanded.alternatives.map((a) => alternative(a, param));
     // Typo tolerance for the word as typed; a synonym's entries are matched as they are written.
     const fuzzy = typoTolerant(search.fuzzy, word, expanded) ? param(word) : null;
     // A placeholder only for a target that reads tags by id: every value sent must be used.
     const tags = () => (tagIds.length ? `${param(tagIds)}::bigint[]` : null);
-    if (target.idIn) return `${target.idIn.id} IN (${target.idIn.select((text) => `(${wordTests(text, patterns, fuzzy).join(' OR ')})`, tags())})`;
+    if (target.idIn) return `${target.idIn.id} IN (${target.idIn.select((text) => anyOf(wordTests(text, patterns, fuzzy)), tags())})`;
     const tests = texts.flatMap((text) => wordTests(text, patterns, fuzzy));
     const tagged = target.tagIds ? tags() : null;
-    if (target.tagIds && tagged) tests.push(target.tagIds(tagged));
-    return `(${tests.join(' OR ')})`;
+    if (target.tagIds && tagged) tests.push({ match: target.tagIds(tagged), bigrams: null });
+    return anyOf(tests);
   });
   if (!perWord.length) return 'true';
   return perWord.length === 1 ? perWord[0]! : `(${perWord.join(mode === 'all' ? ' AND ' : ' OR ')})`;
@@ -114,7 +165,7 @@ export function searchCondition(search: Search, target: SearchTarget, param: (va
 
 /**
  * A link's tag values (`{"size": ["S"], "color": ["红色"]}`) as one text, `["S", "红色"]`: the
- * expression migration 037 indexes, written exactly so, or the index is not used.
+ * expression migrations 038 and 040 index, written exactly so, or the indexes are not used.
  */
 export const LINK_TAG_TEXT = (og: string) => `(jsonb_path_query_array(${og}.tags, '$.*[*]')::text)`;
 

@@ -54,10 +54,27 @@ describe('search words', () => {
 
 describe('the search condition', () => {
   it('one clause per word, all required; values only as parameters', () => {
-    const { sql, params } = conditionOf("卫衣 O'Neil%", true);
+    const { sql, params } = conditionOf("卫衣衫 O'Neil%", true);
     expect(sql.match(/\) AND \(/g)).toHaveLength(1);
     expect(sql).not.toContain("O'Neil");
     expect(params).toContain("%O'Neil\\%%");
+  });
+
+  it('a two-character word also asks for its bigrams, as a condition apart; other lengths do not', () => {
+    const two = conditionOf('重磅', false);
+    expect(two.params).toEqual(['%重磅%', '重磅']);
+    // The word's ILIKE, and apart from it the bigram containment the index answers.
+    expect(two.sql).toBe(`(((g.name || '') ILIKE $1) AND (search_bigrams(g.name) @> search_bigrams($2::text)))`);
+    for (const other of ['磅', '重磅款', 'Zephyrine']) {
+      const { sql } = conditionOf(other, false);
+      expect([other, sql]).toEqual([other, expect.not.stringContaining('search_bigrams')]);
+    }
+    // On the index's own expression for three characters or more: the trigram index serves them.
+    expect(conditionOf('重磅款', false).sql).toBe('(g.name ILIKE $1)');
+    // A synonym: its two-character entries by bigrams, the others by trigrams, in one condition apart.
+    const hoodie = conditionOf('hoodie', false).sql;
+    expect(hoodie).toContain('search_bigrams(g.name) @> search_bigrams(');
+    expect(hoodie).toMatch(/ OR g\.name ILIKE \$\d+/);
   });
 
   it('with pg_trgm: a typo clause for a long word typed as is, none for a synonym or a short word', () => {
