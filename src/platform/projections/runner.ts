@@ -462,15 +462,7 @@ export class ProjectionRunner {
     db.on('error', (e) => this.log.warn({ err: e }, 'projection connection error'));
     await db.connect();
     try {
-      await db.query('BEGIN');
-      try {
-        const out = await fn(db);
-        await db.query('COMMIT');
-        return out;
-      } catch (e) {
-        await db.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
+      return await transaction(db, fn);
     } finally {
       await db.end().catch(() => undefined);
     }
@@ -479,15 +471,20 @@ export class ProjectionRunner {
   private async inTransaction<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
     const db = this.client;
     if (!db) throw new Error('projection runner is not connected');
-    await db.query('BEGIN');
-    try {
-      const out = await fn(db);
-      await db.query('COMMIT');
-      return out;
-    } catch (e) {
-      await db.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
+    return transaction(db, fn);
+  }
+}
+
+/** `fn` between BEGIN and COMMIT on `db`, rolled back when it throws. */
+async function transaction<T>(db: pg.Client, fn: (db: pg.Client) => Promise<T>): Promise<T> {
+  await db.query('BEGIN');
+  try {
+    const out = await fn(db);
+    await db.query('COMMIT');
+    return out;
+  } catch (e) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw e;
   }
 }
 
