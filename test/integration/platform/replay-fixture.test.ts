@@ -59,12 +59,15 @@ describe('replaying the fixture log', () => {
       { pool: db.pool, store: es.store, registry: createEventRegistry(), databaseUrl: db.url, log: createLogger('silent'), batchSize: 500, pollMs: 20 },
       [def],
     );
-    const lastRebuild = async () => (await db.pool.query(`SELECT last_rebuild_at, state FROM projection_checkpoints WHERE name = 'catalog'`)).rows[0];
+    const lastRebuild = async () => (await db.pool.query(`SELECT last_rebuild_at::text, state FROM projection_checkpoints WHERE name = 'catalog'`)).rows[0];
     const was = String((await lastRebuild()).last_rebuild_at);
     await engine.startRunners();
     try {
       await engine.requestRebuild('catalog');
       await eventually(async () => {
+        // A rebuild that failed says why, rather than leave the wait to time out.
+        const status = (await engine.status()).find((p) => p.name === 'catalog');
+        if (status?.lastError || status?.rebuildError) throw new Error(`catalog: ${JSON.stringify(status.lastError ?? status.rebuildError)}`);
         const cp = await lastRebuild();
         return cp.state === 'running' && String(cp.last_rebuild_at) !== was;
       }, 180_000);
