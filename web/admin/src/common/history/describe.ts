@@ -10,7 +10,7 @@ import { fieldLabel } from './labels';
 type FromTo<T = unknown> = { from: T; to: T };
 type Changes = Record<string, unknown> | null | undefined;
 type Added = { added: string[]; removed: string[] };
-export type Names = { links: Record<string, string>; goods: Record<string, string> };
+type Names = { links: Record<string, string>; goods: Record<string, string> };
 const isFromTo = (v: unknown): v is FromTo => !!v && typeof v === 'object' && 'from' in v && 'to' in v;
 const len = (v: unknown) => (Array.isArray(v) ? v.length : 0);
 
@@ -146,7 +146,7 @@ export function describeData(e: HistoryItem, goods: Record<string, string>): str
 }
 
 /** Inert rows in a row (the family's record of each member joining, the link's own row says what changed): one line. */
-export interface Row {
+interface Row {
   item: HistoryItem;
   count: number;
 }

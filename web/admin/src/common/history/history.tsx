@@ -9,7 +9,7 @@ import { collapse, describeChanges, describeData, namedIds } from './describe';
 import { MEMBER_RECORDS, eventLabel, whyLabel } from './labels';
 
 /** What a history is of: the address of its subject, its word, and how the subject as it was then reads. */
-export interface Subject<S> {
+interface Subject<S> {
   /** `family`, `good` or `link`: the table's and the snapshot's test ids */
   kind: string;
   /** `/product-families/1`: the history is at `<path>/history` */
