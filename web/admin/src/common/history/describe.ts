@@ -73,7 +73,7 @@ function fromTo(k: string, v: FromTo, n: Names, noun: string): string {
     case 'existed':
       return v.to ? `${noun}建立` : `${noun}不再存在`;
     case 'deleted':
-      return v.to ? '商品删除' : '商品恢复';
+      return v.to ? '商品删除' : v.from ? '商品恢复' : '';
     case 'public':
       return v.to ? '开始在店铺展示' : '不再在店铺展示';
     case 'delisted':
@@ -115,8 +115,19 @@ export function describeChanges(c: Changes, n: Names, noun: string): string[] {
   const link = c.link as Record<string, unknown> | undefined;
   const keys = link ? Object.keys(link).filter((k) => k !== 'existed') : [];
   if (keys.length) parts.push(`货源的${keys.map(fieldLabel).join('、')}有变化`);
-  for (const [k, v] of Object.entries(c)) if (isFromTo(v)) parts.push(fromTo(k, v, n, noun));
+  for (const [k, v] of Object.entries(c)) if (isFromTo(v)) parts.push(born(c) ? firstValue(k, v, n, noun) : fromTo(k, v, n, noun));
   return parts.filter(Boolean);
+}
+
+/** The subject came into being with this event: its parts had no value before. */
+const born = (c: Record<string, unknown>) => isFromTo(c.existed) && !c.existed.from && !!c.existed.to;
+
+/** A part of a subject just made: the value it starts with, for the parts a merchant looks at; the rest go unsaid. */
+function firstValue(k: string, v: FromTo, n: Names, noun: string): string {
+  if (k === 'name') return `名称「${String(v.to)}」`;
+  if (['price', 'lowestPrice', 'familyLowestPrice', 'originPrice'].includes(k)) return v.to == null ? '' : `${fieldLabel(k)} ${showPrice(v.to as string)}`;
+  if (['existed', 'public', 'familyId', 'goodId', 'representative'].includes(k) && v.to) return fromTo(k, v, n, noun);
+  return '';
 }
 
 /** The event's own data, where it says something the changes do not: a new name, a manual price. */
