@@ -199,6 +199,7 @@ describe('from the overview to goods the shop shows', () => {
     await warning.waitFor();
     expect(await warning.textContent()).toContain('其中 1 个货源还没有归入系列：为它们创建的商品不会在店铺展示');
     expect(await warning.getByRole('link', { name: '整理货源' }).getAttribute('href')).toBe('#/organise');
+    expect(await page.getByTestId('batch-loose-note').textContent()).toBe('其中 1 个未归入系列，商品不会在店铺展示');
     const selection = page.getByTestId('batch-selection');
     expect(await selection.locator(`[data-id="${inFamily!.id}"]`).textContent()).toContain(`→ 系列「${family!.name}」`);
     expect(await selection.locator(`[data-id="${loose!.id}"]`).textContent()).toContain('（未归入系列）');

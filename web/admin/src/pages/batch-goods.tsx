@@ -34,6 +34,7 @@ export function BatchGoodsPage() {
   const orgId = useId();
   const familyId = useId();
   const free = (list.data?.items ?? []).filter((l) => !l.good);
+  const loose = [...selected.values()].filter((l) => !l.family).length;
   const toggle = (l: Link, on: boolean) =>
     setSelected((m) => {
       const next = new Map(m);
@@ -82,6 +83,11 @@ export function BatchGoodsPage() {
         <button type="button" data-testid="batch-create" disabled={a.busy || selected.size === 0} onClick={create}>
           为选中的 {selected.size} 个货源创建商品
         </button>
+        {loose > 0 && (
+          <span className="error" data-testid="batch-loose-note">
+            其中 {loose} 个未归入系列，商品不会在店铺展示
+          </span>
+        )}
         <Status a={a} />
       </div>
     </div>

@@ -16,7 +16,6 @@ export function BatchSelection({ selected, drop }: { selected: ReadonlyMap<strin
           <button type="button" className="link" onClick={() => drop(loose.map((l) => l.id))}>
             取消选择这 {loose.length} 个货源
           </button>
-          。
         </p>
       )}
       {[...selected.values()].map((l) => (
