@@ -235,7 +235,10 @@ export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, act
     // a client sends batch after batch, so a table is looked at no more often than autovacuum would.
     await deps.refreshStatistics?.(['good-0', 'link-0'], created.length, { repeated: true });
   }
-  const families = await familiesOfLinks(deps.pool, madeAt.flatMap((at) => inputs[at]!.originGoodId ?? []));
+  const families = await familiesOfLinks(
+    deps.pool,
+    madeAt.flatMap((at) => inputs[at]!.originGoodId ?? []),
+  );
   const goods = created.map((id, k) => {
     const originGoodId = inputs[madeAt[k]!]!.originGoodId ?? null;
     return { id, index: indexOf(madeAt[k]!), originGoodId, family: (originGoodId && families.get(originGoodId)) || null };

@@ -25,9 +25,8 @@ describe('POST /goods/batch', () => {
     expect(links.length).toBeGreaterThan(40);
   });
   const familyOf = async (link: string) =>
-    (
-      await svc.db.pool.query<{ id: string; name: string }>(`SELECT f.id::text AS id, f.name FROM origin_goods og JOIN families f ON f.id = og.family_id WHERE og.id = $1`, [link])
-    ).rows[0] ?? null;
+    (await svc.db.pool.query<{ id: string; name: string }>(`SELECT f.id::text AS id, f.name FROM origin_goods og JOIN families f ON f.id = og.family_id WHERE og.id = $1`, [link]))
+      .rows[0] ?? null;
   afterAll(async () => {
     await expectNoFailedProjections(svc);
     await svc.close();
@@ -55,7 +54,9 @@ describe('POST /goods/batch', () => {
     const perLink = await svc.db.pool.query(`SELECT origin_good_id FROM goods WHERE origin_good_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1`);
     expect(perLink.rows).toEqual([]);
     // Each good made says the item it came from and the family it joined, by name.
-    expect(first.body.goods).toEqual(await Promise.all(first.body.created.map(async (id: string, k: number) => ({ id, index: k, originGoodId: links[k], family: await familyOf(links[k]!) }))));
+    expect(first.body.goods).toEqual(
+      await Promise.all(first.body.created.map(async (id: string, k: number) => ({ id, index: k, originGoodId: links[k], family: await familyOf(links[k]!) }))),
+    );
     expect(first.body.goods[0].family).toEqual({ id: expect.any(String), name: expect.any(String) });
     expect(again.body.goods).toEqual([{ id: again.body.created[0], index: 2, originGoodId: links[20], family: await familyOf(links[20]!) }]);
   });
