@@ -15,6 +15,7 @@ const EVENT_LABEL: Record<string, string> = {
   FamilyRenamed: '重命名',
   FamilyLocked: '锁定',
   FamilyUnlocked: '解锁',
+  FamilyShelfSet: '系列上架/下架',
   FamilyMemberAdded: '记录加入的货源',
   FamilyMembersAdded: '记录加入的货源',
   FamilyMemberRemoved: '记录移除的货源',
@@ -40,6 +41,7 @@ const EVENT_LABEL: Record<string, string> = {
   GoodUpdated: '修改商品',
   GoodOriginsSet: '修改合并货源',
   GoodDeleted: '删除商品',
+  GoodShelfSet: '商品上架/下架',
 };
 
 /**
@@ -47,6 +49,11 @@ const EVENT_LABEL: Record<string, string> = {
  * parts it holds: its name parsed, its tags derived, the family it joined.
  */
 function eventLabel(e: HistoryItem): string {
+  // 上架 / 下架: the event says which (docs/api.md, History).
+  if (e.type === 'FamilyShelfSet' || e.type === 'GoodShelfSet') {
+    const off = (e.data as { state?: string } | null)?.state === 'off';
+    return `${e.type === 'FamilyShelfSet' ? '系列' : '商品'}${off ? '下架' : '上架'}`;
+  }
   if (e.type !== 'LinkOrganised') return EVENT_LABEL[e.type] ?? '其他更改';
   const d = (e.data ?? {}) as { parsed?: unknown; tags?: unknown; familyId?: unknown };
   const parts = [d.parsed && EVENT_LABEL.LinkParsed, d.tags && EVENT_LABEL.LinkTagsDerived, d.familyId && EVENT_LABEL.LinkJoinedFamily].filter(Boolean);
@@ -59,6 +66,8 @@ const WHY_LABEL: Record<string, string> = {
   AutoGroup: '自动分组',
   CreateFamily: '新建系列',
   UpdateFamily: '修改系列',
+  SetFamilyShelf: '系列上架/下架',
+  SetGoodShelf: '商品上架/下架',
   DeleteFamily: '删除系列',
   AddFamilyMember: '添加货源',
   RemoveFamilyMember: '移除货源',
@@ -116,6 +125,7 @@ const FIELD_LABEL: Record<string, string> = {
   secondaryOriginGoodIds: '合并货源',
   representative: '代表商品',
   public: '店铺展示',
+  shelf: '上架状态',
   familyLowestPrice: '系列最低价',
   deleted: '删除',
   originPrice: '货源价格',
@@ -195,6 +205,8 @@ function describeChanges(c: Changes, n: { links: Record<string, string>; goods: 
   }
   const pub = c.public as FromTo<boolean> | undefined;
   if (pub) parts.push(pub.to ? '开始在店铺展示' : '不再在店铺展示');
+  const shelf = c.shelf as FromTo<string | null> | undefined;
+  if (shelf && shelf.from !== null && shelf.to !== null) parts.push(shelf.to === 'off' ? '系列下架' : '系列上架');
   const other = c.other as string[] | undefined;
   if (other?.length) parts.push(`${other.map(label).join('、')}有变化`);
   // A link's own change, in a bulk run: which of its parts moved.
@@ -204,7 +216,7 @@ function describeChanges(c: Changes, n: { links: Record<string, string>; goods: 
     if (keys.length) parts.push(`货源的${keys.map(label).join('、')}有变化`);
   }
   for (const [k, v] of Object.entries(c)) {
-    if (['existed', 'members', 'goods', 'cells', 'lowestPrice', 'representative', 'public', 'other', 'link'].includes(k)) continue;
+    if (['existed', 'members', 'goods', 'cells', 'lowestPrice', 'representative', 'public', 'shelf', 'other', 'link'].includes(k)) continue;
     if (isFromTo(v)) parts.push(`${label(k)}有变化`);
   }
   return parts;
@@ -215,8 +227,13 @@ function describeData(e: HistoryItem, goods: Record<string, string>): string {
   const d = (e.data ?? {}) as Record<string, unknown>;
   switch (e.type) {
     case 'FamilyCreated':
+      return [typeof d.name === 'string' ? `名称「${d.name}」` : '', d.shelf === 'off' ? '创建时下架' : ''].filter(Boolean).join('，');
     case 'FamilyRenamed':
       return typeof d.name === 'string' ? `名称「${d.name}」` : '';
+    case 'FamilyShelfSet':
+      return d.state === 'off' ? '系列下架：店铺中不再展示' : '系列上架';
+    case 'GoodShelfSet':
+      return d.state === 'off' ? '商品下架：不再计入店铺展示' : '商品上架';
     case 'FamilyPriceOverrideSet':
     case 'FamilyPriceOverrideRemoved':
       return [d.size, d.color, d.printCount, d.craft, d.logistics].filter(Boolean).join(' / ') + (d.price ? ` ${showPrice(String(d.price))}` : '');
