@@ -10,7 +10,7 @@ import { answer, answerDialog, registerAndLogin, sessionApi, shot, startBrowserS
 import { expectAccessible } from '../support/axe';
 import type { TestService } from '../support/service';
 
-jest.setTimeout(180_000);
+jest.setTimeout(360_000);
 
 const WIDE = { width: 1440, height: 900 };
 const NARROW = { width: 390, height: 844 };
