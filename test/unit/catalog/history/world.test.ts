@@ -220,7 +220,7 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
       supplierUpdatedAt: null,
     });
     const parsed = { country: '美国', logistics: '包邮', productName: 'T恤', sku: 'G5000', familyNameKey: '美国T恤G5000' };
-    const created = { familyId: '9', name: 'T恤 G5000', familyNameKey: parsed.familyNameKey, autoManaged: true, locked: false };
+    const created = { familyId: '9', name: 'T恤 G5000', familyNameKey: parsed.familyNameKey, autoManaged: true, locked: false, shelf: 'on' };
     const old = emptyWorld();
     const now = emptyWorld();
     for (const id of ['100001', '100002']) {
