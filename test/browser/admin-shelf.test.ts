@@ -189,7 +189,10 @@ it('moving a link out of a live family warns 将从在售系列「…」移出 b
   // Removing a member of the live family says the same.
   await open(`families?id=${from.id}&tab=members`);
   await page.getByRole('button', { name: `移出货源 ${link.name}` }).click();
-  await dialog.getByTestId('impact-live').filter({ hasText: `将从在售系列「${from.name}」移出` }).waitFor();
+  await dialog
+    .getByTestId('impact-live')
+    .filter({ hasText: `将从在售系列「${from.name}」移出` })
+    .waitFor();
   await bothSizes('remove-warning', () => dialog.getByTestId('impact-lines'));
   await answerDialog(page, '取消');
   expect((await api.get(`/origin-goods/${link.id}`)).family.id).toBe(from.id);

@@ -238,11 +238,13 @@ export class Model {
 
   /** docs/domain.md, Public catalog: a family appears when it has at least one good. */
   publicFamilies(): string[] {
-    return [...this.families.values()]
-      // docs/domain.md, Public catalog: on the shelf, with a good on the shelf
-      .filter((f) => !f.gone && f.shelf === 'on' && this.goodsOf(f.id).some((g) => g.shelf === 'on'))
-      .map((f) => f.id)
-      .sort(compareIds);
+    return (
+      [...this.families.values()]
+        // docs/domain.md, Public catalog: on the shelf, with a good on the shelf
+        .filter((f) => !f.gone && f.shelf === 'on' && this.goodsOf(f.id).some((g) => g.shelf === 'on'))
+        .map((f) => f.id)
+        .sort(compareIds)
+    );
   }
 
   goodOfLink(linkId: string): MGood | undefined {

@@ -245,7 +245,9 @@ function generateHistory(seed: number, steps: number): Pending[][] {
   const extra = (n: number) => String(9_000_000_000_100 + n);
   const survivor = liveFamilies()[0] ?? extra(0);
   if (!liveFamilies().length)
-    appends.push([{ stream: `family-${survivor}`, type: 'FamilyCreated', data: { familyId: survivor, name: '留下', familyNameKey: null, autoManaged: false, locked: false, shelf: 'on' } }]);
+    appends.push([
+      { stream: `family-${survivor}`, type: 'FamilyCreated', data: { familyId: survivor, name: '留下', familyNameKey: null, autoManaged: false, locked: false, shelf: 'on' } },
+    ]);
   for (const [n, end] of [
     [1, 'FamilyDeleted'],
     [2, 'FamilyMergedInto'],

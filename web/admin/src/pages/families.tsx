@@ -336,13 +336,7 @@ function FamilyDetail({ id, onChanged, onDeleted }: { id: string; onChanged: () 
         <dt>商品</dt>
         <dd data-testid="family-public">
           {fam.goodCount} 个
-          {fam.public
-            ? '，店铺中在售'
-            : fam.shelf === 'off'
-              ? '，系列已下架：店铺中不显示'
-              : fam.goodCount > 0
-                ? '，商品都已下架：店铺中不显示'
-                : '，店铺中不显示'}
+          {fam.public ? '，店铺中在售' : fam.shelf === 'off' ? '，系列已下架：店铺中不显示' : fam.goodCount > 0 ? '，商品都已下架：店铺中不显示' : '，店铺中不显示'}
         </dd>
         <dt>最低价</dt>
         <dd>{showPrice(fam.lowestPrice)}</dd>
