@@ -17,7 +17,7 @@ const keyValue = z.string().max(500);
 const overrideKey = z.object({ size: keyValue, color: keyValue, printCount: keyValue, craft: keyValue, logistics: keyValue }).strict();
 
 /** 上架 (`on`) / 下架 (`off`): a family's or a good's shelf state (docs/domain.md, Public catalog). */
-export const shelfField = z.enum(['on', 'off']);
+const shelfField = z.enum(['on', 'off']);
 export const shelfBody = z.object({ state: shelfField }).strict();
 export type ShelfBody = z.infer<typeof shelfBody>;
 

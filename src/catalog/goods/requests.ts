@@ -40,7 +40,6 @@ export type GoodOriginsBody = z.infer<typeof goodOriginsBody>;
 
 /** 上架 (`on`) / 下架 (`off`) (docs/domain.md, Public catalog). */
 export const goodShelfBody = z.object({ state: z.enum(['on', 'off']) }).strict();
-export type GoodShelfBody = z.infer<typeof goodShelfBody>;
 
 export const listGoodsQuery = pageQuery
   .extend({

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 
 /** 上架 / 下架 (docs/domain.md, Public catalog): a family's or a good's shelf state. */
-export type Shelf = 'on' | 'off';
+type Shelf = 'on' | 'off';
 
 export const SHELF_LABEL: Record<Shelf, string> = { on: '上架', off: '下架' };
 
