@@ -1,0 +1,136 @@
+/** Bulk changes (docs/api.md, Bulk changes): of goods and families, a replacement before a delete, and their runs. */
+import { Router, type RequestHandler, type Response } from 'express';
+import { AppError } from '../../platform/errors';
+import { parseWith } from '../../platform/http/errors';
+import type { RouteDoc } from '../../platform/http/openapi';
+import type { ErrorCode } from '../../platform/error-codes';
+import { parseId } from '../../platform/ids';
+import type { Actor } from '../../platform/commands';
+import type { AdminDeps } from '../admin-commands';
+import { actorOf } from '../write-answer';
+import { familyIdsMatching } from '../families/queries';
+import { goodIdsMatching } from '../goods/queries';
+import { requireReferences } from '../references';
+import { bulkRun } from '../../contract/bulk';
+import { usage } from '../../contract/usage';
+import { actionReferences, applyToFamily, applyToGood } from './actions';
+import { familiesDeleteImpact, goodsDeleteImpact } from './impact';
+import { replacementJob, type Replaceable } from './replace';
+import { bulkFamiliesBody, bulkGoodsBody, familiesSelection, goodsSelection, MAX_BULK_ITEMS, replaceBody, type BulkAction } from './requests';
+import { startBulk, type BulkJob } from './run';
+import { readBulkRun } from './runs';
+
+type Selection<F> = { ids: string[] } | { filter: F };
+
+/** The ids a selection names, or those its filter matches now (by id); 400 `BULK.TOO_MANY` past the limit. */
+async function idsOf<F>(s: Selection<F>, match: (filter: F, limit: number) => Promise<string[]>): Promise<string[]> {
+  if ('ids' in s) return s.ids;
+  const ids = await match(s.filter, MAX_BULK_ITEMS + 1);
+  if (ids.length > MAX_BULK_ITEMS) throw AppError.badRequest('BULK.TOO_MANY', `the filter matches more than ${MAX_BULK_ITEMS} items`);
+  return ids;
+}
+
+/** A small run answers 200 when done; a large one 202 at once, its progress at GET /bulk-runs/:runId. */
+async function answerRun(deps: AdminDeps, res: Response, actor: Actor, job: BulkJob) {
+  const { runId, inline, finished } = await startBulk(deps, actor, job);
+  if (inline) res.status(200).json(await finished);
+  else res.status(202).json(await readBulkRun(deps.pool, runId));
+}
+
+export function bulkRoutes(deps: AdminDeps, guard: RequestHandler): Router {
+  const r = Router();
+  const run = async (res: Response, actor: Actor, target: 'goods' | 'families', ids: string[], action: BulkAction) => {
+    await requireReferences(deps.pool, actionReferences(action));
+    const apply = target === 'goods' ? applyToGood : applyToFamily;
+    await answerRun(deps, res, actor, { target, action, ids, apply: (id) => apply(deps, id, action, actor), waitFor: ['good-0', 'family-0'] });
+  };
+
+  r.post('/goods/bulk', guard, async (req, res) => {
+    const body = parseWith(bulkGoodsBody, req.body, 'body');
+    await run(res, actorOf(req, res), 'goods', await idsOf(body, (f, n) => goodIdsMatching(deps.pool, f, n)), body.action);
+  });
+  r.post('/goods/bulk/impact', guard, async (req, res) => {
+    const body = parseWith(goodsSelection, req.body, 'body');
+    res.json(await goodsDeleteImpact(deps.pool, await idsOf(body, (f, n) => goodIdsMatching(deps.pool, f, n))));
+  });
+  r.post('/product-families/bulk', guard, async (req, res) => {
+    const body = parseWith(bulkFamiliesBody, req.body, 'body');
+    await run(res, actorOf(req, res), 'families', await idsOf(body, (f, n) => familyIdsMatching(deps.pool, f, n)), body.action);
+  });
+  r.post('/product-families/bulk/impact', guard, async (req, res) => {
+    const body = parseWith(familiesSelection, req.body, 'body');
+    res.json(await familiesDeleteImpact(deps.pool, await idsOf(body, (f, n) => familyIdsMatching(deps.pool, f, n))));
+  });
+  r.get('/bulk-runs/:runId', guard, async (req, res) => {
+    res.json(await readBulkRun(deps.pool, parseId(req.params.runId, 'runId')));
+  });
+  for (const kind of ['countries', 'categories', 'tags'] as const satisfies Replaceable[]) {
+    r.post(`/${kind}/:id/replace`, guard, async (req, res) => {
+      const id = parseId(req.params.id);
+      const { replaceWith } = parseWith(replaceBody, req.body, 'body');
+      const actor = actorOf(req, res);
+      await answerRun(deps, res, actor, await replacementJob(deps, kind, id, replaceWith, actor));
+    });
+  }
+  return r;
+}
+
+/** Each item's command appends (a busy lock or stream skips that item, never the request). */
+const RUN_ERRORS: ErrorCode[] = ['UNKNOWN_REFERENCE', 'BULK.TOO_MANY'];
+const RUN_ANSWERS = { 200: bulkRun, 202: bulkRun };
+
+const REPLACE: Record<Replaceable, { one: string; notFound: ErrorCode; inUse: ErrorCode; extra: ErrorCode[]; moves: string }> = {
+  countries: { one: 'country', notFound: 'COUNTRY.NOT_FOUND', inUse: 'COUNTRY.IN_USE', extra: [], moves: 'its goods' },
+  categories: { one: 'category', notFound: 'CATEGORY.NOT_FOUND', inUse: 'CATEGORY.IN_USE', extra: ['CATEGORY.PARENT_CYCLE'], moves: 'its goods and subcategories' },
+  tags: { one: 'tag', notFound: 'TAG.NOT_FOUND', inUse: 'TAG.IN_USE', extra: [], moves: 'the goods carrying it' },
+};
+
+/** The operations above, with the schemas they parse (src/platform/http/openapi.ts). */
+export const bulkRouteDocs: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/goods/bulk',
+    summary: 'Change many goods (ids, or every good a filter matches): set country, category, add or remove tags, delete; each item by its own command',
+    auth: true,
+    body: bulkGoodsBody,
+    errors: RUN_ERRORS,
+    responses: RUN_ANSWERS,
+  },
+  {
+    method: 'post',
+    path: '/goods/bulk/impact',
+    summary: 'What deleting these goods would change',
+    auth: true,
+    body: goodsSelection,
+    errors: ['BULK.TOO_MANY'],
+    responses: { 200: usage },
+  },
+  {
+    method: 'post',
+    path: '/product-families/bulk',
+    summary: "Change many families: country, category and tags go to each family's goods; a delete is the family's",
+    auth: true,
+    body: bulkFamiliesBody,
+    errors: RUN_ERRORS,
+    responses: RUN_ANSWERS,
+  },
+  {
+    method: 'post',
+    path: '/product-families/bulk/impact',
+    summary: 'What deleting these families would change: how many, how many are not empty (skipped), their overrides',
+    auth: true,
+    body: familiesSelection,
+    errors: ['BULK.TOO_MANY'],
+    responses: { 200: usage },
+  },
+  { method: 'get', path: '/bulk-runs/:runId', summary: 'One bulk run: progress and each item so far', auth: true, errors: ['BULK.RUN_NOT_FOUND'], responses: { 200: bulkRun } },
+  ...(Object.entries(REPLACE) as [Replaceable, (typeof REPLACE)[Replaceable]][]).map(([kind, k]): RouteDoc => ({
+    method: 'post',
+    path: `/${kind}/:id/replace`,
+    summary: `Move ${k.moves} to another ${k.one} (replaceWith), then delete the ${k.one}; refused while links use it`,
+    auth: true,
+    body: replaceBody,
+    errors: [k.notFound, k.inUse, 'UNKNOWN_REFERENCE', ...k.extra],
+    responses: RUN_ANSWERS,
+  })),
+];
