@@ -9,6 +9,7 @@
 import type { Actor } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import type { AdminDeps } from '../admin-commands';
+import type { Queryable } from '../../platform/db';
 import { updateCategory, deleteCategory } from '../categories/handle';
 import { categoryNotFound } from '../categories/decide';
 import { ancestorsOf, getCategory } from '../categories/queries';
@@ -29,11 +30,12 @@ export type Replaceable = 'countries' | 'categories' | 'tags';
 /** What a replacement needs to know of each kind of resource. */
 interface Kind {
   ref: ReferenceKind;
-  exists: (deps: AdminDeps, id: string) => Promise<boolean>;
+  /** the live resource, or null */
+  find: (db: Queryable, id: string) => Promise<object | null>;
   notFound: (id: string) => AppError;
-  usage: (deps: AdminDeps, id: string) => Promise<Usage>;
+  usage: (db: Queryable, id: string) => Promise<Usage>;
   inUse: 'COUNTRY.IN_USE' | 'CATEGORY.IN_USE' | 'TAG.IN_USE';
-  /** the goods that use it, and what moves each of them to the replacement */
+  /** the goods that use it (`$1`), and what moves each of them to the replacement */
   goods: string;
   move: (id: string, replaceWith: string) => BulkAction;
   remove: (deps: AdminDeps, id: string, actor: Actor) => Promise<void>;
@@ -42,31 +44,31 @@ interface Kind {
 const KINDS: Record<Replaceable, Kind> = {
   countries: {
     ref: 'country',
-    exists: async (d, id) => !!(await getCountry(d.pool, id)),
+    find: getCountry,
     notFound: countryNotFound,
-    usage: (d, id) => countryUsage(d.pool, id),
+    usage: countryUsage,
     inUse: 'COUNTRY.IN_USE',
-    goods: `SELECT id::text AS id FROM goods WHERE country_id = $1 ORDER BY id`,
+    goods: 'country_id = $1',
     move: (_id, w) => ({ kind: 'setCountry', countryId: w }),
     remove: deleteCountry,
   },
   categories: {
     ref: 'category',
-    exists: async (d, id) => !!(await getCategory(d.pool, id)),
+    find: getCategory,
     notFound: categoryNotFound,
-    usage: (d, id) => categoryUsage(d.pool, id),
+    usage: categoryUsage,
     inUse: 'CATEGORY.IN_USE',
-    goods: `SELECT id::text AS id FROM goods WHERE category_id = $1 ORDER BY id`,
+    goods: 'category_id = $1',
     move: (_id, w) => ({ kind: 'setCategory', categoryId: w }),
     remove: deleteCategory,
   },
   tags: {
     ref: 'tag',
-    exists: async (d, id) => !!(await getTag(d.pool, id)),
+    find: getTag,
     notFound: tagNotFound,
-    usage: (d, id) => tagUsage(d.pool, id),
+    usage: tagUsage,
     inUse: 'TAG.IN_USE',
-    goods: `SELECT id::text AS id FROM goods WHERE tag_ids @> ARRAY[$1::bigint] ORDER BY id`,
+    goods: 'tag_ids @> ARRAY[$1::bigint]',
     move: (id, w) => ({ kind: 'setTags', add: [w], remove: [id] }),
     remove: deleteTag,
   },
@@ -79,17 +81,17 @@ const KINDS: Record<Replaceable, Kind> = {
  */
 export async function replacementJob(deps: AdminDeps, kind: Replaceable, id: string, replaceWith: string, actor: Actor): Promise<BulkJob> {
   const k = KINDS[kind];
-  if (!(await k.exists(deps, id))) throw k.notFound(id);
+  if (!(await k.find(deps.pool, id))) throw k.notFound(id);
   await requireReferences(deps.pool, [{ field: 'replaceWith', kind: k.ref, ids: [replaceWith] }]);
   if (replaceWith === id)
     throw AppError.badRequest('VALIDATION_FAILED', 'replaceWith names the resource it replaces', [{ path: 'replaceWith', message: 'not itself', code: 'custom' }]);
   if (kind === 'categories' && (await ancestorsOf(deps.pool, replaceWith)).includes(id)) {
     throw AppError.badRequest('CATEGORY.PARENT_CYCLE', `category ${replaceWith} lies under ${id}`, { parentId: replaceWith });
   }
-  const usage = await k.usage(deps, id);
+  const usage = await k.usage(deps.pool, id);
   // Links cannot be moved: refused as the delete itself would be, with the links alone as the reason.
   if (usage.blockedBy.includes('links')) refuseWhileUsed(k.inUse, `${kind} ${id}`, { ...usage, blockedBy: ['links'] });
-  const goods = (await deps.pool.query<{ id: string }>(k.goods, [id])).rows.map((r) => r.id);
+  const goods = (await deps.pool.query<{ id: string }>(`SELECT id::text AS id FROM goods WHERE ${k.goods} ORDER BY id`, [id])).rows.map((r) => r.id);
   const children =
     kind === 'categories'
       ? (await deps.pool.query<{ id: string }>(`SELECT id::text AS id FROM categories WHERE parent_id = $1 AND NOT removed ORDER BY id`, [id])).rows.map((r) => r.id)

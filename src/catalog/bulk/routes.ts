@@ -1,5 +1,6 @@
 /** Bulk changes (docs/api.md, Bulk changes): of goods and families, a replacement before a delete, and their runs. */
 import { Router, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
 import { AppError } from '../../platform/errors';
 import { parseWith } from '../../platform/http/errors';
 import type { RouteDoc } from '../../platform/http/openapi';
@@ -7,6 +8,8 @@ import type { ErrorCode } from '../../platform/error-codes';
 import { parseId } from '../../platform/ids';
 import type { Actor } from '../../platform/commands';
 import type { AdminDeps } from '../admin-commands';
+import type { Queryable } from '../../platform/db';
+import type { Usage } from '../usage';
 import { actorOf } from '../write-answer';
 import { familyIdsMatching } from '../families/queries';
 import { goodIdsMatching } from '../goods/queries';
@@ -37,29 +40,43 @@ async function answerRun(deps: AdminDeps, res: Response, actor: Actor, job: Bulk
   else res.status(202).json(await readBulkRun(deps.pool, runId));
 }
 
+/** A list a bulk change selects from: its path, bodies, filter query, per-item command and delete impact. */
+interface Target<F> {
+  target: 'goods' | 'families';
+  path: string;
+  body: z.ZodType<{ action: BulkAction } & Selection<F>>;
+  selection: z.ZodType<Selection<F>>;
+  match: (db: Queryable, filter: F, limit: number) => Promise<string[]>;
+  apply: typeof applyToGood;
+  impact: (db: Queryable, ids: readonly string[]) => Promise<Usage>;
+}
+
+function mount<F>(r: Router, deps: AdminDeps, guard: RequestHandler, t: Target<F>): void {
+  const match = (f: F, n: number) => t.match(deps.pool, f, n);
+  r.post(`${t.path}/bulk`, guard, async (req, res) => {
+    const body = parseWith(t.body, req.body, 'body');
+    const actor = actorOf(req, res);
+    const { action } = body;
+    await requireReferences(deps.pool, actionReferences(action));
+    const ids = await idsOf(body, match);
+    await answerRun(deps, res, actor, { target: t.target, action, ids, apply: (id) => t.apply(deps, id, action, actor), waitFor: ['good-0', 'family-0'] });
+  });
+  r.post(`${t.path}/bulk/impact`, guard, async (req, res) => {
+    res.json(await t.impact(deps.pool, await idsOf(parseWith(t.selection, req.body, 'body'), match)));
+  });
+}
+
 export function bulkRoutes(deps: AdminDeps, guard: RequestHandler): Router {
   const r = Router();
-  const run = async (res: Response, actor: Actor, target: 'goods' | 'families', ids: string[], action: BulkAction) => {
-    await requireReferences(deps.pool, actionReferences(action));
-    const apply = target === 'goods' ? applyToGood : applyToFamily;
-    await answerRun(deps, res, actor, { target, action, ids, apply: (id) => apply(deps, id, action, actor), waitFor: ['good-0', 'family-0'] });
-  };
-
-  r.post('/goods/bulk', guard, async (req, res) => {
-    const body = parseWith(bulkGoodsBody, req.body, 'body');
-    await run(res, actorOf(req, res), 'goods', await idsOf(body, (f, n) => goodIdsMatching(deps.pool, f, n)), body.action);
-  });
-  r.post('/goods/bulk/impact', guard, async (req, res) => {
-    const body = parseWith(goodsSelection, req.body, 'body');
-    res.json(await goodsDeleteImpact(deps.pool, await idsOf(body, (f, n) => goodIdsMatching(deps.pool, f, n))));
-  });
-  r.post('/product-families/bulk', guard, async (req, res) => {
-    const body = parseWith(bulkFamiliesBody, req.body, 'body');
-    await run(res, actorOf(req, res), 'families', await idsOf(body, (f, n) => familyIdsMatching(deps.pool, f, n)), body.action);
-  });
-  r.post('/product-families/bulk/impact', guard, async (req, res) => {
-    const body = parseWith(familiesSelection, req.body, 'body');
-    res.json(await familiesDeleteImpact(deps.pool, await idsOf(body, (f, n) => familyIdsMatching(deps.pool, f, n))));
+  mount(r, deps, guard, { target: 'goods', path: '/goods', body: bulkGoodsBody, selection: goodsSelection, match: goodIdsMatching, apply: applyToGood, impact: goodsDeleteImpact });
+  mount(r, deps, guard, {
+    target: 'families',
+    path: '/product-families',
+    body: bulkFamiliesBody,
+    selection: familiesSelection,
+    match: familyIdsMatching,
+    apply: applyToFamily,
+    impact: familiesDeleteImpact,
   });
   r.get('/bulk-runs/:runId', guard, async (req, res) => {
     res.json(await readBulkRun(deps.pool, parseId(req.params.runId, 'runId')));
