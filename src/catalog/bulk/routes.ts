@@ -36,8 +36,13 @@ async function idsOf<F>(s: Selection<F>, match: (filter: F, limit: number) => Pr
 /** A small run answers 200 when done; a large one 202 at once, its progress at GET /bulk-runs/:runId. */
 async function answerRun(deps: AdminDeps, res: Response, actor: Actor, job: BulkJob) {
   const { runId, inline, finished } = await startBulk(deps, actor, job);
-  if (inline) res.status(200).json(await finished);
-  else res.status(202).json(await readBulkRun(deps.pool, runId));
+  if (inline) {
+    res.status(200).json(await finished);
+    return;
+  }
+  // The run goes on after the answer; its end is read at GET /bulk-runs/:runId.
+  finished.catch(() => undefined);
+  res.status(202).json(await readBulkRun(deps.pool, runId));
 }
 
 /** A list a bulk change selects from: its path, bodies, filter query, per-item command and delete impact. */

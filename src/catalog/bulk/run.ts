@@ -28,13 +28,13 @@ export interface BulkJob {
   last?: () => Promise<void>;
 }
 
-/** Starts the run; `finished` settles with the run as recorded at its end, never rejects. */
+/** Starts the run; `finished` settles with the run as recorded at its end (rejects only when that record cannot be read). */
 export async function startBulk(deps: AdminDeps, actor: Actor, job: BulkJob): Promise<{ runId: string; inline: boolean; finished: Promise<BulkRun> }> {
   const record = await BulkRunRecord.open(deps.pool, job.target, job.action, actor.by, job.ids.length);
-  const finished = go(deps, record, job).then(
-    () => readBulkRun(deps.pool, record.id),
-    () => readBulkRun(deps.pool, record.id),
-  );
+  // What went wrong is recorded in the run (go); the run's row is then what there is to answer.
+  const finished = go(deps, record, job)
+    .catch(() => undefined)
+    .then(() => readBulkRun(deps.pool, record.id));
   return { runId: record.id, inline: job.ids.length <= INLINE_ITEMS, finished };
 }
 

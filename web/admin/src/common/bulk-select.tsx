@@ -17,7 +17,7 @@ export function useBulkSelection(scope: string) {
     setIds([]);
     setAll(false);
   };
-  return { ids, setIds, all, setAll, clear, count: all ? null : ids.length };
+  return { ids, setIds, all, setAll, clear };
 }
 export type BulkSelection = ReturnType<typeof useBulkSelection>;
 
