@@ -23,8 +23,8 @@ export const bulkAction = z.discriminatedUnion('kind', [
 export type BulkAction = z.infer<typeof bulkAction>;
 
 /** The list's filters as GET /goods takes them (paging and order left out: a selection is a set). */
-export const goodsFilter = listGoodsQuery.pick({ countryId: true, categoryId: true, familyId: true, keyword: true, tagIds: true, custom: true }).strict();
-export const familiesFilter = listFamiliesQuery.pick({ keyword: true, locked: true, manual: true, priced: true, countryId: true }).strict();
+export const goodsFilter = listGoodsQuery.pick({ countryId: true, categoryId: true, familyId: true, keyword: true, tagIds: true, custom: true, shelf: true }).strict();
+export const familiesFilter = listFamiliesQuery.pick({ keyword: true, locked: true, manual: true, priced: true, countryId: true, shelf: true }).strict();
 
 const ids = z
   .array(idSchema)
