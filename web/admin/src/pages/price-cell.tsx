@@ -78,7 +78,12 @@ export function PriceCell({
           }}
           onBlur={() => void commit()}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') void commit();
+            if (e.key === 'Enter') {
+              // The question opens within this key press and focuses its 取消: without this, the
+              // same Enter would press 取消 too.
+              e.preventDefault();
+              void commit();
+            }
             if (e.key === 'Escape') restore(null);
           }}
         />
