@@ -348,7 +348,7 @@ describe('the keyboard', () => {
     }
   });
 
-  it('Enter in a field saves the good editor and creates a new good', async () => {
+  it('Enter in a field saves the good editor, creates a new good and saves a home position', async () => {
     const good = (await api.get<{ items: { id: string; name: string }[] }>('/goods?pageSize=1')).items[0]!;
     await open(`goods?id=${good.id}`);
     const name = page.getByTestId('good-editor').locator('input[name=name]');
@@ -368,6 +368,14 @@ describe('the keyboard', () => {
     const [created] = await Promise.all([answer(page, '/goods', undefined, 'POST'), newName.press('Enter')]);
     expect(created.status()).toBe(201);
     await page.getByTestId('good-editor').waitFor();
+
+    // A home position: its name and order fields save with Enter (its goods picker searches with Enter).
+    await open('positions');
+    const positionName = page.getByTestId('position-editor').locator('input[name=position-name]');
+    await positionName.fill('回车保存的展示位');
+    const [position] = await Promise.all([answer(page, '/positions', undefined, 'POST'), positionName.press('Enter')]);
+    expect(position.status()).toBe(201);
+    await page.getByTestId('position-row').filter({ hasText: '回车保存的展示位' }).waitFor();
   });
 
   it('moving a country with ↑/↓ keeps the focus on the moved country', async () => {
