@@ -332,6 +332,8 @@ describe('the keyboard', () => {
       const loadGood = async () => {
         await open(`goods?id=${good}`);
         await page.getByTestId('good-save').waitFor();
+        // Counted once the tags are there: the count is the page's, not how far it had loaded.
+        await page.getByTestId('good-editor').locator('input[type=checkbox]').first().waitFor();
         await page.getByTestId('skip-links').getByRole('link', { name: '跳到保存' }).waitFor({ state: 'attached' });
       };
       await loadGood();
