@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 
 /** How long a change can be taken back: long enough to read the toast and reach 撤销. */
-export const UNDO_MS = 8000;
+const UNDO_MS = 8000;
 
 export interface UndoOffer {
   /** a new one for each change: the time starts again */

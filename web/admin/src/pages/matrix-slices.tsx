@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { Cell } from '../../../../src/contract/families';
 import { DIM_LABEL } from '../common/tags';
 
-export const SLICE_DIMS = ['printCount', 'craft', 'logistics'] as const;
+const SLICE_DIMS = ['printCount', 'craft', 'logistics'] as const;
 export type Slice = Pick<Cell, (typeof SLICE_DIMS)[number]>;
 export const sliceKey = (s: Slice) => JSON.stringify([s.printCount, s.craft, s.logistics]);
 const sliceName = (s: Slice) => SLICE_DIMS.map((d) => s[d]).join(' · ');
