@@ -48,9 +48,10 @@ export function SortList<T extends { id: string; name: string }>({
     const m = moved.current;
     const el = table.current;
     if (!m || !el) return;
-    // Only while the focus is still with the list (or lost with a moved row): never taken from elsewhere.
+    // Only when the focus was lost (its row moved in the page, its button came to an end of the list):
+    // a focus the administrator has put somewhere since, in the list or not, stays where it is.
     const active = document.activeElement;
-    if (active && active !== document.body && !el.contains(active)) return;
+    if (active && active !== document.body) return;
     const row = [...el.querySelectorAll<HTMLElement>('tr[data-id]')].find((r) => r.dataset.id === m.id);
     const same = row?.querySelector<HTMLButtonElement>(`button[data-dir="${m.dir}"]`);
     const other = row?.querySelector<HTMLButtonElement>(`button[data-dir="${-m.dir}"]`);
@@ -90,7 +91,15 @@ export function SortList<T extends { id: string; name: string }>({
       </p>
     );
   return (
-    <table data-testid={testId} className="sortable" ref={table}>
+    <table
+      data-testid={testId}
+      className="sortable"
+      ref={table}
+      onBlur={(e) => {
+        // Gone elsewhere: a later answer must not bring it back.
+        if (e.relatedTarget && !table.current?.contains(e.relatedTarget as Node)) moved.current = null;
+      }}
+    >
       <caption className="visually-hidden">当前顺序</caption>
       <tbody>
         {items.map((x, i) => (
