@@ -565,7 +565,9 @@ describe('messages in Chinese, next to what caused them', () => {
     const refuse = (route: Route) => route.fulfill({ status: 409, json: { error: { code: 'EVENT_STORE.WRONG_REVISION', message: 'family 1 changed meanwhile (revision 9)' } } });
     const overrides = (u: URL) => u.pathname.endsWith('/price-overrides');
     const refusing = await intercept(page, overrides, refuse);
-    await input.fill('66.60');
+    // Near the stored price: saved without a question (common/price.ts, farChange).
+    const near = (Number(cell.price) * 1.1).toFixed(2);
+    await input.fill(near);
     await Promise.all([answer(page, '/price-overrides', 409), input.press('Enter')]);
     await until(
       () => msg.textContent(),
@@ -581,9 +583,9 @@ describe('messages in Chinese, next to what caused them', () => {
     await refusing.stop();
 
     // Then it is accepted: the error is gone, the success said.
-    await input.fill('66.60');
+    await input.fill(near);
     await Promise.all([answer(page, '/price-overrides', 200, 'PUT'), input.press('Enter')]);
-    await page.getByTestId('matrix-status').getByText(`已保存 ${cell.size} / ${cell.color} 的手动价格 ¥66.60`).waitFor();
+    await page.getByTestId('undo-toast').getByText(`已保存 ${cell.size} / ${cell.color} 的手动价格 ¥${near}`).waitFor();
     await page.getByTestId('matrix-status').getByRole('alert').waitFor({ state: 'detached' });
     await msg.waitFor({ state: 'detached' });
     await page.getByTestId(`cell-${cell.size}-${cell.color}-clear`).waitFor();

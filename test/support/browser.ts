@@ -255,3 +255,24 @@ export function sessionApi(context: BrowserContext, base: string) {
     },
   };
 }
+
+let loads = 0;
+/** A full load of an admin page (a hash change alone would keep the page's selection), once the page is there. */
+export async function openAdmin(p: Page, route: string): Promise<void> {
+  await p.goto(`/admin/?load=${++loads}#/${route}`);
+  await p.getByTestId(`page-${route.split('?')[0]}`).waitFor();
+}
+
+/**
+ * A browser session with the administrator signed in through the admin UI, for a busy machine
+ * (60 s waits), where a test that stops with edits unsaved does not keep the next from loading its
+ * page (the browser's beforeunload question is accepted); `api` reads what the UI left on the server.
+ */
+export async function startAdminSession(): Promise<BrowserSession & { api: ReturnType<typeof sessionApi> }> {
+  const session = await startBrowserSession();
+  const { page } = session;
+  page.setDefaultTimeout(60_000);
+  page.on('dialog', (d) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss()));
+  await registerAndLogin(page);
+  return { ...session, api: sessionApi(session.context, session.svc.url) };
+}

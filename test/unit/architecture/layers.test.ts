@@ -96,6 +96,8 @@ describe('the import graph', () => {
         'web/admin/src/pages/good-fields',
         'web/admin/src/pages/link-detail',
         'web/admin/src/pages/family-matrix',
+        'web/admin/src/pages/price-cell',
+        'web/admin/src/pages/matrix-slices',
         'web/admin/src/pages/family-history',
         'web/admin/src/pages/good-history',
         'web/admin/src/pages/link-history',

@@ -1,5 +1,5 @@
 /** The admin's words for schedules and prices: a cron expression never shows, a refused price says why. */
-import { priceProblem, showPrice } from '../../../web/admin/src/common/price';
+import { farChange, priceProblem, showPrice, showRatio } from '../../../web/admin/src/common/price';
 import { scheduleText, whenText } from '../../../web/admin/src/common/schedule';
 
 describe('schedules in words', () => {
@@ -51,5 +51,33 @@ describe('prices as typed', () => {
   it('shows two decimals and a dash for none', () => {
     expect(showPrice('59.9')).toBe('¥59.90');
     expect(showPrice(null)).toBe('—');
+  });
+
+  it.each([
+    // A typo: far from the price and from the automatic one.
+    ['99999999', ['59.90'], { ref: '59.90', ratio: 99999999 / 59.9 }],
+    ['5.99', ['59.90', '59.90'], { ref: '59.90', ratio: 5.99 / 59.9 }],
+    // Just past ×3 and ÷3.
+    ['30.01', ['10'], { ref: '10', ratio: 3.001 }],
+    ['3.33', ['10'], { ref: '10', ratio: 0.333 }],
+  ] as const)('%s against %j is far: asked before saving', (next, refs, far) => {
+    const got = farChange(next, refs);
+    expect(got?.ref).toBe(far.ref);
+    expect(got?.ratio).toBeCloseTo(far.ratio, 6);
+  });
+
+  it.each([
+    ['30', ['10']],
+    ['3.34', ['10']],
+    // A manual price of 599.00 put back near its automatic 59.90: near one of them is enough.
+    ['59.90', ['599.00', '59.90']],
+  ] as const)('%s against %j is near: saved without a question', (next, refs) => {
+    expect(farChange(next, refs)).toBeNull();
+  });
+
+  it('says a ratio in a few figures', () => {
+    expect(showRatio(1669449.08)).toBe('1669449');
+    expect(showRatio(3.0012)).toBe('3');
+    expect(showRatio(0.04171)).toBe('0.042');
   });
 });

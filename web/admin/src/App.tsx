@@ -7,6 +7,7 @@ import { FieldError } from './common/components';
 import { DialogHost } from './common/dialog';
 import { errorText } from './common/error-text';
 import { useRoute } from './common/route';
+import { SkipLinks } from './common/skip-links';
 import { OverviewPage } from './pages/overview';
 import { SyncPage } from './pages/sync';
 import { OrganisePage } from './pages/organise';
@@ -105,16 +106,7 @@ export function App() {
   );
   return (
     <div className="layout">
-      <a
-        className="skip"
-        href="#main"
-        onClick={(e) => {
-          e.preventDefault();
-          document.getElementById('main')?.focus();
-        }}
-      >
-        跳到正文
-      </a>
+      <SkipLinks />
       <header className="side">
         <div className="brand-row">
           <span className="brand">商品目录后台</span>

@@ -79,3 +79,14 @@ export function useAction() {
   }, []);
   return { busy, error, fields, message, run, clear };
 }
+
+/**
+ * A key handler for a field of a form that cannot be a `<form>` (it holds a search form of its own):
+ * Enter does what the form's main button does. Not while an input method is composing: that Enter
+ * picks the characters.
+ */
+export const onEnter = (f: () => unknown) => (e: { key: string; nativeEvent: { isComposing: boolean }; preventDefault(): void }) => {
+  if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+  e.preventDefault();
+  void f();
+};

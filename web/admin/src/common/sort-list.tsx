@@ -19,7 +19,10 @@ function moveTo<T>(xs: T[], from: number, to: number): T[] {
 
 /**
  * A list reordered with the ↑/↓ buttons or by dragging a row by its handle (HTML5 drag and drop);
- * either way `onOrder` receives the full new order, once per move.
+ * either way `onOrder` receives the full new order, once per move. A move by button keeps the focus
+ * on the moved item (its same button, or the other one at the end of the list), so ↑ can be pressed
+ * again; while a move is saved the buttons refuse with aria-disabled rather than `disabled`, which
+ * would drop the focus.
  */
 export function SortList<T extends { id: string; name: string }>({
   items,
@@ -38,6 +41,28 @@ export function SortList<T extends { id: string; name: string }>({
   const [over, setOver] = useState<number | null>(null);
   // A row drags only when the drag began on its handle: the rest of the row stays selectable text.
   const fromHandle = useRef(false);
+  const table = useRef<HTMLTableElement>(null);
+  // The item last moved by button, and the way: its button gets the focus back after the move.
+  const moved = useRef<{ id: string; dir: -1 | 1 } | null>(null);
+  useEffect(() => {
+    const m = moved.current;
+    const el = table.current;
+    if (!m || !el) return;
+    // Only when the focus was lost (its row moved in the page, its button came to an end of the list):
+    // a focus the administrator has put somewhere since, in the list or not, stays where it is.
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const row = [...el.querySelectorAll<HTMLElement>('tr[data-id]')].find((r) => r.dataset.id === m.id);
+    const same = row?.querySelector<HTMLButtonElement>(`button[data-dir="${m.dir}"]`);
+    const other = row?.querySelector<HTMLButtonElement>(`button[data-dir="${-m.dir}"]`);
+    const target = same && !same.disabled ? same : other;
+    if (target && active !== target) target.focus();
+  }, [items, busy]);
+  const byButton = (x: T, i: number, dir: -1 | 1) => {
+    if (busy) return;
+    moved.current = { id: x.id, dir };
+    onOrder(move(items, i, dir), [i, i + dir]);
+  };
   // Released anywhere (also off the handle, with no drag begun): the next drag must start on a handle again.
   useEffect(() => {
     const release = () => (fromHandle.current = false);
@@ -66,7 +91,15 @@ export function SortList<T extends { id: string; name: string }>({
       </p>
     );
   return (
-    <table data-testid={testId} className="sortable">
+    <table
+      data-testid={testId}
+      className="sortable"
+      ref={table}
+      onBlur={(e) => {
+        // Gone elsewhere: a later answer must not bring it back.
+        if (e.relatedTarget && !table.current?.contains(e.relatedTarget as Node)) moved.current = null;
+      }}
+    >
       <caption className="visually-hidden">当前顺序</caption>
       <tbody>
         {items.map((x, i) => (
@@ -109,15 +142,25 @@ export function SortList<T extends { id: string; name: string }>({
               {x.name} {extra?.(x)}
             </td>
             <td style={{ width: 110, whiteSpace: 'nowrap' }}>
-              <button type="button" className="secondary" aria-label={`上移 ${x.name}`} disabled={busy || i === 0} onClick={() => onOrder(move(items, i, -1), [i, i - 1])}>
+              <button
+                type="button"
+                className="secondary"
+                data-dir={-1}
+                aria-label={`上移 ${x.name}`}
+                aria-disabled={busy || undefined}
+                disabled={i === 0}
+                onClick={() => byButton(x, i, -1)}
+              >
                 ↑
               </button>{' '}
               <button
                 type="button"
                 className="secondary"
+                data-dir={1}
                 aria-label={`下移 ${x.name}`}
-                disabled={busy || i === items.length - 1}
-                onClick={() => onOrder(move(items, i, 1), [i, i + 1])}
+                aria-disabled={busy || undefined}
+                disabled={i === items.length - 1}
+                onClick={() => byButton(x, i, 1)}
               >
                 ↓
               </button>

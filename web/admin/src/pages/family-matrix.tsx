@@ -1,22 +1,27 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { api } from '../api';
 import type { Cell, Family } from '../../../../src/contract/families';
 import { Status } from '../common/components';
 import { errorText, fieldErrors } from '../common/error-text';
 import { useAction } from '../common/hooks';
-import { priceProblem, showPrice } from '../common/price';
-import { useUnsavedEdits } from '../common/route';
+import { showPrice } from '../common/price';
+import { useSkipLink } from '../common/skip-links';
 import { DIM_LABEL } from '../common/tags';
+import { UndoToast, type UndoOffer } from '../common/undo-toast';
+import { overridesBySlice, SlicePicker, sliceKey, type Slice } from './matrix-slices';
+import { PriceCell } from './price-cell';
 
 type Key = Omit<Cell, 'price'>;
 const uniq = (xs: string[]) => [...new Set(xs)];
 const keyOf = (c: Key) => JSON.stringify([c.size, c.color, c.printCount, c.craft, c.logistics]);
+let offers = 0;
 
 /**
  * A family's price table (the price matrix): sizes down, colours across, for the print count, craft
- * and logistics chosen above it. A price typed in a cell is the cell's manual price (an override)
- * once Enter is pressed or the cell is left; what cannot be a price says why beside the cell, and a
- * save the server refuses puts the stored price back, saying so.
+ * and logistics chosen above it (matrix-slices.tsx). A price typed in a cell is the cell's manual
+ * price (an override) once Enter is pressed or the cell is left (price-cell.tsx); each change, and
+ * each return to the automatic price, can be taken back for a few seconds with 撤销, which puts the
+ * override back as it was through the same API (docs/api.md, PUT/DELETE price-overrides).
  */
 export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () => Promise<unknown> | void }) {
   const cells = fam.priceMatrix?.cells ?? [];
@@ -32,35 +37,54 @@ export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () =>
   }, [fam]);
   // Opens on a combination the family has (the first dimension values need not go together).
   const first = cells[0];
-  const [pick, setPick] = useState({ printCount: first?.printCount ?? '', craft: first?.craft ?? '', logistics: first?.logistics ?? '' });
+  const [pick, setPick] = useState<Slice>({ printCount: first?.printCount ?? '', craft: first?.craft ?? '', logistics: first?.logistics ?? '' });
   const overrides = new Map((fam.overrides ?? []).map((o) => [keyOf(o), o.price]));
+  const bySlice = useMemo(() => overridesBySlice(fam.overrides ?? []), [fam]);
   const byKey = new Map(cells.map((c) => [keyOf(c), c]));
+  // The admin API gives a cell's effective price only: its automatic price is known while it has no
+  // manual one, and remembered from then on while the page is open.
+  const automatic = useRef(new Map<string, string>()).current;
+  for (const c of cells) if (!overrides.has(keyOf(c))) automatic.set(keyOf(c), c.price);
   const a = useAction();
-  const selectId = useId();
+  const [offer, setOffer] = useState<UndoOffer | null>(null);
+  const region = useRef<HTMLDivElement>(null);
+  useSkipLink('跳到价格矩阵', region, cells.length > 0);
   if (!cells.length) return <p className="muted">这个系列还没有价格：系列中的货源要有尺码、颜色、工艺和物流，才会生成价格。</p>;
   const label = (s: string, c: string) => `${DIM_LABEL.size} ${s}，${DIM_LABEL.color} ${c}`;
+  const url = `/product-families/${fam.id}/price-overrides`;
+  // null: back to the automatic price.
+  const send = (k: Key, price: string | null) => (price === null ? api.request('DELETE', url, k) : api.request('PUT', url, { ...k, price }));
+  /** Sets or clears a cell's manual price, then offers to put back what it was; answers why not, or null. */
+  const change = async (k: Key, price: string | null, done: string) => {
+    const before = overrides.get(keyOf(k)) ?? null;
+    let failure = '';
+    const ok = await a.run(async () => {
+      try {
+        await send(k, price);
+      } catch (e) {
+        failure = fieldErrors(e).price ?? errorText(e);
+        throw e;
+      }
+      await onChanged();
+    });
+    const back = before === null ? '自动价格' : `手动价格 ${showPrice(before)}`;
+    if (ok) setOffer({ id: ++offers, text: done, undo: () => a.run(() => send(k, before).then(onChanged), `已撤销：${k.size} / ${k.color} 恢复为${back}`) });
+    return ok ? null : failure;
+  };
+  const here = bySlice.get(sliceKey(pick))?.n ?? 0;
   return (
     <div>
-      <div className="row" style={{ margin: '12px 0' }}>
-        {(['printCount', 'craft', 'logistics'] as const).map((d) => (
-          <span key={d} className="inline">
-            <label htmlFor={`${selectId}-${d}`} className="inline">
-              {DIM_LABEL[d]}
-            </label>
-            <select id={`${selectId}-${d}`} data-testid={`matrix-${d}`} value={pick[d]} onChange={(e) => setPick({ ...pick, [d]: e.target.value })}>
-              {dims[d].map((v) => (
-                <option key={v}>{v}</option>
-              ))}
-            </select>
-          </span>
-        ))}
-        <Status a={a} testId="matrix-status" />
-      </div>
-      <p className="muted">在格子里改价后按回车（或点到别处）即保存为手动价格；橙色格子是手动价格，点 × 恢复自动计算的价格，按 Esc 取消正在输入的内容。</p>
-      <div className="scroll" tabIndex={0} role="region" aria-label="价格表">
+      <SlicePicker dims={dims} pick={pick} setPick={setPick} bySlice={bySlice} />
+      <Status a={a} testId="matrix-status" />
+      <p className="muted">
+        在格子里改价后按回车（或点到别处）即保存为手动价格；与原价相差 3 倍以上会先确认。橙色格子是手动价格，点 × 恢复自动计算的价格，按 Esc
+        取消正在输入的内容；保存后几秒内可撤销。
+      </p>
+      <div className="scroll" tabIndex={0} role="region" aria-label="价格表" ref={region} data-testid="matrix-region">
         <table className="matrix">
           <caption className="visually-hidden">
             价格表：{pick.printCount} · {pick.craft} · {pick.logistics}
+            {here > 0 ? `（含 ${here} 个手动价格）` : ''}
           </caption>
           <thead>
             <tr>
@@ -80,6 +104,7 @@ export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () =>
                   const k: Key = { size: s, color: c, ...pick };
                   const cell = byKey.get(keyOf(k));
                   const ov = overrides.get(keyOf(k));
+                  const auto = automatic.get(keyOf(k));
                   return (
                     <td key={c} className={ov !== undefined ? 'overridden' : ''}>
                       {cell ? (
@@ -88,30 +113,11 @@ export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () =>
                           testId={`cell-${s}-${c}`}
                           label={label(s, c)}
                           price={cell.price}
+                          refs={auto === undefined ? [cell.price] : [cell.price, auto]}
                           overridden={ov !== undefined}
                           disabled={a.busy}
-                          onSet={async (price) => {
-                            let failure = '';
-                            const ok = await a.run(
-                              async () => {
-                                try {
-                                  await api.request('PUT', `/product-families/${fam.id}/price-overrides`, { ...k, price });
-                                } catch (e) {
-                                  failure = fieldErrors(e).price ?? errorText(e);
-                                  throw e;
-                                }
-                                await onChanged();
-                              },
-                              `已保存 ${s} / ${c} 的手动价格 ${showPrice(price)}`,
-                            );
-                            return ok ? null : failure;
-                          }}
-                          onClear={() =>
-                            a.run(async () => {
-                              await api.request('DELETE', `/product-families/${fam.id}/price-overrides`, k);
-                              await onChanged();
-                            }, `已恢复 ${s} / ${c} 的自动价格`)
-                          }
+                          onSet={(price) => change(k, price, `已保存 ${s} / ${c} 的手动价格 ${showPrice(price)}`)}
+                          onClear={() => void change(k, null, `已恢复 ${s} / ${c} 的自动价格`)}
                         />
                       ) : (
                         <span className="muted" aria-label={`${label(s, c)}：没有这个规格`}>
@@ -126,6 +132,7 @@ export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () =>
           </tbody>
         </table>
       </div>
+      <UndoToast offer={offer} onClose={() => setOffer(null)} back={() => region.current} />
       {(fam.invalidOverrides?.length ?? 0) > 0 && (
         <p className="error">
           失效的手动价格（对应的规格已不存在）：
@@ -133,85 +140,5 @@ export function FamilyMatrix({ fam, onChanged }: { fam: Family; onChanged: () =>
         </p>
       )}
     </div>
-  );
-}
-
-function PriceCell({
-  price,
-  overridden,
-  disabled,
-  onSet,
-  onClear,
-  testId,
-  label,
-}: {
-  price: string;
-  overridden: boolean;
-  disabled: boolean;
-  /** answers null when saved, else why it was not */
-  onSet: (p: string) => Promise<string | null>;
-  onClear: () => void;
-  testId: string;
-  label: string;
-}) {
-  const [v, setV] = useState(price);
-  const [msg, setMsg] = useState<{ kind: 'error' | 'ok'; text: string } | null>(null);
-  const msgId = useId();
-  // Enter, then the blur of a disabled field: one save.
-  const saving = useRef(false);
-  useEffect(() => setV(price), [price]);
-  useUnsavedEdits(v !== price);
-  const commit = async () => {
-    if (v === price || saving.current) return;
-    const problem = priceProblem(v);
-    if (problem) {
-      setMsg({ kind: 'error', text: problem });
-      return;
-    }
-    setMsg(null);
-    saving.current = true;
-    const failure = await onSet(v.trim()).finally(() => (saving.current = false));
-    if (failure !== null) {
-      // The stored price stays: shown again, with why the new one was not kept.
-      setV(price);
-      setMsg({ kind: 'error', text: `${failure}；已恢复为 ${showPrice(price)}` });
-    }
-  };
-  return (
-    <span style={{ display: 'inline-block' }}>
-      <span className="row" style={{ gap: 2, flexWrap: 'nowrap' }}>
-        <input
-          data-testid={testId}
-          aria-label={`${label}，价格`}
-          aria-invalid={msg?.kind === 'error' ? true : undefined}
-          aria-describedby={msg ? msgId : undefined}
-          value={v}
-          disabled={disabled}
-          inputMode="decimal"
-          onChange={(e) => {
-            setV(e.target.value);
-            if (msg?.kind === 'error') setMsg(null);
-          }}
-          onBlur={() => void commit()}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') void commit();
-            if (e.key === 'Escape') {
-              setV(price);
-              setMsg(null);
-            }
-          }}
-        />
-        {overridden && (
-          <button type="button" className="link" aria-label={`${label}：恢复自动价格`} title="恢复自动价格" data-testid={`${testId}-clear`} onClick={onClear}>
-            ×
-          </button>
-        )}
-      </span>
-      {msg && (
-        <span id={msgId} className={`cell-msg ${msg.kind}`} role={msg.kind === 'error' ? 'alert' : undefined} data-testid={`${testId}-msg`}>
-          {msg.text}
-        </span>
-      )}
-    </span>
   );
 }

@@ -10,6 +10,7 @@ import { BulkBar, pickOf, useBulkSelection } from '../common/bulk-select';
 import { rememberName, useNames } from '../common/names';
 import { showPrice } from '../common/price';
 import { hrefOf, navigate, useListAddress, useUnsavedEdits } from '../common/route';
+import { useSkipLink } from '../common/skip-links';
 import { TagPicker } from '../common/tags';
 import { usePlaces } from '../common/vocab';
 import { HistorySection } from '../common/history/history-section';
@@ -198,7 +199,10 @@ function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onC
   });
   const a = useAction();
   const id = useId();
+  const createButton = useRef<HTMLButtonElement>(null);
+  useSkipLink('跳到创建', createButton);
   useUnsavedEdits(form.name.trim() !== '' || form.description !== '' || form.image !== null);
+  const ready = !a.busy && !!form.name.trim() && (form.tagFontColor === null || HEX.test(form.tagFontColor));
   const create = () =>
     a.run(async () => {
       const g = await api.request<Good>('POST', '/goods', {
@@ -216,7 +220,15 @@ function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onC
       onCreated(g.id);
     });
   return (
-    <section className="card" data-testid="new-good" aria-labelledby={`${id}-title`}>
+    <form
+      className="card"
+      data-testid="new-good"
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready) void create();
+      }}
+    >
       <h2 id={`${id}-title`}>新建自定义商品</h2>
       <p className="muted">自定义商品没有货源，可以作为商品系列的自定义成员。</p>
       <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
@@ -245,7 +257,7 @@ function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onC
         onChange={(p) => setForm((f) => ({ ...f, ...p }))}
       />
       <div className="row" style={{ marginTop: 12 }}>
-        <button type="button" disabled={a.busy || !form.name.trim() || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={create}>
+        <button type="submit" ref={createButton} disabled={!ready}>
           创建
         </button>
         <button type="button" className="secondary" onClick={onCancel}>
@@ -253,7 +265,7 @@ function NewGood({ onCreated, onCancel }: { onCreated: (id: string) => void; onC
         </button>
         <Status a={a} />
       </div>
-    </section>
+    </form>
   );
 }
 
@@ -269,6 +281,8 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
   const o = useAction();
   const s = useAction();
   const originField = useId();
+  const saveButton = useRef<HTMLButtonElement>(null);
+  useSkipLink('跳到保存', saveButton, !!form);
   // The form starts as the loaded good. Later answers (a save, a merged link) bring only the links
   // into it: the other fields may hold edits not saved yet.
   useEffect(() => {
@@ -336,67 +350,75 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
         </button>
         <Status a={s} testId="good-shelf-status" />
       </div>
-      <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
-        <label>
-          名称
-          <input
-            name="name"
-            value={form.name}
+      {/* A form: Enter in a field saves, as 保存 does. */}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!a.busy && (form.tagFontColor === null || HEX.test(form.tagFontColor))) void save();
+        }}
+      >
+        <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+          <label>
+            名称
+            <input
+              name="name"
+              value={form.name}
+              onChange={(e) => {
+                const name = e.target.value;
+                setForm((f) => f && { ...f, name });
+              }}
+              aria-invalid={a.fields.name ? true : undefined}
+            />
+          </label>
+          <FieldError id={`${id}-name-err`} message={a.fields.name} />
+          <label>
+            优先级（越大越靠前）
+            <input
+              name="goodPriority"
+              type="number"
+              value={form.goodPriority}
+              onChange={(e) => {
+                const v = e.target.value;
+                setForm((f) => f && { ...f, goodPriority: v as unknown as number });
+              }}
+            />
+          </label>
+          <FieldError id={`${id}-prio-err`} message={a.fields.goodPriority} />
+          <ImageField image={form.image} onChange={(image) => setForm((f) => f && { ...f, image })} error={a.fields.image} />
+          {imageUnsaved && <span className="muted">图片已更改，尚未保存</span>}
+        </div>
+        <label style={{ marginTop: 8 }}>
+          描述
+          <textarea
+            rows={3}
+            value={form.description ?? ''}
             onChange={(e) => {
-              const name = e.target.value;
-              setForm((f) => f && { ...f, name });
+              const description = e.target.value || null;
+              setForm((f) => f && { ...f, description });
             }}
-            aria-invalid={a.fields.name ? true : undefined}
           />
         </label>
-        <FieldError id={`${id}-name-err`} message={a.fields.name} />
-        <label>
-          优先级（越大越靠前）
-          <input
-            name="goodPriority"
-            type="number"
-            value={form.goodPriority}
-            onChange={(e) => {
-              const v = e.target.value;
-              setForm((f) => f && { ...f, goodPriority: v as unknown as number });
-            }}
-          />
-        </label>
-        <FieldError id={`${id}-prio-err`} message={a.fields.goodPriority} />
-        <ImageField image={form.image} onChange={(image) => setForm((f) => f && { ...f, image })} error={a.fields.image} />
-        {imageUnsaved && <span className="muted">图片已更改，尚未保存</span>}
-      </div>
-      <label style={{ marginTop: 8 }}>
-        描述
-        <textarea
-          rows={3}
-          value={form.description ?? ''}
-          onChange={(e) => {
-            const description = e.target.value || null;
-            setForm((f) => f && { ...f, description });
-          }}
+        <h3>标签</h3>
+        <TagPicker value={form.tagIds} onChange={(tagIds) => setForm((f) => f && { ...f, tagIds })} />
+        <h3>国家、类目与标签颜色</h3>
+        <PlacementFields
+          value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }}
+          tagIds={form.tagIds}
+          errors={a.fields}
+          onChange={(p) => setForm((f) => f && { ...f, ...p })}
         />
-      </label>
-      <h3>标签</h3>
-      <TagPicker value={form.tagIds} onChange={(tagIds) => setForm((f) => f && { ...f, tagIds })} />
-      <h3>国家、类目与标签颜色</h3>
-      <PlacementFields
-        value={{ categoryId: form.categoryId, countryId: form.countryId, tagFontColor: form.tagFontColor }}
-        tagIds={form.tagIds}
-        errors={a.fields}
-        onChange={(p) => setForm((f) => f && { ...f, ...p })}
-      />
-      <div className="row" style={{ marginTop: 12 }}>
-        <button type="button" disabled={a.busy || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} onClick={save} data-testid="good-save">
-          保存
-        </button>
-        {differs(form, saved) && (
-          <button type="button" className="secondary" onClick={() => setForm(saved)}>
-            放弃修改
+        <div className="row" style={{ marginTop: 12 }}>
+          <button type="submit" ref={saveButton} disabled={a.busy || (form.tagFontColor !== null && !HEX.test(form.tagFontColor))} data-testid="good-save">
+            保存
           </button>
-        )}
-        <Status a={a} testId="good-status" />
-      </div>
+          {differs(form, saved) && (
+            <button type="button" className="secondary" onClick={() => setForm(saved)}>
+              放弃修改
+            </button>
+          )}
+          <Status a={a} testId="good-status" />
+        </div>
+      </form>
       <h3>合并的货源</h3>
       <div data-testid="good-origins">
         <div className="muted">主货源：{saved.originGood ? <a href={hrefOf('links', { id: saved.originGood.id })}>{saved.originGood.name}</a> : '无（自定义商品）'}</div>

@@ -5,7 +5,7 @@ import type { Page } from '../../../../src/contract/page';
 import type { PositionView } from '../../../../src/contract/vocabulary';
 import { ErrorLine, SearchPicker, Status } from '../common/components';
 import { confirmDialog } from '../common/dialog';
-import { useAction, useLoad } from '../common/hooks';
+import { onEnter, useAction, useLoad } from '../common/hooks';
 import { useUnsavedEdits } from '../common/route';
 import { rememberName, useNames } from '../common/names';
 import { move } from '../common/sort-list';
@@ -97,6 +97,8 @@ export function PositionsPage() {
       }, '已删除');
   };
   const save = () =>
+    draft.name.trim() &&
+    !a.busy &&
     a.run(async () => {
       const body = { name: draft.name, sortOrder: Number(draft.sortOrder) || 0, goodIds: draft.goodIds };
       if (draft.id) await api.request('PATCH', `/positions/${draft.id}`, body);
@@ -111,7 +113,7 @@ export function PositionsPage() {
         <div className="row">
           <label style={{ flexDirection: 'row', alignItems: 'center' }}>
             名称
-            <input name="position-name" placeholder="名称" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
+            <input name="position-name" placeholder="名称" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} onKeyDown={onEnter(save)} />
           </label>
           <label style={{ flexDirection: 'row', alignItems: 'center' }}>
             排序
@@ -121,6 +123,7 @@ export function PositionsPage() {
               type="number"
               value={draft.sortOrder}
               onChange={(e) => setDraft({ ...draft, sortOrder: e.target.value })}
+              onKeyDown={onEnter(save)}
               style={{ width: 80 }}
             />
           </label>
