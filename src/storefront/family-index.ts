@@ -21,7 +21,7 @@
 import { RANKS } from '../catalog/domain/ordering';
 import type { Queryable } from '../platform/db';
 import type { ListRow } from './list-bytes';
-import { sortFamilies } from './ordering';
+import { COMPARE, sortFamilies } from './ordering';
 import { ITEM_HASH, PUBLIC_FAMILIES } from './public-families';
 import type { PublicSort } from './requests';
 
@@ -154,33 +154,74 @@ export class FamilyIndex {
     }
     this.ranks = ranks;
     this.heard = head;
-    // A changed family whose keys came back the same (a write to what the list does not show) changes no order.
+    // A changed family whose sort keys came back the same keeps its place in every order: its row is
+    // swapped for the new one (a new item hash: a rename, a new image) where the old one was. The
+    // others (moved, gone, new) leave and are placed again.
     const moved = new Set(changed);
+    const swapped = new Map<string, FamilyKeys>();
     for (const row of fresh) {
       const was = this.rows.get(row.id);
-      if (was && sameKeys(was, rank(row))) moved.delete(row.id);
+      if (was && sameKeys(was, rank(row))) {
+        moved.delete(row.id);
+        if (was.item_hash !== row.item_hash) swapped.set(row.id, row);
+      }
     }
-    if (!moved.size) return;
+    if (!moved.size && !swapped.size) return;
     for (const id of moved) this.rows.delete(id);
+    for (const row of swapped.values()) this.rows.set(row.id, row);
     fresh = fresh.filter((row) => moved.has(row.id));
     for (const row of fresh) this.rows.set(row.id, rank(row));
-    // Each order kept is patched: the others' rows, then the changed ones, sorted again (a nearly
-    // sorted array sorts in about one pass).
-    for (const [sort, rows] of this.sorted) {
-      const patched = rows.filter((row) => !moved.has(row.id));
-      patched.push(...fresh);
-      this.sorted.set(sort, sortFamilies(patched, sort));
-    }
+    for (const [sort, rows] of this.sorted) this.sorted.set(sort, patchOrder(rows, sort, moved, swapped, fresh));
   }
 }
 
+/** Above this many rows to place, the order is sorted again (a nearly sorted array sorts in about one pass). */
+const PLACED_ONE_BY_ONE = 64;
+
+/**
+ * A new array of `rows` (in `sort` order) without the `moved` families, with the `swapped` rows in
+ * their namesakes' places (equal keys), and with `fresh` placed where `sort` puts them.
+ */
+export function patchOrder(
+  rows: readonly FamilyKeys[],
+  sort: PublicSort,
+  moved: ReadonlySet<string>,
+  swapped: ReadonlyMap<string, FamilyKeys>,
+  fresh: readonly FamilyKeys[],
+): FamilyKeys[] {
+  const patched: FamilyKeys[] = moved.size ? rows.filter((row) => !moved.has(row.id)) : rows.slice();
+  if (swapped.size) {
+    const compare = COMPARE[sort];
+    for (const row of swapped.values()) {
+      const at = placeOf(patched, row, compare);
+      // Equal keys, so the old row sorts where the new one does: found, or it was not in this order.
+      if (at < patched.length && patched[at]!.id === row.id) patched[at] = row;
+    }
+  }
+  if (fresh.length > PLACED_ONE_BY_ONE) {
+    patched.push(...fresh);
+    return sortFamilies(patched, sort);
+  }
+  const compare = COMPARE[sort];
+  for (const row of fresh) patched.splice(placeOf(patched, row, compare), 0, row);
+  return patched;
+}
+
+/** The first index of `rows` (sorted by `compare`) whose row does not sort before `row`. */
+function placeOf(rows: readonly FamilyKeys[], row: FamilyKeys, compare: (a: FamilyKeys, b: FamilyKeys) => number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(rows[mid]!, row) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Equal in everything a family is sorted, filtered (country) and counted by; the item may differ. */
 const sameKeys = (a: FamilyKeys, b: FamilyKeys): boolean =>
-  a.item_hash === b.item_hash &&
-  a.country_id === b.country_id &&
-  a.category_id === b.category_id &&
-  a.priority === b.priority &&
-  a.created_us === b.created_us &&
-  a.price_key === b.price_key;
+  a.country_id === b.country_id && a.category_id === b.category_id && a.priority === b.priority && a.created_us === b.created_us && a.price_key === b.price_key;
 
 /** The `goods` domain's version now. */
 async function goodsVersion(db: Queryable): Promise<bigint> {
