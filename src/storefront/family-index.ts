@@ -22,8 +22,9 @@ import { RANKS } from '../catalog/domain/ordering';
 import type { Queryable } from '../platform/db';
 import type { ListRow } from './list-bytes';
 import { COMPARE, sortFamilies } from './ordering';
-import { ITEM_HASH, PUBLIC_FAMILIES } from './public-families';
+import { ITEM_HASH, ITEM_SHOWN, PUBLIC_FAMILIES } from './public-families';
 import type { PublicSort } from './requests';
+import type { FamilyItemRow as ItemRow } from './views';
 
 /** A public family as the index keeps it: its list keys and what it is filtered and counted by. */
 export interface FamilyKeys extends ListRow {
@@ -61,6 +62,8 @@ export class FamilyIndex {
   /** the `goods` version the rows reflect every change up to; null before the first sync */
   private heard: bigint | null = null;
   private ranks: Ranks | null = null;
+  /** the items of the families the last sync read again (none after a full read) */
+  private items = new Map<string, ItemRow & { item_hash: string }>();
   private readonly sorted = new Map<PublicSort, readonly FamilyKeys[]>();
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
@@ -82,6 +85,11 @@ export class FamilyIndex {
     let rows = this.sorted.get(sort);
     if (!rows) this.sorted.set(sort, (rows = sortFamilies([...this.rows.values()], sort)));
     return rows;
+  }
+
+  /** The item of a family the last sync read again, with its hash as of that read (else undefined). */
+  changedItem(id: string): (ItemRow & { item_hash: string }) | undefined {
+    return this.items.get(id);
   }
 
   /** Public families per country (a family is in its representative's country), as of the last sync. */
@@ -110,18 +118,27 @@ export class FamilyIndex {
     ranksRead.catch(() => undefined); // awaited below; a failed read of the changes must not leave it unhandled
     let changed: Set<string> | null = null;
     let head: bigint;
+    let read: (FamilyKeys & ItemRow)[] = [];
     if (this.heard === null) {
       head = await goodsVersion(db);
     } else {
-      const r = await db.query<{ head: string; version: string | null; families: string[] | null }>(
-        `SELECT d.version::text AS head, c.goods_version::text AS version, c.family_ids::text[] AS families
-           FROM cache_domains d LEFT JOIN family_changes c ON c.goods_version > $1::bigint
-          WHERE d.domain = 'goods' ORDER BY c.goods_version`,
+      // One statement, one snapshot: the changes recorded since the version held, and the keys and
+      // items of the families they name (the list's load takes its changed items from here instead
+      // of reading them again). Each round trip costs most on a busy server.
+      const r = await db.query<{ head: string | null; changes: [string, string[] | null][] | null } & (FamilyKeys & ItemRow)>(
+        `WITH c AS (SELECT goods_version, family_ids FROM family_changes WHERE goods_version > $1::bigint)
+         SELECT h.head, h.changes, k.*
+           FROM (SELECT (SELECT version::text FROM cache_domains WHERE domain = 'goods') AS head,
+                        (SELECT json_agg(json_build_array(goods_version::text, family_ids::text[]) ORDER BY goods_version) FROM c) AS changes) h
+           LEFT JOIN LATERAL (SELECT ${KEY_COLUMNS}, ${ITEM_SHOWN} ${PUBLIC_FAMILIES}
+                                 AND f.id = ANY((SELECT array_agg(x) FROM c CROSS JOIN LATERAL unnest(c.family_ids) AS x)::bigint[])) k ON true`,
         [this.heard.toString()],
       );
-      head = BigInt(r.rows[0]?.head ?? '0');
-      const changes = r.rows.filter((x) => x.version !== null).map((x) => ({ version: BigInt(x.version!), families: x.families }));
+      const first = r.rows[0];
+      head = BigInt(first?.head ?? '0');
+      const changes = (first?.changes ?? []).map(([version, families]) => ({ version: BigInt(version), families }));
       changed = changedFamilies(this.heard, head, changes);
+      read = r.rows.filter((row) => row.id !== null);
     }
     const ranks = await ranksRead;
     const ranksMoved = this.ranks?.key !== ranks.key;
@@ -132,6 +149,7 @@ export class FamilyIndex {
     };
 
     if (changed === null) {
+      this.items = new Map();
       const r = await db.query<FamilyKeys>(`SELECT ${KEY_COLUMNS} ${PUBLIC_FAMILIES}`);
       this.counters.fullReads++;
       this.counters.familiesRead += r.rows.length;
@@ -141,12 +159,34 @@ export class FamilyIndex {
       this.sorted.clear();
       return;
     }
-    let fresh: FamilyKeys[] = [];
-    if (changed.size) {
-      const r = await db.query<FamilyKeys>(`SELECT ${KEY_COLUMNS} ${PUBLIC_FAMILIES} AND f.id = ANY($1::bigint[])`, [[...changed]]);
-      this.counters.familiesRead += r.rows.length;
-      fresh = r.rows;
-    }
+    this.counters.familiesRead += read.length;
+    this.items = new Map(
+      read.map((row) => [
+        row.id,
+        {
+          id: row.id,
+          name: row.name,
+          image: row.image,
+          price: row.price,
+          country_id: row.country_id,
+          category_id: row.category_id,
+          tag_ids: row.tag_ids,
+          tag_font_color: row.tag_font_color,
+          item_hash: row.item_hash,
+        },
+      ]),
+    );
+    let fresh: FamilyKeys[] = read.map((row) => ({
+      id: row.id,
+      item_hash: row.item_hash,
+      country_id: row.country_id,
+      category_id: row.category_id,
+      country_rank: null,
+      category_rank: null,
+      priority: row.priority,
+      created_us: row.created_us,
+      price_key: row.price_key,
+    }));
     if (ranksMoved) {
       // Rows handed out earlier are only read for their ids and items from here on; none is sorted again.
       for (const row of this.rows.values()) rank(row);
