@@ -4,7 +4,9 @@
  * any goods write loads every public family again: at 26 000 families, writing 16 MB of JSON and
  * hashing it cost more than reading the rows. An item's JSON depends only on its row and on the tag
  * names it shows, so each item's bytes are kept while both stay the same, and a load after one
- * write writes one item and copies the rest. The list's ETag is a hash of the items' digests (each
+ * write writes one item and copies the rest: items that lay next to each other in a list still
+ * held (by the cache) are copied from it as one run, so a list after one change is a few copies,
+ * not a copy per item. The list's ETag is a hash of the items' digests (each
  * computed once, with the item), and the offsets of the items are handed to the page cutter
  * (./page-slice.ts), so neither scans the 16 MB again.
  *
