@@ -11,8 +11,9 @@
  * holds, with the keys and items of the families they name, in one statement (the list's load
  * takes the changed items from there). A family whose sort keys did not change (a rename, a new
  * image) keeps its place in every kept order; a few moved families are placed by binary search,
- * more make the order sorted again. When the record of changes is incomplete (a version without its row, a rebuild's swap, a reader more
- * than the kept versions behind) the sync reads every family again, as a process's first sync does.
+ * more make the order sorted again. When the record of changes is incomplete (a version without its
+ * row, a rebuild's swap, a reader more than the kept versions behind) the sync reads every family
+ * again, as a process's first sync does.
  *
  * The ranks of countries and categories (RANKS, docs/domain.md Ordering) are a few hundred rows, read
  * at every sync: a reordered tree re-sorts the kept keys without reading any family.
