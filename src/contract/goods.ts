@@ -70,6 +70,21 @@ export const batchAnswer = z.object({
       })
       .strict(),
   ),
+  goods: z
+    .array(
+      z
+        .object({
+          id: z.string(),
+          index: z.number().int().min(0).meta({ description: 'the place of the item in the request, as `skipped` gives it' }),
+          originGoodId: z.string().nullable().meta({ description: 'the link it was made from; null for a custom good' }),
+          family: z
+            .object({ id: z.string(), name: z.string() })
+            .nullable()
+            .meta({ description: 'the family it joined (its link’s); null: in no family, so the shop does not show it (docs/domain.md)' }),
+        })
+        .strict(),
+    )
+    .meta({ description: 'the goods made, as `created`, each with the item it was made from and the family it joined' }),
 });
 export type BatchAnswer = z.infer<typeof batchAnswer>;
 

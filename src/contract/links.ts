@@ -15,7 +15,8 @@ export const link = z
     tags: z.array(z.object({ id: z.string(), name: z.string(), dimension: z.string() })),
     tagsManual: z.boolean(),
     tagsMissing: z.array(z.string()).nullable().optional(),
-    family: z.object({ id: z.string(), memberCount: z.number().int() }).nullable(),
+    /** the family it is in (a good made from it joins it) */
+    family: z.object({ id: z.string(), name: z.string(), memberCount: z.number().int() }).nullable(),
     /** the good made from this link, if any */
     good: z.object({ id: z.string(), name: z.string() }).nullable(),
     detailSyncedAt: z.string().nullable(),

@@ -7,7 +7,7 @@
  */
 import type { Actor } from '../platform/commands';
 import type { OrganiseReport } from '../catalog/organisation/organise';
-import type { BatchCreated } from '../catalog/goods/handle';
+import type { BatchAnswer } from '../contract/goods';
 import type { BatchGoodsBody } from '../catalog/goods/requests';
 import type { SyncParams } from '../sync/service';
 import type { SyncKind, SyncRunView } from '../sync/runs';
@@ -18,5 +18,5 @@ export interface Jobs {
   /** starts a synchronisation: answers its run id at once, and when it has finished */
   startSync(kind: SyncKind, params: SyncParams): Promise<{ runId: string; finished: Promise<SyncRunView> }>;
   /** creates the goods of a batch request and waits until the read models show them */
-  batchCreateGoods(body: BatchGoodsBody, actor: Actor): Promise<Pick<BatchCreated, 'created' | 'skipped'>>;
+  batchCreateGoods(body: BatchGoodsBody, actor: Actor): Promise<BatchAnswer>;
 }

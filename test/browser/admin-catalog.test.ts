@@ -291,7 +291,7 @@ describe('links', () => {
       () => page.getByTestId('batch-created-count').textContent(),
       (t) => expect(t).toBe('2'),
     );
-    await page.getByTestId('batch-skipped').locator(`li[data-id="${raced!.id}"]`).filter({ hasText: '跳过：已有商品' }).waitFor();
+    await page.locator(`[data-testid=batch-item][data-id="${raced!.id}"][data-outcome=skipped]`).filter({ hasText: '跳过，这个货源已有商品' }).waitFor();
     await shot(page, 'admin-cat-batch-goods');
     for (const l of [a!, b!]) {
       const link = await api.get<{ good: { id: string } | null }>(`/origin-goods/${l.id}`);

@@ -6,6 +6,7 @@
  * stream at the revision the link was read at, so two creates from one link cannot both win; the
  * good's `GoodCreated` goes to its new stream in the same append.
  */
+import type { BatchAnswer } from '../../contract/goods';
 import { randomUUID } from 'node:crypto';
 import { runAcrossStreams, type Actor, type CommandResult, type AnyStreamWrite, commandRunner } from '../../platform/commands';
 import { AppError, unknownReference } from '../../platform/errors';
@@ -208,7 +209,7 @@ async function appendGoods(
  * bodies; answered once the projections reach its last append. A skipped item carries its index in
  * the request's list.
  */
-export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, actor: Actor): Promise<Pick<BatchCreated, 'created' | 'skipped'>> {
+export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, actor: Actor): Promise<BatchAnswer> {
   let inputs: readonly CreateGoodInput[];
   // The index in the request of each input (the links' form names a link once, at its first index).
   let indexOf = (at: number) => at;
@@ -224,6 +225,9 @@ export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, act
   const done = await createGoods(deps, inputs, actor);
   const { created, position } = done;
   const skipped = done.skipped.map((s) => ({ ...s, index: indexOf(s.index) }));
+  // `created` follows the inputs not skipped, in order: the k-th good is the k-th of those.
+  const skippedAt = new Set(done.skipped.map((s) => s.index));
+  const madeAt = inputs.flatMap((_, at) => (skippedAt.has(at) ? [] : [at]));
   if (position) {
     await deps.waitForProjections(position, ['good-0', 'link-0']);
     // A batch adds up to 1 000 goods and recomputes their families: once the batches add up to a
@@ -231,7 +235,29 @@ export async function batchCreateGoods(deps: GoodDeps, body: BatchGoodsBody, act
     // a client sends batch after batch, so a table is looked at no more often than autovacuum would.
     await deps.refreshStatistics?.(['good-0', 'link-0'], created.length, { repeated: true });
   }
-  return { created, skipped };
+  const families = await familiesOfLinks(
+    deps.pool,
+    madeAt.flatMap((at) => inputs[at]!.originGoodId ?? []),
+  );
+  const goods = created.map((id, k) => {
+    const originGoodId = inputs[madeAt[k]!]!.originGoodId ?? null;
+    return { id, index: indexOf(madeAt[k]!), originGoodId, family: (originGoodId && families.get(originGoodId)) || null };
+  });
+  return { created, skipped, goods };
+}
+
+/**
+ * The family a good made from each link joins: the link's (src/catalog/goods/decide.ts), which making
+ * a good does not move, so the links' read model says it whatever the goods' projection has reached.
+ * A link in no family gives a good in none, which the shop never shows (docs/domain.md, Public catalog).
+ */
+async function familiesOfLinks(pool: GoodDeps['pool'], links: readonly string[]): Promise<Map<string, { id: string; name: string }>> {
+  if (links.length === 0) return new Map();
+  const r = await pool.query<{ id: string; familyId: string; familyName: string }>(
+    `SELECT og.id::text AS id, f.id::text AS "familyId", f.name AS "familyName" FROM origin_goods og JOIN families f ON f.id = og.family_id WHERE og.id = ANY($1::bigint[])`,
+    [links],
+  );
+  return new Map(r.rows.map((row) => [row.id, { id: row.familyId, name: row.familyName }]));
 }
 
 /** A good made from a link carries that link's dimension tags whatever the patch (decide.ts), under their reference locks too. */

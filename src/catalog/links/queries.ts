@@ -13,7 +13,7 @@ import type { ListLinksQuery } from './requests';
 const select = (withDetail: boolean) => `
   SELECT og.id, og.name, og.category_id, og.craft_label, og.price::text AS price, og.image, og.delisted, og.delisted_reason,
          og.parsed_country, og.parsed_logistics, og.parsed_product_name, og.parsed_sku, og.tags, og.tags_manual, og.tags_missing,
-         og.family_id, f.member_count, ${withDetail ? 'og.detail, ' : ''}og.detail_synced_at, og.revision,
+         og.family_id, f.name AS family_name, f.member_count, ${withDetail ? 'og.detail, ' : ''}og.detail_synced_at, og.revision,
          CASE WHEN g.id IS NULL THEN NULL ELSE json_build_object('id', g.id::text, 'name', g.name) END AS good
     FROM origin_goods og LEFT JOIN families f ON f.id = og.family_id LEFT JOIN goods g ON g.origin_good_id = og.id`;
 
@@ -36,7 +36,7 @@ function view(index: DimensionTagIndex, g: Row, withDetail: boolean) {
     tagValues: g.tags,
     tagsManual: g.tags_manual,
     tagsMissing: g.tags_missing,
-    family: g.family_id ? { id: g.family_id, memberCount: g.member_count } : null,
+    family: g.family_id ? { id: g.family_id, name: g.family_name, memberCount: g.member_count } : null,
     /** the good made from this link (its primary origin), if any */
     good: (g.good as { id: string; name: string } | null) ?? null,
     ...(withDetail ? { detail: g.detail } : {}),
@@ -70,6 +70,7 @@ export async function listLinks(pool: Pool, q: ListLinksQuery) {
   }
   if (q.incomplete !== undefined) f.and(`${q.incomplete ? '' : 'NOT '}(og.parsed_country IS NOT NULL AND jsonb_array_length(og.tags_missing) > 0)`);
   if (q.hasGood !== undefined) f.and(`${q.hasGood ? '' : 'NOT '}EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id)`);
+  if (q.hasFamily !== undefined) f.and(`og.family_id IS ${q.hasFamily ? 'NOT ' : ''}NULL`);
   const page = await pageOf<Row>(pool, f, q, {
     count: (where) => `SELECT count(*) AS n FROM origin_goods og ${where}`,
     rows: (where, limit) => `${select(false)} ${where} ORDER BY og.id ${limit}`,

@@ -24,6 +24,8 @@ export const listLinksQuery = pageQuery
     incomplete: bool.optional(),
     /** false: no good was made from it yet */
     hasGood: bool.optional(),
+    /** true: in a family (a good made from it joins that family); false: in none (its good would not show in the shop) */
+    hasFamily: bool.optional(),
     /** `1,2,3`: these links only (a client naming the links it shows, in one request) */
     ids: idListParam(1000).optional(),
   })

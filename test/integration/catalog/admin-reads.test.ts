@@ -49,6 +49,7 @@ describe('GET /overview', () => {
         locked: await count('SELECT count(*) AS n FROM families WHERE locked'),
         manual: await count('SELECT count(*) AS n FROM families WHERE NOT auto_managed'),
         empty: await count('SELECT count(*) AS n FROM families WHERE member_count = 0 AND good_count = 0'),
+        withoutGood: await count('SELECT count(*) AS n FROM families WHERE member_count > 0 AND good_count = 0'),
       },
       goods: {
         total: await count('SELECT count(*) AS n FROM goods'),
@@ -62,6 +63,10 @@ describe('GET /overview', () => {
         incomplete: await count(`SELECT count(*) AS n FROM origin_goods WHERE parsed_country IS NOT NULL AND tags_missing <> '[]'::jsonb`),
         delisted: await count('SELECT count(*) AS n FROM origin_goods WHERE delisted'),
         withoutGood: await count('SELECT count(*) AS n FROM origin_goods og WHERE NOT delisted AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id)'),
+        withoutFamily: await count('SELECT count(*) AS n FROM origin_goods WHERE NOT delisted AND family_id IS NULL'),
+        groupedWithoutGood: await count(
+          'SELECT count(*) AS n FROM origin_goods og WHERE NOT delisted AND family_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM goods g WHERE g.origin_good_id = og.id)',
+        ),
       },
       vocabulary: {
         categories: await count('SELECT count(*) AS n FROM categories WHERE NOT removed'),
@@ -225,6 +230,31 @@ describe('GET /origin-goods', () => {
     expect(o.links.incomplete).toBeGreaterThan(0);
     expect(await total('&hasGood=false&delisted=false')).toBe(o.links.withoutGood);
     expect((await total('&hasGood=true')) + (await total('&hasGood=false'))).toBe(o.links.total);
+  });
+
+  it('lists the links in no family and those in one without a good, as the overview counts them, each with its family by name', async () => {
+    const total = async (q: string) => (await svc.request('GET', `/origin-goods?pageSize=1${q}`)).body.total as number;
+    // A family with links but no good, and a link of it: the figures below count them.
+    const link = (
+      await svc.db.pool.query<{ id: string; family_id: string }>(`SELECT id, family_id FROM origin_goods WHERE family_id IS NOT NULL AND NOT delisted ORDER BY id LIMIT 1`)
+    ).rows[0]!;
+    const goods = (await svc.db.pool.query<{ id: string }>(`SELECT id FROM goods WHERE family_id = $1`, [link.family_id])).rows;
+    for (const g of goods) expect((await svc.request('DELETE', `/goods/${g.id}`)).status).toBe(204);
+    const o = (await svc.request('GET', '/overview')).body;
+    expect(o.families.withoutGood).toBeGreaterThan(0);
+    expect(o.links.withoutFamily).toBeGreaterThan(0);
+    expect(o.links.groupedWithoutGood).toBeGreaterThan(0);
+    expect(await total('&hasFamily=false&delisted=false')).toBe(o.links.withoutFamily);
+    expect(await total('&hasFamily=true&hasGood=false&delisted=false')).toBe(o.links.groupedWithoutGood);
+    expect((await total('&hasFamily=true')) + (await total('&hasFamily=false'))).toBe(o.links.total);
+    const listed = (await svc.request('GET', `/origin-goods?hasFamily=true&hasGood=false&pageSize=1000`)).body.items as {
+      id: string;
+      family: { id: string; name: string } | null;
+    }[];
+    const name = (await svc.db.pool.query<{ name: string }>(`SELECT name FROM families WHERE id = $1`, [link.family_id])).rows[0]!.name;
+    expect(listed.find((l) => l.id === link.id)?.family).toEqual({ id: link.family_id, name, memberCount: expect.any(Number) });
+    const bad = await svc.request('GET', '/origin-goods?hasFamily=maybe');
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 });
 

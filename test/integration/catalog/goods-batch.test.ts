@@ -24,6 +24,9 @@ describe('POST /goods/batch', () => {
     links = (await svc.db.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE family_id IS NOT NULL ORDER BY id`)).rows.map((r) => r.id);
     expect(links.length).toBeGreaterThan(40);
   });
+  const familyOf = async (link: string) =>
+    (await svc.db.pool.query<{ id: string; name: string }>(`SELECT f.id::text AS id, f.name FROM origin_goods og JOIN families f ON f.id = og.family_id WHERE og.id = $1`, [link]))
+      .rows[0] ?? null;
   afterAll(async () => {
     await expectNoFailedProjections(svc);
     await svc.close();
@@ -50,6 +53,27 @@ describe('POST /goods/batch', () => {
     }
     const perLink = await svc.db.pool.query(`SELECT origin_good_id FROM goods WHERE origin_good_id IS NOT NULL GROUP BY 1 HAVING count(*) > 1`);
     expect(perLink.rows).toEqual([]);
+    // Each good made says the item it came from and the family it joined, by name.
+    expect(first.body.goods).toEqual(
+      await Promise.all(first.body.created.map(async (id: string, k: number) => ({ id, index: k, originGoodId: links[k], family: await familyOf(links[k]!) }))),
+    );
+    expect(first.body.goods[0].family).toEqual({ id: expect.any(String), name: expect.any(String) });
+    expect(again.body.goods).toEqual([{ id: again.body.created[0], index: 2, originGoodId: links[20], family: await familyOf(links[20]!) }]);
+  });
+
+  it('a good made from a link in no family says it joined none', async () => {
+    const loose = (await svc.db.pool.query<{ id: string }>(`SELECT id FROM origin_goods WHERE family_id IS NULL AND NOT delisted ORDER BY id LIMIT 1`)).rows[0]!.id;
+    const r = await svc.request('POST', '/goods/batch', { originGoodIds: [loose, links[22]] });
+    expect(r.status).toBe(201);
+    expect(r.body.goods).toEqual([
+      { id: r.body.created[0], index: 0, originGoodId: loose, family: null },
+      { id: r.body.created[1], index: 1, originGoodId: links[22], family: await familyOf(links[22]!) },
+    ]);
+    // As the good itself says: no family.
+    expect((await svc.request('GET', `/goods/${r.body.created[0]}`)).body.familyId).toBeNull();
+    // A custom good names no link and joins no family.
+    const custom = await svc.request('POST', '/goods/batch', { goods: [{ name: '批量自定义 无系列' }] });
+    expect(custom.body.goods).toEqual([{ id: custom.body.created[0], index: 0, originGoodId: null, family: null }]);
   });
 
   it('the goods form: custom goods with names, and the same link twice in one request makes one good', async () => {

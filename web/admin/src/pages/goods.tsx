@@ -11,6 +11,8 @@ import { showPrice } from '../common/price';
 import { hrefOf, navigate, useListAddress, useUnsavedEdits } from '../common/route';
 import { TagPicker } from '../common/tags';
 import { usePlaces } from '../common/vocab';
+import { HistorySection } from '../common/history/history-section';
+import { GoodHistory } from './good-history';
 import { DeleteGood, GoodsListControls, HEX, PlacementFields } from './good-fields';
 
 /** Filters the page takes from its address (the overview and refused deletes link to them). */
@@ -454,6 +456,9 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
       </div>
       <h3>删除</h3>
       <DeleteGood id={id} name={saved.name} onDeleted={onDeleted} />
+      <HistorySection testId="good-history-section">
+        <GoodHistory key={saved.revision} id={id} />
+      </HistorySection>
     </section>
   );
 }

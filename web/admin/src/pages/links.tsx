@@ -13,7 +13,9 @@ import { showPrice } from '../common/price';
 import { hrefOf, useListAddress, useUnsavedEdits } from '../common/route';
 import { DIM_LABEL, TagPicker, useTags, type Dimension } from '../common/tags';
 import { usePlaces } from '../common/vocab';
+import { HistorySection } from '../common/history/history-section';
 import { LinkDetail } from './link-detail';
+import { LinkHistory } from './link-history';
 
 /** Filters the page takes from its address: the overview and refused deletes link to them. */
 const SCOPES = ['categoryId', 'countryId', 'tagId', 'familyId'] as const;
@@ -92,6 +94,11 @@ export function LinksPage() {
           <div>
             <LinkTags key={selected} id={selected} onSaved={list.reload} />
             <LinkDetail key={`detail-${selected}`} id={selected} />
+            <section className="card" aria-label="货源的历史">
+              <HistorySection key={`history-${selected}`} testId="link-history-section">
+                <LinkHistory id={selected} />
+              </HistorySection>
+            </section>
           </div>
         ) : (
           <div className="card muted">在左侧选择一个货源，查看名称识别、规格标签和供应商详情</div>

@@ -1,3 +1,4 @@
+import type { CatalogOverview } from '../../../../src/contract/overview';
 import type { OrganiseStatus } from '../../../../src/contract/organise';
 import type { ProjectionView } from '../../../../src/contract/projections';
 import type { SyncRunView, SyncSchedule } from '../../../../src/contract/sync';
@@ -9,12 +10,7 @@ import { StateBadge } from '../common/run-status';
 import { scheduleText, whenText } from '../common/schedule';
 
 /** GET /overview (docs/api.md, Overview). */
-interface Overview {
-  families: { total: number; public: number; unpriced: number; locked: number; manual: number; empty: number };
-  goods: { total: number; custom: number; withoutFamily: number };
-  links: { total: number; organised: number; notOrganised: number; incomplete: number; delisted: number; withoutGood: number };
-  vocabulary: { categories: number; countries: number; tagGroups: number; tags: number; positions: number };
-}
+type Overview = CatalogOverview;
 
 /** The runs an administrator watches, each with its schedule (the organisation has none). */
 const JOBS: { kind: SyncRunView['kind'] | 'organise'; label: string; schedule?: keyof SyncSchedule }[] = [
@@ -29,6 +25,9 @@ const JOBS: { kind: SyncRunView['kind'] | 'organise'; label: string; schedule?: 
  * list behind it), the last run of each synchronisation and of organisation with their schedules in
  * words, whether the data is up to date, and on a fresh install the steps to a working shop.
  */
+/** The links a batch should make goods from: in a family, listed, without a good. */
+const READY = hrefOf('batch-goods', { hasFamily: 'true', hasGood: 'false', delisted: 'false' });
+
 export function OverviewPage() {
   const o = useLoad<Overview>('/overview');
   const runs = useLoad<{ items: SyncRunView[] }>('/sync/runs');
@@ -45,7 +44,7 @@ export function OverviewPage() {
   const steps: { done: boolean; text: string; href: string; testId: string }[] = [
     { done: d.links.total > 0, text: '从供应商同步类目、货源和货源详情', href: hrefOf('sync'), testId: 'step-sync' },
     { done: d.families.total > 0, text: '整理货源：按名称自动归入商品系列', href: hrefOf('organise'), testId: 'step-organise' },
-    { done: d.goods.total > 0, text: '为已整理的货源批量创建商品，系列就会出现在店铺中', href: hrefOf('batch-goods', { organised: 'true' }), testId: 'step-goods' },
+    { done: d.goods.total > 0, text: '为已归入系列的货源批量创建商品，系列就会出现在店铺中', href: READY, testId: 'step-goods' },
     { done: d.vocabulary.positions > 0, text: '设置首页展示位，挑选首页推荐的商品', href: hrefOf('positions'), testId: 'step-positions' },
   ];
   const attention = [
@@ -53,7 +52,10 @@ export function OverviewPage() {
     { value: d.links.incomplete, label: '货源规格不全（无法定价）', href: hrefOf('links', { incomplete: 'true' }), testId: 'attention-incomplete' },
     { value: reviewCount, label: '系列待人工确认', href: hrefOf('organise'), testId: 'attention-review' },
     { value: d.families.unpriced, label: '系列还没有价格', href: hrefOf('families', { unpriced: '1' }), testId: 'attention-unpriced' },
-    { value: d.links.withoutGood, label: '在售货源还没有商品', href: hrefOf('batch-goods', { hasGood: 'false' }), testId: 'attention-without-good' },
+    // A good is in its link's family, or in none and never in the shop: the links are grouped first.
+    { value: d.links.withoutFamily, label: '个在售货源未归入系列 → 整理货源', href: hrefOf('organise'), testId: 'attention-without-family' },
+    { value: d.families.withoutGood, label: '个系列没有商品（店铺不显示）→ 为已归类货源创建商品', href: READY, testId: 'attention-family-without-good' },
+    { value: d.links.groupedWithoutGood, label: '个已归类货源还没有商品 → 创建商品', href: READY, testId: 'attention-without-good' },
   ];
   const lastRun = (kind: string) => runs.data?.items.find((r) => r.kind === kind) ?? null;
   const broken = projections.data?.items.filter((p) => p.state === 'failed' || p.lastError) ?? [];
