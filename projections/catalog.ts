@@ -73,6 +73,7 @@ const GOOD_COLUMNS: Columns = {
   country_id: 'bigint',
   origin_good_id: 'bigint',
   family_id: 'bigint',
+  on_shelf: 'boolean',
   created_at: 'timestamptz',
   updated_at: 'timestamptz',
   revision: 'bigint',
@@ -84,6 +85,7 @@ const FAMILY_COLUMNS: Columns = {
   family_name_key: 'text',
   auto_managed: 'boolean',
   locked: 'boolean',
+  on_shelf: 'boolean',
   created_at: 'timestamptz',
   updated_at: 'timestamptz',
   revision: 'bigint',
@@ -112,6 +114,8 @@ interface BatchEffects {
   reshown: Set<string>;
   /** families merged away or deleted */
   gone: Set<string>;
+  /** families put on or taken off the shelf: nothing of them is recomputed, but the storefront reads them again */
+  shelved: Set<string>;
 }
 
 const touch = (fx: BatchEffects, familyId: string | null | undefined) => {
@@ -314,6 +318,13 @@ async function applyGoodEvents(db: ProjectionDb, events: readonly DecodedEvent<G
         touchGoods(fx, familyId);
         break;
       }
+      case 'GoodShelfSet':
+        if (!st.exists || st.revision >= rev) break;
+        st.revision = rev;
+        (inserts.has(id) ? inserts : updates).set(id, { on_shelf: e.data.state === 'on', revision: rev.toString(), updated_at: at });
+        // Only goods on the shelf are candidates for the representative (docs/domain.md, Public catalog).
+        touchGoods(fx, st.familyId);
+        break;
       case 'GoodUpdated':
       case 'GoodOriginsSet': {
         if (!st.exists || st.revision >= rev) break;
@@ -399,6 +410,7 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
           family_name_key: d.familyNameKey,
           auto_managed: d.autoManaged,
           locked: d.locked,
+          on_shelf: d.shelf === 'on',
           created_at: at,
           updated_at: at,
           revision: rev.toString(),
@@ -414,6 +426,7 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
       const values: Record<string, unknown> = { revision: rev.toString() };
       if (e.type === 'FamilyRenamed') Object.assign(values, { name: e.data.name, updated_at: at });
       if (e.type === 'FamilyLocked' || e.type === 'FamilyUnlocked') Object.assign(values, { locked: e.type === 'FamilyLocked', updated_at: at });
+      if (e.type === 'FamilyShelfSet') Object.assign(values, { on_shelf: e.data.state === 'on', updated_at: at });
       (inserts.has(id) ? inserts : updates).set(id, values);
     }
     switch (e.type) {
@@ -472,6 +485,10 @@ async function applyFamilyEvents(db: ProjectionDb, events: readonly DecodedEvent
         if (e.type === 'FamilyMergedInto') touch(fx, e.data.intoFamilyId);
         break;
       }
+      case 'FamilyShelfSet':
+        // The row above is all it changes (`is_public` follows in the database); the storefront reads the family again.
+        fx.shelved.add(id);
+        break;
       case 'FamilyMemberAdded':
       case 'FamilyMembersAdded':
       case 'FamilyMemberRemoved':
@@ -543,14 +560,14 @@ export const catalogProjection = defineBatchProjection({
   // A rebuild on the postgres log writes the links straight from the log (./catalog-fold.ts).
   sqlFold: linkFold,
   async applyBatch(db, events, mode) {
-    const fx: BatchEffects = { touched: new Set(), goodsTouched: new Set(), moved: new Set(), created: new Set(), reshown: new Set(), gone: new Set() };
+    const fx: BatchEffects = { touched: new Set(), goodsTouched: new Set(), moved: new Set(), created: new Set(), reshown: new Set(), gone: new Set(), shelved: new Set() };
     await applyLinkEvents(db, ofSlice(events, linkEvents), fx);
     await applyGoodEvents(db, ofSlice(events, goodEvents), fx);
     await applyFamilyEvents(db, ofSlice(events, familyEvents), fx);
     // A rebuild's replay recomputes nothing: `settle` recomputes every family once at its end.
     await settleBatch(db, fx, !mode?.deferDerived);
     // What the storefront reads again (src/storefront/family-index.ts): every family recomputed, and those gone.
-    return { families: [...new Set([...fx.touched, ...fx.goodsTouched, ...fx.gone])] };
+    return { families: [...new Set([...fx.touched, ...fx.goodsTouched, ...fx.gone, ...fx.shelved])] };
   },
   async settle(db, after) {
     const r = await db.query<{ id: string }>(`SELECT id FROM families WHERE id > $1 ORDER BY id LIMIT $2`, [after ?? '-1', SETTLE_STEP]);

@@ -17,6 +17,7 @@
  */
 import type { Queryable } from '../platform/db';
 import { likePattern } from '../platform/sql';
+import { publicFamily } from './domain/public';
 import { expandWord, fuzzyWord, searchWords, type SearchWord } from './domain/search';
 import type { CategorySuggestion } from '../contract/page';
 
@@ -169,6 +170,27 @@ export function searchCondition(search: Search, target: SearchTarget, param: (va
  */
 export const LINK_TAG_TEXT = (og: string) => `(jsonb_path_query_array(${og}.tags, '$.*[*]')::text)`;
 
+/**
+ * A family: its name, its representative good's name, and the tags any of its goods carries (as
+ * the storefront's tag filter reads them); `shelved`: only goods on the shelf count.
+ */
+function familyTarget(f: string, shelved: boolean): SearchTarget {
+  return {
+    idIn: {
+      id: `${f}.id`,
+      select: (test, tagIds) =>
+        [
+          `SELECT fn.id FROM families fn WHERE ${test('fn.name')}`,
+          // The representative, chosen among the goods on the shelf; only public families are in `families_public`.
+          shelved
+            ? `SELECT fr.id FROM families fr JOIN goods rg ON rg.id = fr.representative_good_id WHERE ${publicFamily('fr')} AND ${test('rg.name')}`
+            : `SELECT fr.id FROM families fr JOIN goods rg ON rg.id = fr.representative_good_id WHERE fr.representative_good_id IS NOT NULL AND ${test('rg.name')}`,
+          ...(tagIds ? [`SELECT sg.family_id FROM goods sg WHERE sg.tag_ids && ${tagIds} AND sg.family_id IS NOT NULL${shelved ? ' AND sg.on_shelf' : ''}`] : []),
+        ].join(' UNION ALL '),
+    },
+  };
+}
+
 /** The targets of each list, so the lists search alike. */
 export const SEARCH_TARGETS = {
   /** a good: its name, its tags */
@@ -177,18 +199,9 @@ export const SEARCH_TARGETS = {
    * A family: its name, its representative good's name, and the tags any of its goods carries (as
    * the storefront's tag filter reads them).
    */
-  family: (f: string): SearchTarget => ({
-    idIn: {
-      id: `${f}.id`,
-      select: (test, tagIds) =>
-        [
-          `SELECT fn.id FROM families fn WHERE ${test('fn.name')}`,
-          // A family has a representative only while it has goods (`families_public` indexes those).
-          `SELECT fr.id FROM families fr JOIN goods rg ON rg.id = fr.representative_good_id WHERE fr.good_count > 0 AND ${test('rg.name')}`,
-          ...(tagIds ? [`SELECT sg.family_id FROM goods sg WHERE sg.tag_ids && ${tagIds} AND sg.family_id IS NOT NULL`] : []),
-        ].join(' UNION ALL '),
-    },
-  }),
+  family: (f: string): SearchTarget => familyTarget(f, false),
+  /** a public family, as the storefront searches it: only its goods on the shelf lend it their tags (docs/domain.md, Public catalog) */
+  publicFamily: (f: string): SearchTarget => familyTarget(f, true),
   /** a link: its name, its dimension tags' values (LINK_TAG_TEXT) */
   link: (og: string): SearchTarget => ({ names: [`${og}.name`], tagText: LINK_TAG_TEXT(og) }),
 };
@@ -204,12 +217,12 @@ export const SUGGESTIONS = 5;
 export async function suggestCategories(db: Queryable, search: Search): Promise<CategorySuggestion[]> {
   const params: unknown[] = [];
   const param = (v: unknown) => `$${params.push(v)}`;
-  const hits = searchCondition(search, SEARCH_TARGETS.family('f'), param, 'any');
+  const hits = searchCondition(search, SEARCH_TARGETS.publicFamily('f'), param, 'any');
   const named = searchCondition(search, { names: ['c.name'] }, param, 'any');
   const r = await db.query<CategorySuggestion>(
     `SELECT c.id, c.name, count(*)::int AS "familyCount"
        FROM families f JOIN goods g ON g.id = f.representative_good_id JOIN categories c ON c.id = g.category_id AND NOT c.removed
-      WHERE f.good_count > 0
+      WHERE ${publicFamily('f')}
       GROUP BY c.id, c.name
       ORDER BY count(*) FILTER (WHERE ${hits}) DESC, bool_or(${named}) DESC, count(*) DESC, c.id
       LIMIT ${SUGGESTIONS}`,

@@ -13,6 +13,10 @@ export const family = z
     revision: z.string().optional(),
     autoManaged: z.boolean(),
     locked: z.boolean(),
+    /** 上架 (on) / 下架 (off) */
+    shelf: z.enum(['on', 'off']),
+    /** the storefront shows it: on the shelf with a good on the shelf (docs/domain.md, Public catalog) */
+    public: z.boolean(),
     memberCount: z.number().int(),
     goodCount: z.number().int(),
     lowestPrice: z.string().nullable(),

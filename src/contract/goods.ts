@@ -21,6 +21,8 @@ export const good = z
       .optional(),
     /** its own price (its link's, or as a custom member), and whether the storefront shows it (in a family) */
     price: z.string().nullable().optional(),
+    /** 上架 (on) / 下架 (off) */
+    shelf: z.enum(['on', 'off']),
     public: z.boolean().optional(),
     createdAt: z.string().optional(),
     updatedAt: z.string().optional(),

@@ -3,11 +3,13 @@
  * families with: kept apart so neither imports the other.
  */
 
-/** Public families joined to their representative good. */
+import { publicFamily } from '../catalog/domain/public';
+
+/** Public families (docs/domain.md, Public catalog; the predicate: src/catalog/domain/public.ts) joined to their representative good. */
 export const PUBLIC_FAMILIES = `
   FROM families f
   JOIN goods g ON g.id = f.representative_good_id
- WHERE f.good_count > 0`;
+ WHERE ${publicFamily('f')}`;
 
 /**
  * What an item shows, hashed: the good's columns (`list_item_md5`, kept by the database, migration

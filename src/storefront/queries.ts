@@ -1,11 +1,12 @@
 /**
  * The storefront's reads of the read models (catalog, catalog_tree, tags and positions projections).
  *
- * Who is public: a family with at least one good (`good_count > 0`), shown through its
- * representative good (`representative_good_id`, kept by the catalog projection: goodPriority desc,
- * createdAt desc, id asc). Every read below starts from that join, so goods without a family, and
- * families without goods, appear in none of them. The family's country and category are its
- * representative's.
+ * Who is public: a family on the shelf with at least one good on the shelf (`publicFamily`,
+ * src/catalog/domain/public.ts), shown through its representative good (`representative_good_id`,
+ * kept by the catalog projection among the goods on the shelf: goodPriority desc, createdAt desc, id
+ * asc). Every read below starts from that join, so goods without a family, and families without
+ * goods on the shelf or off it, appear in none of them; a good off the shelf adds nothing
+ * (`publicGood`: no tag, no count). The family's country and category are its representative's.
  */
 import type { Queryable } from '../platform/db';
 import { AppError } from '../platform/errors';
@@ -33,6 +34,7 @@ import {
 
 import { SEARCH_TARGETS, prepareSearch, searchCondition } from '../catalog/search';
 import { ITEM_COLUMNS, ITEM_HASH, PUBLIC_FAMILIES } from './public-families';
+import { publicFamily, publicGood } from '../catalog/domain/public';
 
 /** Live tags (their group live too), by sort order then id, with their group's dimension. */
 export async function loadTags(db: Queryable): Promise<TagDictionary> {
@@ -70,12 +72,12 @@ export async function loadGoodsList(db: Queryable, spec: PublicListSpec, s: { fa
     const p = params.push(spec.tagIds);
     // `&&` lets the GIN index on goods.tag_ids (migration 008) find the candidate goods.
     where.push(`f.id IN (SELECT tg.family_id FROM goods tg CROSS JOIN LATERAL unnest(tg.tag_ids) AS t(id)
-                  WHERE tg.tag_ids && $${p}::bigint[] AND t.id = ANY($${p}::bigint[]) AND tg.family_id IS NOT NULL
+                  WHERE tg.tag_ids && $${p}::bigint[] AND t.id = ANY($${p}::bigint[]) AND tg.family_id IS NOT NULL AND tg.on_shelf
                   GROUP BY tg.family_id HAVING count(DISTINCT t.id) = ${spec.tagIds.length})`);
   }
   if (spec.keyword) {
     const search = await prepareSearch(db, spec.keyword);
-    where.push(searchCondition(search, SEARCH_TARGETS.family('f'), (v) => `$${params.push(v)}`));
+    where.push(searchCondition(search, SEARCH_TARGETS.publicFamily('f'), (v) => `$${params.push(v)}`));
   }
   const [, kept, tags] = await Promise.all([
     s.families.sync(db),
@@ -116,7 +118,7 @@ export async function loadGoodDetail(db: Queryable, familyId: string): Promise<P
     `SELECT f.id, g.name, g.image, g.description, g.country_id, g.category_id, g.tag_ids::text[] AS tag_ids,
             f.lowest_price::text AS lowest_price, f.variants, f.size_chart, f.packaging_specs, f.options, f.price_matrix, f.media_by_color
        FROM families f JOIN goods g ON g.id = f.representative_good_id
-      WHERE f.id = $1 AND f.good_count > 0`,
+      WHERE f.id = $1 AND ${publicFamily('f')}`,
     [familyId],
   );
   const row = r.rows[0];
@@ -155,7 +157,7 @@ export async function loadCategoryTree(db: Queryable): Promise<{ items: PublicCa
   const stats = await db.query<CategoryStatsRow>(
     `SELECT g.category_id, count(*)::int AS families, min(f.lowest_price)::text AS lowest_price
        FROM families f JOIN goods g ON g.id = f.representative_good_id
-      WHERE f.good_count > 0 AND g.category_id IS NOT NULL
+      WHERE ${publicFamily('f')} AND g.category_id IS NOT NULL
       GROUP BY g.category_id`,
   );
   return { items: categoryTree(categories, stats.rows) };
@@ -173,7 +175,7 @@ export async function loadTagGroups(db: Queryable): Promise<{
   const counts = await db.query<{ tag_id: string; families: number }>(
     `SELECT t.id::text AS tag_id, count(DISTINCT g.family_id)::int AS families
        FROM goods g JOIN families f ON f.id = g.family_id CROSS JOIN LATERAL unnest(g.tag_ids) AS t(id)
-      WHERE f.good_count > 0
+      WHERE ${publicGood('g', 'f')}
       GROUP BY t.id`,
   );
   const countOf = new Map(counts.rows.map((c) => [c.tag_id, c.families]));

@@ -724,7 +724,7 @@ const legacyFragmentCmd = (a: { pick: number }) =>
           streamId: `family-${id}`,
           expectedRevision: 'no_stream',
           events: [
-            enc('FamilyCreated', { familyId: id, name: `碎片 ${id}`, familyNameKey: source.key, autoManaged: true, locked: false }),
+            enc('FamilyCreated', { familyId: id, name: `碎片 ${id}`, familyNameKey: source.key, autoManaged: true, locked: false, shelf: 'on' }),
             enc('FamilyMemberAdded', { familyId: id, linkId }),
           ],
         },
@@ -735,7 +735,7 @@ const legacyFragmentCmd = (a: { pick: number }) =>
           events: [enc('LinkLeftFamily', { linkId, familyId: source.id }), enc('LinkJoinedFamily', { linkId, familyId: id })],
         },
       ]);
-      m.families.set(id, { id, key: source.key, autoManaged: true, locked: false, name: `碎片 ${id}`, gone: false, overrides: new Map() });
+      m.families.set(id, { id, key: source.key, autoManaged: true, locked: false, name: `碎片 ${id}`, gone: false, overrides: new Map(), shelf: 'on' });
       m.links.get(linkId)!.family = id;
       await caughtUp(r.world.svc);
     },
@@ -845,7 +845,7 @@ const renameFamilyCmd = (a: { pick: number; n: number }) =>
     },
   );
 
-const createFamilyCmd = (a: { withKey: boolean; pick: number }) =>
+const createFamilyCmd = (a: { withKey: boolean; pick: number; off?: boolean }) =>
   command(
     'adminCreateFamily',
     a,
@@ -854,9 +854,10 @@ const createFamilyCmd = (a: { withKey: boolean; pick: number }) =>
       const parts = a.withKey ? nth(knownParts(m), a.pick) : undefined;
       const key = parts ? nameKey(parts) : null;
       const name = `手工系列 ${a.pick}`;
-      const res = await r.world.svc.request('POST', '/product-families', { name, ...(key ? { familyNameKey: key } : {}) });
-      await familyAnswer(r, res, 'create a family', (b) => b.name === name && b.locked === true && b.autoManaged === false);
-      m.families.set(res.body.id, { id: res.body.id, key, autoManaged: false, locked: true, name, gone: false, overrides: new Map() });
+      const shelf = a.off ? 'off' : 'on';
+      const res = await r.world.svc.request('POST', '/product-families', { name, ...(key ? { familyNameKey: key } : {}), ...(a.off ? { shelf } : {}) });
+      await familyAnswer(r, res, 'create a family', (b) => b.name === name && b.locked === true && b.autoManaged === false && b.shelf === shelf);
+      m.families.set(res.body.id, { id: res.body.id, key, autoManaged: false, locked: true, name, gone: false, overrides: new Map(), shelf });
     },
   );
 
@@ -1069,6 +1070,7 @@ const createGoodCmd = (a: { pick: number; tag: number; withTag: boolean }) =>
         categoryId: link.categoryId,
         secondary: [],
         custom: null,
+        shelf: 'on',
         ...expected,
       });
     },
@@ -1188,6 +1190,7 @@ const batchGoodsCmd = (a: { form: 'links' | 'bodies'; picks: number[]; withTag: 
           categoryId: o.categoryId,
           secondary: [],
           custom: null,
+          shelf: 'on',
           ...o.want,
         });
       }
@@ -1280,6 +1283,7 @@ const customGoodCmd = (a: { pick: number; price: number }) =>
         countryId: null,
         secondary: [],
         custom: null,
+        shelf: 'on',
       });
       const cell = ((await family(r, f.id)).priceMatrix.cells as any[])[0];
       const tags = cell
@@ -1288,6 +1292,39 @@ const customGoodCmd = (a: { pick: number; price: number }) =>
       const res = await r.world.svc.request('POST', `/product-families/${f.id}/custom-members`, { goodId: gid, tags, price: cents(a.price) });
       await familyAnswer(r, res, `custom member ${gid} of ${f.id}`, (b) => b.customMembers.some((c: { goodId: string }) => c.goodId === gid));
       Object.assign(m.goods.get(gid)!, { customOf: f.id, custom: { tags, price: cents(a.price) } });
+    },
+  );
+
+/**
+ * 上架 / 下架 (docs/domain.md, Public catalog): an administrator puts a family or a good on the shelf
+ * or takes it off. The model's public catalogue (Model.publicFamilies) and the oracle's representative
+ * follow; setting the state it is already in changes nothing.
+ */
+const familyShelfCmd = (a: { pick: number; off: boolean }) =>
+  command(
+    'adminFamilyShelf',
+    a,
+    (m) => liveFamilies(m).length > 0,
+    async (m, r) => {
+      const f = nth(liveFamilies(m), a.pick)!;
+      const state = a.off ? 'off' : 'on';
+      const res = await via(r, a.pick).request('PUT', `/product-families/${f.id}/shelf`, { state });
+      await familyAnswer(r, res, `family ${f.id} ${state} the shelf`, (b) => b.shelf === state);
+      f.shelf = state;
+    },
+  );
+
+const goodShelfCmd = (a: { pick: number; off: boolean }) =>
+  command(
+    'adminGoodShelf',
+    a,
+    (m) => m.goods.size > 0,
+    async (m, r) => {
+      const g = nth(goodsList(m), a.pick)!;
+      const state = a.off ? 'off' : 'on';
+      const res = await via(r, a.pick + 1).request('PUT', `/goods/${g.id}/shelf`, { state });
+      await goodAnswer(r, res, `good ${g.id} ${state} the shelf`, (b) => b.shelf === state);
+      g.shelf = state;
     },
   );
 
@@ -1819,7 +1856,10 @@ function everyCommand(): fc.Arbitrary<Cmd>[] {
     fc.record({ pick }).map(removeMemberCmd),
     fc.record({ pick, locked: fc.boolean() }).map(lockCmd),
     fc.record({ pick, n: fc.nat(99) }).map(renameFamilyCmd),
-    fc.record({ withKey: fc.boolean(), pick }).map(createFamilyCmd),
+    fc.record({ withKey: fc.boolean(), pick, off: fc.boolean() }).map(createFamilyCmd),
+    fc.record({ pick, off: fc.boolean() }).map(familyShelfCmd),
+    fc.record({ pick, off: fc.boolean() }).map(goodShelfCmd),
+    fc.record({ pick, off: fc.boolean() }).map(goodShelfCmd),
     fc.record({ pick }).map(deleteFamilyCmd),
     fc.record({ pick, cell: pick, price: fc.integer({ min: 100, max: 20000 }), remove: fc.boolean() }).map(overrideCmd),
     fc.record({ pick, pick2: pick, n: fc.nat(99) }).map(parallelFamilyCmd),

@@ -173,7 +173,7 @@ export async function expectedFamilies(m: Model, world: World): Promise<Map<stri
         members: m.membersOf(f.id).flatMap((id) => (links.has(id) ? [links.get(id)!] : [])),
         customMembers: [...m.goods.values()].filter((g) => g.customOf === f.id && g.custom && m.liveFamily(g.customOf)).map((g) => ({ goodId: g.id, ...g.custom! })),
         overrides: [...f.overrides].map(([k, price]) => ({ ...JSON.parse(k), price })),
-        goods: goods.map((g) => ({ id: g.id, goodPriority: g.goodPriority, createdAt: createdAt.get(g.id) ?? 0, secondary: g.secondary })),
+        goods: goods.map((g) => ({ id: g.id, goodPriority: g.goodPriority, createdAt: createdAt.get(g.id) ?? 0, secondary: g.secondary, onShelf: g.shelf === 'on' })),
         links,
       }),
     );

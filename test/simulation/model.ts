@@ -50,6 +50,8 @@ export interface MFamily {
   gone: boolean;
   /** override key (JSON of the five parts) → price */
   overrides: Map<string, string>;
+  /** 上架 / 下架 (docs/domain.md, Public catalog) */
+  shelf: 'on' | 'off';
 }
 
 export interface MGood {
@@ -65,6 +67,8 @@ export interface MGood {
   secondary: string[];
   /** a custom member's explicit tags and price (docs/domain.md, Price matrix), set with its family */
   custom: { tags: Record<string, string[]>; price: string } | null;
+  /** 上架 / 下架: only a good on the shelf counts for its family's publicity and representative */
+  shelf: 'on' | 'off';
 }
 
 export interface MTag {
@@ -150,7 +154,7 @@ export class Model {
       });
     }
     for (const r of (await pool.query(`SELECT id::text, family_name_key, auto_managed, locked, name FROM families`)).rows) {
-      m.families.set(r.id, { id: r.id, key: r.family_name_key, autoManaged: r.auto_managed, locked: r.locked, name: r.name, gone: false, overrides: new Map() });
+      m.families.set(r.id, { id: r.id, key: r.family_name_key, autoManaged: r.auto_managed, locked: r.locked, name: r.name, gone: false, overrides: new Map(), shelf: 'on' });
     }
     for (const r of (await pool.query(`SELECT id::text, name, good_priority::int, tag_ids::text[], category_id::text, country_id::text, origin_good_id::text FROM goods`)).rows) {
       m.goods.set(r.id, {
@@ -164,6 +168,7 @@ export class Model {
         countryId: r.country_id,
         secondary: [],
         custom: null,
+        shelf: 'on',
       });
     }
     for (const r of (
@@ -233,10 +238,13 @@ export class Model {
 
   /** docs/domain.md, Public catalog: a family appears when it has at least one good. */
   publicFamilies(): string[] {
-    return [...this.families.values()]
-      .filter((f) => !f.gone && this.goodsOf(f.id).length > 0)
-      .map((f) => f.id)
-      .sort(compareIds);
+    return (
+      [...this.families.values()]
+        // docs/domain.md, Public catalog: on the shelf, with a good on the shelf
+        .filter((f) => !f.gone && f.shelf === 'on' && this.goodsOf(f.id).some((g) => g.shelf === 'on'))
+        .map((f) => f.id)
+        .sort(compareIds)
+    );
   }
 
   goodOfLink(linkId: string): MGood | undefined {
@@ -286,6 +294,7 @@ export class Model {
             name: `${l.synced.parts.productName} ${l.synced.parts.sku.toUpperCase()}`,
             gone: false,
             overrides: new Map(),
+            shelf: 'on',
           });
         }
         l.family = placeholder;

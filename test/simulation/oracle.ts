@@ -45,6 +45,8 @@ export interface OracleGood {
   createdAt: number;
   /** secondary origins, in the good's order */
   secondary: string[];
+  /** 上架: docs/domain.md, Public catalog: only a good on the shelf can represent its family */
+  onShelf: boolean;
 }
 
 export interface OracleInput {
@@ -188,8 +190,8 @@ export function computeFamily(input: OracleInput): Expected {
   let lowest: string | null = null;
   for (const c of out) if (lowest === null || cents4(c.price) < cents4(lowest)) lowest = c.price;
 
-  // The representative: highest goodPriority, then newest createdAt, then lowest id.
-  const rep = [...input.goods].sort((a, b) => b.goodPriority - a.goodPriority || b.createdAt - a.createdAt || byId(a.id, b.id))[0];
+  // The representative, among the goods on the shelf: highest goodPriority, then newest createdAt, then lowest id.
+  const rep = input.goods.filter((g) => g.onShelf).sort((a, b) => b.goodPriority - a.goodPriority || b.createdAt - a.createdAt || byId(a.id, b.id))[0];
 
   // Unions: contributing links by id, then the secondary origins (not delisted) of the goods by good id, each in its order.
   const sources: LinkDetailIn[] = contributing.map((l) => l.detail).filter((d): d is LinkDetailIn => !!d);

@@ -30,13 +30,15 @@ import type { LinkDetail } from './values';
  * `computeFamilyAggregates` changes for some input, so an organisation recomputes every family
  * under the new rules (test/unit/catalog/domain/family-aggregates.test.ts fails until it is changed).
  */
-export const FAMILY_AGGREGATE_RULES = '1';
+export const FAMILY_AGGREGATE_RULES = '2';
 
 /** A good of the family, with what the choice of representative reads. */
 export interface AggregateGood {
   id: string;
   goodPriority: number;
   createdAt: Date;
+  /** 上架: only a good on the shelf can be the representative (docs/domain.md, Public catalog) */
+  onShelf: boolean;
 }
 
 export interface FamilyAggregatesInput {
@@ -65,7 +67,7 @@ export interface FamilyAggregates {
 }
 
 /**
- * The representative first: highest `goodPriority`, then the newest, then the lowest id. The read
+ * The representative, among the goods on the shelf (none on it: no representative): highest `goodPriority`, then the newest, then the lowest id. The read
  * model's goods-only update (src/catalog/families/recompute.ts) orders by the same three keys in SQL.
  */
 export function compareRepresentative(a: AggregateGood, b: AggregateGood): number {
@@ -83,7 +85,7 @@ export function computeFamilyAggregates(input: FamilyAggregatesInput): FamilyAgg
     ...input.secondaryOrigins.map((s) => ({ linkId: s.id, media: s.detail?.media ?? [] })),
   ];
   const secondary = input.secondaryOrigins;
-  const representative = [...input.goods].sort(compareRepresentative)[0];
+  const representative = input.goods.filter((g) => g.onShelf).sort(compareRepresentative)[0];
   return {
     memberCount: input.links.length,
     goodCount: input.goods.length,

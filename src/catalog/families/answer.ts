@@ -29,6 +29,7 @@ export async function answerFamily(deps: FamilyDeps, res: Response, status: 200 
           ...row,
           name: st.name,
           locked: st.locked,
+          shelf: st.shelf,
           customMembers: [...st.customMembers].sort((a, b) => (BigInt(a.goodId) < BigInt(b.goodId) ? -1 : 1)).map((c) => ({ ...c, price: normaliseMoney(c.price) })),
           overrides: st.overrides.map((o) => ({ ...o, price: normaliseMoney(o.price) })),
           revision: own.toString(),

@@ -5,11 +5,13 @@
  */
 import { AppError, unknownReference } from '../../platform/errors';
 import type { DimensionValues } from '../domain/values';
-import type { FamilyEvent, OverrideKey } from './events';
+import type { FamilyEvent, OverrideKey, ShelfState } from './events';
 import { overrideId, type FamilyState } from './state';
 
 export type FamilyCommand =
-  | { type: 'CreateFamily'; name: string; familyNameKey: string | null }
+  | { type: 'CreateFamily'; name: string; familyNameKey: string | null; shelf: ShelfState }
+  /** 上架 / 下架: setting the state it is already in appends nothing */
+  | { type: 'SetFamilyShelf'; state: ShelfState }
   | { type: 'UpdateFamily'; changes: { name?: string | undefined; locked?: boolean | undefined } }
   /** the counts as the read model holds them */
   | { type: 'DeleteFamily'; memberCount: number; goodCount: number }
@@ -57,7 +59,10 @@ export function decideFamily(s: FamilyState, command: FamilyCommand): FamilyEven
     case 'CreateFamily':
       if (s.exists) throw AppError.conflict('FAMILY.EXISTS', `family ${s.id} exists`);
       // Created by an administrator: manually managed and locked, so organisation never changes it.
-      return [{ type: 'FamilyCreated', data: { familyId, name: command.name, familyNameKey: command.familyNameKey, autoManaged: false, locked: true } }];
+      return [{ type: 'FamilyCreated', data: { familyId, name: command.name, familyNameKey: command.familyNameKey, autoManaged: false, locked: true, shelf: command.shelf } }];
+    case 'SetFamilyShelf':
+      requireFamily(s);
+      return s.shelf === command.state ? [] : [{ type: 'FamilyShelfSet', data: { familyId, state: command.state } }];
     case 'UpdateFamily': {
       requireFamily(s);
       const { name, locked } = command.changes;

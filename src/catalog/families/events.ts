@@ -10,9 +10,14 @@ const money = z.string().regex(/^\d+(\.\d{1,4})?$/, 'a decimal string such as "3
 export const overrideKey = z.object({ size: z.string(), color: z.string(), printCount: z.string(), craft: z.string(), logistics: z.string() });
 export type OverrideKey = z.infer<typeof overrideKey>;
 
+/** On the shelf (上架): shown publicly when it has a good on the shelf; off (下架): in no public read (docs/domain.md, Public catalog). */
+export const shelfState = z.enum(['on', 'off']);
+export type ShelfState = z.infer<typeof shelfState>;
+
+/** v2 adds `shelf`; a family created before it was on the shelf, as every family then was. */
 export const FamilyCreated = defineEvent(
   'FamilyCreated',
-  1,
+  2,
   z.object({
     familyId: idSchema,
     name: z.string().min(1),
@@ -20,9 +25,13 @@ export const FamilyCreated = defineEvent(
     familyNameKey: z.string().nullable(),
     autoManaged: z.boolean(),
     locked: z.boolean(),
+    shelf: shelfState,
   }),
+  { 1: (d) => ({ ...(d as object), shelf: 'on' }) },
 );
 export const FamilyRenamed = defineEvent('FamilyRenamed', 1, z.object({ familyId: idSchema, name: z.string().min(1) }));
+/** An administrator put the family on the shelf (上架) or took it off (下架). */
+export const FamilyShelfSet = defineEvent('FamilyShelfSet', 1, z.object({ familyId: idSchema, state: shelfState }));
 export const FamilyLocked = defineEvent('FamilyLocked', 1, z.object({ familyId: idSchema }));
 export const FamilyUnlocked = defineEvent('FamilyUnlocked', 1, z.object({ familyId: idSchema }));
 /** The family's record of membership changes (the link stream holds the membership itself). */
@@ -59,5 +68,6 @@ export const familyEvents = [
   FamilyDeleted,
   FamilyRecomputed,
   FamilyMembersAdded,
+  FamilyShelfSet,
 ] as const;
 export type FamilyEvent = EventUnion<typeof familyEvents>;

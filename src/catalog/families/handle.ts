@@ -9,7 +9,7 @@ import { validateOverrideKey } from '../domain/matrix';
 import { normaliseMoney } from '../domain/money';
 import { decideFamily, requireCustomGood } from './decide';
 import { familyContents, goodOrigin, readFamily } from './queries';
-import type { AddCustomMemberBody, CreateFamilyBody, RemoveOverrideBody, SetOverrideBody, UpdateFamilyBody } from './requests';
+import type { AddCustomMemberBody, CreateFamilyBody, ShelfBody, RemoveOverrideBody, SetOverrideBody, UpdateFamilyBody } from './requests';
 import { familyStream, type FamilyState } from './state';
 
 /** What the family commands need: the composition root's services satisfy it. */
@@ -21,12 +21,17 @@ const run = commandRunner(familyStream, decideFamily);
 
 export async function createFamily(deps: FamilyDeps, body: CreateFamilyBody, actor: Actor): Promise<{ id: string; result: FamilyResult }> {
   const id = newId();
-  const result = await run(deps, id, actor, { type: 'CreateFamily', name: body.name, familyNameKey: body.familyNameKey ?? null });
+  const result = await run(deps, id, actor, { type: 'CreateFamily', name: body.name, familyNameKey: body.familyNameKey ?? null, shelf: body.shelf ?? 'on' });
   return { id, result };
 }
 
 export function updateFamily(deps: FamilyDeps, id: string, changes: UpdateFamilyBody, actor: Actor, expectedRevision?: bigint): Promise<FamilyResult> {
   return run(deps, id, actor, { type: 'UpdateFamily', changes }, { expectedRevision });
+}
+
+/** 上架 / 下架 (docs/domain.md, Public catalog). */
+export function setFamilyShelf(deps: FamilyDeps, id: string, body: ShelfBody, actor: Actor, expectedRevision?: bigint): Promise<FamilyResult> {
+  return run(deps, id, actor, { type: 'SetFamilyShelf', state: body.state }, { expectedRevision });
 }
 
 export async function deleteFamily(deps: FamilyDeps, id: string, actor: Actor, expectedRevision?: bigint): Promise<void> {

@@ -12,6 +12,8 @@ interface FamilyRow {
   family_name_key: string | null;
   auto_managed: boolean;
   locked: boolean;
+  on_shelf: boolean;
+  is_public: boolean;
   member_count: number;
   good_count: number;
   representative_good_id: string | null;
@@ -35,6 +37,9 @@ function familyView(f: FamilyRow, members: unknown[], customMembers: unknown[], 
     familyNameKey: f.family_name_key,
     autoManaged: f.auto_managed,
     locked: f.locked,
+    shelf: f.on_shelf ? ('on' as const) : ('off' as const),
+    /** shown by the storefront (docs/domain.md, Public catalog) */
+    public: f.is_public,
     country: f.country,
     memberCount: f.member_count,
     goodCount: f.good_count,
@@ -116,11 +121,13 @@ export async function listFamilies(db: Queryable, q: ListFamiliesQuery) {
   if (q.manual) f.and(`f.auto_managed = ${f.param(q.manual === 'false')}`);
   if (q.priced) f.and(q.priced === 'true' ? 'f.lowest_price IS NOT NULL' : 'f.lowest_price IS NULL');
   if (q.countryId) f.and(`fc.id = ${f.param(q.countryId)}`);
+  if (q.shelf) f.and(`f.on_shelf = ${f.param(q.shelf === 'on')}`);
   const country = q.countryId ? FAMILY_COUNTRY : '';
   const page = await pageOf(db, f, q, {
     count: (where) => `SELECT count(*) AS n FROM families f ${country} ${where}`,
     rows: (where, page) =>
       `SELECT f.id, f.name, f.family_name_key AS "familyNameKey", f.auto_managed AS "autoManaged", f.locked, f.member_count AS "memberCount",
+              CASE WHEN f.on_shelf THEN 'on' ELSE 'off' END AS shelf, f.is_public AS public,
               f.good_count AS "goodCount", f.lowest_price::text AS "lowestPrice", f.representative_good_id AS "representativeGoodId",
               f.updated_at AS "updatedAt", CASE WHEN fc.name IS NULL THEN NULL ELSE json_build_object('id', fc.id, 'name', fc.name) END AS country
          FROM families f ${FAMILY_COUNTRY} ${where} ORDER BY ${FAMILY_ORDER[q.sort ?? 'ID']} ${page}`,

@@ -49,7 +49,7 @@ export async function recomputeFamilies(db: ProjectionDb, familyIds: readonly st
 
 /**
  * The part of the aggregates that depends on a family's goods alone (their count and the
- * representative), for families whose links, custom members, overrides and secondary origins a batch
+ * representative, chosen among the goods on the shelf), for families whose links, custom members, overrides and secondary origins a batch
  * left as they were: one statement instead of reloading every member's detail. The order is the one
  * `recomputeChunk` takes the representative in.
  *
@@ -75,7 +75,7 @@ export async function recomputeFamilyGoods(db: ProjectionDb, familyIds: readonly
      ),
      x AS MATERIALIZED (
        SELECT s.id, count(g.id)::int AS n,
-              (array_agg(g.id ORDER BY g.good_priority DESC, g.created_at DESC, g.id ASC) FILTER (WHERE g.id IS NOT NULL))[1] AS representative,
+              (array_agg(g.id ORDER BY g.good_priority DESC, g.created_at DESC, g.id ASC) FILTER (WHERE g.id IS NOT NULL AND g.on_shelf))[1] AS representative,
               string_agg(${GOOD_FP_ROW}, ',' ORDER BY g.id) FILTER (WHERE g.id IS NOT NULL) AS gd_fp
          FROM s LEFT JOIN goods g ON g.family_id = s.id
         WHERE s.stored_base = s.base
@@ -131,8 +131,8 @@ async function computeChunk(db: ProjectionDb, ids: readonly string[]): Promise<u
       WHERE family_id = ANY($1::bigint[]) ORDER BY size, color, print_count, craft, logistics`,
     [present],
   );
-  const goods = await db.query<{ family_id: string; id: string; good_priority: number; created_at: Date }>(
-    `SELECT family_id, id, good_priority::float8 AS good_priority, created_at FROM goods WHERE family_id = ANY($1::bigint[]) ORDER BY good_priority DESC, created_at DESC, id ASC`,
+  const goods = await db.query<{ family_id: string; id: string; good_priority: number; created_at: Date; on_shelf: boolean }>(
+    `SELECT family_id, id, good_priority::float8 AS good_priority, created_at, on_shelf FROM goods WHERE family_id = ANY($1::bigint[]) ORDER BY good_priority DESC, created_at DESC, id ASC`,
     [present],
   );
   // Secondary origins of the family's goods add their variants, size chart, packaging specs, options
@@ -182,7 +182,7 @@ async function computeChunk(db: ProjectionDb, ids: readonly string[]): Promise<u
         logistics: o.logistics,
         price: o.price,
       })),
-      goods: (goodsBy.get(familyId) ?? []).map((g) => ({ id: g.id, goodPriority: g.good_priority, createdAt: g.created_at })),
+      goods: (goodsBy.get(familyId) ?? []).map((g) => ({ id: g.id, goodPriority: g.good_priority, createdAt: g.created_at, onShelf: g.on_shelf })),
       secondaryOrigins: (secondaryBy.get(familyId) ?? []).map((s) => ({ id: s.origin_good_id, detail: s.detail })),
     });
     // jsonb keeps object keys in its own order, so the values go as they are (no key sorting needed).
@@ -257,7 +257,7 @@ const OVERRIDES_FP = `LEFT JOIN LATERAL (SELECT string_agg(row(v.size, v.color, 
                                          ORDER BY v.size, v.color, v.print_count, v.craft, v.logistics) AS fp
                          FROM family_overrides v WHERE v.family_id = f.id) o ON true`;
 /** A good `g` as the stamp hashes it. */
-const GOOD_FP_ROW = `row(g.id, g.good_priority, (extract(epoch FROM g.created_at) * 1000000)::bigint)::text`;
+const GOOD_FP_ROW = `row(g.id, g.good_priority, (extract(epoch FROM g.created_at) * 1000000)::bigint, g.on_shelf)::text`;
 const GOODS_FP = `LEFT JOIN LATERAL (SELECT string_agg(${GOOD_FP_ROW}, ',' ORDER BY g.id) AS fp
                          FROM goods g WHERE g.family_id = f.id) gd ON true`;
 const SECONDARY_FP = `LEFT JOIN LATERAL (SELECT string_agg(gog.good_id || ':' || gog.origin_good_id || ':' || og.aggregate_inputs_md5 || og.detail_md5, ',' ORDER BY gog.good_id, gog.position) AS fp

@@ -16,7 +16,13 @@ const dimensionValues = z.object({ size: values, color: values, printCount: valu
 const keyValue = z.string().max(500);
 const overrideKey = z.object({ size: keyValue, color: keyValue, printCount: keyValue, craft: keyValue, logistics: keyValue }).strict();
 
-export const createFamilyBody = z.object({ name: visibleName(200), familyNameKey: z.string().max(300).nullable().optional() }).strict();
+/** 上架 (`on`) / 下架 (`off`): a family's or a good's shelf state (docs/domain.md, Public catalog). */
+const shelfField = z.enum(['on', 'off']);
+export const shelfBody = z.object({ state: shelfField }).strict();
+export type ShelfBody = z.infer<typeof shelfBody>;
+
+/** `shelf`: `off` makes it 下架 from its creation (default `on`). */
+export const createFamilyBody = z.object({ name: visibleName(200), familyNameKey: z.string().max(300).nullable().optional(), shelf: shelfField.optional() }).strict();
 export type CreateFamilyBody = z.infer<typeof createFamilyBody>;
 
 export const updateFamilyBody = z.object({ name: visibleName(200).optional(), locked: z.boolean().optional() }).strict();
@@ -41,6 +47,8 @@ export const listFamiliesQuery = pageQuery
     priced: flag,
     /** the family's country: its representative good's, else its member links' parsed country */
     countryId: idSchema.optional(),
+    /** on: 上架; off: 下架 */
+    shelf: shelfField.optional(),
     sort: z.enum(FAMILY_SORTS).optional(),
   })
   .strict();

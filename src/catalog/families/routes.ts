@@ -6,11 +6,11 @@ import { parseQuery } from '../../platform/http/validate';
 import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { actorOf } from '../write-answer';
-import { addCustomMember, createFamily, deleteFamily, removeCustomMember, removePriceOverride, setPriceOverride, updateFamily, type FamilyDeps } from './handle';
+import { addCustomMember, createFamily, deleteFamily, removeCustomMember, removePriceOverride, setFamilyShelf, setPriceOverride, updateFamily, type FamilyDeps } from './handle';
 import { listFamilies, readFamily } from './queries';
 import { withReferences } from '../references';
 import { familyUsage } from '../usage';
-import { addCustomMemberBody, createFamilyBody, listFamiliesQuery, removeOverrideBody, setOverrideBody, updateFamilyBody } from './requests';
+import { addCustomMemberBody, createFamilyBody, listFamiliesQuery, removeOverrideBody, setOverrideBody, shelfBody, updateFamilyBody } from './requests';
 
 import { answerFamily as answer } from './answer';
 import { family as familySchema } from '../../contract/families';
@@ -48,6 +48,13 @@ export function familyRoutes(deps: FamilyDeps, guard: RequestHandler): Router {
     const body = parseWith(updateFamilyBody, req.body, 'body');
     const id = family(req);
     const result = await updateFamily(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
+    await answer(deps, res, 200, id, result);
+  });
+
+  r.put('/product-families/:id/shelf', guard, async (req, res) => {
+    const body = parseWith(shelfBody, req.body, 'body');
+    const id = family(req);
+    const result = await setFamilyShelf(deps, id, body, actorOf(req, res), expectedRevisionOf(req));
     await answer(deps, res, 200, id, result);
   });
 
@@ -117,6 +124,17 @@ export const familyRouteDocs: RouteDoc[] = [
     revision: true,
     etag: true,
     body: updateFamilyBody,
+    errors: ['FAMILY.NOT_FOUND'],
+    responses: { 200: familySchema, 202: accepted },
+  },
+  {
+    method: 'put',
+    path: '/product-families/:id/shelf',
+    summary: 'Put a family on the shelf (上架, `on`) or take it off (下架, `off`)',
+    auth: true,
+    revision: true,
+    etag: true,
+    body: shelfBody,
     errors: ['FAMILY.NOT_FOUND'],
     responses: { 200: familySchema, 202: accepted },
   },

@@ -1,6 +1,6 @@
 /** A family folded from its stream (`family-<id>`), for commands and for "the family as it was at T". */
 import type { StreamSpec } from '../../platform/commands';
-import { familyStreamId, type FamilyEvent, type OverrideKey } from './events';
+import { familyStreamId, type FamilyEvent, type OverrideKey, type ShelfState } from './events';
 import type { DimensionValues } from '../domain/values';
 
 export interface FamilyState {
@@ -11,6 +11,7 @@ export interface FamilyState {
   familyNameKey: string | null;
   autoManaged: boolean;
   locked: boolean;
+  shelf: ShelfState;
   /** link ids, as recorded on the family stream */
   members: string[];
   customMembers: { goodId: string; tags: DimensionValues; price: string }[];
@@ -27,6 +28,7 @@ export const initialFamilyState = (id: string) => (): FamilyState => ({
   familyNameKey: null,
   autoManaged: false,
   locked: false,
+  shelf: 'on',
   members: [],
   customMembers: [],
   overrides: [],
@@ -36,8 +38,10 @@ export function evolveFamily(s: FamilyState, e: FamilyEvent): FamilyState {
   switch (e.type) {
     case 'FamilyCreated': {
       const d = e.data;
-      return { ...s, exists: true, name: d.name, familyNameKey: d.familyNameKey, autoManaged: d.autoManaged, locked: d.locked };
+      return { ...s, exists: true, name: d.name, familyNameKey: d.familyNameKey, autoManaged: d.autoManaged, locked: d.locked, shelf: d.shelf };
     }
+    case 'FamilyShelfSet':
+      return { ...s, shelf: e.data.state };
     case 'FamilyRenamed':
       return { ...s, name: e.data.name };
     case 'FamilyLocked':

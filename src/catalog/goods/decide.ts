@@ -32,6 +32,8 @@ export type GoodCommand =
    */
   | { type: 'UpdateGood'; changes: Partial<GoodFields>; link: LinkForGood | null; dimensionTagIds?: ReadonlySet<string> }
   | { type: 'SetGoodOrigins'; secondaryOriginGoodIds: readonly string[] }
+  /** 上架 / 下架: setting the state it is already in appends nothing */
+  | { type: 'SetGoodShelf'; state: 'on' | 'off' }
   | { type: 'DeleteGood' };
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
@@ -101,6 +103,9 @@ export function decideGood(s: GoodState, command: GoodCommand): GoodEvent[] {
       if (JSON.stringify(unique) === JSON.stringify(s.secondaryOriginGoodIds)) return [];
       return [{ type: 'GoodOriginsSet', data: { goodId, secondaryOriginGoodIds: unique } }];
     }
+    case 'SetGoodShelf':
+      requireGood(s);
+      return s.shelf === command.state ? [] : [{ type: 'GoodShelfSet', data: { goodId, state: command.state } }];
     case 'DeleteGood':
       requireGood(s);
       return [{ type: 'GoodDeleted', data: { goodId } }];

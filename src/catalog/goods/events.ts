@@ -27,7 +27,12 @@ export const GoodCreated = defineEvent(
 );
 export const GoodUpdated = defineEvent('GoodUpdated', 1, fields.partial().extend({ goodId: idSchema }));
 export const GoodOriginsSet = defineEvent('GoodOriginsSet', 1, z.object({ goodId: idSchema, secondaryOriginGoodIds: z.array(idSchema) }));
+/**
+ * An administrator put the good on the shelf (上架) or took it off (下架). A good is created on the
+ * shelf; one off it contributes nothing to any public read (docs/domain.md, Public catalog).
+ */
+export const GoodShelfSet = defineEvent('GoodShelfSet', 1, z.object({ goodId: idSchema, state: z.enum(['on', 'off']) }));
 export const GoodDeleted = defineEvent('GoodDeleted', 1, z.object({ goodId: idSchema }));
 
-export const goodEvents = [GoodCreated, GoodUpdated, GoodOriginsSet, GoodDeleted] as const;
+export const goodEvents = [GoodCreated, GoodUpdated, GoodOriginsSet, GoodDeleted, GoodShelfSet] as const;
 export type GoodEvent = EventUnion<typeof goodEvents>;

@@ -341,3 +341,8 @@ export async function setGoodOrigins(deps: GoodDeps, id: string, ids: readonly s
   requireKnownOrigins(ids, await knownLinkIds(deps.pool, ids));
   return run(deps, id, actor, { type: 'SetGoodOrigins', secondaryOriginGoodIds: ids }, { expectedRevision });
 }
+
+/** 上架 / 下架 (docs/domain.md, Public catalog). */
+export function setGoodShelf(deps: GoodDeps, id: string, state: 'on' | 'off', actor: Actor, expectedRevision?: bigint): Promise<GoodResult> {
+  return run(deps, id, actor, { type: 'SetGoodShelf', state }, { expectedRevision });
+}

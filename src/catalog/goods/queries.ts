@@ -10,6 +10,7 @@ import { type PublicSort } from '../domain/ordering';
 import { RANKS } from '../domain/ordering';
 import type { LinkForGood } from './decide';
 import type { ListGoodsQuery } from './requests';
+import { publicGood } from '../domain/public';
 
 /** One select for the detail and the list, so a page of 1000 goods is one query. */
 const GOOD_SELECT = `
@@ -19,7 +20,8 @@ const GOOD_SELECT = `
          COALESCE((SELECT array_agg(gog.origin_good_id::text ORDER BY gog.position) FROM good_origin_goods gog WHERE gog.good_id = g.id), '{}') AS "secondaryOriginGoodIds",
          -- the README's additions: the good's own price (as the list orders by it) and whether the storefront shows it
          (COALESCE(og.price, (SELECT min(m.price) FROM family_custom_members m WHERE m.good_id = g.id)))::text AS price,
-         g.family_id IS NOT NULL AS "public",
+         CASE WHEN g.on_shelf THEN 'on' ELSE 'off' END AS shelf,
+         COALESCE((SELECT ${publicGood('g', 'pf')} FROM families pf WHERE pf.id = g.family_id), false) AS "public",
          CASE WHEN og.id IS NULL THEN NULL ELSE json_build_object(
            'id', og.id::text, 'name', og.name, 'delisted', og.delisted,
            'family', CASE WHEN f.id IS NULL THEN NULL ELSE json_build_object('id', f.id::text, 'memberCount', f.member_count) END
@@ -64,6 +66,7 @@ export async function listGoods(db: Queryable, q: ListGoodsQuery) {
   if (q.tagIds) f.and(`g.tag_ids @> ${f.param(q.tagIds)}::bigint[]`);
   if (q.custom) f.and(`g.origin_good_id IS ${q.custom === 'true' ? '' : 'NOT '}NULL`);
   if (q.ids) f.and(`g.id = ANY(${f.param(q.ids)}::bigint[])`);
+  if (q.shelf) f.and(`g.on_shelf = ${f.param(q.shelf === 'on')}`);
   const sort = q.sort;
   const page = await pageOf(db, f, q, {
     count: (where) => `SELECT count(*) AS n FROM goods g ${where}`,

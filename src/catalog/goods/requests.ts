@@ -38,6 +38,9 @@ export type BatchGoodsBody = z.infer<typeof batchGoodsBody>;
 export const goodOriginsBody = z.object({ secondaryOriginGoodIds: z.array(idSchema).max(100) }).strict();
 export type GoodOriginsBody = z.infer<typeof goodOriginsBody>;
 
+/** 上架 (`on`) / 下架 (`off`) (docs/domain.md, Public catalog). */
+export const goodShelfBody = z.object({ state: z.enum(['on', 'off']) }).strict();
+
 export const listGoodsQuery = pageQuery
   .extend({
     countryId: idSchema.optional(),
@@ -52,6 +55,8 @@ export const listGoodsQuery = pageQuery
     custom: z.enum(['true', 'false']).optional(),
     /** `1,2,3`: these goods only (a client naming the goods it shows, in one request) */
     ids: idListParam(1000).optional(),
+    /** on: 上架; off: 下架 */
+    shelf: z.enum(['on', 'off']).optional(),
   })
   .strict();
 export type ListGoodsQuery = z.infer<typeof listGoodsQuery>;

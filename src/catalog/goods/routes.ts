@@ -8,9 +8,9 @@ import { parseId } from '../../platform/ids';
 import type { RouteDoc } from '../../platform/http/openapi';
 import { actorOf, answerWrite } from '../write-answer';
 import { goodUsage } from '../usage';
-import { batchCreateGoods, createGood, deleteGood, setGoodOrigins, updateGood, type GoodDeps } from './handle';
+import { batchCreateGoods, createGood, deleteGood, setGoodOrigins, setGoodShelf, updateGood, type GoodDeps } from './handle';
 import { goodsTree, listGoods, readGood } from './queries';
-import { batchGoodsBody, createGoodBody, goodOriginsBody, listGoodsQuery, updateGoodBody, type BatchGoodsBody } from './requests';
+import { batchGoodsBody, createGoodBody, goodOriginsBody, goodShelfBody, listGoodsQuery, updateGoodBody, type BatchGoodsBody } from './requests';
 import type { Actor } from '../../platform/commands';
 import type { GoodState } from './state';
 import { searchPageOf } from '../../contract/page';
@@ -19,7 +19,7 @@ import { usage } from '../../contract/usage';
 import { accepted } from '../../contract/writes';
 
 /** The fields a good's write answers from its own result over a row a later write has moved on. */
-const GOOD_OWN = ['name', 'description', 'image', 'goodPriority', 'tagIds', 'tagFontColor', 'categoryId', 'countryId', 'secondaryOriginGoodIds'] as const;
+const GOOD_OWN = ['name', 'description', 'image', 'goodPriority', 'tagIds', 'tagFontColor', 'categoryId', 'countryId', 'secondaryOriginGoodIds', 'shelf'] as const;
 
 /**
  * Answers a write with the good as this command's own append left it (docs/http-contract.md,
@@ -94,6 +94,13 @@ export function goodRoutes(
     await answerGood(deps, res, 200, id, result);
   });
 
+  r.put('/goods/:id/shelf', guard, async (req, res) => {
+    const id = parseId(req.params.id);
+    const body = parseWith(goodShelfBody, req.body, 'body');
+    const result = await setGoodShelf(deps, id, body.state, actorOf(req, res), expectedRevisionOf(req));
+    await answerGood(deps, res, 200, id, result);
+  });
+
   return r;
 }
 
@@ -159,6 +166,17 @@ export const goodRouteDocs: RouteDoc[] = [
     etag: true,
     body: goodOriginsBody,
     errors: ['GOOD.NOT_FOUND', 'UNKNOWN_REFERENCE', 'GOOD.PRIMARY_AS_SECONDARY'],
+    responses: { 200: good, 202: accepted },
+  },
+  {
+    method: 'put',
+    path: '/goods/:id/shelf',
+    summary: 'Put a good on the shelf (上架, `on`) or take it off (下架, `off`)',
+    auth: true,
+    revision: true,
+    etag: true,
+    body: goodShelfBody,
+    errors: ['GOOD.NOT_FOUND'],
     responses: { 200: good, 202: accepted },
   },
 ];

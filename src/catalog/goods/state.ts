@@ -19,6 +19,8 @@ export interface GoodState extends GoodFields {
   deleted: boolean;
   originGoodId: string | null;
   secondaryOriginGoodIds: string[];
+  /** 上架 (on) / 下架 (off); a good is created on the shelf */
+  shelf: 'on' | 'off';
 }
 
 export const initialGoodState = (id: string) => (): GoodState => ({
@@ -27,6 +29,7 @@ export const initialGoodState = (id: string) => (): GoodState => ({
   deleted: false,
   originGoodId: null,
   secondaryOriginGoodIds: [],
+  shelf: 'on',
   name: '',
   description: null,
   image: null,
@@ -50,6 +53,8 @@ export function evolveGood(s: GoodState, e: GoodEvent): GoodState {
     }
     case 'GoodOriginsSet':
       return { ...s, secondaryOriginGoodIds: e.data.secondaryOriginGoodIds };
+    case 'GoodShelfSet':
+      return { ...s, shelf: e.data.state };
     case 'GoodDeleted':
       return { ...s, deleted: true };
     default: {

@@ -71,6 +71,7 @@ export function diffFamily(a: FamilyView | null, b: FamilyView | null) {
   return compact({
     existed: change(a !== null, b !== null),
     public: change(a?.public ?? false, b?.public ?? false),
+    shelf: change(a?.shelf ?? null, b?.shelf ?? null),
     members,
     goods,
     cells: diffCells(a?.priceMatrix.cells ?? [], b?.priceMatrix.cells ?? []),
@@ -126,6 +127,7 @@ const GOOD_FIELDS = [
   'categoryId',
   'countryId',
   'secondaryOriginGoodIds',
+  'shelf',
   'familyId',
   'representative',
   'public',

@@ -93,7 +93,7 @@ export function familyView(w: World, familyId: string) {
     links,
     customMembers: f.customMembers,
     overrides,
-    goods: goods.map((g) => ({ id: g.id, goodPriority: g.goodPriority, createdAt: g.createdAt ?? new Date(0) })),
+    goods: goods.map((g) => ({ id: g.id, goodPriority: g.goodPriority, createdAt: g.createdAt ?? new Date(0), onShelf: g.shelf === 'on' })),
     secondaryOrigins,
   });
   const rep = a.representativeGoodId ? w.goods.get(a.representativeGoodId)! : null;
@@ -104,9 +104,13 @@ export function familyView(w: World, familyId: string) {
     familyNameKey: f.familyNameKey,
     autoManaged: f.autoManaged,
     locked: f.locked,
+    shelf: f.shelf,
     gone: f.gone,
-    /** shown on the storefront: the family exists and has at least one good (docs/domain.md, Public catalog) */
-    public: !gone && a.goodCount > 0,
+    /**
+     * shown on the storefront: the family exists, is on the shelf and has a good on the shelf, its
+     * representative (docs/domain.md, Public catalog; the read model's `is_public`)
+     */
+    public: !gone && f.shelf === 'on' && a.representativeGoodId !== null,
     memberCount: a.memberCount,
     goodCount: a.goodCount,
     members: members.map(([id, l]) => ({
@@ -196,11 +200,13 @@ export function goodView(w: World, goodId: string) {
     countryId: g.countryId,
     originGoodId: g.originGoodId,
     secondaryOriginGoodIds: g.secondaryOriginGoodIds,
+    shelf: g.shelf,
     createdAt: g.createdAt?.toISOString() ?? null,
     familyId,
     /** the family it belongs to shows this good's name, image and tags */
     representative: family?.representativeGoodId === goodId,
-    public: !!family?.public,
+    /** the storefront showed it: on the shelf, in a public family */
+    public: !!family?.public && g.shelf === 'on',
     /** its family's lowest price: what the storefront listed for it */
     familyLowestPrice: family?.lowestPrice ?? null,
     originGood: origin

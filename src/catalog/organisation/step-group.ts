@@ -142,7 +142,7 @@ function joinPlanned(
   const linkIds = members.map((m) => m.link.id);
   const events = [
     ...('create' in family
-      ? [ctx.s.registry.encode('FamilyCreated', { familyId, name: family.create.name, familyNameKey: family.create.key, autoManaged: true, locked: false }, meta)]
+      ? [ctx.s.registry.encode('FamilyCreated', { familyId, name: family.create.name, familyNameKey: family.create.key, autoManaged: true, locked: false, shelf: 'on' }, meta)]
       : []),
     // The family's own record of who joined (for its history); the link streams hold the membership.
     ctx.s.registry.encode('FamilyMembersAdded', { familyId, linkIds }, meta),

@@ -13,8 +13,8 @@ export async function catalogOverview(db: Queryable): Promise<CatalogOverview> {
     SELECT json_build_object(
       'families', (SELECT json_build_object(
           'total', count(*),
-          -- public: a family with a good (src/storefront/queries.ts)
-          'public', count(*) FILTER (WHERE good_count > 0),
+          -- public: on the shelf with a good on the shelf (src/catalog/domain/public.ts)
+          'public', count(*) FILTER (WHERE is_public),
           'unpriced', count(*) FILTER (WHERE lowest_price IS NULL),
           'locked', count(*) FILTER (WHERE locked),
           'manual', count(*) FILTER (WHERE NOT auto_managed),

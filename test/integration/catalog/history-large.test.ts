@@ -70,7 +70,7 @@ describe('the history of a family with many members', () => {
         streamId: `family-${FAMILY}`,
         expectedRevision: 'no_stream',
         events: [
-          s.registry.encode('FamilyCreated', { familyId: FAMILY, name: 'T恤 G5000', familyNameKey: '美国T恤G5000', autoManaged: true, locked: false }, organise),
+          s.registry.encode('FamilyCreated', { familyId: FAMILY, name: 'T恤 G5000', familyNameKey: '美国T恤G5000', autoManaged: true, locked: false, shelf: 'on' }, organise),
           ...Array.from({ length: MEMBERS }, (_, i) => s.registry.encode('FamilyMemberAdded', { familyId: FAMILY, linkId: linkId(i) }, organise)),
         ],
       },

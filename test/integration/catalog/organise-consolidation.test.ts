@@ -65,7 +65,7 @@ describe.each(EVENT_STORES)('organisation over time, on %s', (eventStore: EventS
         streamId: `family-${id}`,
         expectedRevision: 'no_stream',
         events: [
-          enc('FamilyCreated', { familyId: id, name: `碎片 ${id}`, familyNameKey: key, autoManaged: true, locked: false }),
+          enc('FamilyCreated', { familyId: id, name: `碎片 ${id}`, familyNameKey: key, autoManaged: true, locked: false, shelf: 'on' }),
           ...linkIds.map((linkId) => enc('FamilyMemberAdded', { familyId: id, linkId })),
         ],
       },
@@ -227,7 +227,7 @@ describe.each(EVENT_STORES)('organisation over time, on %s', (eventStore: EventS
         streamId: `family-${orphanage}`,
         expectedRevision: 'no_stream',
         events: [
-          enc('FamilyCreated', { familyId: orphanage, name: '旧系列', familyNameKey: null, autoManaged: false, locked: true }),
+          enc('FamilyCreated', { familyId: orphanage, name: '旧系列', familyNameKey: null, autoManaged: false, locked: true, shelf: 'on' }),
           enc('FamilyMemberAdded', { familyId: orphanage, linkId }),
         ],
       },

@@ -67,9 +67,9 @@ export async function publicGet(svc: Pick<TestService, 'request'>, path: string,
 export const SORTS = ['DEFAULT', 'PRICE_ASC', 'PRICE_DESC', 'NEWEST'] as const;
 
 /**
- * The public families in the order docs/domain.md gives, written as one plain SQL ORDER BY; each with the
- * representative chosen here by goodPriority desc, createdAt desc, id asc (not read from the
- * family row).
+ * The public families in the order docs/domain.md gives, written as one plain SQL ORDER BY: families
+ * on the shelf with a good on the shelf, each with the representative chosen here among those goods by
+ * goodPriority desc, createdAt desc, id asc (not read from the family row).
  */
 export function referenceListSql(sort: (typeof SORTS)[number], where = 'TRUE'): string {
   const byDefault = `co.sort_order ASC NULLS LAST, co.id ASC NULLS LAST,
@@ -83,7 +83,7 @@ export function referenceListSql(sort: (typeof SORTS)[number], where = 'TRUE'): 
     WITH rep AS (
       SELECT DISTINCT ON (g.family_id) g.family_id, g.id, g.name, g.image, g.country_id, g.category_id, g.good_priority, g.created_at,
              g.tag_font_color
-        FROM goods g WHERE g.family_id IS NOT NULL
+        FROM goods g WHERE g.family_id IS NOT NULL AND g.on_shelf
        ORDER BY g.family_id, g.good_priority DESC, g.created_at DESC, g.id ASC)
     SELECT f.id::text AS "goodId", rep.id::text AS "repGoodId", rep.name, rep.image, f.lowest_price::text AS price,
            rep.country_id::text AS "countryId", rep.category_id::text AS "categoryId", rep.tag_font_color AS "tagFontColor", f.name AS "familyName"
@@ -91,7 +91,7 @@ export function referenceListSql(sort: (typeof SORTS)[number], where = 'TRUE'): 
       LEFT JOIN countries co ON co.id = rep.country_id
       LEFT JOIN categories c ON c.id = rep.category_id
       LEFT JOIN categories cp ON cp.id = c.parent_id
-     WHERE ${where}
+     WHERE f.on_shelf AND ${where}
      ORDER BY ${first} ${byDefault}`;
 }
 

@@ -11,7 +11,7 @@ import { stableJson } from '../../../../src/platform/content-hash';
  * answers must come with a new FAMILY_AGGREGATE_RULES. This holds the answers for families that use
  * every part of the rules against a digest recorded with the version.
  */
-const RECORDED = { rules: '1', digest: '7a71d8fc871081d902f89718a6fd59f2f2abb071d4cd2d857d12d4a3477d40b2' };
+const RECORDED = { rules: '2', digest: '962ef145805f72c9b84ed5c3b0762c5dc0fb42ddabb612427f52dd0dfbc48d32' };
 
 const TEE: DimensionValuesInput = { size: ['M', 'L'], color: ['黑色', '白色'], printCount: ['单面印花'], craft: ['直喷'], logistics: ['包邮'] };
 const detail = (price: string, extra: Partial<LinkDetail> = {}): LinkDetail => ({
@@ -46,9 +46,10 @@ const families: FamilyAggregatesInput[] = [
       { size: 'XXS', color: '黑色', printCount: '单面印花', craft: '直喷', logistics: '包邮', price: '1' },
     ],
     goods: [
-      { id: '500', goodPriority: 0, createdAt: new Date('2026-01-02T00:00:00Z') },
-      { id: '501', goodPriority: 5, createdAt: new Date('2026-01-01T00:00:00Z') },
-      { id: '502', goodPriority: 5, createdAt: new Date('2026-01-03T00:00:00Z') },
+      { id: '500', goodPriority: 0, createdAt: new Date('2026-01-02T00:00:00Z'), onShelf: true },
+      { id: '501', goodPriority: 5, createdAt: new Date('2026-01-01T00:00:00Z'), onShelf: true },
+      // the newest of the highest priority, but off the shelf (下架): never the representative
+      { id: '502', goodPriority: 5, createdAt: new Date('2026-01-03T00:00:00Z'), onShelf: false },
     ],
     secondaryOrigins: [{ id: '77', detail: detail('20', { options: [{ name: '袖长', values: ['短袖'] }], sizeChart: [{ size: 'S', chest: '90' }] }) }],
   },
@@ -67,7 +68,7 @@ describe('the family aggregate rules carry a version (docs/domain.md, Organisati
     const a = computeFamilyAggregates(families[1]!);
     expect(a.conflicts.length).toBeGreaterThan(0);
     expect(a.priceMatrix.invalidOverrides).toHaveLength(1);
-    expect(a.representativeGoodId).toBe('502');
+    expect(a.representativeGoodId).toBe('501');
     expect(a.options.map((o) => o.name)).toEqual(['领口', '袖长']);
     expect(a.lowestPrice).not.toBeNull();
   });

@@ -9,7 +9,7 @@ const L = '1125899906842627001';
 const G = '1125899906842628001';
 const spec = decider({ initial: initialFamilyState(F), evolve: evolveFamily, decide: decideFamily });
 
-const created = { type: 'FamilyCreated', data: { familyId: F, name: 'Hoodie', familyNameKey: null, autoManaged: false, locked: true } } satisfies FamilyEvent;
+const created = { type: 'FamilyCreated', data: { familyId: F, name: 'Hoodie', familyNameKey: null, autoManaged: false, locked: true, shelf: 'on' } } satisfies FamilyEvent;
 const unlocked = { type: 'FamilyUnlocked', data: { familyId: F } } satisfies FamilyEvent;
 const deleted = { type: 'FamilyDeleted', data: { familyId: F } } satisfies FamilyEvent;
 const merged = { type: 'FamilyMergedInto', data: { familyId: F, intoFamilyId: '1125899906842626002' } } satisfies FamilyEvent;
@@ -20,16 +20,16 @@ const overrideSet = { type: 'FamilyPriceOverrideSet', data: { familyId: F, ...ke
 describe('family decisions', () => {
   describe('create', () => {
     it('an administrator’s family is manually managed and locked, so organisation leaves it alone', () => {
-      spec.given([]).when({ type: 'CreateFamily', name: 'Hoodie', familyNameKey: null }).then([created]);
+      spec.given([]).when({ type: 'CreateFamily', name: 'Hoodie', familyNameKey: null, shelf: 'on' }).then([created]);
       spec
         .given([])
-        .when({ type: 'CreateFamily', name: 'Hoodie', familyNameKey: 'k' })
+        .when({ type: 'CreateFamily', name: 'Hoodie', familyNameKey: 'k', shelf: 'on' })
         .then([{ type: 'FamilyCreated', data: { ...created.data, familyNameKey: 'k' } }]);
     });
 
     it('a family that exists is 409 FAMILY.EXISTS, a deleted one too', () => {
-      spec.given([created]).when({ type: 'CreateFamily', name: 'Other', familyNameKey: null }).thenFails('FAMILY.EXISTS', 409);
-      spec.given([created, deleted]).when({ type: 'CreateFamily', name: 'Other', familyNameKey: null }).thenFails('FAMILY.EXISTS', 409);
+      spec.given([created]).when({ type: 'CreateFamily', name: 'Other', familyNameKey: null, shelf: 'on' }).thenFails('FAMILY.EXISTS', 409);
+      spec.given([created, deleted]).when({ type: 'CreateFamily', name: 'Other', familyNameKey: null, shelf: 'on' }).thenFails('FAMILY.EXISTS', 409);
     });
   });
 

@@ -52,7 +52,7 @@ function addLink(w: World, id: string, price: string, colours: string[], media: 
 describe('the audit world: streams folded by the slices, viewed by the projection’s aggregate code', () => {
   it('replays a family: members, goods, representative, matrix, media of secondary origins; diffs say what changed', () => {
     const w = emptyWorld();
-    applyEvent(w, ev('family-1', 'FamilyCreated', { familyId: '1', name: 'T恤 G5000', familyNameKey: '美国T恤G5000', autoManaged: true, locked: false }));
+    applyEvent(w, ev('family-1', 'FamilyCreated', { familyId: '1', name: 'T恤 G5000', familyNameKey: '美国T恤G5000', autoManaged: true, locked: false, shelf: 'on' }));
     expect(familyView(w, '1')).toMatchObject({ public: false, memberCount: 0, lowestPrice: null, representative: null });
     addLink(w, '100002', '30.00', ['白色']);
     addLink(w, '100001', '20.00', ['黑色'], ['https://img/a.jpg']);
@@ -127,7 +127,7 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
 
   it('another good as the representative is a change only when the storefront shows something else', () => {
     const w = emptyWorld();
-    applyEvent(w, ev('family-3', 'FamilyCreated', { familyId: '3', name: '卫衣 G5000', familyNameKey: '美国卫衣G5000', autoManaged: true, locked: false }));
+    applyEvent(w, ev('family-3', 'FamilyCreated', { familyId: '3', name: '卫衣 G5000', familyNameKey: '美国卫衣G5000', autoManaged: true, locked: false, shelf: 'on' }));
     const joinTo3 = (id: string) => {
       addLink(w, id, '30.00', ['白色']);
       applyEvent(w, ev(`link-${id}`, 'LinkLeftFamily', { linkId: id, familyId: '1' }));
@@ -154,7 +154,7 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
   });
 
   it('the representative: highest priority, then newest, then lowest id', () => {
-    const g = (id: string, goodPriority: number, ms: number) => ({ id, goodPriority, createdAt: new Date(ms) });
+    const g = (id: string, goodPriority: number, ms: number) => ({ id, goodPriority, createdAt: new Date(ms), onShelf: true });
     const sorted = [g('10', 0, 1), g('9', 0, 1), g('11', 0, 2), g('12', 3, 0)].sort(compareRepresentative).map((x) => x.id);
     expect(sorted).toEqual(['12', '11', '9', '10']);
   });
@@ -220,7 +220,7 @@ describe('the audit world: streams folded by the slices, viewed by the projectio
       supplierUpdatedAt: null,
     });
     const parsed = { country: '美国', logistics: '包邮', productName: 'T恤', sku: 'G5000', familyNameKey: '美国T恤G5000' };
-    const created = { familyId: '9', name: 'T恤 G5000', familyNameKey: parsed.familyNameKey, autoManaged: true, locked: false };
+    const created = { familyId: '9', name: 'T恤 G5000', familyNameKey: parsed.familyNameKey, autoManaged: true, locked: false, shelf: 'on' };
     const old = emptyWorld();
     const now = emptyWorld();
     for (const id of ['100001', '100002']) {

@@ -16,6 +16,7 @@ import { priceProblem, showPrice } from '../common/price';
 import { hrefOf, navigate, useListAddress, useParams, useUnsavedEdits } from '../common/route';
 import { DIMENSIONS, DIM_LABEL, dimensionValues, useTags, type Dimension } from '../common/tags';
 import { usePlaces } from '../common/vocab';
+import { SHELF_LABEL, ShelfBadge, ShelfFilter } from '../common/shelf';
 import { FamilyHistory } from './family-history';
 import { FamilyMatrix } from './family-matrix';
 
@@ -44,6 +45,8 @@ export function FamiliesPage() {
   if (params.get('manual')) query.set('manual', 'true');
   if (params.get('unpriced')) query.set('priced', 'false');
   if (params.get('sort')) query.set('sort', params.get('sort')!);
+  const shelf = params.get('shelf') ?? '';
+  if (shelf) query.set('shelf', shelf);
   const list = useLoad<Page<FamilyItem>>(`/product-families?${query}`);
   const { places } = usePlaces();
   const sortId = useId();
@@ -76,6 +79,7 @@ export function FamiliesPage() {
           未定价
         </Toggle>
       </div>
+      <ShelfFilter testId="family-shelf-filter" value={shelf} onChange={(v) => setParams({ shelf: v, page: null })} />
       <span className="inline">
         <label htmlFor={sortId} className="inline">
           排序
@@ -114,13 +118,14 @@ export function FamiliesPage() {
               </>
             )}
             columns={[
+              { label: '上架', render: (f) => <ShelfBadge shelf={f.shelf} testId="family-shelf" /> },
               { label: '国家', render: (f) => f.country?.name ?? <span className="muted">—</span> },
               { label: '货源', render: (f) => f.memberCount },
               { label: '最低价', render: (f) => showPrice(f.lowestPrice) },
             ]}
             hrefOf={(f) => itemHref(f.id)}
             selectedId={selected}
-            empty={q || params.get('country') || flag('locked') || flag('manual') || flag('unpriced') ? '没有符合条件的系列' : '还没有商品系列：先整理货源'}
+            empty={q || params.get('country') || shelf || flag('locked') || flag('manual') || flag('unpriced') ? '没有符合条件的系列' : '还没有商品系列：先整理货源'}
           />
           <NewFamily
             onCreated={(id) => {
@@ -151,6 +156,7 @@ export function FamiliesPage() {
 
 function NewFamily({ onCreated }: { onCreated: (id: string) => void }) {
   const [name, setName] = useState('');
+  const [off, setOff] = useState(false);
   const a = useAction();
   const id = useId();
   useUnsavedEdits(name.trim() !== '');
@@ -160,8 +166,9 @@ function NewFamily({ onCreated }: { onCreated: (id: string) => void }) {
       onSubmit={(e) => {
         e.preventDefault();
         void a.run(async () => {
-          const f = await api.request<Family>('POST', '/product-families', { name });
+          const f = await api.request<Family>('POST', '/product-families', { name, shelf: off ? 'off' : 'on' });
           setName('');
+          setOff(false);
           if (f?.id) onCreated(f.id);
         }, '已创建');
       }}
@@ -180,6 +187,10 @@ function NewFamily({ onCreated }: { onCreated: (id: string) => void }) {
           aria-invalid={a.fields.name ? true : undefined}
           aria-describedby={a.fields.name ? `${id}-err` : undefined}
         />
+        <label className="inline">
+          <input type="checkbox" name="shelf-off" data-testid="new-family-off" checked={off} onChange={(e) => setOff(e.target.checked)} />
+          创建为下架（店铺中不展示）
+        </label>
         <button type="submit" disabled={!name.trim() || a.busy}>
           创建
         </button>
@@ -246,6 +257,7 @@ function FamilyDetail({ id, onChanged, onDeleted }: { id: string; onChanged: () 
           aria-invalid={a.fields.name ? true : undefined}
           aria-describedby={a.fields.name ? `${nameId}-err` : undefined}
         />
+        <ShelfBadge shelf={fam.shelf} testId="family-detail-shelf" />
         {fam.locked && (
           <span className="badge amber" data-testid="family-locked">
             已锁定
@@ -271,6 +283,28 @@ function FamilyDetail({ id, onChanged, onDeleted }: { id: string; onChanged: () 
           }
         >
           {fam.locked ? '解锁' : '锁定'}
+        </button>
+        <button
+          type="button"
+          className={fam.shelf === 'on' ? 'danger' : ''}
+          data-testid="toggle-family-shelf"
+          disabled={a.busy}
+          onClick={async () => {
+            const next = fam.shelf === 'on' ? 'off' : 'on';
+            // Taking a family off the shelf takes it out of the shop at once: said before it happens.
+            if (
+              next === 'off' &&
+              fam.public &&
+              !(await confirmDialog({ title: `下架系列「${fam.name}」？`, body: '下架后，店铺的列表、详情、首页和分类中都不再展示这个系列。', confirm: '下架', danger: true }))
+            )
+              return;
+            await a.run(async () => {
+              await api.request('PUT', `/product-families/${id}/shelf`, { state: next });
+              await reload();
+            }, `已${SHELF_LABEL[next]}`);
+          }}
+        >
+          {fam.shelf === 'on' ? '下架' : '上架'}
         </button>
         <button
           type="button"
@@ -300,8 +334,9 @@ function FamilyDetail({ id, onChanged, onDeleted }: { id: string; onChanged: () 
         <dt>货源</dt>
         <dd>{fam.memberCount} 个</dd>
         <dt>商品</dt>
-        <dd>
-          {fam.goodCount} 个{fam.goodCount > 0 ? '，店铺中在售' : '，店铺中不显示'}
+        <dd data-testid="family-public">
+          {fam.goodCount} 个
+          {fam.public ? '，店铺中在售' : fam.shelf === 'off' ? '，系列已下架：店铺中不显示' : fam.goodCount > 0 ? '，商品都已下架：店铺中不显示' : '，店铺中不显示'}
         </dd>
         <dt>最低价</dt>
         <dd>{showPrice(fam.lowestPrice)}</dd>
@@ -345,6 +380,11 @@ function RemoveMemberBody({ fam, link, close }: { fam: Family; link: { id: strin
       {!facts && !error && <Loading />}
       {facts && (
         <ul className="impact" data-testid="impact-lines">
+          {fam.public && (
+            <li className="blocking" data-testid="impact-live">
+              将从在售系列「{fam.name}」移出
+            </li>
+          )}
           <li data-testid="impact-members">
             系列将剩 {Math.max(0, members - 1)} 个货源（现有 {members} 个），它的规格不再计入价格表
           </li>
@@ -369,6 +409,15 @@ function RemoveMemberBody({ fam, link, close }: { fam: Family; link: { id: strin
   );
 }
 
+/** The live (public) family the link is in now, other than `into`; null when none (or it cannot be read: the move's own answer will say). */
+async function liveFamilyOf(linkId: string, into: string): Promise<Family | null> {
+  const link = await api.get<Link>(`/origin-goods/${linkId}`).catch(() => null);
+  const familyId = link?.family?.id;
+  if (!familyId || familyId === into) return null;
+  const from = await api.get<Family>(`/product-families/${familyId}`).catch(() => null);
+  return from?.public ? from : null;
+}
+
 function Members({ fam, onChanged }: { fam: Family; onChanged: () => Promise<void> }) {
   const a = useAction();
   const c = useAction();
@@ -385,12 +434,25 @@ function Members({ fam, onChanged }: { fam: Family; onChanged: () => Promise<voi
   const linkIdField = useId();
   const priceId = useId();
   useUnsavedEdits(good !== null || price !== '' || linkId !== '');
-  const addLink = (lid: string) =>
-    a.run(async () => {
+  const addLink = async (lid: string) => {
+    // A link in another family moves out of it: when that family is live (public), say so first.
+    const from = await liveFamilyOf(lid, fam.id);
+    if (
+      from &&
+      !(await confirmDialog({
+        title: '把货源移到此系列？',
+        body: <p data-testid="move-live-warning">将从在售系列「{from.name}」移出</p>,
+        confirm: '移到此系列',
+        danger: true,
+      }))
+    )
+      return;
+    await a.run(async () => {
       await api.request('POST', `/product-families/${fam.id}/members`, { originGoodId: lid });
       setLinkId('');
       await onChanged();
     }, '已加入货源');
+  };
   const remove = async (m: { id: string; name: string }) => {
     const yes = await openDialog('移出货源', (close) => <RemoveMemberBody fam={fam} link={m} close={close} />);
     if (yes)

@@ -14,6 +14,7 @@ import { usePlaces } from '../common/vocab';
 import { HistorySection } from '../common/history/history-section';
 import { GoodHistory } from './good-history';
 import { DeleteGood, GoodsListControls, HEX, PlacementFields } from './good-fields';
+import { SHELF_LABEL, ShelfBadge, ShelfFilter } from '../common/shelf';
 
 /** Filters the page takes from its address (the overview and refused deletes link to them). */
 const FILTERS = ['countryId', 'categoryId', 'familyId', 'custom'] as const;
@@ -27,6 +28,8 @@ export function GoodsPage() {
   if (tagIds.length) query.set('tagIds', tagIds.join(','));
   if (sort) query.set('sort', sort);
   for (const f of FILTERS) if (params.get(f)) query.set(f, params.get(f)!);
+  const shelf = params.get('shelf') ?? '';
+  if (shelf) query.set('shelf', shelf);
   const list = useLoad<Page<Good>>(`/goods?${query}`);
   const { country, category } = usePlaces();
   const scoped = FILTERS.filter((f) => params.get(f));
@@ -48,7 +51,10 @@ export function GoodsPage() {
           新建自定义商品
         </button>
       </div>
-      <GoodsListControls tagIds={tagIds} sort={sort} onChange={(t, s2) => setParams({ tagIds: t.join(','), sort: s2, page: null })} />
+      <div className="row">
+        <GoodsListControls tagIds={tagIds} sort={sort} onChange={(t, s2) => setParams({ tagIds: t.join(','), sort: s2, page: null })} />
+        <ShelfFilter testId="goods-shelf-filter" value={shelf} onChange={(v) => setParams({ shelf: v, page: null })} />
+      </div>
       {scoped.map((f) => (
         <ScopeChip key={f} testId="goods-scope" text={scopeText(f)} onClear={() => setParams({ [f]: null, page: null })} />
       ))}
@@ -85,11 +91,12 @@ export function GoodsPage() {
             { label: '价格', render: (g) => showPrice(g.price) },
             { label: '国家', className: 'hide-narrow', render: (g) => country(g.countryId) || <span className="muted">—</span> },
             { label: '类目', className: 'hide-narrow', render: (g) => category(g.categoryId) || <span className="muted">—</span> },
+            { label: '上架', render: (g) => <ShelfBadge shelf={g.shelf} testId="good-shelf" /> },
             { label: '店铺', render: (g) => (g.public ? <span className="badge green">在售</span> : <span className="badge">未展示</span>) },
           ]}
           hrefOf={(g) => itemHref(g.id)}
           selectedId={selected}
-          empty={q || tagIds.length || scoped.length ? '没有符合条件的商品' : '还没有商品'}
+          empty={q || tagIds.length || scoped.length || shelf ? '没有符合条件的商品' : '还没有商品'}
         />
       }
       detail={
@@ -253,6 +260,7 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
   const [originId, setOriginId] = useState('');
   const a = useAction();
   const o = useAction();
+  const s = useAction();
   const originField = useId();
   // The form starts as the loaded good. Later answers (a save, a merged link) bring only the links
   // into it: the other fields may hold edits not saved yet.
@@ -298,13 +306,29 @@ function GoodEditor({ id, onSaved, onDeleted }: { id: string; onSaved: () => voi
     }, '已保存');
   // PUT /goods/:id/origins takes the full list of secondary links and answers the good as saved.
   const setOrigins = (ids: string[], ok: string) => o.run(async () => g.setData(await api.request<Good>('PUT', `/goods/${id}/origins`, { secondaryOriginGoodIds: ids })), ok);
+  // PUT /goods/:id/shelf: 上架 / 下架 at once, apart from the form's unsaved edits.
+  const next = saved.shelf === 'on' ? 'off' : 'on';
+  const setShelf = () =>
+    s.run(async () => {
+      const r = await api.request<Good>('PUT', `/goods/${id}/shelf`, { state: next });
+      if (r && typeof r === 'object' && 'id' in r) g.setData(r);
+      else g.reload();
+      onSaved();
+    }, `已${SHELF_LABEL[next]}`);
   const imageUnsaved = form.image !== saved.image;
   return (
     <section className="card" data-testid="good-editor" aria-label={`编辑商品「${saved.name}」`}>
       <h2>
-        编辑商品 {!saved.originGoodId && <span className="badge amber">自定义</span>}{' '}
+        编辑商品 {!saved.originGoodId && <span className="badge amber">自定义</span>} <ShelfBadge shelf={saved.shelf} testId="good-editor-shelf" />{' '}
         {saved.public ? <span className="badge green">店铺中在售</span> : <span className="badge">店铺中未展示</span>}
       </h2>
+      <div className="row" data-testid="good-shelf-row">
+        <span className="muted">{saved.shelf === 'on' ? '已上架：所在系列在售时，店铺展示它。' : '已下架：店铺中不展示它，它的标签也不计入筛选。'}</span>
+        <button type="button" className={next === 'off' ? 'danger' : ''} data-testid="toggle-good-shelf" disabled={s.busy} onClick={() => void setShelf()}>
+          {next === 'off' ? '下架' : '上架'}
+        </button>
+        <Status a={s} testId="good-shelf-status" />
+      </div>
       <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
         <label>
           名称

@@ -78,6 +78,8 @@ function fromTo(k: string, v: FromTo, n: Names, noun: string): string {
       return v.to ? '开始在店铺展示' : '不再在店铺展示';
     case 'delisted':
       return v.to ? '货源下架' : '货源重新上架';
+    case 'shelf':
+      return v.from == null || v.to == null ? '' : `${noun}${v.to === 'off' ? '下架' : '上架'}`;
     case 'name':
       return `名称「${String(v.from ?? '—')}」→「${String(v.to ?? '—')}」`;
     case 'price':
@@ -125,6 +127,7 @@ const born = (c: Record<string, unknown>) => isFromTo(c.existed) && !c.existed.f
 /** A part of a subject just made: the value it starts with, for the parts a merchant looks at; the rest go unsaid. */
 function firstValue(k: string, v: FromTo, n: Names, noun: string): string {
   if (k === 'name') return `名称「${String(v.to)}」`;
+  if (k === 'shelf') return v.to === 'off' ? '创建时下架' : '';
   if (['price', 'lowestPrice', 'familyLowestPrice', 'originPrice'].includes(k)) return v.to == null ? '' : `${fieldLabel(k)} ${showPrice(v.to as string)}`;
   if (['existed', 'public', 'familyId', 'goodId', 'representative'].includes(k) && v.to) return fromTo(k, v, n, noun);
   return '';
@@ -135,8 +138,13 @@ export function describeData(e: HistoryItem, goods: Record<string, string>): str
   const d = (e.data ?? {}) as Record<string, unknown>;
   switch (e.type) {
     case 'FamilyCreated':
+      return [typeof d.name === 'string' ? `名称「${d.name}」` : '', d.shelf === 'off' ? '创建时下架' : ''].filter(Boolean).join('，');
     case 'FamilyRenamed':
       return typeof d.name === 'string' ? `名称「${d.name}」` : '';
+    case 'FamilyShelfSet':
+      return d.state === 'off' ? '系列下架：店铺中不再展示' : '系列上架';
+    case 'GoodShelfSet':
+      return d.state === 'off' ? '商品下架：不再计入店铺展示' : '商品上架';
     case 'FamilyPriceOverrideSet':
     case 'FamilyPriceOverrideRemoved':
       return [d.size, d.color, d.printCount, d.craft, d.logistics].filter(Boolean).join(' / ') + (d.price ? ` ${showPrice(String(d.price))}` : '');

@@ -7,6 +7,7 @@ const EVENT_LABEL: Record<string, string> = {
   FamilyRenamed: '重命名',
   FamilyLocked: '锁定',
   FamilyUnlocked: '解锁',
+  FamilyShelfSet: '系列上架/下架',
   FamilyMemberAdded: '记录加入的货源',
   FamilyMembersAdded: '记录加入的货源',
   FamilyMemberRemoved: '记录移除的货源',
@@ -33,6 +34,7 @@ const EVENT_LABEL: Record<string, string> = {
   GoodUpdated: '修改商品',
   GoodOriginsSet: '修改合并货源',
   GoodDeleted: '删除商品',
+  GoodShelfSet: '商品上架/下架',
 };
 
 /** A family's member events: what they changed shows on the link's own row. */
@@ -43,6 +45,11 @@ export const MEMBER_RECORDS = new Set(['FamilyMemberAdded', 'FamilyMembersAdded'
  * parts it holds: its name parsed, its tags derived, the family it joined.
  */
 export function eventLabel(e: HistoryItem): string {
+  // 上架 / 下架: the event says which (docs/api.md, History).
+  if (e.type === 'FamilyShelfSet' || e.type === 'GoodShelfSet') {
+    const off = (e.data as { state?: string } | null)?.state === 'off';
+    return `${e.type === 'FamilyShelfSet' ? '系列' : '商品'}${off ? '下架' : '上架'}`;
+  }
   if (e.type !== 'LinkOrganised') return EVENT_LABEL[e.type] ?? '其他更改';
   const d = (e.data ?? {}) as { parsed?: unknown; tags?: unknown; familyId?: unknown };
   const parts = [d.parsed && EVENT_LABEL.LinkParsed, d.tags && EVENT_LABEL.LinkTagsDerived, d.familyId && EVENT_LABEL.LinkJoinedFamily].filter(Boolean);
@@ -55,6 +62,8 @@ const WHY_LABEL: Record<string, string> = {
   AutoGroup: '自动分组',
   CreateFamily: '新建系列',
   UpdateFamily: '修改系列',
+  SetFamilyShelf: '系列上架/下架',
+  SetGoodShelf: '商品上架/下架',
   DeleteFamily: '删除系列',
   AddFamilyMember: '添加货源',
   RemoveFamilyMember: '移除货源',
@@ -113,6 +122,7 @@ const FIELD_LABEL: Record<string, string> = {
   secondaryOriginGoodIds: '合并货源',
   representative: '代表商品',
   public: '店铺展示',
+  shelf: '上架状态',
   familyLowestPrice: '系列最低价',
   deleted: '删除',
   originPrice: '货源价格',
