@@ -592,12 +592,22 @@ export const pipelineSuite: Suite = {
     'pipeline-writes': { default: 100, help: 'price overrides timed until the public detail shows them' },
     'pipeline-step-timeout': { default: 7200, help: 'seconds a step may take' },
     'pipeline-service-dir': { default: '', help: 'run the service of this checkout (its own npm ci done) instead of this one' },
+    'pipeline-until': { default: '', help: 'last step to run (a letter, a–j; empty: all): b times the two first syncs alone' },
+    'pipeline-service-node-flags': {
+      default: '',
+      help: 'node flags added to the service\'s, space-separated (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": a profile per thread at its exit)',
+    },
   },
   async run(ctx) {
     const links = ctx.flag('links');
     if (links < 50) throw new Error('pipeline: --links must be at least 50');
     const stepTimeoutMs = ctx.flag('pipeline-step-timeout') * 1000;
     const serviceDir = path.resolve(ctx.textFlag('pipeline-service-dir') || ROOT);
+    const until = ctx.textFlag('pipeline-until').trim().toLowerCase();
+    if (until && !/^[a-j]$/.test(until)) throw new Error('pipeline: --pipeline-until takes a step letter, a to j');
+    /** Whether step `letter` runs (those after `--pipeline-until` do not). */
+    const runs = (letter: string) => !until || letter <= until;
+    const extraNodeFlags = ctx.textFlag('pipeline-service-node-flags').split(/\s+/).filter(Boolean);
     if (!existsSync(path.join(serviceDir, 'bin/catalog.js')) || !existsSync(path.join(serviceDir, 'node_modules'))) {
       throw new Error(`pipeline: ${serviceDir} is not a checkout with bin/catalog.js and node_modules (run npm ci there)`);
     }
@@ -656,6 +666,14 @@ export const pipelineSuite: Suite = {
       const p = rss.step();
       say(value(`${step}: peak RSS service / simulator`, `${mb(p.service ?? 0)} / ${mb(p.simulator ?? 0)}`));
     };
+    /** The figures so far, when `--pipeline-until` stops the run before step `letter`. */
+    const stopBefore = (letter: string) => {
+      if (runs(letter)) return null;
+      const hwm = rss.highWater();
+      say(value('peak RSS over the steps run (VmHWM) service / simulator', `${mb(hwm.service ?? 0)} / ${mb(hwm.simulator ?? 0)}`));
+      notes.push(`--pipeline-until ${until}: the steps after ${until} were not run`);
+      return { rows, notes };
+    };
     /** Events appended by a step, its rate next to the bare-table baselines of the same rows. */
     const appendFigures = async (step: string, s: { seconds: number; from: number; to: number; events: number }) => {
       if (s.events === 0) return;
@@ -683,7 +701,7 @@ export const pipelineSuite: Suite = {
       const t0 = performance.now();
       const service = new Child(
         'service',
-        [...startNodeFlags(serviceDir), path.join(serviceDir, 'bin/catalog.js'), 'serve'],
+        [...startNodeFlags(serviceDir), ...extraNodeFlags, path.join(serviceDir, 'bin/catalog.js'), 'serve'],
         {
           cwd: serviceDir,
           env: childEnv(dataDir, {
@@ -783,6 +801,8 @@ export const pipelineSuite: Suite = {
       await appendFigures('b', b);
       memory('b');
 
+      const beforeC = stopBefore('c');
+      if (beforeC) return beforeC;
       const c = await step('c listing re-sync, supplier unchanged', () => syncRun(api!, 'origin-goods'));
       const cLinks = measure('c listing re-sync, unchanged supplier', links, c.seconds, 'links');
       for (const m of [cLinks, ratio('c listing re-sync / supplier floor', cLinks, floorListing)]) say(m);
@@ -795,6 +815,8 @@ export const pipelineSuite: Suite = {
       say(value('d events appended', String(d.events)));
       memory('d');
 
+      const beforeE = stopBefore('e');
+      if (beforeE) return beforeE;
       // ------------------------------------------------------------------- e–f: organisation
       type Report = { parsed: number; created: number; attached: number; merged: number; unchanged: number };
       const e = await step('e organise', () => api!.json<Report>('POST', '/product-families/organize'));
@@ -806,6 +828,8 @@ export const pipelineSuite: Suite = {
       say(value('f organise again: seconds / events appended (expected 0)', `${f.seconds.toFixed(2)} s / ${f.events}`));
       memory('f');
 
+      const beforeG = stopBefore('g');
+      if (beforeG) return beforeG;
       // ------------------------------------------------------------------------ g: goods
       const cap = ctx.flag('pipeline-goods');
       const ids: string[] = [];
@@ -834,6 +858,8 @@ export const pipelineSuite: Suite = {
       await appendFigures('g', g);
       memory('g');
 
+      const beforeH = stopBefore('h');
+      if (beforeH) return beforeH;
       // ---------------------------------------------------------------------- h: rebuild
       if (ctx.flag('pipeline-rebuild')) {
         const before = await fingerprint(pool);
@@ -858,6 +884,8 @@ export const pipelineSuite: Suite = {
         if (differ.length) throw new Error(`the rebuild changed the rows of ${differ.join(', ')}`);
       }
 
+      const beforeI = stopBefore('i');
+      if (beforeI) return beforeI;
       // ------------------------------------------------------------------- i: public reads
       ctx.progress('step i public reads');
       const familyIds: string[] = [];
@@ -936,6 +964,8 @@ export const pipelineSuite: Suite = {
       await wait(settled(api), 'projections after the public reads');
       memory('i');
 
+      const beforeJ = stopBefore('j');
+      if (beforeJ) return beforeJ;
       // ------------------------------------------------------------------- j: admin writes
       ctx.progress('step j admin writes');
       type Cell = { size: string; color: string; printCount: string; craft: string; logistics: string; price: string };

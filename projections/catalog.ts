@@ -567,7 +567,10 @@ export const catalogProjection = defineBatchProjection({
     // A rebuild's replay recomputes nothing: `settle` recomputes every family once at its end.
     await settleBatch(db, fx, !mode?.deferDerived);
     // What the storefront reads again (src/storefront/family-index.ts): every family recomputed, and those gone.
-    return { families: [...new Set([...fx.touched, ...fx.goodsTouched, ...fx.gone, ...fx.shelved])] };
+    const families = [...new Set([...fx.touched, ...fx.goodsTouched, ...fx.gone, ...fx.shelved])];
+    // The storefront shows families only: a batch that touched none (links and goods outside
+    // families, as in a first synchronisation) voids no cached answer (BatchOutcome).
+    return { families, unseen: families.length === 0 };
   },
   async settle(db, after) {
     const r = await db.query<{ id: string }>(`SELECT id FROM families WHERE id > $1 ORDER BY id LIMIT $2`, [after ?? '-1', SETTLE_STEP]);

@@ -110,13 +110,18 @@ export async function schemaSnapshot(db: Queryable): Promise<string> {
       [t.oid],
     );
     for (const c of constraints) out.push(`  constraint ${c.name} ${c.def}`);
-    const indexes = await rows<{ def: string }>(
+    // An index column's statistics target (an expression's, `ALTER INDEX … ALTER COLUMN n SET
+    // STATISTICS`) is printed after its index, as a column's is.
+    const indexes = await rows<{ def: string; targets: string | null }>(
       db,
-      `SELECT pg_get_indexdef(i.indexrelid) AS def FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+      `SELECT pg_get_indexdef(i.indexrelid) AS def,
+              (SELECT string_agg(format('column %s STATISTICS %s', a.attnum, a.attstattarget), ', ' ORDER BY a.attnum)
+                 FROM pg_attribute a WHERE a.attrelid = i.indexrelid AND coalesce(a.attstattarget, -1) >= 0) AS targets
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
         WHERE i.indrelid = $1::oid ORDER BY c.relname ${C}`,
       [t.oid],
     );
-    for (const i of indexes) out.push(`  ${i.def.replace(/ ON public\./, ' ON ')}`);
+    for (const i of indexes) out.push(`  ${i.def.replace(/ ON public\./, ' ON ')}${i.targets ? ` [${i.targets}]` : ''}`);
     const triggers = await rows<{ def: string }>(
       db,
       `SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger

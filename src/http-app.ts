@@ -24,6 +24,7 @@ import { linkRoutes } from './catalog/links/routes';
 import { adminCatalogRoutes } from './catalog/admin-routes';
 import { familyRoutes } from './catalog/families/routes';
 import { goodRoutes } from './catalog/goods/routes';
+import { bulkRoutes } from './catalog/bulk/routes';
 import { historyRoutes } from './catalog/history/routes';
 import { organiseRunRoutes } from './catalog/organisation/routes';
 import { storefrontRoutes } from './storefront/routes';
@@ -73,6 +74,7 @@ export function apiRoutes(s: Services): Router {
   api.use(organiseRunRoutes(s, jobs, requireAdmin));
   api.use(familyRoutes(s, requireAdmin));
   api.use(goodRoutes(s, requireAdmin, jobs));
+  api.use(bulkRoutes(s, requireAdmin));
   api.use(historyRoutes(s, requireAdmin));
   // Deny by default: a route that is neither guarded nor on the public list stops start-up.
   assertDeniedByDefault(api, { isGuard: auth.guards.isGuard, isPublic: (key) => PUBLIC_API_ROUTES.has(key) || key.startsWith('GET /docs') });

@@ -8,6 +8,7 @@ import { categoryRouteDocs } from './catalog/categories/routes';
 import { countryRouteDocs } from './catalog/countries/routes';
 import { familyRouteDocs } from './catalog/families/routes';
 import { goodRouteDocs } from './catalog/goods/routes';
+import { bulkRouteDocs } from './catalog/bulk/routes';
 import { historyRouteDocs } from './catalog/history/routes';
 import { linkRouteDocs } from './catalog/links/routes';
 import { organiseRunRouteDocs } from './catalog/organisation/routes';
@@ -41,6 +42,7 @@ export const DOCUMENTED_ROUTES: DocumentedRoutes = {
     ...organiseRunRouteDocs,
     ...familyRouteDocs,
     ...goodRouteDocs,
+    ...bulkRouteDocs,
     ...historyRouteDocs,
     ...overviewRouteDocs,
   ],

@@ -109,5 +109,10 @@ export function sameContent(a: unknown, b: unknown): boolean {
 }
 
 export function contentHash(value: unknown): string {
-  return createHash('sha256').update(stableJson(value)).digest('base64url').slice(0, 32);
+  return hashOfStableJson(stableJson(value));
+}
+
+/** `contentHash` of the value whose `stableJson` text this is: for a caller that has the text already. */
+export function hashOfStableJson(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 32);
 }

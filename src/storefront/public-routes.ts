@@ -5,9 +5,9 @@
  * If-None-Match answers 304.
  *
  * Cache domains per endpoint. What bumps them: the catalog projection (links, families, goods) bumps
- * goods, matrix and meta; catalog_tree (categories, countries), tags (tags, tag groups) and positions
- * bump meta and goods. An endpoint names every domain whose data it shows, so it stays right even if
- * a projection's list narrows later:
+ * goods, matrix and meta with each commit that touched a family (docs/api.md, rule 7); catalog_tree
+ * (categories, countries), tags (tags, tag groups) and positions bump meta and goods. An endpoint
+ * names every domain whose data it shows, so it stays right even if a projection's list narrows later:
  *   GET /public/goods             goods, matrix, meta   representatives (goods), lowest prices (matrix),
  *                                                       country/category order and tag names (meta)
  *   GET /public/goods/:goodId     goods, matrix, meta   representative fields, matrix, unions, media, tag

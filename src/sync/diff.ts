@@ -6,12 +6,14 @@ import type { LinkDetail, LinkMirrorData } from '../catalog/links/events';
 import { linkMirrorHash } from '../catalog/links/mirror';
 import type { Category, Country, Detail, Link } from './supplier/schemas';
 import { cleanCategoryName } from '../catalog/domain/names';
-import { contentHash } from '../platform/content-hash';
+import { contentHash, hashOfStableJson, stableJson } from '../platform/content-hash';
 import type { CountKey, Counts } from '../contract/sync';
 
 export interface PendingEvent {
   type: string;
   data: unknown;
+  /** `stableJson(data)`, when the decision wrote it already (its event id is derived from it) */
+  stable?: string;
 }
 
 export type { CountKey, Counts };
@@ -119,9 +121,12 @@ export function linkDetailData(detail: Detail): LinkDetail {
 
 export function diffDetail(current: LinkMirrorState, detail: Detail): Decision {
   const data = linkDetailData(detail);
-  if (current.detailHash === contentHash(data)) return { events: [], counts: { unchanged: 1 } };
+  const text = stableJson(data);
+  if (current.detailHash === hashOfStableJson(text)) return { events: [], counts: { unchanged: 1 } };
+  // The event's stable text holds the detail's as it is (keys in order: detail, linkId), so its id
+  // is derived without writing the detail out again: a details sync wrote each one three times.
   return {
-    events: [{ type: 'LinkDetailSynced', data: { linkId: detail.id, detail: data } }],
+    events: [{ type: 'LinkDetailSynced', data: { linkId: detail.id, detail: data }, stable: `{"detail":${text},"linkId":${JSON.stringify(detail.id)}}` }],
     counts: current.detailHash === null ? { created: 1 } : { changed: 1 },
   };
 }

@@ -51,7 +51,8 @@ export class RunTracker {
 
   /** A dry run keeps (a bounded sample of) what it would have appended. */
   wouldAppend(streamId: string, events: { type: string; data: unknown }[]): void {
-    if (this.preview && this.preview.length < 500) this.preview.push({ streamId, events });
+    // Each event as it would be appended: its type and data (not a decision's working copy of its text).
+    if (this.preview && this.preview.length < 500) this.preview.push({ streamId, events: events.map(({ type, data }) => ({ type, data })) });
   }
 
   /** Writes progress at most every 300 ms; callers need not await it. */

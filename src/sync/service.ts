@@ -388,7 +388,7 @@ class AppendContext {
       }
       const expected = state && state.revision >= 0n ? state.revision : ('no_stream' as const);
       const meta = eventMetadata(this.params.by, WHY[this.run.kind], this.run.id);
-      const events = decision.events.map((e, i) => this.s.registry.encode(e.type, e.data, meta, syncEventId(streamId, expected, i, e.type, e.data)));
+      const events = decision.events.map((e, i) => this.s.registry.encode(e.type, e.data, meta, syncEventId(streamId, expected, i, e.type, e.data, e.stable)));
       try {
         const r = await appendOnce(this.s.store, streamId, events, expected);
         this.noteAppended(r);
@@ -436,7 +436,7 @@ class AppendContext {
           continue;
         }
         const expected = item.known && item.known.revision >= 0n ? item.known.revision : ('no_stream' as const);
-        const events = decision.events.map((e, i) => this.s.registry.encode(e.type, e.data, meta, syncEventId(item.streamId, expected, i, e.type, e.data)));
+        const events = decision.events.map((e, i) => this.s.registry.encode(e.type, e.data, meta, syncEventId(item.streamId, expected, i, e.type, e.data, e.stable)));
         ready.push({ item, decision, append: { streamId: item.streamId, events, expectedRevision: expected } });
       }
       let pending = ready;

@@ -299,8 +299,8 @@ describe('lists', () => {
       () => rows.count(),
       (n) => expect(n).toBe(first.length),
     );
-    // The country column: told apart by it.
-    for (const [i, f] of first.slice(0, 5).entries()) expect(await rows.nth(i).locator('td').nth(1).textContent()).toBe(f.country?.name ?? '—');
+    // The country column (after the box that picks the row and the family): told apart by it.
+    for (const [i, f] of first.slice(0, 5).entries()) expect(await rows.nth(i).locator('td').nth(2).textContent()).toBe(f.country?.name ?? '—');
 
     // A filter: pressed, in the address, the server's answer.
     const [req] = await Promise.all([
@@ -465,13 +465,14 @@ describe('lists', () => {
     for (const [i, g] of goods.slice(0, 5).entries()) {
       const cells = row(i).locator('td');
       if (g.image) expect(await row(i).locator('img.thumb').getAttribute('src')).toBe(g.image);
-      expect(await cells.nth(1).textContent()).toBe(g.price === null ? '—' : `¥${Number(g.price).toFixed(2)}`);
+      // The cells after the box that picks the row and the good itself.
+      expect(await cells.nth(2).textContent()).toBe(g.price === null ? '—' : `¥${Number(g.price).toFixed(2)}`);
       await until(
-        () => cells.nth(2).textContent(),
+        () => cells.nth(3).textContent(),
         (t) => expect(t).toBe((g.countryId && countries.get(g.countryId)) || '—'),
       );
-      expect(await cells.nth(3).textContent()).toBe((g.categoryId && categories.get(g.categoryId)) || '—');
-      expect(await cells.nth(4).textContent()).toBe(g.public ? '在售' : '未展示');
+      expect(await cells.nth(4).textContent()).toBe((g.categoryId && categories.get(g.categoryId)) || '—');
+      expect(await cells.nth(5).textContent()).toBe(g.public ? '在售' : '未展示');
     }
   });
 });

@@ -112,8 +112,8 @@ const FAMILY_COUNTRY = `LEFT JOIN LATERAL (
       FROM origin_goods og WHERE og.family_id = f.id AND og.parsed_country IS NOT NULL
     LIMIT 1) fc ON true`;
 
-/** Families, filtered by keyword (docs/domain.md, Search), lock, manual, priced and country, in one of the list's orders. */
-export async function listFamilies(db: Queryable, q: ListFamiliesQuery) {
+/** The list's filters (docs/api.md, GET /product-families) as conditions on `families f` (its country lateral as `fc`). */
+async function familyFilters(db: Queryable, q: FamilyFilter) {
   const f = new Filters();
   const search = q.keyword ? await prepareSearch(db, q.keyword) : null;
   if (search) f.and(searchCondition(search, SEARCH_TARGETS.family('f'), (v) => f.param(v)));
@@ -123,6 +123,21 @@ export async function listFamilies(db: Queryable, q: ListFamiliesQuery) {
   if (q.countryId) f.and(`fc.id = ${f.param(q.countryId)}`);
   if (q.shelf) f.and(`f.on_shelf = ${f.param(q.shelf === 'on')}`);
   const country = q.countryId ? FAMILY_COUNTRY : '';
+  return { f, search, country };
+}
+
+type FamilyFilter = Omit<ListFamiliesQuery, 'page' | 'pageSize' | 'sort'>;
+
+/** The ids of the families the list's filters match now, by id, at most `limit` (a bulk change's selection). */
+export async function familyIdsMatching(db: Queryable, q: FamilyFilter, limit: number): Promise<string[]> {
+  const { f, country } = await familyFilters(db, q);
+  const r = await db.query<{ id: string }>(`SELECT f.id::text AS id FROM families f ${country} ${f.where} ORDER BY f.id LIMIT ${limit}`, f.params);
+  return r.rows.map((x) => x.id);
+}
+
+/** Families, filtered by keyword (docs/domain.md, Search), lock, manual, priced and country, in one of the list's orders. */
+export async function listFamilies(db: Queryable, q: ListFamiliesQuery) {
+  const { f, search, country } = await familyFilters(db, q);
   const page = await pageOf(db, f, q, {
     count: (where) => `SELECT count(*) AS n FROM families f ${country} ${where}`,
     rows: (where, page) =>

@@ -260,8 +260,18 @@ async function familiesOfLinks(pool: GoodDeps['pool'], links: readonly string[])
   return new Map(r.rows.map((row) => [row.id, { id: row.familyId, name: row.familyName }]));
 }
 
-/** A good made from a link carries that link's dimension tags whatever the patch (decide.ts), under their reference locks too. */
-export async function updateGood(deps: GoodDeps, id: string, changes: UpdateGoodBody, actor: Actor, expectedRevision?: bigint): Promise<GoodResult> {
+/**
+ * A good made from a link carries that link's dimension tags whatever the patch (decide.ts), under
+ * their reference locks too. `noWait`: a bulk change waits for the projections once, after its last item.
+ */
+export async function updateGood(
+  deps: GoodDeps,
+  id: string,
+  changes: UpdateGoodBody,
+  actor: Actor,
+  expectedRevision?: bigint,
+  opts: { noWait?: boolean } = {},
+): Promise<GoodResult> {
   const origin = await primaryOriginOf(deps.pool, id);
   return withCopiedReferences(
     deps.pool,
@@ -270,7 +280,7 @@ export async function updateGood(deps: GoodDeps, id: string, changes: UpdateGood
     async (links) => {
       const link = origin ? requireLink(links, origin) : null;
       const dimensionTagIds = link && changes.tagIds === undefined ? await dimensionTagIdsOf(deps.pool) : undefined;
-      return run(deps, id, actor, { type: 'UpdateGood', changes, link, ...(dimensionTagIds ? { dimensionTagIds } : {}) }, { expectedRevision });
+      return run(deps, id, actor, { type: 'UpdateGood', changes, link, ...(dimensionTagIds ? { dimensionTagIds } : {}) }, { expectedRevision, ...opts });
     },
   );
 }

@@ -50,8 +50,8 @@ export async function readGood(db: Queryable, id: string) {
   return r.rows[0];
 }
 
-/** Goods filtered, by id or by one of the public sorts. */
-export async function listGoods(db: Queryable, q: ListGoodsQuery) {
+/** The list's filters (docs/api.md, GET /goods) as conditions on `goods g`, and the prepared search. */
+async function goodFilters(db: Queryable, q: GoodFilter) {
   const f = new Filters();
   if (q.countryId) f.and(`g.country_id = ${f.param(q.countryId)}`);
   if (q.familyId) f.and(`g.family_id = ${f.param(q.familyId)}`);
@@ -67,6 +67,21 @@ export async function listGoods(db: Queryable, q: ListGoodsQuery) {
   if (q.custom) f.and(`g.origin_good_id IS ${q.custom === 'true' ? '' : 'NOT '}NULL`);
   if (q.ids) f.and(`g.id = ANY(${f.param(q.ids)}::bigint[])`);
   if (q.shelf) f.and(`g.on_shelf = ${f.param(q.shelf === 'on')}`);
+  return { f, search };
+}
+
+type GoodFilter = Omit<ListGoodsQuery, 'page' | 'pageSize' | 'sort'>;
+
+/** The ids of the goods the list's filters match now, by id, at most `limit` (a bulk change's selection). */
+export async function goodIdsMatching(db: Queryable, q: GoodFilter, limit: number): Promise<string[]> {
+  const { f } = await goodFilters(db, q);
+  const r = await db.query<{ id: string }>(`SELECT g.id::text AS id FROM goods g ${f.where} ORDER BY g.id LIMIT ${limit}`, f.params);
+  return r.rows.map((x) => x.id);
+}
+
+/** Goods filtered, by id or by one of the public sorts. */
+export async function listGoods(db: Queryable, q: ListGoodsQuery) {
+  const { f, search } = await goodFilters(db, q);
   const sort = q.sort;
   const page = await pageOf(db, f, q, {
     count: (where) => `SELECT count(*) AS n FROM goods g ${where}`,

@@ -86,9 +86,15 @@ export interface SqlFold {
  * the `goods` cache domain (migration 034), so the storefront reads only those again. A projection
  * that owns the families table and answers nothing is taken to have changed any family; one that does
  * not own it, none.
+ *
+ * `unseen`: the batch changed nothing any public answer shows, so its commit bumps no cache domain
+ * and every cached answer stays (docs/api.md, Public read caching, rule 7). The catalog says so of a
+ * batch that touched no family: links outside families and goods outside them are not public, and
+ * a first synchronisation of a catalog not yet organised is all such batches.
  */
 export interface BatchOutcome {
   families?: readonly string[];
+  unseen?: boolean;
 }
 
 export interface BatchMode {

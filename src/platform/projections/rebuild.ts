@@ -66,8 +66,22 @@ export async function createShadow(db: pg.ClientBase, schema: string, tables: re
     if (targets.rows.length) {
       await db.query(`ALTER TABLE ${ident(schema)}.${ident(t)} ${targets.rows.map((c) => `ALTER COLUMN ${ident(c.column)} SET STATISTICS ${Number(c.target)}`).join(', ')}`);
     }
+    // The same for index expressions (migration 044), each copy found by its definition.
+    const indexTargets = await db.query<{ index: string; column: number; target: number }>(
+      `SELECT s.indexrelid::regclass::text AS index, a.attnum::int AS column, a.attstattarget::int AS target
+         FROM pg_index p
+         JOIN pg_attribute a ON a.attrelid = p.indexrelid AND coalesce(a.attstattarget, -1) >= 0
+         JOIN pg_index s ON s.indrelid = format('%I.%I', $2::text, $1::text)::regclass
+          AND ${INDEX_BODY('s.indexrelid')} = ${INDEX_BODY('p.indexrelid')}
+        WHERE p.indrelid = format('public.%I', $1::text)::regclass`,
+      [t, schema],
+    );
+    for (const x of indexTargets.rows) await db.query(`ALTER INDEX ${x.index} ALTER COLUMN ${Number(x.column)} SET STATISTICS ${Number(x.target)}`);
   }
 }
+
+/** An index's definition without its name and its table's: equal for an index and its shadow copy. */
+const INDEX_BODY = (oid: string) => `regexp_replace(pg_get_indexdef(${oid}), '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', 'CREATE \\1INDEX ')`;
 
 export class ShadowRebuild {
   private readonly name: string;
@@ -264,6 +278,11 @@ export class ShadowRebuild {
          SELECT format('statistics %s.%s %s', t.relname, a.attname, a.attstattarget)
            FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid JOIN pg_namespace n ON n.oid = t.relnamespace
           WHERE n.nspname = $1 AND t.relname = ANY($2) AND a.attnum > 0 AND NOT a.attisdropped AND a.attstattarget >= 0
+         UNION ALL
+         SELECT format('statistics %s %s column %s %s', t.relname, ${INDEX_BODY('i.indexrelid')}, a.attnum, a.attstattarget)
+           FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+           JOIN pg_attribute a ON a.attrelid = i.indexrelid AND a.attstattarget >= 0
+          WHERE n.nspname = $1 AND t.relname = ANY($2)
          UNION ALL
          SELECT format('constraint %s %s %s', t.relname, c.contype, pg_get_constraintdef(c.oid))
            FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace

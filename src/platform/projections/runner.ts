@@ -395,7 +395,7 @@ export class ProjectionRunner {
         ],
       );
       if (moved.rowCount === 0) throw new StaleBatch();
-      if (target.kind === 'live') await this.notify(db, last.position, handled.length ? def.domains : [], false, outcome?.families);
+      if (target.kind === 'live') await this.notify(db, last.position, handled.length && !outcome?.unseen ? def.domains : [], false, outcome?.families);
       return true;
     })
       .then((applied) => {

@@ -150,5 +150,18 @@ describe('planner statistics after bulk steps', () => {
       { col: 'families.variants', target: 0 },
       { col: 'origin_goods.detail', target: 0 },
     ]);
+    // So do the bigram index expressions (migration 044), whose indexes LIKE makes afresh.
+    const indexTargets = await svc.db.pool.query<{ table: string; target: number }>(
+      `SELECT t.relname AS table, a.attstattarget::int AS target FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid
+         JOIN pg_attribute a ON a.attrelid = x.indexrelid AND a.attnum = 1
+        WHERE t.relnamespace = 'public'::regnamespace AND pg_get_indexdef(x.indexrelid) LIKE '%search_bigrams(%'
+        ORDER BY 1`,
+    );
+    expect(indexTargets.rows).toEqual([
+      { table: 'families', target: 0 },
+      { table: 'goods', target: 0 },
+      { table: 'origin_goods', target: 0 },
+      { table: 'origin_goods', target: 0 },
+    ]);
   });
 });

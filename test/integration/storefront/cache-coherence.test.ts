@@ -37,7 +37,7 @@ describe('public cache coherence', () => {
         WHERE good_count > 0 AND jsonb_array_length(price_matrix->'cells') > 0 ORDER BY id`,
     );
     families = rows;
-    expect(families.length).toBeGreaterThanOrEqual(4);
+    expect(families.length).toBeGreaterThanOrEqual(5);
   }, 240_000);
 
   afterAll(async () => {
@@ -170,5 +170,39 @@ describe('public cache coherence', () => {
     }
     // Both processes answer the same bytes, so the same ETag.
     expect((await publicGet(a, '/public/goods?page=2')).headers.get('etag')).toBe((await publicGet(b, '/public/goods?page=2')).headers.get('etag'));
+  });
+
+  it('a synchronisation that changes only links outside families voids nothing; one that changes a family’s link does', async () => {
+    const versions = async () =>
+      Object.fromEntries((await q<{ domain: string; version: string }>(`SELECT domain, version::text FROM cache_domains`)).map((r) => [r.domain, r.version]));
+    const sync = async (path: string) => {
+      const run = await eventually(async () => {
+        const started = await a.request('POST', path);
+        return started.status === 202 ? started.body : null; // 409 while a scheduled run of its kind is under way
+      });
+      const done = await eventually(async () => {
+        const r = await a.request('GET', `/sync/runs/${run.runId}`);
+        return r.body.state !== 'running' ? r.body : null;
+      }, 60_000);
+      expect(done.state).toBe('succeeded');
+    };
+    const [sample] = await q<{ category_id: string }>(`SELECT category_id::text FROM origin_goods WHERE category_id IS NOT NULL ORDER BY id LIMIT 1`);
+    const countries = (await publicGet(a, '/public/countries')).body;
+    const loads = a.services.cache.stats().loads;
+    const before = await versions();
+    // A new link and its detail: not in a family until an organisation files it, so not public.
+    const link = cat.sim.catalog.addLink({ name: 'Gildan 64000 新款短袖T恤 缓存测试', categoryId: sample!.category_id, price: '19.90' });
+    await sync('/sync/origin-goods');
+    await sync('/sync/details');
+    expect((await q(`SELECT family_id, detail_synced_at FROM origin_goods WHERE id = $1`, [link.id]))[0]).toMatchObject({ family_id: null, detail_synced_at: expect.any(Date) });
+    expect(await versions()).toEqual(before);
+    expect((await publicGet(a, '/public/countries')).body).toEqual(countries);
+    expect(a.services.cache.stats().loads).toBe(loads);
+    // A public family's link changes upstream: its family is recomputed, and the cache voided.
+    const [member] = await q<{ id: string }>(`SELECT id::text FROM origin_goods WHERE family_id = $1 ORDER BY id LIMIT 1`, [families[4]!.id]);
+    cat.sim.catalog.editDetail(member!.id, (d) => ({ ...d, variants: d.variants.map((v) => ({ ...v, price: (Number(v.price) + 1).toFixed(2) })) }));
+    await sync('/sync/details');
+    const after = await versions();
+    for (const domain of ['goods', 'matrix']) expect(BigInt(after[domain]!)).toBeGreaterThan(BigInt(before[domain]!));
   });
 });

@@ -6,6 +6,7 @@ import { ErrorLine, Loading } from './components';
 import { openDialog } from './dialog';
 import { errorText } from './error-text';
 import { hrefOf, navigate } from './route';
+import { REPLACEABLE, ReplaceAndDelete, type ReplaceKind } from './replace';
 
 /**
  * Deletes that say what they will do (docs/api.md, Usage): the confirmation reads the thing's usage
@@ -81,9 +82,10 @@ const REFUSED_HINT: Record<UsageKind, string> = {
   'product-families': '请先移除系列中的货源、自定义成员和商品。',
 };
 
-function ImpactBody({ kind, id, name, close }: { kind: UsageKind; id: string; name: string; close: (yes: boolean) => void }) {
+function ImpactBody({ kind, id, name, close, onReplaced }: { kind: UsageKind; id: string; name: string; close: (yes: boolean) => void; onReplaced?: () => void }) {
   const [usage, setUsage] = useState<Usage | null>(null);
   const [error, setError] = useState('');
+  const [replaced, setReplaced] = useState(false);
   useEffect(() => {
     let live = true;
     api.get<Usage>(`/${kind}/${id}/usage`).then(
@@ -107,7 +109,7 @@ function ImpactBody({ kind, id, name, close }: { kind: UsageKind; id: string; na
   };
   return (
     <div data-testid="impact" data-refused={refused ? 'true' : 'false'}>
-      <h2 id="dialog-title">{refused ? `「${name}」仍在使用中，不能删除` : `删除${what}「${name}」？`}</h2>
+      <h2 id="dialog-title">{replaced ? `已替换并删除「${name}」` : refused ? `「${name}」仍在使用中，不能删除` : `删除${what}「${name}」？`}</h2>
       {!usage && !error && <Loading text="正在查看它在哪里被使用…" />}
       <ErrorLine error={error} />
       {usage && (
@@ -124,7 +126,18 @@ function ImpactBody({ kind, id, name, close }: { kind: UsageKind; id: string; na
                   </li>
                 ))}
               </ul>
-              {refused ? <p>{REFUSED_HINT[kind]}</p> : <p>删除后不可恢复。</p>}
+              {replaced ? null : refused ? <p>{REFUSED_HINT[kind]}</p> : <p>删除后不可恢复。</p>}
+              {refused && onReplaced && usage.blockedBy.every((k) => REPLACEABLE.includes(k)) && (
+                <ReplaceAndDelete
+                  kind={kind as ReplaceKind}
+                  id={id}
+                  name={name}
+                  onReplaced={() => {
+                    setReplaced(true);
+                    onReplaced();
+                  }}
+                />
+              )}
             </>
           )}
         </div>
@@ -143,7 +156,11 @@ function ImpactBody({ kind, id, name, close }: { kind: UsageKind; id: string; na
   );
 }
 
-/** Asks with the thing's usage; true only when the administrator confirmed a delete the server allows. */
-export function confirmDelete(kind: UsageKind, id: string, name: string): Promise<boolean> {
-  return openDialog(`删除${WHAT[kind]}`, (close) => <ImpactBody kind={kind} id={id} name={name} close={close} />);
+/**
+ * Asks with the thing's usage; true only when the administrator confirmed a delete the server allows.
+ * `onReplaced` (countries, categories, tags): a refused delete offers to replace it and delete, and
+ * this is called once that is done (the answer is then false: nothing is left to delete).
+ */
+export function confirmDelete(kind: UsageKind, id: string, name: string, onReplaced?: () => void): Promise<boolean> {
+  return openDialog(`删除${WHAT[kind]}`, (close) => <ImpactBody kind={kind} id={id} name={name} close={close} {...(onReplaced ? { onReplaced } : {})} />);
 }

@@ -129,7 +129,8 @@ export function MasterList<T extends { id: string }>(props: {
                     <td className="pick">
                       <input
                         type="checkbox"
-                        data-row-focus
+                        // A row that opens an item is reached at its link; one that is only picked, at its box.
+                        data-row-focus={hrefOf ? undefined : true}
                         aria-label={`选择 ${pick.name(x)}`}
                         disabled={!pick.can(x)}
                         checked={pick.has(x)}

@@ -64,7 +64,7 @@ export function CategoriesPage() {
     void loadPlaces(true);
   };
   const remove = async (c: CategoryView) => {
-    if (!(await confirmDelete('categories', c.id, c.name))) return;
+    if (!(await confirmDelete('categories', c.id, c.name, changed))) return;
     await del.run(async () => {
       await api.request('DELETE', `/categories/${c.id}`);
       changed();
@@ -105,6 +105,7 @@ export function CategoriesPage() {
                     <td colSpan={5}>
                       <CategoryEditor
                         c={c}
+                        parents={rows}
                         onDone={(saved) => {
                           setEditing(null);
                           if (saved) changed();
@@ -200,14 +201,16 @@ function NewCategory({ parents, onCreated }: { parents: { c: CategoryView; depth
   );
 }
 
-/** Rename and icon in one PATCH; only the fields that changed are sent. */
-function CategoryEditor({ c, onDone }: { c: CategoryView; onDone: (changed: boolean) => void }) {
+/** Rename, icon and move to another parent in one PATCH; only the fields that changed are sent. */
+function CategoryEditor({ c, parents, onDone }: { c: CategoryView; parents: { c: CategoryView; depth: number }[]; onDone: (changed: boolean) => void }) {
   const [name, setName] = useState(c.name);
   const [icon, setIcon] = useState(c.icon ?? '');
+  const [parentId, setParentId] = useState(c.parentId ?? '');
   const a = useAction();
   const patch: Record<string, string | null> = {};
   if (name !== c.name) patch.name = name;
   if (icon !== (c.icon ?? '')) patch.icon = icon || null;
+  if (parentId !== (c.parentId ?? '')) patch.parentId = parentId || null;
   useUnsavedEdits(Object.keys(patch).length > 0);
   return (
     <form
@@ -228,6 +231,20 @@ function CategoryEditor({ c, onDone }: { c: CategoryView; onDone: (changed: bool
           <input name="edit-category-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus aria-invalid={a.fields.name ? true : undefined} />
         </label>
         <FieldError id={`cat-${c.id}-name-err`} message={a.fields.name} />
+        <label style={{ flexDirection: 'row', alignItems: 'center' }}>
+          上级类目
+          <select name="edit-category-parent" value={parentId} onChange={(e) => setParentId(e.target.value)}>
+            <option value="">（作为大类）</option>
+            {parents
+              .filter((p) => p.c.level < 3 && p.c.id !== c.id)
+              .map((p) => (
+                <option key={p.c.id} value={p.c.id}>
+                  {'　'.repeat(p.depth)}
+                  {p.c.name}
+                </option>
+              ))}
+          </select>
+        </label>
       </div>
       <IconInput value={icon} onChange={setIcon} testId="category-icon" error={a.fields.icon} />
       <div className="row" style={{ marginTop: 8 }}>

@@ -28,7 +28,7 @@ export function CountriesPage() {
   );
   const codeHint = form.code.trim() !== '' && !CODE.test(form.code.trim()) ? '代码须为两个英文字母，如 US' : a.fields.code;
   const remove = async (c: CountryView) => {
-    if (!(await confirmDelete('countries', c.id, c.name))) return;
+    if (!(await confirmDelete('countries', c.id, c.name, changed))) return;
     await row.run(async () => {
       await api.request('DELETE', `/countries/${c.id}`);
       changed();

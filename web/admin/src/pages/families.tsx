@@ -11,6 +11,7 @@ import { errorText } from '../common/error-text';
 import { useAction, useLoad } from '../common/hooks';
 import { confirmDelete } from '../common/impact';
 import { MasterDetail, MasterList } from '../common/master-list';
+import { BulkBar, pickOf, useBulkSelection } from '../common/bulk-select';
 import { rememberName, useNames } from '../common/names';
 import { priceProblem, showPrice } from '../common/price';
 import { hrefOf, navigate, useListAddress, useParams, useUnsavedEdits } from '../common/route';
@@ -48,6 +49,10 @@ export function FamiliesPage() {
   const shelf = params.get('shelf') ?? '';
   if (shelf) query.set('shelf', shelf);
   const list = useLoad<Page<FamilyItem>>(`/product-families?${query}`);
+  // The list's filter without its paging and order: what "every match" sends (docs/api.md, Bulk changes).
+  const filter = Object.fromEntries([...query].filter(([k]) => k !== 'page' && k !== 'pageSize' && k !== 'sort'));
+  const sel = useBulkSelection(JSON.stringify(filter));
+  const pageIds = (list.data?.items ?? []).map((f) => f.id);
   const { places } = usePlaces();
   const sortId = useId();
   const countryId = useId();
@@ -92,6 +97,7 @@ export function FamiliesPage() {
           ))}
         </select>
       </span>
+      <BulkBar target="families" sel={sel} pageIds={pageIds} total={list.data?.total ?? 0} filter={filter} onDone={list.reload} />
     </div>
   );
   return (
@@ -124,6 +130,7 @@ export function FamiliesPage() {
               { label: '最低价', render: (f) => showPrice(f.lowestPrice) },
             ]}
             hrefOf={(f) => itemHref(f.id)}
+            pick={pickOf<FamilyItem>(sel, pageIds, (f) => f.name)}
             selectedId={selected}
             empty={q || params.get('country') || shelf || flag('locked') || flag('manual') || flag('unpriced') ? '没有符合条件的系列' : '还没有商品系列：先整理货源'}
           />

@@ -6,6 +6,7 @@ import type { Page } from '../../../../src/contract/page';
 import { ErrorLine, FieldError, KeywordSearch, Loading, ScopeChip, SearchPicker, Status } from '../common/components';
 import { useAction, useLoad } from '../common/hooks';
 import { MasterDetail, MasterList } from '../common/master-list';
+import { BulkBar, pickOf, useBulkSelection } from '../common/bulk-select';
 import { rememberName, useNames } from '../common/names';
 import { showPrice } from '../common/price';
 import { hrefOf, navigate, useListAddress, useUnsavedEdits } from '../common/route';
@@ -31,6 +32,10 @@ export function GoodsPage() {
   const shelf = params.get('shelf') ?? '';
   if (shelf) query.set('shelf', shelf);
   const list = useLoad<Page<Good>>(`/goods?${query}`);
+  // The list's filter without its paging and order: what "every match" sends (docs/api.md, Bulk changes).
+  const filter = Object.fromEntries([...query].filter(([k]) => k !== 'page' && k !== 'pageSize' && k !== 'sort'));
+  const sel = useBulkSelection(JSON.stringify(filter));
+  const pageIds = (list.data?.items ?? []).map((g) => g.id);
   const { country, category } = usePlaces();
   const scoped = FILTERS.filter((f) => params.get(f));
   const scopeText = (f: (typeof FILTERS)[number]) =>
@@ -58,6 +63,7 @@ export function GoodsPage() {
       {scoped.map((f) => (
         <ScopeChip key={f} testId="goods-scope" text={scopeText(f)} onClear={() => setParams({ [f]: null, page: null })} />
       ))}
+      <BulkBar target="goods" sel={sel} pageIds={pageIds} total={list.data?.total ?? 0} filter={filter} onDone={list.reload} />
     </div>
   );
   return (
@@ -95,6 +101,7 @@ export function GoodsPage() {
             { label: '店铺', render: (g) => (g.public ? <span className="badge green">在售</span> : <span className="badge">未展示</span>) },
           ]}
           hrefOf={(g) => itemHref(g.id)}
+          pick={pickOf<Good>(sel, pageIds, (g) => g.name)}
           selectedId={selected}
           empty={q || tagIds.length || scoped.length || shelf ? '没有符合条件的商品' : '还没有商品'}
         />

@@ -66,27 +66,27 @@ export function TagGroupsPage() {
       </form>
       <ErrorLine error={g.error} />
       {g.data?.items.map((grp) => (
-        <TagGroupCard key={grp.id} grp={grp} tags={v?.tags.filter((t) => t.groupId === grp.id).sort(bySortOrder) ?? []} onChanged={refresh} />
+        <TagGroupCard key={grp.id} grp={grp} groups={g.data?.items ?? []} tags={v?.tags.filter((t) => t.groupId === grp.id).sort(bySortOrder) ?? []} onChanged={refresh} />
       ))}
     </>
   );
 }
 
-function TagGroupCard({ grp, tags, onChanged }: { grp: TagGroupView; tags: TagView[]; onChanged: () => void }) {
+function TagGroupCard({ grp, groups, tags, onChanged }: { grp: TagGroupView; groups: TagGroupView[]; tags: TagView[]; onChanged: () => void }) {
   const a = useAction();
   const [renaming, setRenaming] = useState<string | null>(null);
   const [newTag, setNewTag] = useState('');
-  const [editing, setEditing] = useState<{ id: string; name: string; color: string } | null>(null);
+  const [editing, setEditing] = useState<{ id: string; name: string; color: string; groupId: string } | null>(null);
   const id = useId();
   const colorOk = editing ? editing.color === '' || HEX.test(editing.color) : true;
   const editedTag = editing ? tags.find((t) => t.id === editing.id) : undefined;
   useUnsavedEdits(
     newTag.trim() !== '' ||
       (renaming !== null && renaming !== grp.name) ||
-      (!!editing && !!editedTag && (editing.name !== editedTag.name || editing.color !== (editedTag.color ?? ''))),
+      (!!editing && !!editedTag && (editing.name !== editedTag.name || editing.color !== (editedTag.color ?? '') || editing.groupId !== grp.id)),
   );
   const removeTag = async (t: TagView) => {
-    if (!(await confirmDelete('tags', t.id, t.name))) return;
+    if (!(await confirmDelete('tags', t.id, t.name, onChanged))) return;
     await a.run(async () => {
       await api.request('DELETE', `/tags/${t.id}`);
       if (editing?.id === t.id) setEditing(null);
@@ -151,7 +151,7 @@ function TagGroupCard({ grp, tags, onChanged }: { grp: TagGroupView; tags: TagVi
           <span className="muted">还没有标签</span>
         ) : (
           <span className="muted" style={{ marginRight: 6 }}>
-            点击标签修改名称和颜色：
+            点击标签修改名称、颜色或所在的组：
           </span>
         )}
         {tags.map((t) => (
@@ -162,8 +162,8 @@ function TagGroupCard({ grp, tags, onChanged }: { grp: TagGroupView; tags: TagVi
               className="link"
               style={{ color: '#1f2933', textDecoration: 'none' }}
               aria-pressed={editing?.id === t.id}
-              title="修改名称和颜色"
-              onClick={() => setEditing({ id: t.id, name: t.name, color: t.color ?? '' })}
+              title="修改名称、颜色和所在的组"
+              onClick={() => setEditing({ id: t.id, name: t.name, color: t.color ?? '', groupId: grp.id })}
             >
               {t.name}
             </button>{' '}
@@ -181,7 +181,9 @@ function TagGroupCard({ grp, tags, onChanged }: { grp: TagGroupView; tags: TagVi
           onSubmit={(e) => {
             e.preventDefault();
             void a.run(async () => {
-              await api.request('PATCH', `/tags/${editing.id}`, { name: editing.name, color: editing.color || null });
+              // A move to another group is the same PATCH (groupId), sent only when it changed.
+              const move = editing.groupId !== grp.id ? { groupId: editing.groupId } : {};
+              await api.request('PATCH', `/tags/${editing.id}`, { name: editing.name, color: editing.color || null, ...move });
               setEditing(null);
               onChanged();
             }, '标签已保存');
@@ -213,6 +215,16 @@ function TagGroupCard({ grp, tags, onChanged }: { grp: TagGroupView; tags: TagVi
               />
             </label>
           </span>
+          <label className="inline">
+            所在的组
+            <select name="tag-group" value={editing.groupId} onChange={(e) => setEditing({ ...editing, groupId: e.target.value })}>
+              {groups.map((x) => (
+                <option key={x.id} value={x.id}>
+                  {x.name}
+                </option>
+              ))}
+            </select>
+          </label>
           <FieldError id={`${id}-colour-err`} message={!colorOk ? '颜色须为 #rgb 或 #rrggbb，如 #d81b60' : a.fields.color} />
           <FieldError id={`${id}-tagname-err`} message={a.fields.name} />
           <button type="submit" disabled={a.busy || !editing.name.trim() || !colorOk}>
