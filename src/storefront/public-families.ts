@@ -16,3 +16,9 @@ export const PUBLIC_FAMILIES = `
  * 030) and the family's lowest price. Equal hashes, equal items (under the same tags).
  */
 export const ITEM_HASH = `g.list_item_md5 || coalesce(f.lowest_price::text, '')`;
+
+/** What a list item shows besides its id, country and category (FamilyItemRow, ./views.ts). */
+export const ITEM_SHOWN = `g.name, g.image, f.lowest_price::text AS price, array_to_string(g.tag_ids, ',') AS tag_ids, g.tag_font_color`;
+
+/** What a list item shows (FamilyItemRow, ./views.ts). */
+export const ITEM_COLUMNS = `f.id, g.country_id, g.category_id, ${ITEM_SHOWN}`;

@@ -32,11 +32,8 @@ import {
   type TagInfo,
 } from './views';
 
-const ITEM_COLUMNS = `f.id, g.name, g.image, f.lowest_price::text AS price, g.country_id, g.category_id,
-  array_to_string(g.tag_ids, ',') AS tag_ids, g.tag_font_color`;
-
 import { SEARCH_TARGETS, prepareSearch, searchCondition } from '../catalog/search';
-import { ITEM_HASH, PUBLIC_FAMILIES } from './public-families';
+import { ITEM_COLUMNS, ITEM_HASH, PUBLIC_FAMILIES } from './public-families';
 import { publicFamily, publicGood } from '../catalog/domain/public';
 
 /** Live tags (their group live too), by sort order then id, with their group's dimension. */
@@ -91,7 +88,18 @@ export async function loadGoodsList(db: Queryable, spec: PublicListSpec, s: { fa
   // A family kept by the filter but not (or no longer) in the index is left out, as a later read would.
   const ids = kept && new Set(kept.rows.map((r) => r.id));
   const rows = ids ? all.filter((r) => ids.has(r.id)) : all;
-  return s.listItems.write(rows, tags, ids === null, (missing) => loadItemRows(db, missing));
+  return s.listItems.write(rows, tags, ids === null, async (missing) => {
+    // The changed families' items came with the sync: only the others (a process's first list, a
+    // filter's families) are read.
+    const known: (FamilyItemRow & { item_hash: string })[] = [];
+    const rest: string[] = [];
+    for (const id of missing) {
+      const item = s.families.changedItem(id);
+      if (item) known.push(item);
+      else rest.push(id);
+    }
+    return rest.length ? [...known, ...(await loadItemRows(db, rest))] : known;
+  });
 }
 
 /** The items of these public families, each with its hash as of the same read. */
