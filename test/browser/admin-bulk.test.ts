@@ -104,6 +104,30 @@ describe('bulk changes in the admin', () => {
     for (const id of [empty, empty2]) expect((await api.call('GET', `/product-families/${id}`)).status).toBe(404);
   });
 
+  it('takes picked families off the shelf, saying first what that does, then shows each 已下架', async () => {
+    const ids = [await make('/product-families', { name: '批量下架系列甲' }), await make('/product-families', { name: '批量下架系列乙' })];
+    await page.goto(`/admin/?load=shelf#/families?q=${encodeURIComponent('批量下架系列')}`);
+    const rows = page.getByTestId('family-row');
+    await until(
+      () => rows.count(),
+      (n) => expect(n).toBe(2),
+    );
+    for (const id of ids) await page.locator(`[data-testid=family-row][data-id="${id}"] input[type=checkbox]`).check();
+    await page.getByTestId('bulk-shelfOff').click();
+    const dialog = page.getByTestId('bulk-dialog');
+    await dialog.getByText('下架后，这些系列不再在店铺展示').waitFor();
+    await bothSizes('families-shelf-off');
+    await dialog.getByTestId('bulk-confirm').click();
+    await dialog.locator('[data-testid=bulk-run][data-state=succeeded]').waitFor({ timeout: 60_000 });
+    expect(await dialog.getByTestId('bulk-counts').textContent()).toBe('已完成 2 个商品系列，跳过 0 个');
+    await dialog.getByRole('button', { name: '完成' }).click();
+    for (const id of ids) expect((await api.call('GET', `/product-families/${id}`)).body.shelf).toBe('off');
+    await until(
+      () => rows.filter({ hasText: '已下架' }).count(),
+      (n) => expect(n).toBe(2),
+    );
+  });
+
   it('a refused country delete offers 替换为 … 并删除, which moves its goods and deletes it', async () => {
     const old = await make('/countries', { name: '待退役国家', code: 'QX' });
     const next = await make('/countries', { name: '接替国家', code: 'QY' });

@@ -8,8 +8,8 @@ import { loadStream, type Actor } from '../../platform/commands';
 import { AppError } from '../../platform/errors';
 import { comparePositions, type LogPosition } from '../../platform/event-store/port';
 import type { AdminDeps } from '../admin-commands';
-import { deleteFamily } from '../families/handle';
-import { deleteGood, updateGood } from '../goods/handle';
+import { deleteFamily, setFamilyShelf } from '../families/handle';
+import { deleteGood, setGoodShelf, updateGood } from '../goods/handle';
 import { goodStream } from '../goods/state';
 import type { Reference } from '../references';
 import type { BulkAction } from './requests';
@@ -71,6 +71,10 @@ const CASES: { [K in BulkAction['kind']]: ActionCase<K> } = {
     ],
     apply: (deps, id, a, actor) => retagGood(deps, id, a.add, a.remove, actor),
   },
+  setShelf: {
+    references: () => [],
+    apply: async (deps, id, a, actor) => done(await setGoodShelf(deps, id, a.state, actor, undefined, NO_WAIT)),
+  },
   delete: {
     references: () => [],
     apply: async (deps, id, _a, actor) => {
@@ -90,10 +94,12 @@ export const applyToGood = (deps: AdminDeps, id: string, action: BulkAction, act
 
 /**
  * One family. A family has no country, category or tags of its own: it shows its representative
- * good's (docs/domain.md, Public catalog), so those changes go to every good of the family. A delete
- * is the family's own, refused while it has members or goods (`FAMILY.NOT_EMPTY`).
+ * good's (docs/domain.md, Public catalog), so those changes go to every good of the family. The
+ * shelf state is the family's own, as on its page (its goods keep theirs). A delete is the family's
+ * own too, refused while it has members or goods (`FAMILY.NOT_EMPTY`).
  */
 export async function applyToFamily(deps: AdminDeps, id: string, action: BulkAction, actor: Actor): Promise<ItemDone> {
+  if (action.kind === 'setShelf') return done(await setFamilyShelf(deps, id, { state: action.state }, actor, undefined, NO_WAIT));
   if (action.kind === 'delete') {
     await deleteFamily(deps, id, actor);
     return { changed: true, position: null };

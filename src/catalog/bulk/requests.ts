@@ -18,6 +18,8 @@ export const bulkAction = z.discriminatedUnion('kind', [
     .object({ kind: z.literal('setTags'), add: z.array(idSchema).max(200).default([]), remove: z.array(idSchema).max(200).default([]) })
     .strict()
     .refine((a) => a.add.length + a.remove.length > 0, { message: 'name at least one tag to add or remove', path: ['add'] }),
+  // 上架 / 下架: a family's own state on the families list, each good's on the goods list.
+  z.object({ kind: z.literal('setShelf'), state: z.enum(['on', 'off']) }).strict(),
   z.object({ kind: z.literal('delete') }).strict(),
 ]);
 export type BulkAction = z.infer<typeof bulkAction>;

@@ -30,8 +30,8 @@ export function updateFamily(deps: FamilyDeps, id: string, changes: UpdateFamily
 }
 
 /** 上架 / 下架 (docs/domain.md, Public catalog). */
-export function setFamilyShelf(deps: FamilyDeps, id: string, body: ShelfBody, actor: Actor, expectedRevision?: bigint): Promise<FamilyResult> {
-  return run(deps, id, actor, { type: 'SetFamilyShelf', state: body.state }, { expectedRevision });
+export function setFamilyShelf(deps: FamilyDeps, id: string, body: ShelfBody, actor: Actor, expectedRevision?: bigint, opts: { noWait?: boolean } = {}): Promise<FamilyResult> {
+  return run(deps, id, actor, { type: 'SetFamilyShelf', state: body.state }, { expectedRevision, ...opts });
 }
 
 export async function deleteFamily(deps: FamilyDeps, id: string, actor: Actor, expectedRevision?: bigint): Promise<void> {

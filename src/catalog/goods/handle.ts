@@ -353,6 +353,6 @@ export async function setGoodOrigins(deps: GoodDeps, id: string, ids: readonly s
 }
 
 /** 上架 / 下架 (docs/domain.md, Public catalog). */
-export function setGoodShelf(deps: GoodDeps, id: string, state: 'on' | 'off', actor: Actor, expectedRevision?: bigint): Promise<GoodResult> {
-  return run(deps, id, actor, { type: 'SetGoodShelf', state }, { expectedRevision });
+export function setGoodShelf(deps: GoodDeps, id: string, state: 'on' | 'off', actor: Actor, expectedRevision?: bigint, opts: { noWait?: boolean } = {}): Promise<GoodResult> {
+  return run(deps, id, actor, { type: 'SetGoodShelf', state }, { expectedRevision, ...opts });
 }

@@ -122,6 +122,34 @@ describe('bulk changes', () => {
     expect((await api('GET', `/product-families/${empty}`)).status).toBe(404);
   });
 
+  it('on and off the shelf: a family its own state, each good its own; the shop follows and each history says so', async () => {
+    const none = { size: [], color: [], printCount: [], craft: [], logistics: [] };
+    const fam = await make('/product-families', { name: '上架系列' });
+    const [a, b] = [await good('上架甲 SH01'), await good('上架乙 SH02')];
+    for (const g of [a, b]) expect((await api('POST', `/product-families/${fam}/custom-members`, { goodId: g, tags: none, price: '7.00' })).status).toBe(201);
+    const publicDetail = async () => (await api('GET', `/public/goods/${fam}`)).status;
+    await eventually(async () => ((await publicDetail()) === 200 ? true : null), 30_000);
+
+    // Both goods off: the family has no good on the shelf, so it leaves the shop.
+    const off = await api('POST', '/goods/bulk', { ids: [a, b], action: { kind: 'setShelf', state: 'off' } });
+    expect(off.body.counts).toEqual({ done: 2, changed: 2, skipped: 0 });
+    expect([(await goodOf(a)).shelf, (await goodOf(b)).shelf]).toEqual(['off', 'off']);
+    expect(await publicDetail()).toBe(404);
+    const again = await api('POST', '/goods/bulk', { ids: [a], action: { kind: 'setShelf', state: 'off' } });
+    expect(again.body.results).toEqual([{ index: 0, id: a, outcome: 'done', changed: false }]);
+    await api('POST', '/goods/bulk', { filter: { shelf: 'off', keyword: '上架' }, action: { kind: 'setShelf', state: 'on' } });
+    expect(await publicDetail()).toBe(200);
+
+    // The family's own state; its goods keep theirs.
+    const famOff = await api('POST', '/product-families/bulk', { ids: [fam], action: { kind: 'setShelf', state: 'off' } });
+    expect(famOff.body.results).toEqual([{ index: 0, id: fam, outcome: 'done', changed: true }]);
+    expect((await api('GET', `/product-families/${fam}`)).body).toMatchObject({ shelf: 'off', public: false });
+    expect((await goodOf(a)).shelf).toBe('on');
+    expect(await publicDetail()).toBe(404);
+    const history = (await api('GET', `/product-families/${fam}/history`)).body.items as { type: string; why: string }[];
+    expect(history.at(-1)).toMatchObject({ type: 'FamilyShelfSet', why: 'SetFamilyShelf' });
+  });
+
   it('bad bulk requests are 4xx with a code, and change nothing', async () => {
     const a = await good('校验 VL01');
     const bad = [
@@ -129,6 +157,7 @@ describe('bulk changes', () => {
       [{ ids: [a, a], action: { kind: 'delete' } }, 400, 'VALIDATION_FAILED'],
       [{ ids: [a], action: { kind: 'paint' } }, 400, 'VALIDATION_FAILED'],
       [{ ids: [a], action: { kind: 'setTags' } }, 400, 'VALIDATION_FAILED'],
+      [{ ids: [a], action: { kind: 'setShelf', state: 'gone' } }, 400, 'VALIDATION_FAILED'],
       [{ ids: [a], filter: {}, action: { kind: 'delete' } }, 400, 'VALIDATION_FAILED'],
       [{ filter: { page: '2' }, action: { kind: 'delete' } }, 400, 'VALIDATION_FAILED'],
       [{ ids: ['x'], action: { kind: 'delete' } }, 400, 'VALIDATION_FAILED'],

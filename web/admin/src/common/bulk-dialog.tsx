@@ -11,12 +11,25 @@ import { TagPicker } from './tags';
 import { usePlaces } from './vocab';
 
 export type BulkTarget = 'goods' | 'families';
-export type BulkKind = 'setCountry' | 'setCategory' | 'setTags' | 'delete';
+export type BulkKind = 'setCountry' | 'setCategory' | 'setTags' | 'shelfOn' | 'shelfOff' | 'delete';
 export type Selection = { ids: string[] } | { filter: Record<string, string> };
 
 export const UNIT: Record<BulkTarget, string> = { goods: '商品', families: '商品系列' };
 const BASE: Record<BulkTarget, string> = { goods: '/goods', families: '/product-families' };
-const TITLE: Record<BulkKind, string> = { setCountry: '批量设置国家', setCategory: '批量设置类目', setTags: '批量增删标签', delete: '批量删除' };
+const TITLE: Record<BulkKind, string> = {
+  setCountry: '批量设置国家',
+  setCategory: '批量设置类目',
+  setTags: '批量增删标签',
+  shelfOn: '批量上架',
+  shelfOff: '批量下架',
+  delete: '批量删除',
+};
+/** What putting on or off the shelf does, said before it is confirmed (docs/domain.md, Public catalog). */
+const SHELF_NOTE: Record<BulkTarget, Record<'shelfOn' | 'shelfOff', string>> = {
+  goods: { shelfOn: '上架后，这些商品所在的在售系列会在店铺中展示它们。', shelfOff: '下架后，这些商品不再在店铺展示；系列的商品都下架时，系列也不再展示。' },
+  families: { shelfOn: '上架后，有在售商品的系列会在店铺中展示。', shelfOff: '下架后，这些系列不再在店铺展示（系列中的商品保持各自的上架状态）。' },
+};
+const isShelf = (k: BulkKind): k is 'shelfOn' | 'shelfOff' => k === 'shelfOn' || k === 'shelfOff';
 
 /** What a bulk delete will do, read from the server before it is confirmed (as one delete's impact is). */
 function impactLines(target: BulkTarget, c: Record<string, number>): string[] {
@@ -92,7 +105,9 @@ const actionOf = (kind: BulkKind, c: Choice) =>
       ? { kind, categoryId: c.categoryId || null }
       : kind === 'setTags'
         ? { kind, add: c.add, remove: c.remove }
-        : { kind };
+        : isShelf(kind)
+          ? { kind: 'setShelf', state: kind === 'shelfOn' ? 'on' : 'off' }
+          : { kind };
 
 function BulkDialog(props: { target: BulkTarget; kind: BulkKind; selection: Selection; count: number; close: (ran: boolean) => void }) {
   const { target, kind, selection, count } = props;
@@ -112,8 +127,14 @@ function BulkDialog(props: { target: BulkTarget; kind: BulkKind; selection: Sele
         <BulkRunStatus run={run} unit={unit} />
       ) : (
         <div className="dialog-body">
-          {target === 'families' && kind !== 'delete' && <p className="muted">将修改每个系列中的所有商品。</p>}
-          {kind === 'delete' ? <DeleteImpact target={target} selection={selection} /> : <ChoiceFields kind={kind} value={choice} onChange={setChoice} />}
+          {target === 'families' && kind !== 'delete' && !isShelf(kind) && <p className="muted">将修改每个系列中的所有商品。</p>}
+          {kind === 'delete' ? (
+            <DeleteImpact target={target} selection={selection} />
+          ) : isShelf(kind) ? (
+            <p>{SHELF_NOTE[target][kind]}</p>
+          ) : (
+            <ChoiceFields kind={kind} value={choice} onChange={setChoice} />
+          )}
           <Status a={a} />
         </div>
       )}

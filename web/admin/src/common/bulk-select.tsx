@@ -40,6 +40,8 @@ const ACTIONS: [BulkKind, string][] = [
   ['setCountry', '设置国家'],
   ['setCategory', '设置类目'],
   ['setTags', '增删标签'],
+  ['shelfOn', '上架'],
+  ['shelfOff', '下架'],
   ['delete', '删除'],
 ];
 
