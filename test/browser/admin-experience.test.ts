@@ -299,8 +299,8 @@ describe('lists', () => {
       () => rows.count(),
       (n) => expect(n).toBe(first.length),
     );
-    // The country column (after the box that picks the row and the family): told apart by it.
-    for (const [i, f] of first.slice(0, 5).entries()) expect(await rows.nth(i).locator('td').nth(2).textContent()).toBe(f.country?.name ?? '—');
+    // The country column (after the box that picks the row, the family and its shelf state): told apart by it.
+    for (const [i, f] of first.slice(0, 5).entries()) expect(await rows.nth(i).locator('td').nth(3).textContent()).toBe(f.country?.name ?? '—');
 
     // A filter: pressed, in the address, the server's answer.
     const [req] = await Promise.all([
@@ -450,7 +450,7 @@ describe('lists', () => {
 
   it('goods: thumbnail, price, country, category and whether the shop shows it, as the server has them', async () => {
     const goods = (
-      await api.get<{ items: { id: string; image: string | null; price: string | null; countryId: string | null; categoryId: string | null; public: boolean }[] }>(
+      await api.get<{ items: { id: string; image: string | null; price: string | null; countryId: string | null; categoryId: string | null; shelf: string; public: boolean }[] }>(
         '/goods?page=1&pageSize=30',
       )
     ).items;
@@ -472,7 +472,8 @@ describe('lists', () => {
         (t) => expect(t).toBe((g.countryId && countries.get(g.countryId)) || '—'),
       );
       expect(await cells.nth(4).textContent()).toBe((g.categoryId && categories.get(g.categoryId)) || '—');
-      expect(await cells.nth(5).textContent()).toBe(g.public ? '在售' : '未展示');
+      expect(await cells.nth(5).textContent()).toBe(g.shelf === 'off' ? '已下架' : '已上架');
+      expect(await cells.nth(6).textContent()).toBe(g.public ? '在售' : '未展示');
     }
   });
 });
